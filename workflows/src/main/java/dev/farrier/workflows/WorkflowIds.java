@@ -1,0 +1,22 @@
+package dev.farrier.workflows;
+
+/** Workflow ids carry meaning; this is the one place that spells them. */
+public final class WorkflowIds {
+  private WorkflowIds() {}
+
+  public static String reconciler(String cluster) {
+    return "reconciler/" + cluster;
+  }
+
+  public static String provisioning(String cluster, long batch) {
+    return "provision/" + cluster + "/" + batch;
+  }
+
+  public static String launch(String nodeClaim) {
+    return "launch/" + nodeClaim;
+  }
+
+  public static String disruption(String nodeClaim) {
+    return "disrupt/" + nodeClaim;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.farrier.workflows.activities;
+
+import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/** The NodeClaim lifecycle: create, launch, register, initialize, terminate, delete. */
+@ActivityInterface
+public interface NodeClaimActivities {
+  /** Creates the NodeClaim (with the termination finalizer). Idempotent: an existing claim of that name is kept. */
+  @ActivityMethod
+  void createNodeClaim(NodeClaimRequest request);
+
+  /**
+   * Launches the claim's instance and records it in the claim's status (providerID, imageID, Launched).
+   * Idempotent: the instance is tagged with the claim's name and looked up before creating, so a retry after a
+   * lost response returns the same instance. Fails with type {@code InsufficientCapacity} when no offering has
+   * capacity, {@code NodeClassNotReady} when the EC2NodeClass resolves no image (both non-retryable).
+   */
+  @ActivityMethod
+  LaunchedInstance launchInstance(NodeClaimRef request);
+
+  /** Waits (heartbeating) until a Node with the claim's providerID exists; returns its name. Read-only. */
+  @ActivityMethod
+  String awaitRegistered(AwaitNodeRequest request);
+
+  /**
+   * Registers the node to the claim: claim labels and the termination finalizer on the Node, the
+   * {@code karpenter.sh/unregistered} taint removed, claim status nodeName and Registered. Idempotent (patches).
+   */
+  @ActivityMethod
+  void registerNode(AwaitNodeRequest request);
+
+  /**
+   * Waits (heartbeating) until the node is Ready and its startup taints are gone, then labels it
+   * {@code karpenter.sh/initialized=true} and sets the claim's Initialized condition. Idempotent.
+   */
+  @ActivityMethod
+  void awaitInitialized(AwaitNodeRequest request);
+
+  /**
+   * Terminates the claim's instance after checking Farrier's ownership tags (type {@code NotOwned},
+   * non-retryable, when they are missing or name another cluster or claim). An instance already shutting down,
+   * terminated or not found counts as done, so retries are safe.
+   */
+  @ActivityMethod
+  InstanceState terminateInstance(TerminateInstanceRequest request);
+
+  /** Waits (heartbeating) until the instance is terminated or gone. Read-only. */
+  @ActivityMethod
+  InstanceState awaitInstanceTerminated(TerminateInstanceRequest request);
+
+  /** Removes the termination finalizer from the Node named and deletes it. Idempotent: a missing node is done. */
+  @ActivityMethod
+  void deleteNode(NodeRef request);
+
+  /** Removes the termination finalizer from the claim and deletes it. Idempotent: a missing claim is done. */
+  @ActivityMethod
+  void deleteNodeClaim(NodeClaimRef request);
+}

@@ -1,0 +1,4 @@
+package dev.farrier.workflows.activities;
+
+/** Input of {@link NodeClaimActivities#terminateInstance}. */
+public record TerminateInstanceRequest(String cluster, String nodeClaim, String instanceId) {}

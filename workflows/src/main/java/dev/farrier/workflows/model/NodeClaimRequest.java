@@ -1,0 +1,39 @@
+package dev.farrier.workflows.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a new NodeClaim must be: the planner's output and the launch workflow's input.
+ *
+ * @param name                  the NodeClaim's name, deterministic for its batch ({@code <nodepool>-<suffix>})
+ * @param instanceTypes         compatible instance types ranked cheapest first (at most 60)
+ * @param requirements          the claim's requirements (NodePool's, narrowed by the pods': instance type, capacity
+ *                              type, zone, arch)
+ * @param requests              sum of the requests of the pods it is created for (plus DaemonSet overhead)
+ * @param pods                  the pods it is created for (bookkeeping and the sandbox's timeline)
+ * @param terminationGracePeriodSeconds the NodePool's {@code terminationGracePeriod}, null when unset
+ */
+public record NodeClaimRequest(
+    String name,
+    String nodePool,
+    String nodeClassName,
+    List<String> instanceTypes,
+    List<Requirement> requirements,
+    Resources requests,
+    Map<String, String> labels,
+    List<Taint> taints,
+    List<Taint> startupTaints,
+    String nodePoolHash,
+    String expireAfter,
+    Long terminationGracePeriodSeconds,
+    List<PodRef> pods) {
+  public NodeClaimRequest {
+    instanceTypes = List.copyOf(instanceTypes);
+    requirements = List.copyOf(requirements);
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    taints = taints == null ? List.of() : List.copyOf(taints);
+    startupTaints = startupTaints == null ? List.of() : List.copyOf(startupTaints);
+    pods = pods == null ? List.of() : List.copyOf(pods);
+  }
+}

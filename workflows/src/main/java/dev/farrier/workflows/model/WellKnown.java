@@ -1,0 +1,49 @@
+package dev.farrier.workflows.model;
+
+/** Karpenter v1's well-known labels, annotations, taints and finalizers, plus Farrier's own. */
+public final class WellKnown {
+  private WellKnown() {}
+
+  public static final String NODEPOOL_LABEL = "karpenter.sh/nodepool";
+  public static final String CAPACITY_TYPE_LABEL = "karpenter.sh/capacity-type";
+  public static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
+  public static final String REGISTERED_LABEL = "karpenter.sh/registered";
+  public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
+  public static final String REGION_LABEL = "topology.kubernetes.io/region";
+  public static final String ARCH_LABEL = "kubernetes.io/arch";
+  public static final String OS_LABEL = "kubernetes.io/os";
+  public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
+  public static final String INSTANCE_CATEGORY_LABEL = "karpenter.k8s.aws/instance-category";
+  public static final String INSTANCE_FAMILY_LABEL = "karpenter.k8s.aws/instance-family";
+  public static final String INSTANCE_GENERATION_LABEL = "karpenter.k8s.aws/instance-generation";
+  public static final String INSTANCE_SIZE_LABEL = "karpenter.k8s.aws/instance-size";
+  public static final String INSTANCE_CPU_LABEL = "karpenter.k8s.aws/instance-cpu";
+  public static final String INSTANCE_MEMORY_LABEL = "karpenter.k8s.aws/instance-memory";
+  public static final String NODECLASS_LABEL = "karpenter.k8s.aws/ec2nodeclass";
+
+  public static final String CAPACITY_ON_DEMAND = "on-demand";
+  public static final String CAPACITY_SPOT = "spot";
+
+  public static final String DO_NOT_DISRUPT_ANNOTATION = "karpenter.sh/do-not-disrupt";
+  public static final String NODEPOOL_HASH_ANNOTATION = "karpenter.sh/nodepool-hash";
+  public static final String NODEPOOL_HASH_VERSION_ANNOTATION = "karpenter.sh/nodepool-hash-version";
+  public static final String NODECLASS_HASH_ANNOTATION = "karpenter.k8s.aws/ec2nodeclass-hash";
+
+  public static final String DISRUPTED_TAINT_KEY = "karpenter.sh/disrupted";
+  public static final String UNREGISTERED_TAINT_KEY = "karpenter.sh/unregistered";
+  public static final Taint DISRUPTED_TAINT = new Taint(DISRUPTED_TAINT_KEY, "", "NoSchedule");
+  public static final Taint UNREGISTERED_TAINT = new Taint(UNREGISTERED_TAINT_KEY, "", "NoExecute");
+
+  public static final String TERMINATION_FINALIZER = "karpenter.sh/termination";
+
+  /** Tag keys Farrier puts on every instance it launches; terminate refuses an instance without them. */
+  public static final String TAG_CLUSTER = "eks:eks-cluster-name";
+  public static final String TAG_NODEPOOL = "karpenter.sh/nodepool";
+  public static final String TAG_NODECLAIM = "karpenter.sh/nodeclaim";
+  public static final String TAG_NODECLASS = "karpenter.k8s.aws/ec2nodeclass";
+  public static final String TAG_OWNER = "farrier.dev/owner";
+
+  /** Farrier-only annotations (never schema changes). */
+  public static final String FARRIER_ABORTED_ANNOTATION = "farrier.dev/replacement-aborted";
+}

@@ -1,0 +1,11 @@
+package dev.farrier.workflows.provisioning;
+
+import dev.farrier.workflows.model.PodRef;
+import java.util.List;
+
+/** A batch of pending pods to provision for. */
+public record ProvisioningInput(String cluster, String batchId, List<PodRef> pods, LaunchSettings launchSettings) {
+  public ProvisioningInput {
+    pods = List.copyOf(pods);
+  }
+}

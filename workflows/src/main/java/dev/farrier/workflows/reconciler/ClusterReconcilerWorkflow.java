@@ -1,0 +1,23 @@
+package dev.farrier.workflows.reconciler;
+
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/**
+ * {@code reconciler/<cluster>}: the long-running entity of a cluster. Batches pending-pod signals into
+ * provisioning children; every disruption interval asks the planner for commands and starts a replacement child
+ * per command; continues as new when the server suggests it.
+ */
+@WorkflowInterface
+public interface ClusterReconcilerWorkflow {
+  @WorkflowMethod
+  void run(ReconcilerInput input);
+
+  @SignalMethod
+  void podsPending(PendingPods pods);
+
+  @QueryMethod
+  ReconcilerStatus status();
+}

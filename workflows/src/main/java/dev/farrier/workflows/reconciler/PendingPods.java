@@ -1,0 +1,11 @@
+package dev.farrier.workflows.reconciler;
+
+import dev.farrier.workflows.model.PodRef;
+import java.util.List;
+
+/** Signal payload: pods the informer saw unschedulable. */
+public record PendingPods(List<PodRef> pods) {
+  public PendingPods {
+    pods = List.copyOf(pods);
+  }
+}

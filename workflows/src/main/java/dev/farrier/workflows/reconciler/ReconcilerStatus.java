@@ -1,0 +1,15 @@
+package dev.farrier.workflows.reconciler;
+
+import dev.farrier.workflows.activities.DisruptionPlan;
+import java.util.List;
+
+/**
+ * The reconciler's query answer: the last disruption plan (with the reason for every candidate), the
+ * provisioning batches in flight, the replacements it started, and the pods waiting for the next batch.
+ */
+public record ReconcilerStatus(
+    DisruptionPlan lastPlan,
+    List<String> provisioningInFlight,
+    List<String> replacementsStarted,
+    int pendingPods,
+    long nextBatch) {}
