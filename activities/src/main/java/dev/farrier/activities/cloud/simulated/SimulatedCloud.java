@@ -113,7 +113,7 @@ public final class SimulatedCloud implements CloudProvider {
         return Change.fail(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), e.kind() + ": " + e.getMessage()), e);
       }
       long sequence = state.launches() + 1;
-      String ip = PrivateAddresses.ip(sequence, selection.offering().zone(), catalog.zones());
+      String ip = PrivateAddresses.ip(state.network(), sequence, selection.offering().zone(), catalog.zones());
       Map<String, String> tags = new HashMap<>(request.tags());
       tags.putIfAbsent(WellKnown.TAG_NODECLAIM, request.nodeClaim());
       tags.putIfAbsent(WellKnown.TAG_CLUSTER, request.cluster());
@@ -313,7 +313,7 @@ public final class SimulatedCloud implements CloudProvider {
     return store.mutate(state -> {
       Instant now = config.clock().instant();
       long sequence = state.launches() + 1;
-      String ip = PrivateAddresses.ip(sequence, zone, catalog.zones());
+      String ip = PrivateAddresses.ip(state.network(), sequence, zone, catalog.zones());
       double price = type.offerings().stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND))
           .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
       StoredInstance foreign = new StoredInstance(instanceId("foreign/" + sequence), instanceType, zone,

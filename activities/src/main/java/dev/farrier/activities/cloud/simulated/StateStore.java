@@ -6,11 +6,14 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -69,7 +72,7 @@ final class StateStore {
     try {
       return SimulatedJson.MAPPER.readValue(Files.readAllBytes(stateFile), CloudState.class);
     } catch (NoSuchFileException e) {
-      return CloudState.EMPTY;
+      return CloudState.initial(Byte.toUnsignedInt(sha256(dir.toString())[0]));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the simulated cloud's state " + stateFile, e);
     }
@@ -99,6 +102,14 @@ final class StateStore {
       throw new UncheckedIOException("cannot lock the simulated cloud's state in " + dir, e);
     } finally {
       jvmLock.unlock();
+    }
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK ships SHA-256", e);
     }
   }
 

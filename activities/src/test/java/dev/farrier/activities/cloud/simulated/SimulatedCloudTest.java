@@ -67,7 +67,7 @@ class SimulatedCloudTest {
     assertEquals("on-demand", instance.capacityType());
     assertEquals(0.096, instance.pricePerHour());
     assertEquals("aws:///us-east-1a/" + instance.id(), instance.providerId());
-    assertTrue(instance.privateDnsName().matches("ip-10-0-\\d+-\\d+\\.ec2\\.internal"), instance.privateDnsName());
+    assertTrue(instance.privateDnsName().matches("ip-10-\\d+-\\d+-\\d+\\.ec2\\.internal"), instance.privateDnsName());
     Image x86 = images.stream().filter(i -> i.arch().equals("x86_64")).findFirst().orElseThrow();
     assertEquals(x86.id(), instance.imageId());
 
