@@ -20,7 +20,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.HashSet;
@@ -46,7 +45,6 @@ public final class SimulatedCloud implements CloudProvider {
   /** How long EC2 keeps reporting a terminated instance. */
   public static final Duration TERMINATED_VISIBILITY = Duration.ofHours(1);
   private static final Logger log = LoggerFactory.getLogger(SimulatedCloud.class);
-  private static final List<String> CAPACITY_PREFERENCE = List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND);
 
   private final SimulatedCloudConfig config;
   private final InstanceTypeCatalog catalog;
@@ -106,9 +104,9 @@ public final class SimulatedCloud implements CloudProvider {
             .addKeyValue("instance", i.id()).log();
         return Change.unchanged(toInstance(i, now), call(now, Operation.CREATE_EXISTING, i.id(), request.nodeClaim(), describe(i)));
       }
-      Selection selection;
+      OfferingSelection selection;
       try {
-        selection = select(request, state);
+        selection = OfferingSelection.select(catalog, request, state.unavailableOfferings());
       } catch (CloudProviderException e) {
         return Change.fail(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), e.kind() + ": " + e.getMessage()), e);
       }
@@ -155,52 +153,6 @@ public final class SimulatedCloud implements CloudProvider {
           + " needs at least one instance type, capacity type and image"));
     }
     return Optional.empty();
-  }
-
-  private record Selection(InstanceType type, Offering offering, Image image) {}
-
-  /** The first ranked type with an image for its arch and an available offering; spot before on-demand. */
-  private Selection select(LaunchRequest request, CloudState state) {
-    Set<OfferingKey> unavailable = new HashSet<>(state.unavailableOfferings());
-    boolean anyKnownType = false;
-    boolean anyImage = false;
-    for (String typeName : request.instanceTypes()) {
-      Optional<InstanceType> type = catalog.find(typeName);
-      if (type.isEmpty()) {
-        continue;
-      }
-      anyKnownType = true;
-      Optional<Image> image = request.images().stream()
-          .filter(i -> type.get().arch().equals(i.arch()))
-          .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())));
-      if (image.isEmpty()) {
-        continue;
-      }
-      anyImage = true;
-      for (String capacityType : CAPACITY_PREFERENCE) {
-        if (!request.capacityTypes().contains(capacityType)) {
-          continue;
-        }
-        Optional<Offering> offering = type.get().offerings().stream()
-            .filter(o -> o.capacityType().equals(capacityType))
-            .filter(o -> request.zones().isEmpty() || request.zones().contains(o.zone()))
-            .filter(o -> !unavailable.contains(new OfferingKey(typeName, o.zone(), o.capacityType())))
-            .min(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone));
-        if (offering.isPresent()) {
-          return new Selection(type.get(), offering.get(), image.get());
-        }
-      }
-    }
-    if (!anyKnownType) {
-      throw new CloudProviderException(Kind.INVALID_REQUEST, "none of the instance types " + request.instanceTypes()
-          + " exists in " + config.region());
-    }
-    if (!anyImage) {
-      throw new CloudProviderException(Kind.INVALID_REQUEST, "no image matches the architecture of any of "
-          + request.instanceTypes());
-    }
-    throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity for " + request.instanceTypes()
-        + " in zones " + (request.zones().isEmpty() ? "any" : request.zones()) + " as " + request.capacityTypes());
   }
 
   /**

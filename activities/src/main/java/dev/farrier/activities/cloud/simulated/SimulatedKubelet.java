@@ -7,8 +7,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -84,16 +86,22 @@ public final class SimulatedKubelet implements AutoCloseable {
     if (unseen.isEmpty()) {
       return List.of();
     }
-    Set<String> existing = new HashSet<>();
+    Map<String, String> providerIdByName = new HashMap<>();
     for (Node node : client.nodes().list().getItems()) {
-      existing.add(node.getMetadata().getName());
-      if (node.getSpec() != null && node.getSpec().getProviderID() != null) {
-        existing.add(node.getSpec().getProviderID());
-      }
+      String providerId = node.getSpec() == null ? null : node.getSpec().getProviderID();
+      providerIdByName.put(node.getMetadata().getName(), providerId == null ? "" : providerId);
     }
+    Set<String> existingProviderIds = new HashSet<>(providerIdByName.values());
     List<String> created = new ArrayList<>();
     for (SimulatedInstance instance : unseen) {
-      if (existing.contains(instance.instance().providerId()) || existing.contains(instance.instance().privateDnsName())) {
+      String name = instance.instance().privateDnsName();
+      if (existingProviderIds.contains(instance.instance().providerId()) || providerIdByName.containsKey(name)) {
+        if (!existingProviderIds.contains(instance.instance().providerId())) {
+          // Another simulated cloud on the same cluster used this address; say so rather than fail later.
+          log.atWarn().setMessage("simulated kubelet found the node name taken by another instance")
+              .addKeyValue("node", name).addKeyValue("instance", instance.instance().id())
+              .addKeyValue("providerID", providerIdByName.get(name)).log();
+        }
         registered.add(instance.instance().id());
         continue;
       }
