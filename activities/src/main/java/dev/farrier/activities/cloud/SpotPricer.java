@@ -1,0 +1,7 @@
+package dev.farrier.activities.cloud;
+
+/** Prices a spot offering; the catalogue has only on-demand prices (EC2 publishes spot prices only at run time). */
+@FunctionalInterface
+public interface SpotPricer {
+  double spotPrice(String instanceType, String zone, double onDemandPricePerHour);
+}

@@ -1,0 +1,216 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.CsvResource;
+import dev.farrier.activities.cloud.Image;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The simulated EKS-optimized AMIs ({@code amis/eks-optimized.csv}, described in {@code amis/README.md}) and the
+ * SSM parameters AWS publishes for them, with EC2NodeClass {@code amiSelectorTerms} resolution as Karpenter does it:
+ * <ul>
+ *   <li>{@code id}: that image.</li>
+ *   <li>{@code name} with {@code *} and {@code ?} wildcards, filtered by {@code owner} (comma-separated; each an
+ *       account id, an owner alias such as {@code amazon}, or {@code self}); owner defaults to {@code self,amazon}.</li>
+ *   <li>{@code tags}: every tag must match; the value {@code *} matches any value.</li>
+ *   <li>{@code alias} {@code family@version} ({@code al2023}, {@code al2}, {@code bottlerocket}; {@code latest} or a
+ *       release such as {@code v20251103} / {@code v1.50.0}) for the cluster's Kubernetes version, looked up in the
+ *       same SSM parameters the aws provider reads.</li>
+ * </ul>
+ * Per term only the newest image (by creation date, then name) of each architecture survives; terms are ORed.
+ */
+public final class AmiCatalog {
+  public static final String AMAZON_OWNER_ID = "602401143452";
+  public static final String AMAZON_OWNER_ALIAS = "amazon";
+  /** The simulated account's own id: what {@code owner: self} means. */
+  public static final String SELF_ACCOUNT_ID = "111122223333";
+  private static final String RESOURCE = "amis/eks-optimized.csv";
+  private static final List<String> ARCHITECTURES = List.of("x86_64", "arm64");
+
+  private final String clusterKubernetesVersion;
+  private final List<CatalogImage> images;
+  private final Map<String, CatalogImage> byId;
+  private final Map<String, String> ssmParameters;
+
+  private AmiCatalog(String clusterKubernetesVersion, List<CatalogImage> images) {
+    this.clusterKubernetesVersion = clusterKubernetesVersion;
+    this.images = List.copyOf(images);
+    this.byId = images.stream().collect(Collectors.toUnmodifiableMap(i -> i.image().id(), i -> i));
+    this.ssmParameters = SsmParameters.derive(images);
+  }
+
+  /**
+   * Loads the catalogue for a cluster at {@code clusterKubernetesVersion} (e.g. 1.34); throws
+   * {@link IllegalArgumentException} when no image exists for that version, since aliases could never resolve.
+   */
+  public static AmiCatalog load(String clusterKubernetesVersion) {
+    List<CatalogImage> images = new ArrayList<>();
+    for (Map<String, String> row : CsvResource.read(RESOURCE)) {
+      Image image = new Image(
+          row.get("id"),
+          row.get("name"),
+          row.get("arch"),
+          row.get("owner_id"),
+          row.get("kubernetes_version"),
+          row.get("kubelet_version"),
+          Instant.parse(row.get("creation_date")));
+      images.add(new CatalogImage(image, row.get("owner_alias"), row.get("family"), row.get("release"), tags(row.get("tags"))));
+    }
+    TreeSet<String> versions = images.stream().map(i -> i.image().kubernetesVersion()).collect(Collectors.toCollection(TreeSet::new));
+    if (!versions.contains(clusterKubernetesVersion)) {
+      throw new IllegalArgumentException("the simulated AMI catalogue has no images for Kubernetes "
+          + clusterKubernetesVersion + "; it has " + versions);
+    }
+    return new AmiCatalog(clusterKubernetesVersion, images);
+  }
+
+  private static Map<String, String> tags(String cell) {
+    Map<String, String> tags = new HashMap<>();
+    for (String pair : cell.split("\\|")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        tags.put(pair.substring(0, eq), pair.substring(eq + 1));
+      }
+    }
+    return tags;
+  }
+
+  public String clusterKubernetesVersion() {
+    return clusterKubernetesVersion;
+  }
+
+  /** Every image in the catalogue. */
+  public List<Image> images() {
+    return images.stream().map(CatalogImage::image).toList();
+  }
+
+  public Optional<Image> findById(String id) {
+    return Optional.ofNullable(byId.get(id)).map(CatalogImage::image);
+  }
+
+  /** Value of an SSM parameter such as {@code /aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id}. */
+  public Optional<String> ssmParameter(String name) {
+    return Optional.ofNullable(ssmParameters.get(name));
+  }
+
+  /** Every SSM parameter, sorted by name. */
+  public Map<String, String> ssmParameters() {
+    return new TreeMap<>(ssmParameters);
+  }
+
+  /** Resolves the terms (ORed), newest image per architecture per term; an empty list when nothing matches. */
+  public List<Image> resolve(List<AmiSelectorTerm> terms) {
+    Map<String, Image> resolved = new LinkedHashMap<>();
+    for (AmiSelectorTerm term : terms) {
+      for (Image image : resolve(term)) {
+        resolved.putIfAbsent(image.id(), image);
+      }
+    }
+    return List.copyOf(resolved.values());
+  }
+
+  private List<Image> resolve(AmiSelectorTerm term) {
+    List<CatalogImage> matches;
+    if (term.alias() != null) {
+      matches = resolveAlias(term.alias());
+    } else if (term.id() == null && term.name() == null && term.tags().isEmpty()) {
+      matches = List.of();
+    } else {
+      matches = images.stream().filter(image -> matches(term, image)).toList();
+    }
+    Comparator<Image> newest = Comparator.comparing(Image::creationDate).thenComparing(Image::name);
+    return matches.stream()
+        .map(CatalogImage::image)
+        .collect(Collectors.groupingBy(Image::arch, TreeMap::new, Collectors.maxBy(newest)))
+        .values().stream()
+        .flatMap(Optional::stream)
+        .toList();
+  }
+
+  private boolean matches(AmiSelectorTerm term, CatalogImage candidate) {
+    Image image = candidate.image();
+    if (term.id() != null && !term.id().equals(image.id())) {
+      return false;
+    }
+    if (term.name() != null) {
+      if (!glob(term.name()).matcher(image.name()).matches()) {
+        return false;
+      }
+      String owners = term.owner() == null ? "self," + AMAZON_OWNER_ALIAS : term.owner();
+      if (!ownedByAnyOf(owners, candidate)) {
+        return false;
+      }
+    } else if (term.owner() != null && !ownedByAnyOf(term.owner(), candidate)) {
+      return false;
+    }
+    for (Map.Entry<String, String> tag : term.tags().entrySet()) {
+      String value = candidate.tags().get(tag.getKey());
+      if (value == null || !("*".equals(tag.getValue()) || tag.getValue().equals(value))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean ownedByAnyOf(String owners, CatalogImage candidate) {
+    for (String owner : owners.split(",")) {
+      String o = owner.trim();
+      boolean match = "self".equals(o)
+          ? SELF_ACCOUNT_ID.equals(candidate.image().owner())
+          : o.equals(candidate.image().owner()) || o.equals(candidate.ownerAlias());
+      if (match) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** EC2 filter wildcards: {@code *} any run of characters, {@code ?} exactly one; everything else literal. */
+  static Pattern glob(String pattern) {
+    StringBuilder regex = new StringBuilder();
+    StringBuilder literal = new StringBuilder();
+    for (char c : pattern.toCharArray()) {
+      if (c == '*' || c == '?') {
+        if (!literal.isEmpty()) {
+          regex.append(Pattern.quote(literal.toString()));
+          literal.setLength(0);
+        }
+        regex.append(c == '*' ? ".*" : ".");
+      } else {
+        literal.append(c);
+      }
+    }
+    if (!literal.isEmpty()) {
+      regex.append(Pattern.quote(literal.toString()));
+    }
+    return Pattern.compile(regex.toString());
+  }
+
+  private List<CatalogImage> resolveAlias(String alias) {
+    int at = alias.indexOf('@');
+    if (at <= 0 || at == alias.length() - 1) {
+      return List.of();
+    }
+    String family = alias.substring(0, at);
+    String version = alias.substring(at + 1);
+    List<CatalogImage> found = new ArrayList<>();
+    for (String arch : ARCHITECTURES) {
+      SsmParameters.aliasParameter(family, version, arch, clusterKubernetesVersion)
+          .flatMap(this::ssmParameter)
+          .map(byId::get)
+          .ifPresent(found::add);
+    }
+    return found;
+  }
+}

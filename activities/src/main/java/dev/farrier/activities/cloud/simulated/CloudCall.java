@@ -1,0 +1,32 @@
+package dev.farrier.activities.cloud.simulated;
+
+import java.time.Instant;
+
+/**
+ * One mutating call on the simulated cloud, as the call log records it. Reads (get, list, instanceTypes) are not
+ * recorded: the simulated kubelet lists several times a second and would drown the calls worth asserting on.
+ *
+ * @param instanceId empty when the call touched no instance (e.g. a create that found no capacity)
+ * @param nodeClaim  the NodeClaim the call named, empty when none
+ * @param detail     human-readable outcome (instance type, zone and capacity type launched, why it was refused, ...)
+ */
+public record CloudCall(Instant time, Operation operation, String instanceId, String nodeClaim, String detail) {
+  public enum Operation {
+    /** create launched a new instance. */
+    CREATE,
+    /** create found the claim's instance already launched and returned it (idempotent retry). */
+    CREATE_EXISTING,
+    /** create failed (insufficient capacity, invalid request); nothing launched. */
+    CREATE_FAILED,
+    /** delete started terminating a pending or running instance. */
+    TERMINATE,
+    /** delete found the instance already shutting down, terminated or unknown; nothing changed. */
+    TERMINATE_ALREADY_DONE,
+    /** delete refused: the instance lacks Farrier's ownership tags for the cluster/claim. Nothing changed. */
+    TERMINATE_REFUSED,
+    /** a test registered an instance Farrier did not launch. */
+    REGISTER_FOREIGN,
+    /** a test made an offering (un)available. */
+    SET_OFFERING_AVAILABILITY
+  }
+}

@@ -1,0 +1,55 @@
+package dev.farrier.activities.cloud.simulated;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything the simulated cloud remembers ({@code state.json}).
+ *
+ * @param network               second octet of every private IP ({@code 10.<network>...}), chosen when the state
+ *                              is created, so clouds in different state dirs sharing one Kubernetes cluster (tests
+ *                              on one local stack) rarely give two Nodes the same name
+ * @param launches              instances ever launched; the sequence behind ids and private IPs
+ * @param instances             live instances and those terminated within {@link SimulatedCloud#TERMINATED_VISIBILITY}
+ * @param unavailableOfferings  offerings with no capacity now (set by tests and the sandbox)
+ */
+record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings) {
+  static CloudState initial(int network) {
+    return new CloudState(network, 0, List.of(), List.of());
+  }
+
+  CloudState {
+    instances = instances == null ? List.of() : List.copyOf(instances);
+    unavailableOfferings = unavailableOfferings == null ? List.of() : List.copyOf(unavailableOfferings);
+  }
+
+  CloudState withLaunched(StoredInstance instance) {
+    List<StoredInstance> next = new ArrayList<>(instances);
+    next.add(instance);
+    return new CloudState(network, launches + 1, next, unavailableOfferings);
+  }
+
+  CloudState withRegistered(StoredInstance instance) {
+    List<StoredInstance> next = new ArrayList<>(instances);
+    next.add(instance);
+    return new CloudState(network, launches, next, unavailableOfferings);
+  }
+
+  CloudState withReplaced(StoredInstance instance) {
+    List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
+    return new CloudState(network, launches, next, unavailableOfferings);
+  }
+
+  CloudState withInstances(List<StoredInstance> next) {
+    return new CloudState(network, launches, next, unavailableOfferings);
+  }
+
+  CloudState withOfferingAvailable(OfferingKey offering, boolean available) {
+    List<OfferingKey> next = new ArrayList<>(unavailableOfferings);
+    next.remove(offering);
+    if (!available) {
+      next.add(offering);
+    }
+    return new CloudState(network, launches, instances, next);
+  }
+}

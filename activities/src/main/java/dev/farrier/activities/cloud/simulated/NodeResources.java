@@ -1,0 +1,59 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.activities.cloud.InstanceType;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Map;
+
+/**
+ * A simulated node's capacity and allocatable, computed as an EKS node reports them with Karpenter's defaults, so
+ * the scheduler sees what it would on AWS:
+ * <ul>
+ *   <li>memory capacity = nominal MiB minus 7.5% (Karpenter's default {@code vmMemoryOverheadPercent}: the
+ *       hypervisor keeps part of the memory), rounded up;</li>
+ *   <li>pods = ENI max pods; ephemeral-storage = 20 GiB (the default root volume);</li>
+ *   <li>allocatable = capacity - EKS kube-reserved (cpu: 6% of the first core, 1% of the second, 0.5% of the third
+ *       and fourth, 0.25% of the rest; memory: 11 MiB per pod + 255 MiB; ephemeral-storage 1 GiB) - eviction
+ *       threshold (memory 100 MiB, ephemeral-storage 10%).</li>
+ * </ul>
+ */
+final class NodeResources {
+  static final double VM_MEMORY_OVERHEAD = 0.075;
+  static final long EPHEMERAL_STORAGE_GIB = 20;
+
+  private NodeResources() {}
+
+  static Map<String, Quantity> capacity(InstanceType type) {
+    return Map.of(
+        "cpu", new Quantity(Integer.toString(type.vcpu())),
+        "memory", new Quantity(memoryCapacityMiB(type) + "Mi"),
+        "pods", new Quantity(Long.toString(type.eniMaxPods())),
+        "ephemeral-storage", new Quantity(EPHEMERAL_STORAGE_GIB + "Gi"));
+  }
+
+  static Map<String, Quantity> allocatable(InstanceType type) {
+    long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
+    long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
+    long storageMiB = EPHEMERAL_STORAGE_GIB * 1024 - 1024 - EPHEMERAL_STORAGE_GIB * 1024 / 10;
+    return Map.of(
+        "cpu", new Quantity(cpuMillis + "m"),
+        "memory", new Quantity(Math.max(0, memoryMiB) + "Mi"),
+        "pods", new Quantity(Long.toString(type.eniMaxPods())),
+        "ephemeral-storage", new Quantity(storageMiB + "Mi"));
+  }
+
+  static long memoryCapacityMiB(InstanceType type) {
+    return type.memoryMiB() - (long) Math.ceil(type.memoryMiB() * VM_MEMORY_OVERHEAD);
+  }
+
+  /** EKS's kube-reserved CPU in millicores for a node of {@code cpuMillis}. */
+  static long reservedCpuMillis(long cpuMillis) {
+    double[][] ranges = {{0, 1000, 0.06}, {1000, 2000, 0.01}, {2000, 4000, 0.005}, {4000, Double.MAX_VALUE, 0.0025}};
+    double reserved = 0;
+    for (double[] range : ranges) {
+      if (cpuMillis > range[0]) {
+        reserved += (Math.min(cpuMillis, range[1]) - range[0]) * range[2];
+      }
+    }
+    return (long) Math.ceil(reserved);
+  }
+}

@@ -1,0 +1,317 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.CloudProviderException.Kind;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.InstanceTypeCatalog;
+import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
+import dev.farrier.activities.cloud.simulated.StateStore.Change;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The simulated EC2: real instance types and on-demand prices ({@link InstanceTypeCatalog}), made-up EKS AMIs
+ * ({@link AmiCatalog}), instances kept in a JSON file in {@link SimulatedCloudConfig#stateDir()} so a worker killed
+ * with -9, a new worker, and the test watching them all see one cloud. Instance states follow the clock: pending for
+ * {@code bootDelay} after launch, then running; shutting-down for {@code terminateDelay} after terminate, then
+ * terminated (and still visible for {@link #TERMINATED_VISIBILITY}, as on EC2). Every mutating call is appended to
+ * the {@link CloudCallLog}.
+ *
+ * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors), {@link #registerForeignInstance} (an instance
+ * Farrier must never terminate).
+ */
+public final class SimulatedCloud implements CloudProvider {
+  /** How long EC2 keeps reporting a terminated instance. */
+  public static final Duration TERMINATED_VISIBILITY = Duration.ofHours(1);
+  private static final Logger log = LoggerFactory.getLogger(SimulatedCloud.class);
+
+  private final SimulatedCloudConfig config;
+  private final InstanceTypeCatalog catalog;
+  private final AmiCatalog amis;
+  private final StateStore store;
+
+  public SimulatedCloud(SimulatedCloudConfig config) {
+    this.config = config;
+    this.catalog = InstanceTypeCatalog.load(config.region());
+    this.amis = AmiCatalog.load(config.clusterKubernetesVersion());
+    this.store = new StateStore(config.stateDir());
+  }
+
+  public SimulatedCloudConfig config() {
+    return config;
+  }
+
+  public InstanceTypeCatalog catalog() {
+    return catalog;
+  }
+
+  public AmiCatalog amis() {
+    return amis;
+  }
+
+  /** The log of every mutating call on this cloud (shared by every SimulatedCloud on the same state directory). */
+  public CloudCallLog calls() {
+    return store.calls();
+  }
+
+  /** An SSM parameter, as {@code aws ssm get-parameter --name ...} would return it; see {@link AmiCatalog}. */
+  public Optional<String> ssmParameter(String name) {
+    return amis.ssmParameter(name);
+  }
+
+  /**
+   * Idempotent by the NodeClaim: an instance tagged {@code karpenter.sh/nodeclaim=<claim>} in the same cluster that
+   * is not terminated is returned as it is (and logged as {@link Operation#CREATE_EXISTING}), so a retry after a
+   * lost response never launches a second instance. The lookup and the launch happen under the state lock.
+   */
+  @Override
+  public Instance create(LaunchRequest request) {
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      Optional<CloudProviderException> invalid = invalid(request);
+      if (invalid.isPresent()) {
+        return Change.fail(call(now, Operation.CREATE_FAILED, "", String.valueOf(request.nodeClaim()), invalid.get().getMessage()), invalid.get());
+      }
+      Optional<StoredInstance> existing = state.instances().stream()
+          .filter(i -> request.nodeClaim().equals(i.tags().get(WellKnown.TAG_NODECLAIM)))
+          .filter(i -> request.cluster().equals(i.tags().get(WellKnown.TAG_CLUSTER)))
+          .filter(i -> !StoredInstance.TERMINATED.equals(stateOf(i, now)))
+          .findFirst();
+      if (existing.isPresent()) {
+        StoredInstance i = existing.get();
+        log.atInfo().setMessage("simulated launch found the claim's instance").addKeyValue("nodeclaim", request.nodeClaim())
+            .addKeyValue("instance", i.id()).log();
+        return Change.unchanged(toInstance(i, now), call(now, Operation.CREATE_EXISTING, i.id(), request.nodeClaim(), describe(i)));
+      }
+      OfferingSelection selection;
+      try {
+        selection = OfferingSelection.select(catalog, request, state.unavailableOfferings());
+      } catch (CloudProviderException e) {
+        return Change.fail(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), e.kind() + ": " + e.getMessage()), e);
+      }
+      long sequence = state.launches() + 1;
+      String ip = PrivateAddresses.ip(state.network(), sequence, selection.offering().zone(), catalog.zones());
+      Map<String, String> tags = new HashMap<>(request.tags());
+      tags.putIfAbsent(WellKnown.TAG_NODECLAIM, request.nodeClaim());
+      tags.putIfAbsent(WellKnown.TAG_CLUSTER, request.cluster());
+      Map<String, String> labels = new HashMap<>(request.nodeLabels());
+      labels.put(WellKnown.CAPACITY_TYPE_LABEL, selection.offering().capacityType());
+      List<Taint> taints = new ArrayList<>(request.nodeTaints());
+      if (taints.stream().noneMatch(t -> WellKnown.UNREGISTERED_TAINT_KEY.equals(t.key()))) {
+        taints.add(WellKnown.UNREGISTERED_TAINT);
+      }
+      StoredInstance launched = new StoredInstance(
+          instanceId("launch/" + sequence + "/" + request.cluster() + "/" + request.nodeClaim()),
+          selection.type().name(),
+          selection.offering().zone(),
+          selection.offering().capacityType(),
+          selection.image().id(),
+          ip,
+          PrivateAddresses.dnsName(ip, config.region()),
+          selection.offering().pricePerHour(),
+          tags,
+          labels,
+          taints,
+          now,
+          null,
+          false);
+      log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
+          .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
+          .addKeyValue("zone", launched.zone()).addKeyValue("capacityType", launched.capacityType()).log();
+      return Change.of(pruned(state.withLaunched(launched), now), toInstance(launched, now),
+          call(now, Operation.CREATE, launched.id(), request.nodeClaim(), describe(launched)));
+    });
+  }
+
+  private static Optional<CloudProviderException> invalid(LaunchRequest request) {
+    if (request.cluster() == null || request.cluster().isBlank() || request.nodeClaim() == null || request.nodeClaim().isBlank()) {
+      return Optional.of(new CloudProviderException(Kind.INVALID_REQUEST, "a launch needs a cluster and a NodeClaim name"));
+    }
+    if (request.instanceTypes().isEmpty() || request.capacityTypes().isEmpty() || request.images().isEmpty()) {
+      return Optional.of(new CloudProviderException(Kind.INVALID_REQUEST, "launch of " + request.nodeClaim()
+          + " needs at least one instance type, capacity type and image"));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Ownership first: the instance must carry {@code farrier.dev/owner}, the cluster tag equal to {@code cluster},
+   * and, when {@code nodeClaim} is given, the NodeClaim tag equal to it; otherwise {@link Kind#NOT_OWNED} and nothing
+   * changes. Idempotent: an instance already shutting down or terminated, or unknown (state {@code not-found}), is
+   * returned as it is.
+   */
+  @Override
+  public Instance delete(String cluster, String nodeClaim, String instanceId) {
+    String claim = nodeClaim == null ? "" : nodeClaim;
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      Optional<StoredInstance> found = state.instances().stream().filter(i -> i.id().equals(instanceId)).findFirst();
+      if (found.isEmpty()) {
+        return Change.unchanged(notFound(instanceId), call(now, Operation.TERMINATE_ALREADY_DONE, instanceId, claim, "not-found"));
+      }
+      StoredInstance instance = found.get();
+      Optional<String> refusal = ownershipProblem(instance, cluster, nodeClaim);
+      if (refusal.isPresent()) {
+        log.atWarn().setMessage("simulated terminate refused").addKeyValue("instance", instanceId)
+            .addKeyValue("nodeclaim", claim).addKeyValue("reason", refusal.get()).log();
+        return Change.fail(call(now, Operation.TERMINATE_REFUSED, instanceId, claim, refusal.get()),
+            new CloudProviderException(Kind.NOT_OWNED, "instance " + instanceId + " " + refusal.get()));
+      }
+      String current = stateOf(instance, now);
+      if (StoredInstance.SHUTTING_DOWN.equals(current) || StoredInstance.TERMINATED.equals(current)) {
+        return Change.unchanged(toInstance(instance, now), call(now, Operation.TERMINATE_ALREADY_DONE, instanceId, claim, current));
+      }
+      StoredInstance terminating = instance.terminating(now);
+      log.atInfo().setMessage("simulated terminate").addKeyValue("instance", instanceId).addKeyValue("nodeclaim", claim).log();
+      return Change.of(pruned(state.withReplaced(terminating), now), toInstance(terminating, now),
+          call(now, Operation.TERMINATE, instanceId, claim, "was " + current));
+    });
+  }
+
+  private static Optional<String> ownershipProblem(StoredInstance instance, String cluster, String nodeClaim) {
+    Map<String, String> tags = instance.tags();
+    String owner = tags.get(WellKnown.TAG_OWNER);
+    if (owner == null || owner.isBlank()) {
+      return Optional.of("has no " + WellKnown.TAG_OWNER + " tag: Farrier did not launch it");
+    }
+    if (!cluster.equals(tags.get(WellKnown.TAG_CLUSTER))) {
+      return Optional.of("belongs to cluster '" + tags.get(WellKnown.TAG_CLUSTER) + "', not '" + cluster + "'");
+    }
+    if (nodeClaim != null && !nodeClaim.equals(tags.get(WellKnown.TAG_NODECLAIM))) {
+      return Optional.of("belongs to NodeClaim '" + tags.get(WellKnown.TAG_NODECLAIM) + "', not '" + nodeClaim + "'");
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public Optional<Instance> get(String instanceId) {
+    Instant now = config.clock().instant();
+    return store.read().instances().stream().filter(i -> i.id().equals(instanceId)).findFirst().map(i -> toInstance(i, now));
+  }
+
+  @Override
+  public List<Instance> list(String cluster) {
+    Instant now = config.clock().instant();
+    return store.read().instances().stream()
+        .filter(i -> cluster.equals(i.tags().get(WellKnown.TAG_CLUSTER)) && i.tags().containsKey(WellKnown.TAG_OWNER))
+        .map(i -> toInstance(i, now))
+        .filter(i -> !StoredInstance.TERMINATED.equals(i.state()))
+        .toList();
+  }
+
+  /** The catalogue's types with each offering's availability as set by {@link #setOfferingAvailable}. */
+  @Override
+  public List<InstanceType> instanceTypes() {
+    Set<OfferingKey> unavailable = new HashSet<>(store.read().unavailableOfferings());
+    if (unavailable.isEmpty()) {
+      return catalog.instanceTypes();
+    }
+    return catalog.instanceTypes().stream().map(t -> new InstanceType(t.name(), t.arch(), t.vcpu(), t.memoryMiB(),
+        t.gpuCount(), t.gpuManufacturer(), t.gpuName(), t.maxEnis(), t.ipv4PerEni(), t.bareMetal(),
+        t.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(),
+            !unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType())))).toList())).toList();
+  }
+
+  @Override
+  public List<Image> resolveImages(List<AmiSelectorTerm> terms) {
+    return amis.resolve(terms);
+  }
+
+  /** Every instance the cloud still reports (terminated ones for a while), with its node bootstrap. */
+  public List<SimulatedInstance> instances() {
+    Instant now = config.clock().instant();
+    return store.read().instances().stream()
+        .map(i -> new SimulatedInstance(toInstance(i, now), i.privateIp(), i.nodeLabels(), i.nodeTaints(), i.foreign()))
+        .toList();
+  }
+
+  /** Test and sandbox hook: no capacity for this offering until made available again. Persisted. */
+  public void setOfferingAvailable(OfferingKey offering, boolean available) {
+    store.mutate(state -> {
+      Instant now = config.clock().instant();
+      return Change.of(state.withOfferingAvailable(offering, available), null,
+          call(now, Operation.SET_OFFERING_AVAILABILITY, "", "", offering + " available=" + available));
+    });
+  }
+
+  /**
+   * Test hook: an instance Farrier did not launch (running at once, with exactly {@code tags}, no node bootstrap),
+   * to prove that Farrier never terminates it.
+   */
+  public Instance registerForeignInstance(String instanceType, String zone, Map<String, String> tags) {
+    InstanceType type = catalog.find(instanceType).orElseThrow(() -> new CloudProviderException(Kind.INVALID_REQUEST,
+        "unknown instance type " + instanceType + " in " + config.region()));
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      long sequence = state.launches() + 1;
+      String ip = PrivateAddresses.ip(state.network(), sequence, zone, catalog.zones());
+      double price = type.offerings().stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND))
+          .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
+      StoredInstance foreign = new StoredInstance(instanceId("foreign/" + sequence), instanceType, zone,
+          WellKnown.CAPACITY_ON_DEMAND, "", ip, PrivateAddresses.dnsName(ip, config.region()), price, tags, Map.of(),
+          List.of(), now.minus(config.bootDelay()), null, true);
+      return Change.of(state.withLaunched(foreign), toInstance(foreign, now),
+          call(now, Operation.REGISTER_FOREIGN, foreign.id(), "", describe(foreign)));
+    });
+  }
+
+  private String stateOf(StoredInstance instance, Instant now) {
+    return instance.state(now, config.bootDelay(), config.terminateDelay());
+  }
+
+  private Instance toInstance(StoredInstance i, Instant now) {
+    return new Instance(i.id(), i.providerId(), i.instanceType(), i.zone(), i.capacityType(), i.imageId(),
+        stateOf(i, now), i.privateDnsName(), i.pricePerHour(), i.tags(), i.launchTime());
+  }
+
+  private static Instance notFound(String instanceId) {
+    return new Instance(instanceId, "", "", "", "", "", "not-found", "", 0, Map.of(), null);
+  }
+
+  /** Drops instances terminated longer than {@link #TERMINATED_VISIBILITY} ago, as EC2 forgets them. */
+  private CloudState pruned(CloudState state, Instant now) {
+    return state.withInstances(state.instances().stream()
+        .filter(i -> i.terminateRequested() == null
+            || now.isBefore(i.terminateRequested().plus(config.terminateDelay()).plus(TERMINATED_VISIBILITY)))
+        .toList());
+  }
+
+  private static CloudCall call(Instant now, Operation operation, String instanceId, String nodeClaim, String detail) {
+    return new CloudCall(now, operation, instanceId, nodeClaim, detail);
+  }
+
+  private static String describe(StoredInstance i) {
+    return i.instanceType() + " " + i.zone() + " " + i.capacityType() + " " + i.imageId();
+  }
+
+  /** {@code i-} and 17 hex digits, derived from the launch sequence so ids never repeat within one state dir. */
+  private static String instanceId(String seed) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(seed.getBytes(StandardCharsets.UTF_8));
+      return "i-" + HexFormat.of().formatHex(digest).substring(0, 17);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK ships SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.farrier.activities.cloud.simulated;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link SimulatedCloud} behaves.
+ *
+ * @param stateDir                 where the instances ({@code state.json}) and the call log ({@code calls.jsonl})
+ *                                 live; every SimulatedCloud on the same directory, in any process, sees the same cloud
+ * @param region                   the EC2 region of the catalogue (only {@code us-east-1} has prices)
+ * @param clusterKubernetesVersion the minor version AMI aliases resolve for, e.g. {@code 1.34}
+ * @param bootDelay                pending -> running after launch
+ * @param terminateDelay           shutting-down -> terminated after terminate
+ * @param clock                    the time instance states are derived from (a fixed or offset clock in tests)
+ */
+public record SimulatedCloudConfig(
+    Path stateDir, String region, String clusterKubernetesVersion, Duration bootDelay, Duration terminateDelay, Clock clock) {
+  public static final String DEFAULT_KUBERNETES_VERSION = "1.34";
+  public static final Duration DEFAULT_BOOT_DELAY = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_TERMINATE_DELAY = Duration.ofSeconds(2);
+
+  public SimulatedCloudConfig {
+    Objects.requireNonNull(stateDir, "stateDir");
+    Objects.requireNonNull(region, "region");
+    Objects.requireNonNull(clusterKubernetesVersion, "clusterKubernetesVersion");
+    Objects.requireNonNull(clock, "clock");
+    if (bootDelay == null || bootDelay.isNegative() || terminateDelay == null || terminateDelay.isNegative()) {
+      throw new IllegalArgumentException("bootDelay and terminateDelay must be zero or positive");
+    }
+  }
+
+  /** us-east-1, Kubernetes 1.34, 2 s boot and terminate delays, the system clock. */
+  public static SimulatedCloudConfig defaults(Path stateDir) {
+    return new SimulatedCloudConfig(stateDir, "us-east-1", DEFAULT_KUBERNETES_VERSION, DEFAULT_BOOT_DELAY,
+        DEFAULT_TERMINATE_DELAY, Clock.systemUTC());
+  }
+
+  public SimulatedCloudConfig withClock(Clock newClock) {
+    return new SimulatedCloudConfig(stateDir, region, clusterKubernetesVersion, bootDelay, terminateDelay, newClock);
+  }
+
+  public SimulatedCloudConfig withDelays(Duration newBootDelay, Duration newTerminateDelay) {
+    return new SimulatedCloudConfig(stateDir, region, clusterKubernetesVersion, newBootDelay, newTerminateDelay, clock);
+  }
+
+  public SimulatedCloudConfig withClusterKubernetesVersion(String version) {
+    return new SimulatedCloudConfig(stateDir, region, version, bootDelay, terminateDelay, clock);
+  }
+}

@@ -1,0 +1,101 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.InstanceTypeName;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSystemInfo;
+import io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The Node object a real kubelet would register for an instance, from its bootstrap and the catalogues. */
+final class SimulatedNodes {
+  /** kwok manages Nodes with this annotation (the local stack starts it with that selector) and keeps them Ready. */
+  static final String KWOK_ANNOTATION = "kwok.x-k8s.io/node";
+
+  private SimulatedNodes() {}
+
+  static Node node(SimulatedInstance simulated, InstanceType type, Optional<Image> image, String region) {
+    Instance instance = simulated.instance();
+    String name = instance.privateDnsName();
+    InstanceTypeName typeName = InstanceTypeName.parse(type.name());
+    Map<String, String> labels = new HashMap<>(simulated.nodeLabels());
+    labels.put(WellKnown.ARCH_LABEL, type.kubernetesArch());
+    labels.put(WellKnown.OS_LABEL, "linux");
+    labels.put(WellKnown.HOSTNAME_LABEL, name);
+    labels.put(WellKnown.INSTANCE_TYPE_LABEL, type.name());
+    labels.put(WellKnown.ZONE_LABEL, instance.zone());
+    labels.put(WellKnown.REGION_LABEL, region);
+    labels.put(WellKnown.CAPACITY_TYPE_LABEL, instance.capacityType());
+    labels.put(WellKnown.INSTANCE_CATEGORY_LABEL, typeName.category());
+    labels.put(WellKnown.INSTANCE_FAMILY_LABEL, typeName.family());
+    labels.put(WellKnown.INSTANCE_GENERATION_LABEL, typeName.generation());
+    labels.put(WellKnown.INSTANCE_SIZE_LABEL, typeName.size());
+    labels.put(WellKnown.INSTANCE_CPU_LABEL, Integer.toString(type.vcpu()));
+    labels.put(WellKnown.INSTANCE_MEMORY_LABEL, Long.toString(type.memoryMiB()));
+    return new NodeBuilder()
+        .withNewMetadata()
+            .withName(name)
+            .withLabels(labels)
+            .withAnnotations(Map.of(KWOK_ANNOTATION, "fake"))
+        .endMetadata()
+        .withNewSpec()
+            .withProviderID(instance.providerId())
+            .withTaints(simulated.nodeTaints().stream().map(SimulatedNodes::taint).toList())
+        .endSpec()
+        .withNewStatus()
+            .withCapacity(NodeResources.capacity(type))
+            .withAllocatable(NodeResources.allocatable(type))
+            .withAddresses(List.of(
+                new NodeAddress(simulated.privateIp(), "InternalIP"),
+                new NodeAddress(name, "InternalDNS"),
+                new NodeAddress(name, "Hostname")))
+            .withNodeInfo(nodeInfo(instance, type, image))
+        .endStatus()
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.Taint taint(Taint t) {
+    return new TaintBuilder()
+        .withKey(t.key())
+        .withValue(t.value() == null || t.value().isEmpty() ? null : t.value())
+        .withEffect(t.effect())
+        .build();
+  }
+
+  private static NodeSystemInfo nodeInfo(Instance instance, InstanceType type, Optional<Image> image) {
+    String imageName = image.map(Image::name).orElse("");
+    String kubelet = image.map(Image::kubeletVersion).orElse("v0.0.0-unknown");
+    UUID machine = UUID.nameUUIDFromBytes(instance.id().getBytes(StandardCharsets.UTF_8));
+    UUID boot = UUID.nameUUIDFromBytes((instance.id() + "/" + instance.launchTime()).getBytes(StandardCharsets.UTF_8));
+    return new NodeSystemInfoBuilder()
+        .withArchitecture(type.kubernetesArch())
+        .withOperatingSystem("linux")
+        .withOsImage(osImage(imageName))
+        .withKernelVersion(imageName.startsWith("bottlerocket") ? "6.12.46" : imageName.contains("al2023") ? "6.12.46-66.121.amzn2023." + type.arch() : "5.10.245-241.978.amzn2." + type.arch())
+        .withContainerRuntimeVersion("containerd://2.1.4")
+        .withKubeletVersion(kubelet)
+        .withMachineID(machine.toString().replace("-", ""))
+        .withSystemUUID("ec2" + machine.toString().substring(3))
+        .withBootID(boot.toString())
+        .build();
+  }
+
+  private static String osImage(String imageName) {
+    if (imageName.startsWith("bottlerocket")) {
+      return "Bottlerocket OS";
+    }
+    return imageName.contains("al2023") ? "Amazon Linux 2023" : "Amazon Linux 2";
+  }
+}

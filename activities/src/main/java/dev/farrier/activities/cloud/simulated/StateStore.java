@@ -1,0 +1,127 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.activities.cloud.CloudProviderException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * The simulated cloud's state file with read-modify-write under a lock, so several processes (the worker, the test
+ * that kills it, the sandbox) can share one cloud, and a process killed with -9 leaves a whole file behind.
+ *
+ * <p>Writers hold an OS file lock on {@code state.lock} (released by the OS if the process dies) and, because one
+ * JVM may not hold two locks on one file, a per-directory lock inside the JVM. The state is written to a temporary
+ * file and renamed over {@code state.json} atomically, so readers never need the lock and never see half a file.
+ */
+final class StateStore {
+  private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
+
+  /** What a mutation decided: the new state (null: unchanged), its result, the call to log, or a failure to throw. */
+  record Change<T>(CloudState state, T result, CloudCall call, CloudProviderException failure) {
+    static <T> Change<T> of(CloudState state, T result, CloudCall call) {
+      return new Change<>(state, result, call, null);
+    }
+
+    static <T> Change<T> unchanged(T result, CloudCall call) {
+      return new Change<>(null, result, call, null);
+    }
+
+    static <T> Change<T> fail(CloudCall call, CloudProviderException failure) {
+      return new Change<>(null, null, call, failure);
+    }
+  }
+
+  private final Path dir;
+  private final Path stateFile;
+  private final Path lockFile;
+  private final CloudCallLog calls;
+  private final ReentrantLock jvmLock;
+
+  StateStore(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the simulated cloud's state directory " + dir, e);
+    }
+    this.dir = dir.toAbsolutePath().normalize();
+    this.stateFile = this.dir.resolve("state.json");
+    this.lockFile = this.dir.resolve("state.lock");
+    this.calls = new CloudCallLog(this.dir);
+    this.jvmLock = JVM_LOCKS.computeIfAbsent(this.dir, d -> new ReentrantLock());
+  }
+
+  CloudCallLog calls() {
+    return calls;
+  }
+
+  /** The current state, without locking (the file is only ever replaced whole). */
+  CloudState read() {
+    try {
+      return SimulatedJson.MAPPER.readValue(Files.readAllBytes(stateFile), CloudState.class);
+    } catch (NoSuchFileException e) {
+      return CloudState.initial(Byte.toUnsignedInt(sha256(dir.toString())[0]));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the simulated cloud's state " + stateFile, e);
+    }
+  }
+
+  /**
+   * Runs {@code mutation} on the current state under the lock, writes the new state, then appends the call; a
+   * failure is logged and thrown without touching the state. The state is written before the call is logged so a
+   * crash in between can lose a log line but never log a launch that did not happen.
+   */
+  <T> T mutate(Function<CloudState, Change<T>> mutation) {
+    jvmLock.lock();
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+         FileLock ignored = channel.lock()) {
+      Change<T> change = mutation.apply(read());
+      if (change.state() != null) {
+        write(change.state());
+      }
+      if (change.call() != null) {
+        calls.append(change.call());
+      }
+      if (change.failure() != null) {
+        throw change.failure();
+      }
+      return change.result();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot lock the simulated cloud's state in " + dir, e);
+    } finally {
+      jvmLock.unlock();
+    }
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK ships SHA-256", e);
+    }
+  }
+
+  private void write(CloudState state) throws IOException {
+    Path tmp = dir.resolve("state.json.tmp");
+    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer bytes = ByteBuffer.wrap(SimulatedJson.MAPPER.writeValueAsBytes(state));
+      while (bytes.hasRemaining()) {
+        out.write(bytes);
+      }
+      out.force(true);
+    }
+    Files.move(tmp, stateFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.workflows.model.Taint;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An instance as the state file keeps it. Only timestamps are stored; the EC2 state is derived from them and the
+ * clock ({@link #state}), so a process that restarts, or another process, computes the same state.
+ *
+ * @param terminateRequested when delete was first called; null while the instance lives
+ * @param foreign            registered by a test as "not launched by Farrier": it has no node bootstrap
+ */
+record StoredInstance(
+    String id,
+    String instanceType,
+    String zone,
+    String capacityType,
+    String imageId,
+    String privateIp,
+    String privateDnsName,
+    double pricePerHour,
+    Map<String, String> tags,
+    Map<String, String> nodeLabels,
+    List<Taint> nodeTaints,
+    Instant launchTime,
+    Instant terminateRequested,
+    boolean foreign) {
+  static final String PENDING = "pending";
+  static final String RUNNING = "running";
+  static final String SHUTTING_DOWN = "shutting-down";
+  static final String TERMINATED = "terminated";
+
+  StoredInstance {
+    tags = tags == null ? Map.of() : Map.copyOf(tags);
+    nodeLabels = nodeLabels == null ? Map.of() : Map.copyOf(nodeLabels);
+    nodeTaints = nodeTaints == null ? List.of() : List.copyOf(nodeTaints);
+  }
+
+  String state(Instant now, Duration bootDelay, Duration terminateDelay) {
+    if (terminateRequested != null) {
+      return now.isBefore(terminateRequested.plus(terminateDelay)) ? SHUTTING_DOWN : TERMINATED;
+    }
+    return now.isBefore(launchTime.plus(bootDelay)) ? PENDING : RUNNING;
+  }
+
+  StoredInstance terminating(Instant now) {
+    return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
+        tags, nodeLabels, nodeTaints, launchTime, now, foreign);
+  }
+
+  String providerId() {
+    return "aws:///" + zone + "/" + id;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.farrier.activities.cloud.simulated;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.Image;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AmiCatalogTest {
+  private final AmiCatalog amis = AmiCatalog.load("1.34");
+
+  private List<String> names(AmiSelectorTerm... terms) {
+    return amis.resolve(List.of(terms)).stream().map(Image::name).sorted().toList();
+  }
+
+  private static AmiSelectorTerm name(String name, String owner) {
+    return new AmiSelectorTerm(null, name, owner, Map.of(), null);
+  }
+
+  private static AmiSelectorTerm alias(String alias) {
+    return new AmiSelectorTerm(null, null, null, Map.of(), alias);
+  }
+
+  private String idOf(String name) {
+    return amis.images().stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow().id();
+  }
+
+  @Test
+  void resolvesById() {
+    String id = idOf("amazon-eks-node-al2023-arm64-standard-1.33-v20251020");
+    List<Image> images = amis.resolve(List.of(AmiSelectorTerm.byId(id)));
+    assertEquals(1, images.size());
+    assertEquals("arm64", images.getFirst().arch());
+    assertEquals("602401143452", images.getFirst().owner());
+    assertTrue(images.getFirst().kubeletVersion().matches("v1\\.33\\.5-eks-[0-9a-f]{7}"), images.getFirst().kubeletVersion());
+  }
+
+  @Test
+  void wildcardNameResolvesToTheNewestPerArchitecture() {
+    assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-1.34-v20251103", "amazon-eks-node-al2023-x86_64-standard-1.34-v20251103"),
+        names(name("amazon-eks-node-al2023-*-standard-1.34-*", null)));
+    assertEquals(List.of("amazon-eks-node-1.35-v20251020"), names(name("amazon-eks-node-1.35-v2025102?", null)));
+  }
+
+  @Test
+  void ownerFiltersByAliasAccountIdOrSelf() {
+    String pattern = "amazon-eks-node-1.34-*";
+    assertEquals(List.of("amazon-eks-node-1.34-v20251103"), names(name(pattern, "amazon")));
+    assertEquals(List.of("amazon-eks-node-1.34-v20251103"), names(name(pattern, "602401143452")));
+    assertEquals(List.of(), names(name(pattern, "self")));
+    assertEquals(List.of(), names(name(pattern, "123456789012")));
+    assertEquals(List.of("amazon-eks-node-1.34-v20251103"), names(name(pattern, "self, amazon")));
+  }
+
+  @Test
+  void tagsMustAllMatchAndStarMatchesAnyValue() {
+    AmiSelectorTerm tags = new AmiSelectorTerm(null, null, null, Map.of("os", "bottlerocket", "kubernetes-version", "1.33"), null);
+    List<Image> images = amis.resolve(List.of(tags));
+    assertEquals(2, images.size());
+    assertTrue(images.stream().allMatch(i -> i.name().startsWith("bottlerocket-aws-k8s-1.33-") && i.name().contains("-v1.50.0-")));
+    AmiSelectorTerm anyRelease = new AmiSelectorTerm(null, null, null, Map.of("os", "al2", "release", "*"), null);
+    assertEquals(List.of("amazon-eks-arm64-node-1.35-v20251103", "amazon-eks-node-1.35-v20251103"), names(anyRelease));
+  }
+
+  @Test
+  void aliasesResolveForTheClusterVersion() {
+    assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-1.34-v20251103", "amazon-eks-node-al2023-x86_64-standard-1.34-v20251103"),
+        names(alias("al2023@latest")));
+    assertEquals(List.of("amazon-eks-arm64-node-1.34-v20251020", "amazon-eks-node-1.34-v20251020"), names(alias("al2@v20251020")));
+    List<String> bottlerocket = names(alias("bottlerocket@latest"));
+    assertEquals(2, bottlerocket.size());
+    assertTrue(bottlerocket.stream().allMatch(n -> n.startsWith("bottlerocket-aws-k8s-1.34-") && n.contains("-v1.50.0-")), bottlerocket.toString());
+    assertTrue(names(alias("bottlerocket@v1.49.0")).stream().allMatch(n -> n.contains("-v1.49.0-")));
+    assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-1.35-v20251103", "amazon-eks-node-al2023-x86_64-standard-1.35-v20251103"),
+        AmiCatalog.load("1.35").resolve(List.of(alias("al2023@latest"))).stream().map(Image::name).sorted().toList());
+  }
+
+  @Test
+  void unknownSelectorsResolveToNothing() {
+    assertEquals(List.of(), names(AmiSelectorTerm.byId("ami-00000000000000000")));
+    assertEquals(List.of(), names(name("ubuntu-*", null)));
+    assertEquals(List.of(), names(alias("windows2022@latest")));
+    assertEquals(List.of(), names(alias("al2023@v19990101")));
+    assertEquals(List.of(), names(new AmiSelectorTerm(null, null, null, Map.of(), null)));
+  }
+
+  @Test
+  void termsAreOred() {
+    assertEquals(4, amis.resolve(List.of(alias("al2023@latest"), alias("al2@latest"))).size());
+  }
+
+  @Test
+  void publishesSsmParametersLikeAws() {
+    assertEquals(idOf("amazon-eks-node-1.34-v20251103"),
+        amis.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow());
+    assertEquals(idOf("amazon-eks-arm64-node-1.33-v20251103"),
+        amis.ssmParameter("/aws/service/eks/optimized-ami/1.33/amazon-linux-2-arm64/recommended/image_id").orElseThrow());
+    assertEquals(idOf("amazon-eks-node-al2023-x86_64-standard-1.35-v20251103"),
+        amis.ssmParameter("/aws/service/eks/optimized-ami/1.35/amazon-linux-2023/x86_64/standard/recommended/image_id").orElseThrow());
+    assertEquals(idOf("amazon-eks-node-al2023-x86_64-standard-1.34-v20251020"),
+        amis.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.34-v20251020/image_id").orElseThrow());
+    String bottlerocket = amis.ssmParameter("/aws/service/bottlerocket/aws-k8s-1.34/arm64/latest/image_id").orElseThrow();
+    assertTrue(amis.findById(bottlerocket).orElseThrow().name().startsWith("bottlerocket-aws-k8s-1.34-aarch64-v1.50.0-"));
+    assertTrue(amis.ssmParameter("/aws/service/eks/optimized-ami/1.20/amazon-linux-2/recommended/image_id").isEmpty());
+  }
+
+  @Test
+  void aClusterVersionWithoutImagesFailsClearly() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AmiCatalog.load("1.20"));
+    assertTrue(e.getMessage().contains("1.20") && e.getMessage().contains("1.34"), e.getMessage());
+  }
+}

@@ -1,0 +1,35 @@
+package dev.farrier.activities.cloud.simulated;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock tests move by hand. */
+final class MutableClock extends Clock {
+  private Instant now;
+
+  MutableClock(Instant start) {
+    this.now = start;
+  }
+
+  void advance(Duration duration) {
+    now = now.plus(duration);
+  }
+
+  @Override
+  public Instant instant() {
+    return now;
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+}
