@@ -1,0 +1,141 @@
+package dev.farrier.localstack;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Command lines of the control plane components. Pure: building them touches no file, so a test can read them.
+ *
+ * @param binDir where the binaries are
+ * @param runDir where data, configs and logs go
+ */
+record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, ClusterFiles files) {
+  /** The annotation Farrier's simulated cloud puts on the Nodes it creates; kwok manages exactly those. */
+  static final String KWOK_NODE_SELECTOR = "kwok.x-k8s.io/node=fake";
+  /** Pod IPs kwok hands out; a /16 so scale tests do not run out, apart from the service range. */
+  static final String POD_CIDR = "10.244.0.1/16";
+  static final String SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local";
+
+  Path etcdDataDir() {
+    return runDir.resolve("etcd");
+  }
+
+  Path kwokConfig() {
+    return runDir.resolve("kwok.yaml");
+  }
+
+  List<String> etcd() {
+    String peer = "http://127.0.0.1:" + ports.etcdPeer();
+    return List.of(bin("etcd"),
+        "--name=farrier",
+        "--data-dir=" + etcdDataDir(),
+        "--listen-client-urls=" + ports.etcdUrl(),
+        "--advertise-client-urls=" + ports.etcdUrl(),
+        "--listen-peer-urls=" + peer,
+        "--initial-advertise-peer-urls=" + peer,
+        "--initial-cluster=farrier=" + peer,
+        // A throwaway data dir: losing the last writes on a power cut costs nothing, fsync costs seconds.
+        "--unsafe-no-fsync",
+        "--log-level=warn");
+  }
+
+  List<String> apiServer() {
+    return List.of(bin("kube-apiserver"),
+        "--etcd-servers=" + ports.etcdUrl(),
+        "--bind-address=127.0.0.1",
+        "--advertise-address=127.0.0.1",
+        "--secure-port=" + ports.apiServer(),
+        "--cert-dir=" + runDir.resolve("pki"),
+        "--tls-cert-file=" + files.servingCert(),
+        "--tls-private-key-file=" + files.servingKey(),
+        "--client-ca-file=" + files.caCert(),
+        "--token-auth-file=" + files.tokenFile(),
+        // Published in kube-system/extension-apiserver-authentication; the controller manager and scheduler read
+        // it for their own authentication and log an error every few seconds while it is missing.
+        "--requestheader-client-ca-file=" + files.caCert(),
+        "--requestheader-allowed-names=front-proxy-client",
+        "--requestheader-username-headers=X-Remote-User",
+        "--requestheader-group-headers=X-Remote-Group",
+        "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+        "--authorization-mode=RBAC",
+        "--service-account-issuer=" + SERVICE_ACCOUNT_ISSUER,
+        "--service-account-key-file=" + files.serviceAccountPublicKey(),
+        "--service-account-signing-key-file=" + files.serviceAccountKey(),
+        "--service-cluster-ip-range=" + ClusterFiles.SERVICE_CLUSTER_IP_RANGE,
+        "--allow-privileged=true",
+        // Endpoints may not hold a loopback address, so the reconciler that publishes the API server's own
+        // address would only log errors; nothing in the stack reaches it through the kubernetes Service.
+        "--endpoint-reconciler-type=none",
+        "--profiling=false");
+  }
+
+  List<String> controllerManager() {
+    Path kubeconfig = files.controllerManagerKubeconfig();
+    return List.of(bin("kube-controller-manager"),
+        "--kubeconfig=" + kubeconfig,
+        "--authentication-kubeconfig=" + kubeconfig,
+        "--authorization-kubeconfig=" + kubeconfig,
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + ports.controllerManager(),
+        "--tls-cert-file=" + files.servingCert(),
+        "--tls-private-key-file=" + files.servingKey(),
+        "--leader-elect=false",
+        "--controllers=*",
+        "--use-service-account-credentials=true",
+        "--service-account-private-key-file=" + files.serviceAccountKey(),
+        "--root-ca-file=" + files.caCert(),
+        "--cluster-signing-cert-file=" + files.caCert(),
+        "--cluster-signing-key-file=" + files.caKey(),
+        "--service-cluster-ip-range=" + ClusterFiles.SERVICE_CLUSTER_IP_RANGE,
+        // Its default, /usr/libexec/kubernetes/..., is created when missing: keep the stack's writes in runDir.
+        "--flex-volume-plugin-dir=" + runDir.resolve("flexvolume"),
+        "--profiling=false");
+  }
+
+  List<String> scheduler() {
+    Path kubeconfig = files.schedulerKubeconfig();
+    return List.of(bin("kube-scheduler"),
+        "--kubeconfig=" + kubeconfig,
+        "--authentication-kubeconfig=" + kubeconfig,
+        "--authorization-kubeconfig=" + kubeconfig,
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + ports.scheduler(),
+        "--tls-cert-file=" + files.servingCert(),
+        "--tls-private-key-file=" + files.servingKey(),
+        "--leader-elect=false",
+        "--profiling=false");
+  }
+
+  /**
+   * kwok with its built-in stages (node-initialize, node-heartbeat, pod-ready, pod-complete, pod-delete), which
+   * it uses when the config holds no Stage. The explicit {@code --config} keeps a developer's
+   * {@code ~/.kwok/kwok.yaml} out of the stack.
+   */
+  List<String> kwok() {
+    return List.of(bin("kwok"),
+        "--kubeconfig=" + files.kwokKubeconfig(),
+        "--config=" + kwokConfig(),
+        "--manage-all-nodes=false",
+        "--manage-nodes-with-annotation-selector=" + KWOK_NODE_SELECTOR,
+        "--cidr=" + POD_CIDR,
+        "--node-lease-duration-seconds=40",
+        "--server-address=127.0.0.1:" + ports.kwok());
+  }
+
+  /** The file {@link #kwok()} points {@code --config} at: the same options as the flags, and no stages. */
+  static String kwokConfiguration() {
+    return """
+        apiVersion: config.kwok.x-k8s.io/v1alpha1
+        kind: KwokConfiguration
+        options:
+          manageAllNodes: false
+          manageNodesWithAnnotationSelector: %s
+          cidr: %s
+          nodeLeaseDurationSeconds: 40
+        """.formatted(KWOK_NODE_SELECTOR, POD_CIDR);
+  }
+
+  private String bin(String name) {
+    return binDir.resolve(name).toString();
+  }
+}

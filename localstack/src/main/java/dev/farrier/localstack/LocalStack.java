@@ -1,0 +1,468 @@
+package dev.farrier.localstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Farrier's local stack: a real Temporal dev server and a real Kubernetes control plane (etcd, kube-apiserver,
+ * kube-controller-manager, kube-scheduler, and kwok playing the kubelet of simulated nodes), all on free loopback
+ * ports, started and stopped by this class.
+ *
+ * <pre>{@code
+ * try (LocalStack stack = LocalStack.builder().searchAttributes(LocalStack.FARRIER_SEARCH_ATTRIBUTES).start()) {
+ *   kubectl --kubeconfig stack.kubeconfig() ...;  temporal --address stack.temporalAddress() ...
+ * }
+ * }</pre>
+ *
+ * <p>Nothing outlives the stack: {@link #close()} (also run by a shutdown hook) stops every process tree with
+ * SIGTERM, then SIGKILL after a grace period, and a watchdog process does the same if the JVM dies without
+ * running its hooks. Kubernetes Nodes annotated {@code kwok.x-k8s.io/node: fake} are kept Ready by kwok, which
+ * also runs the pods bound to them and finishes the ones being deleted.
+ */
+public final class LocalStack implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
+
+  /**
+   * Farrier's search attributes, all Keyword; the same names as {@code dev.farrier.workflows.FarrierSearchAttributes}
+   * (this module stays free of the Temporal SDK, so the names are repeated here).
+   */
+  public static final List<String> FARRIER_SEARCH_ATTRIBUTES = List.of(
+      "FarrierCluster", "FarrierNodePool", "FarrierNode", "FarrierInstanceId", "FarrierReason", "FarrierPhase");
+
+  private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+  private static final Object SHARED_LOCK = new Object();
+  private static LocalStack shared;
+  private static RuntimeException sharedFailure;
+
+  private final Path runDir;
+  private final boolean ownsRunDir;
+  private final Path binDir;
+  private final boolean temporalEnabled;
+  private final boolean kubernetesEnabled;
+  private final int requestedUiPort;
+  private final List<String> searchAttributes;
+  private final Duration startTimeout;
+
+  private final FreePorts freePorts = new FreePorts();
+  private final List<ManagedProcess> processes = new CopyOnWriteArrayList<>();
+  private Watchdog watchdog;
+  private Thread shutdownHook;
+  private boolean closed;
+
+  private TemporalCommands temporal;
+  private KubernetesPorts kubernetesPorts;
+  private ClusterFiles clusterFiles;
+  private Duration startupTime = Duration.ZERO;
+
+  private LocalStack(Builder builder) {
+    this.ownsRunDir = builder.runDir == null;
+    this.runDir = (ownsRunDir ? createTempRunDir() : builder.runDir).toAbsolutePath();
+    this.binDir = (builder.binDir == null ? defaultBinDir() : builder.binDir).toAbsolutePath();
+    this.temporalEnabled = builder.temporal;
+    this.kubernetesEnabled = builder.kubernetes;
+    this.requestedUiPort = builder.temporalUiPort;
+    this.searchAttributes = List.copyOf(builder.searchAttributes);
+    this.startTimeout = builder.startTimeout;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The one stack of this JVM, for tests: Temporal (with {@link #FARRIER_SEARCH_ATTRIBUTES}) and Kubernetes on free
+   * ports, started on first use and closed by a shutdown hook. A failed start is remembered, so the next test fails
+   * at once with the same cause instead of waiting for another start.
+   */
+  public static LocalStack shared() {
+    synchronized (SHARED_LOCK) {
+      if (sharedFailure != null) {
+        throw new IllegalStateException("the shared local stack failed to start earlier", sharedFailure);
+      }
+      if (shared == null) {
+        try {
+          shared = builder().temporalUiPort(0).searchAttributes(FARRIER_SEARCH_ATTRIBUTES).start();
+        } catch (RuntimeException e) {
+          sharedFailure = e;
+          throw e;
+        }
+      }
+      return shared;
+    }
+  }
+
+  /** Where certificates, kubeconfigs, data and logs ({@code logs/<component>.log}) are. */
+  public Path runDir() {
+    return runDir;
+  }
+
+  public Path binDir() {
+    return binDir;
+  }
+
+  /** The admin kubeconfig ({@code runDir/kubeconfig}), CA embedded; works with {@code kubectl --kubeconfig}. */
+  public Path kubeconfig() {
+    return requireKubernetes().adminKubeconfig();
+  }
+
+  /** {@code https://127.0.0.1:<port>}. */
+  public String apiServerUrl() {
+    requireKubernetes();
+    return kubernetesPorts.apiServerUrl();
+  }
+
+  /** Bearer token of a cluster admin (group {@code system:masters}). */
+  public String adminToken() {
+    return requireKubernetes().adminToken();
+  }
+
+  /** PEM of the CA that signed the API server's certificate. */
+  public String caCertificatePem() {
+    return requireKubernetes().caPem();
+  }
+
+  /** The kubectl binary next to the other components. */
+  public Path kubectl() {
+    return binDir.resolve("kubectl");
+  }
+
+  /** The Temporal frontend, {@code 127.0.0.1:<port>}. */
+  public String temporalAddress() {
+    return requireTemporal().address();
+  }
+
+  /** {@code http://127.0.0.1:<ui port>}. */
+  public String temporalUiUrl() {
+    return "http://127.0.0.1:" + requireTemporal().uiPort();
+  }
+
+  /** How long {@link Builder#start()} took until every component was ready. */
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  /** Component name to pid of every process this stack started and has not stopped, in start order. */
+  public Map<String, Long> processes() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    processes.forEach(p -> pids.put(p.name(), p.pid()));
+    return pids;
+  }
+
+  /** Every live process this stack is responsible for, descendants and the watchdog included. */
+  List<ProcessHandle> processTree() {
+    List<ProcessHandle> handles = new ArrayList<>();
+    processes.forEach(p -> handles.addAll(p.tree()));
+    if (watchdog != null) {
+      ProcessHandle.of(watchdog.pid()).ifPresent(handles::add);
+    }
+    return handles;
+  }
+
+  private LocalStack start() {
+    long started = System.nanoTime();
+    requireBinaries();
+    int uiPort = requestedUiPort == 0 ? freePorts.next() : requestedUiPort;
+    if (temporalEnabled && requestedUiPort != 0 && !FreePorts.isFree(requestedUiPort)) {
+      throw new LocalStackException("temporal", "UI port " + requestedUiPort
+          + " on 127.0.0.1 is already in use (another sandbox still running?); stop it or choose another port", "");
+    }
+    try {
+      Files.createDirectories(logs());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + logs(), e);
+    }
+    watchdog = Watchdog.start(logs().resolve("watchdog.log"));
+    shutdownHook = new Thread(this::close, "farrier-localstack-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    try {
+      ManagedProcess temporalServer = null;
+      if (temporalEnabled) {
+        temporal = new TemporalCommands(binDir, runDir, freePorts.next(), uiPort, searchAttributes);
+        temporalServer = launch("temporal", temporal.startDev());
+      }
+      if (kubernetesEnabled) {
+        startKubernetes();
+      }
+      if (temporalEnabled) {
+        awaitTemporal(temporalServer);
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    startupTime = Duration.ofNanos(System.nanoTime() - started);
+    log.info("local stack ready seconds={} runDir={} temporal={} apiServer={}",
+        String.format("%.1f", startupTime.toMillis() / 1000.0), runDir,
+        temporalEnabled ? temporal.address() : "off", kubernetesEnabled ? kubernetesPorts.apiServerUrl() : "off");
+    return this;
+  }
+
+  private void startKubernetes() {
+    kubernetesPorts = KubernetesPorts.pick(freePorts);
+    clusterFiles = ClusterFiles.write(runDir, kubernetesPorts.apiServerUrl());
+    KubernetesCommands commands = new KubernetesCommands(binDir, runDir, kubernetesPorts, clusterFiles);
+    try {
+      Files.writeString(commands.kwokConfig(), KubernetesCommands.kwokConfiguration());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + commands.kwokConfig(), e);
+    }
+    String token = clusterFiles.adminToken();
+    String api = kubernetesPorts.apiServerUrl();
+    try (HttpProbes http = new HttpProbes(clusterFiles.caPem())) {
+      ManagedProcess etcd = launch("etcd", commands.etcd());
+      Readiness.await(etcd, startTimeout, "GET /health to report healthy",
+          () -> http.get(kubernetesPorts.etcdUrl() + "/health", null).body().contains("\"health\":\"true\""));
+
+      ManagedProcess apiServer = launch("kube-apiserver", commands.apiServer());
+      Readiness.await(apiServer, startTimeout, "GET /readyz to answer 200", () -> http.ok(api + "/readyz", token));
+
+      ManagedProcess controllerManager = launch("kube-controller-manager", commands.controllerManager());
+      ManagedProcess scheduler = launch("kube-scheduler", commands.scheduler());
+      ManagedProcess kwok = launch("kwok", commands.kwok());
+      // The default ServiceAccount appears once the controllers run; pods cannot be created before it exists.
+      Readiness.await(controllerManager, startTimeout,
+          "GET /healthz to answer 200 and the default ServiceAccount to exist",
+          () -> http.ok("https://127.0.0.1:" + kubernetesPorts.controllerManager() + "/healthz", null)
+              && http.ok(api + "/api/v1/namespaces/default/serviceaccounts/default", token));
+      Readiness.await(scheduler, startTimeout, "GET /healthz to answer 200",
+          () -> http.ok("https://127.0.0.1:" + kubernetesPorts.scheduler() + "/healthz", null));
+      Readiness.await(kwok, startTimeout, "GET /healthz to answer 200",
+          () -> http.ok("http://127.0.0.1:" + kubernetesPorts.kwok() + "/healthz", null));
+    }
+  }
+
+  private void awaitTemporal(ManagedProcess server) {
+    List<String> probe = temporal.listSearchAttributes();
+    Readiness.await(server, startTimeout, "the frontend to list search attributes " + searchAttributes, () -> {
+      CommandLine.Result result = CommandLine.run(probe, Duration.ofSeconds(15));
+      return result.succeeded() && searchAttributes.stream().allMatch(n -> result.output().contains('"' + n + '"'));
+    });
+  }
+
+  /** Synchronized with {@link #close()}: a process is either stopped by it or never started after it. */
+  private synchronized ManagedProcess launch(String name, List<String> command) {
+    if (closed) {
+      throw new LocalStackException(name, "the stack was closed while starting", "");
+    }
+    ManagedProcess process = ManagedProcess.start(name, command, logs().resolve(name + ".log"), Map.of());
+    processes.add(process);
+    watchdog.guard(process.pid());
+    return process;
+  }
+
+  /**
+   * Stops every component and waits until each process tree has exited: everything but etcd in parallel, then
+   * etcd, so the API server shuts down against a live store. Idempotent; also run by the shutdown hook.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    removeShutdownHook();
+    List<RuntimeException> failures = new CopyOnWriteArrayList<>();
+    List<ManagedProcess> first = processes.stream().filter(p -> !p.name().equals("etcd")).toList();
+    List<ManagedProcess> last = processes.stream().filter(p -> p.name().equals("etcd")).toList();
+    stopAll(first, failures);
+    stopAll(last, failures);
+    if (watchdog != null) {
+      watchdog.close();
+    }
+    if (ownsRunDir) {
+      deleteData();
+    }
+    log.info("local stack stopped runDir={}", runDir);
+    if (!failures.isEmpty()) {
+      LocalStackException failure = new LocalStackException("local stack", "some processes did not stop", "");
+      failures.forEach(failure::addSuppressed);
+      throw failure;
+    }
+  }
+
+  private void stopAll(List<ManagedProcess> group, List<RuntimeException> failures) {
+    List<Thread> stoppers = new ArrayList<>();
+    for (ManagedProcess process : group) {
+      stoppers.add(Thread.ofPlatform().name("stop-" + process.name()).start(() -> {
+        try {
+          process.stop(STOP_GRACE);
+          watchdog.forget(process.pid());
+          processes.remove(process);
+        } catch (RuntimeException e) {
+          failures.add(e);
+        }
+      }));
+    }
+    for (Thread stopper : stoppers) {
+      try {
+        stopper.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failures.add(new LocalStackException("local stack", "interrupted while stopping", e));
+      }
+    }
+  }
+
+  private void removeShutdownHook() {
+    if (shutdownHook == null || Thread.currentThread() == shutdownHook) {
+      return;
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      log.debug("JVM is shutting down, the hook will find the stack closed");
+    }
+  }
+
+  /** A temp run dir's bulk (etcd's preallocated WAL, Temporal's SQLite file) goes; logs and certs stay. */
+  private void deleteData() {
+    for (String name : List.of("etcd", "temporal.db", "temporal.db-wal", "temporal.db-shm")) {
+      Path path = runDir.resolve(name);
+      if (!Files.exists(path)) {
+        continue;
+      }
+      try (Stream<Path> tree = Files.walk(path)) {
+        for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException e) {
+        log.warn("cannot delete local stack data path={} error={}", path, e.toString());
+      }
+    }
+  }
+
+  private void requireBinaries() {
+    List<String> needed = new ArrayList<>();
+    if (temporalEnabled) {
+      needed.add("temporal");
+    }
+    if (kubernetesEnabled) {
+      needed.addAll(List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"));
+    }
+    for (String name : needed) {
+      if (!Files.isExecutable(binDir.resolve(name))) {
+        throw new LocalStackException(name, "no executable " + binDir.resolve(name)
+            + "; run `make tools` (tools/install.sh) to install the local stack", "");
+      }
+    }
+  }
+
+  private ClusterFiles requireKubernetes() {
+    if (clusterFiles == null) {
+      throw new IllegalStateException("this local stack was built with kubernetes(false)");
+    }
+    return clusterFiles;
+  }
+
+  private TemporalCommands requireTemporal() {
+    if (temporal == null) {
+      throw new IllegalStateException("this local stack was built with temporal(false)");
+    }
+    return temporal;
+  }
+
+  private Path logs() {
+    return runDir.resolve("logs");
+  }
+
+  private static Path createTempRunDir() {
+    try {
+      return Files.createTempDirectory("farrier-localstack-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temp run directory", e);
+    }
+  }
+
+  static Path defaultBinDir() {
+    String cache = System.getenv("FARRIER_CACHE");
+    Path root = cache != null && !cache.isBlank()
+        ? Path.of(cache)
+        : Path.of(System.getProperty("user.home"), ".cache", "farrier");
+    return root.resolve("bin");
+  }
+
+  /** Configures and starts a {@link LocalStack}. */
+  public static final class Builder {
+    private Path runDir;
+    private Path binDir;
+    private boolean temporal = true;
+    private boolean kubernetes = true;
+    private int temporalUiPort = 8233;
+    private List<String> searchAttributes = List.of();
+    private Duration startTimeout = Duration.ofSeconds(120);
+
+    private Builder() {}
+
+    /** Where certificates, kubeconfigs, data and logs go; default a new temp dir whose data is deleted on close. */
+    public Builder runDir(Path runDir) {
+      this.runDir = Objects.requireNonNull(runDir);
+      return this;
+    }
+
+    /** Where the binaries are; default {@code $FARRIER_CACHE/bin}, else {@code ~/.cache/farrier/bin}. */
+    public Builder binDir(Path binDir) {
+      this.binDir = Objects.requireNonNull(binDir);
+      return this;
+    }
+
+    public Builder temporal(boolean enabled) {
+      this.temporal = enabled;
+      return this;
+    }
+
+    public Builder kubernetes(boolean enabled) {
+      this.kubernetes = enabled;
+      return this;
+    }
+
+    /** The Web UI port; 0 picks a free one. A busy fixed port fails the start before anything runs. */
+    public Builder temporalUiPort(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.temporalUiPort = port;
+      return this;
+    }
+
+    /** Search attributes registered, as Keyword, when Temporal starts. */
+    public Builder searchAttributes(List<String> keywordNames) {
+      for (String name : keywordNames) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+          throw new IllegalArgumentException("search attribute names are identifiers: " + name);
+        }
+      }
+      this.searchAttributes = List.copyOf(keywordNames);
+      return this;
+    }
+
+    /** How long each component may take to become ready (default 120 s: the machine may be busy). */
+    public Builder startTimeout(Duration timeout) {
+      this.startTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    /**
+     * Starts the enabled components and waits until each is ready. On failure everything already started is
+     * stopped and a {@link LocalStackException} names the component and ends with its log.
+     */
+    public LocalStack start() {
+      if (!temporal && !kubernetes) {
+        throw new IllegalStateException("enable temporal, kubernetes or both");
+      }
+      return new LocalStack(this).start();
+    }
+  }
+}

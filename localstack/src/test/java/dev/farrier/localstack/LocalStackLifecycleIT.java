@@ -1,0 +1,75 @@
+package dev.farrier.localstack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Stacks of its own (not the shared one): what is started is stopped, on close and on a failed start. */
+class LocalStackLifecycleIT {
+  @TempDir
+  Path dir;
+
+  @Test
+  void closeStopsEveryProcessTheStackStarted() throws Exception {
+    LocalStack stack = LocalStack.builder().runDir(dir.resolve("run")).temporalUiPort(0)
+        .searchAttributes(List.of("FarrierPhase")).start();
+    List<ProcessHandle> tree = stack.processTree();
+    assertEquals(List.of("temporal", "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"),
+        List.copyOf(stack.processes().keySet()));
+    assertTrue(tree.size() >= 7, "six components and the watchdog: " + tree);
+    assertTrue(tree.stream().allMatch(ProcessHandle::isAlive));
+
+    stack.close();
+    stack.close();
+
+    assertTrue(tree.stream().noneMatch(ProcessHandle::isAlive), "still alive: " + ProcessAwait.alive(tree));
+    assertTrue(stack.processes().isEmpty());
+    assertTrue(Files.exists(dir.resolve("run/logs/kube-apiserver.log")), "logs stay for a look afterwards");
+  }
+
+  @Test
+  void aComponentThatFailsToStartIsReportedWithItsLogAndNothingIsLeftRunning() throws Exception {
+    Path binDir = dir.resolve("bin");
+    Files.createDirectories(binDir);
+    for (String name : List.of("etcd", "kube-controller-manager", "kube-scheduler", "kwok")) {
+      Files.createSymbolicLink(binDir.resolve(name), LocalStack.defaultBinDir().resolve(name));
+    }
+    Path apiServer = binDir.resolve("kube-apiserver");
+    Files.writeString(apiServer, "#!/bin/sh\necho \"Error: unknown flag --simulated-failure\" >&2\nexit 3\n");
+    Files.setPosixFilePermissions(apiServer, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path runDir = dir.resolve("failing");
+
+    LocalStackException failure = assertThrows(LocalStackException.class,
+        () -> LocalStack.builder().temporal(false).runDir(runDir).binDir(binDir).start());
+
+    assertEquals("kube-apiserver", failure.component());
+    assertTrue(failure.getMessage().contains("exited with code 3"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("unknown flag --simulated-failure"), failure.getMessage());
+    List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains(runDir.toString()))
+        .toList();
+    assertTrue(ProcessAwait.allExited(leftovers, Duration.ofSeconds(5)), "left running: " + ProcessAwait.alive(leftovers));
+  }
+
+  @Test
+  void aBusyTemporalUiPortFailsBeforeAnythingStarts() throws Exception {
+    try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      LocalStackException failure = assertThrows(LocalStackException.class, () -> LocalStack.builder()
+          .kubernetes(false).runDir(dir.resolve("busy")).temporalUiPort(busy.getLocalPort()).start());
+
+      assertEquals("temporal", failure.component());
+      assertTrue(failure.getMessage().contains("UI port " + busy.getLocalPort()), failure.getMessage());
+      assertTrue(Files.notExists(dir.resolve("busy/logs/temporal.log")), "nothing was started");
+    }
+  }
+}
