@@ -1,0 +1,40 @@
+package dev.farrier.activities.crd;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code spec} of an EC2NodeClass. Exactly one of {@code role} and {@code instanceProfile} is set; {@code amiFamily}
+ * may be omitted only with an alias term.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record EC2NodeClassSpec(
+    String amiFamily,
+    List<AmiSelectorTerm> amiSelectorTerms,
+    List<SubnetSelectorTerm> subnetSelectorTerms,
+    List<SecurityGroupSelectorTerm> securityGroupSelectorTerms,
+    String role,
+    String instanceProfile,
+    KubeletConfiguration kubelet,
+    MetadataOptions metadataOptions,
+    List<BlockDeviceMapping> blockDeviceMappings,
+    String instanceStorePolicy,
+    String userData,
+    Map<String, String> tags,
+    Boolean associatePublicIPAddress,
+    Boolean detailedMonitoring) {
+  public List<AmiSelectorTerm> amiSelectorTermsOrEmpty() {
+    return amiSelectorTerms == null ? List.of() : amiSelectorTerms;
+  }
+
+  public MetadataOptions metadataOptionsOrDefault() {
+    return metadataOptions == null ? MetadataOptions.DEFAULT : metadataOptions;
+  }
+
+  public Map<String, String> tagsOrEmpty() {
+    return tags == null ? Map.of() : tags;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.farrier.activities.crd;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * {@code status} of an EC2NodeClass: what its selector terms resolve to now. As a patch
+ * ({@code Cluster.patchNodeClassStatus}) a null field means "leave as is" and {@code conditions} merge by type.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record EC2NodeClassStatus(
+    List<ResolvedAmi> amis,
+    List<ResolvedSubnet> subnets,
+    List<ResolvedSecurityGroup> securityGroups,
+    String instanceProfile,
+    List<Condition> conditions) {
+  public static final String READY = "Ready";
+  public static final String AMIS_READY = "AMIsReady";
+  public static final String SUBNETS_READY = "SubnetsReady";
+  public static final String SECURITY_GROUPS_READY = "SecurityGroupsReady";
+  public static final String INSTANCE_PROFILE_READY = "InstanceProfileReady";
+
+  public List<ResolvedAmi> amisOrEmpty() {
+    return amis == null ? List.of() : amis;
+  }
+
+  public List<Condition> conditionsOrEmpty() {
+    return conditions == null ? List.of() : conditions;
+  }
+}

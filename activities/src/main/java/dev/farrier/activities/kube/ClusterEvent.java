@@ -1,0 +1,13 @@
+package dev.farrier.activities.kube;
+
+/**
+ * A core/v1 Event about a cluster-scoped object Farrier manages.
+ *
+ * @param kind    {@code Node} or {@code NodeClaim}
+ * @param type    {@code Normal} or {@code Warning}
+ * @param reason  UpperCamelCase, e.g. {@code DisruptionBlocked}
+ */
+public record ClusterEvent(String kind, String name, String type, String reason, String message) {
+  public static final String NORMAL = "Normal";
+  public static final String WARNING = "Warning";
+}

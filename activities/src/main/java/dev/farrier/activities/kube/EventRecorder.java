@@ -1,0 +1,105 @@
+package dev.farrier.activities.kube;
+
+import dev.farrier.activities.crd.NodeClaim;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * Writes core/v1 Events about Nodes and NodeClaims. Events of cluster-scoped objects live in {@code default}, and
+ * carry the object's UID so {@code kubectl describe} shows them.
+ */
+final class EventRecorder {
+  static final String COMPONENT = "farrier";
+  static final String NAMESPACE = "default";
+  private static final int MAX_MESSAGE = 1024;
+
+  private final KubernetesClient client;
+  private final Clock clock;
+  private final String instance;
+
+  EventRecorder(KubernetesClient client, Clock clock, String instance) {
+    this.client = client;
+    this.clock = clock;
+    this.instance = instance;
+  }
+
+  void record(ClusterEvent event) {
+    String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+    String name = eventName(event);
+    String message = event.message() == null ? "" : event.message();
+    if (message.length() > MAX_MESSAGE) {
+      message = message.substring(0, MAX_MESSAGE);
+    }
+    HasMetadata involved = involvedObject(event);
+    Event created = new EventBuilder()
+        .withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata()
+        .withNewInvolvedObject()
+          .withApiVersion(involved == null ? apiVersionOf(event.kind()) : involved.getApiVersion())
+          .withKind(event.kind())
+          .withName(event.name())
+          .withUid(involved == null ? null : involved.getMetadata().getUid())
+        .endInvolvedObject()
+        .withType(event.type())
+        .withReason(event.reason())
+        .withMessage(message)
+        .withFirstTimestamp(now)
+        .withLastTimestamp(now)
+        .withCount(1)
+        .withNewSource().withComponent(COMPONENT).endSource()
+        .withReportingComponent(COMPONENT)
+        .withReportingInstance(instance)
+        .build();
+    try {
+      client.v1().events().inNamespace(NAMESPACE).resource(created).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      bumpCount(name, now);
+    }
+  }
+
+  /** The Event exists (a retry or a repeat): count it instead of creating another. */
+  private void bumpCount(String name, String now) {
+    Event existing = client.v1().events().inNamespace(NAMESPACE).withName(name).get();
+    int count = existing == null || existing.getCount() == null ? 1 : existing.getCount();
+    String patch = client.getKubernetesSerialization().asJson(Map.of("count", count + 1, "lastTimestamp", now));
+    client.v1().events().inNamespace(NAMESPACE).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
+  private HasMetadata involvedObject(ClusterEvent event) {
+    return switch (event.kind()) {
+      case "Node" -> client.nodes().withName(event.name()).get();
+      case NodeClaim.KIND -> client.resources(NodeClaim.class).withName(event.name()).get();
+      default -> null;
+    };
+  }
+
+  private static String apiVersionOf(String kind) {
+    return NodeClaim.KIND.equals(kind) ? "karpenter.sh/v1" : "v1";
+  }
+
+  /** {@code <object>.<hash of kind, object, reason, message>}: the same occurrence always has the same name. */
+  static String eventName(ClusterEvent event) {
+    String key = event.kind() + "\n" + event.name() + "\n" + event.reason() + "\n" + event.message();
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      return event.name() + "." + HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+}

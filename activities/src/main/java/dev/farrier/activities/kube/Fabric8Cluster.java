@@ -1,0 +1,380 @@
+package dev.farrier.activities.kube;
+
+import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassStatus;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.net.HttpURLConnection;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** {@link Cluster} on the fabric8 client. Thread-safe; the client is owned (and closed) by the caller. */
+public final class Fabric8Cluster implements Cluster {
+  private final KubernetesClient client;
+  private final OptimisticPatcher patcher;
+  private final PodEvictions evictions;
+  private final EventRecorder events;
+
+  public Fabric8Cluster(KubernetesClient client) {
+    this(client, Clock.systemUTC(), Objects.requireNonNullElse(System.getenv("HOSTNAME"), EventRecorder.COMPONENT));
+  }
+
+  /** @param instance the reportingInstance of Events (the pod's name in-cluster) */
+  public Fabric8Cluster(KubernetesClient client, Clock clock, String instance) {
+    this.client = client;
+    this.patcher = new OptimisticPatcher(client.getKubernetesSerialization());
+    this.evictions = new PodEvictions(client);
+    this.events = new EventRecorder(client, clock, instance);
+  }
+
+  // NodePools and EC2NodeClasses.
+
+  @Override
+  public Optional<NodePool> getNodePool(String name) {
+    return Optional.ofNullable(client.resources(NodePool.class).withName(name).get());
+  }
+
+  @Override
+  public List<NodePool> listNodePools() {
+    return client.resources(NodePool.class).list().getItems();
+  }
+
+  @Override
+  public Optional<EC2NodeClass> getNodeClass(String name) {
+    return Optional.ofNullable(client.resources(EC2NodeClass.class).withName(name).get());
+  }
+
+  @Override
+  public List<EC2NodeClass> listNodeClasses() {
+    return client.resources(EC2NodeClass.class).list().getItems();
+  }
+
+  @Override
+  public EC2NodeClass patchNodeClassStatus(String name, EC2NodeClassStatus patch) {
+    var outcome = patcher.apply(client.resources(EC2NodeClass.class).withName(name), true, current -> {
+      EC2NodeClassStatus stored = current.getStatus();
+      List<Condition> storedConditions = stored == null ? null : stored.conditions();
+      EC2NodeClassStatus target = new EC2NodeClassStatus(
+          patch.amis() != null ? patch.amis() : stored == null ? null : stored.amis(),
+          patch.subnets() != null ? patch.subnets() : stored == null ? null : stored.subnets(),
+          patch.securityGroups() != null ? patch.securityGroups() : stored == null ? null : stored.securityGroups(),
+          patch.instanceProfile() != null ? patch.instanceProfile() : stored == null ? null : stored.instanceProfile(),
+          mergeConditions(storedConditions, patch.conditions()));
+      return statusPatch(stored, target);
+    });
+    return require(outcome, EC2NodeClass.KIND, name);
+  }
+
+  // NodeClaims.
+
+  @Override
+  public Optional<NodeClaim> getNodeClaim(String name) {
+    return Optional.ofNullable(nodeClaim(name).get());
+  }
+
+  @Override
+  public List<NodeClaim> listNodeClaims() {
+    return client.resources(NodeClaim.class).list().getItems();
+  }
+
+  @Override
+  public List<NodeClaim> listNodeClaimsOfNodePool(String nodePool) {
+    return client.resources(NodeClaim.class).withLabel(WellKnown.NODEPOOL_LABEL, nodePool).list().getItems();
+  }
+
+  @Override
+  public NodeClaim createNodeClaimIfAbsent(NodeClaim claim) {
+    String name = claim.getMetadata().getName();
+    try {
+      return client.resources(NodeClaim.class).resource(claim).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      // Already exists. If it vanished again in between, the next attempt of the activity creates it.
+      return getNodeClaim(name).orElseThrow(() -> e);
+    }
+  }
+
+  @Override
+  public NodeClaim patchNodeClaimStatus(String name, NodeClaimStatus patch) {
+    var outcome = patcher.apply(nodeClaim(name), true, current -> {
+      NodeClaimStatus stored = current.getStatus();
+      NodeClaimStatus target = new NodeClaimStatus(
+          patch.providerID() != null ? patch.providerID() : stored == null ? null : stored.providerID(),
+          patch.imageID() != null ? patch.imageID() : stored == null ? null : stored.imageID(),
+          patch.nodeName() != null ? patch.nodeName() : stored == null ? null : stored.nodeName(),
+          patch.capacity() != null ? patch.capacity() : stored == null ? null : stored.capacity(),
+          patch.allocatable() != null ? patch.allocatable() : stored == null ? null : stored.allocatable(),
+          mergeConditions(stored == null ? null : stored.conditions(), patch.conditions()),
+          patch.lastPodEventTime() != null ? patch.lastPodEventTime() : stored == null ? null : stored.lastPodEventTime());
+      return statusPatch(stored, target);
+    });
+    return require(outcome, NodeClaim.KIND, name);
+  }
+
+  @Override
+  public boolean addNodeClaimFinalizer(String name, String finalizer) {
+    var outcome = patcher.apply(nodeClaim(name), false, withFinalizer(finalizer, true));
+    require(outcome, NodeClaim.KIND, name);
+    return outcome.changed();
+  }
+
+  @Override
+  public boolean removeNodeClaimFinalizer(String name, String finalizer) {
+    return patcher.apply(nodeClaim(name), false, withFinalizer(finalizer, false)).changed();
+  }
+
+  @Override
+  public void deleteNodeClaim(String name) {
+    nodeClaim(name).delete();
+  }
+
+  // Nodes.
+
+  @Override
+  public Optional<Node> getNode(String name) {
+    return Optional.ofNullable(client.nodes().withName(name).get());
+  }
+
+  @Override
+  public List<Node> listNodes() {
+    return client.nodes().list().getItems();
+  }
+
+  @Override
+  public Optional<Node> findNodeByProviderId(String providerId) {
+    return listNodes().stream()
+        .filter(n -> n.getSpec() != null && providerId.equals(n.getSpec().getProviderID()))
+        .findFirst();
+  }
+
+  @Override
+  public boolean patchNodeMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
+    var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      putIfChanges(metadata, "labels", node.getMetadata().getLabels(), labels);
+      putIfChanges(metadata, "annotations", node.getMetadata().getAnnotations(), annotations);
+      return metadata.isEmpty() ? null : Map.of("metadata", metadata);
+    });
+    require(outcome, "Node", name);
+    return outcome.changed();
+  }
+
+  @Override
+  public boolean addNodeTaint(String name, Taint taint) {
+    var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
+      List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);
+      boolean present = taints.stream().anyMatch(t -> sameTaint(t, taint) && valueOf(t).equals(valueOf(taint)));
+      if (present) {
+        return null;
+      }
+      List<io.fabric8.kubernetes.api.model.Taint> updated = new ArrayList<>(taints.stream().filter(t -> !sameTaint(t, taint)).toList());
+      updated.add(new TaintBuilder().withKey(taint.key()).withValue(emptyToNull(taint.value())).withEffect(taint.effect()).build());
+      return Map.of("spec", Map.of("taints", updated));
+    });
+    require(outcome, "Node", name);
+    return outcome.changed();
+  }
+
+  @Override
+  public boolean removeNodeTaint(String name, Taint taint) {
+    return patcher.apply(client.nodes().withName(name), false, node -> {
+      List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);
+      List<io.fabric8.kubernetes.api.model.Taint> kept = taints.stream().filter(t -> !sameTaint(t, taint)).toList();
+      return kept.size() == taints.size() ? null : Map.of("spec", Map.of("taints", kept));
+    }).changed();
+  }
+
+  @Override
+  public boolean cordonNode(String name) {
+    var outcome = patcher.apply(client.nodes().withName(name), false,
+        node -> isUnschedulable(node) ? null : Map.of("spec", Map.of("unschedulable", true)));
+    require(outcome, "Node", name);
+    return outcome.changed();
+  }
+
+  @Override
+  public boolean uncordonNode(String name) {
+    return patcher.apply(client.nodes().withName(name), false, node -> {
+      if (!isUnschedulable(node)) {
+        return null;
+      }
+      Map<String, Object> spec = new HashMap<>();
+      spec.put("unschedulable", null); // merge patch null: remove the field, as kubectl uncordon does
+      return Map.of("spec", spec);
+    }).changed();
+  }
+
+  @Override
+  public boolean addNodeFinalizer(String name, String finalizer) {
+    var outcome = patcher.apply(client.nodes().withName(name), false, withFinalizer(finalizer, true));
+    require(outcome, "Node", name);
+    return outcome.changed();
+  }
+
+  @Override
+  public boolean removeNodeFinalizer(String name, String finalizer) {
+    return patcher.apply(client.nodes().withName(name), false, withFinalizer(finalizer, false)).changed();
+  }
+
+  @Override
+  public void deleteNode(String name) {
+    client.nodes().withName(name).delete();
+  }
+
+  // Pods.
+
+  @Override
+  public Optional<Pod> getPod(String namespace, String name) {
+    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(name).get());
+  }
+
+  @Override
+  public List<Pod> listPodsOnNode(String nodeName) {
+    return client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+  }
+
+  @Override
+  public List<Pod> listPendingPods() {
+    return client.pods().inAnyNamespace()
+        .withField("spec.nodeName", "")
+        .withField("status.phase", "Pending")
+        .list().getItems().stream()
+        .filter(Fabric8Cluster::isUnschedulable)
+        .toList();
+  }
+
+  @Override
+  public List<PodDisruptionBudget> listPodDisruptionBudgets() {
+    return client.policy().v1().podDisruptionBudget().inAnyNamespace().list().getItems();
+  }
+
+  @Override
+  public List<DaemonSet> listDaemonSets() {
+    return client.apps().daemonSets().inAnyNamespace().list().getItems();
+  }
+
+  @Override
+  public EvictionOutcome evictPod(Pod pod) throws PdbBlockedException {
+    return evictions.evict(pod);
+  }
+
+  @Override
+  public boolean deletePod(Pod pod, Long gracePeriodSeconds) {
+    return evictions.delete(pod, gracePeriodSeconds);
+  }
+
+  @Override
+  public void recordEvent(ClusterEvent event) {
+    events.record(event);
+  }
+
+  // Helpers.
+
+  private Resource<NodeClaim> nodeClaim(String name) {
+    return client.resources(NodeClaim.class).withName(name);
+  }
+
+  private static <T> T require(OptimisticPatcher.Outcome<T> outcome, String kind, String name) {
+    if (!outcome.found()) {
+      throw new ObjectNotFoundException(kind, name);
+    }
+    return outcome.object();
+  }
+
+  private static <T extends HasMetadata> Function<T, Map<String, Object>> withFinalizer(String finalizer, boolean present) {
+    return object -> {
+      List<String> finalizers = object.getMetadata().getFinalizers() == null ? List.of() : object.getMetadata().getFinalizers();
+      if (finalizers.contains(finalizer) == present) {
+        return null;
+      }
+      List<String> updated = new ArrayList<>(finalizers);
+      if (present) {
+        updated.add(finalizer);
+      } else {
+        updated.removeIf(finalizer::equals);
+      }
+      return Map.of("metadata", Map.of("finalizers", updated));
+    };
+  }
+
+  /** Conditions merged by type; null when there is nothing to merge (the stored list stays as it is). */
+  private static List<Condition> mergeConditions(List<Condition> stored, List<Condition> updates) {
+    if (updates == null || updates.isEmpty()) {
+      return stored;
+    }
+    return Conditions.merge(stored, updates);
+  }
+
+  /** The merge patch that writes {@code target} as the whole status, or null when it equals what is stored. */
+  private static Map<String, Object> statusPatch(Object stored, Object target) {
+    return Objects.equals(stored, target) ? null : Map.of("status", target);
+  }
+
+  /** Adds {@code key: changes} to the metadata patch when a change differs from what is stored. */
+  private static void putIfChanges(Map<String, Object> metadata, String key, Map<String, String> stored, Map<String, String> changes) {
+    if (changes == null || changes.isEmpty()) {
+      return;
+    }
+    Map<String, String> current = stored == null ? Map.of() : stored;
+    boolean differs = changes.entrySet().stream().anyMatch(e -> e.getValue() == null
+        ? current.containsKey(e.getKey())
+        : !e.getValue().equals(current.get(e.getKey())));
+    if (differs) {
+      metadata.put(key, new HashMap<>(changes)); // null values stay: merge patch null removes the key
+    }
+  }
+
+  private static List<io.fabric8.kubernetes.api.model.Taint> taintsOf(Node node) {
+    return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+  }
+
+  /** Kubernetes identifies a node taint by key and effect. */
+  private static boolean sameTaint(io.fabric8.kubernetes.api.model.Taint t, Taint taint) {
+    return Objects.equals(t.getKey(), taint.key()) && Objects.equals(t.getEffect(), taint.effect());
+  }
+
+  private static String valueOf(io.fabric8.kubernetes.api.model.Taint t) {
+    return t.getValue() == null ? "" : t.getValue();
+  }
+
+  private static String valueOf(Taint t) {
+    return t.value() == null ? "" : t.value();
+  }
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+
+  private static boolean isUnschedulable(Node node) {
+    return node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+  }
+
+  private static boolean isUnschedulable(Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())
+            && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()));
+  }
+}
