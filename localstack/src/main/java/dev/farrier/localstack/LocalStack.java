@@ -22,10 +22,14 @@ import org.slf4j.LoggerFactory;
  * ports, started and stopped by this class.
  *
  * <pre>{@code
- * try (LocalStack stack = LocalStack.builder().searchAttributes(LocalStack.FARRIER_SEARCH_ATTRIBUTES).start()) {
- *   kubectl --kubeconfig stack.kubeconfig() ...;  temporal --address stack.temporalAddress() ...
+ * try (LocalStack stack = LocalStack.builder().temporalUiPort(0)
+ *     .searchAttributes(LocalStack.FARRIER_SEARCH_ATTRIBUTES).start()) {
+ *   Config config = Config.fromKubeconfig(Files.readString(stack.kubeconfig()));       // fabric8
+ *   WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+ *       WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
  * }
  * }</pre>
+ * Tests use {@link #shared()} through {@link LocalStackExtension} instead, so one stack serves a whole test JVM.
  *
  * <p>Nothing outlives the stack: {@link #close()} (also run by a shutdown hook) stops every process tree with
  * SIGTERM, then SIGKILL after a grace period, and a watchdog process does the same if the JVM dies without

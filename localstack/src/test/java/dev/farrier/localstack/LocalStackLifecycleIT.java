@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,15 +42,40 @@ class LocalStackLifecycleIT {
   }
 
   @Test
+  void aJvmKilledWithSigkillLeavesNothingRunning() throws Exception {
+    Path javaBinary = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child = new ProcessBuilder(javaBinary.toString(), "-cp", System.getProperty("java.class.path"),
+        HeldStackMain.class.getName(), dir.resolve("held").toString())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.PIPE)
+        .start();
+    List<ProcessHandle> started;
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream()))) {
+      String line;
+      do {
+        line = lines.readLine();
+      } while (line != null && !line.startsWith("READY "));
+      assertTrue(line != null, "the child JVM exited before its stack was ready; see " + dir.resolve("held/logs"));
+      started = Arrays.stream(line.substring("READY ".length()).trim().split(" "))
+          .map(Long::parseLong).map(ProcessHandle::of).flatMap(Optional::stream).toList();
+      assertTrue(started.size() >= 2, "temporal and the watchdog: " + line);
+
+      child.destroyForcibly().waitFor();
+
+      assertTrue(ProcessAwait.allExited(started, Duration.ofSeconds(30)), "survived: " + ProcessAwait.alive(started));
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  @Test
   void aComponentThatFailsToStartIsReportedWithItsLogAndNothingIsLeftRunning() throws Exception {
     Path binDir = dir.resolve("bin");
     Files.createDirectories(binDir);
     for (String name : List.of("etcd", "kube-controller-manager", "kube-scheduler", "kwok")) {
-      Files.createSymbolicLink(binDir.resolve(name), LocalStack.defaultBinDir().resolve(name));
+      executable(binDir.resolve(name), "exec " + LocalStack.defaultBinDir().resolve(name) + " \"$@\"");
     }
-    Path apiServer = binDir.resolve("kube-apiserver");
-    Files.writeString(apiServer, "#!/bin/sh\necho \"Error: unknown flag --simulated-failure\" >&2\nexit 3\n");
-    Files.setPosixFilePermissions(apiServer, PosixFilePermissions.fromString("rwxr-xr-x"));
+    executable(binDir.resolve("kube-apiserver"), "echo 'Error: unknown flag --simulated-failure' >&2; exit 3");
     Path runDir = dir.resolve("failing");
 
     LocalStackException failure = assertThrows(LocalStackException.class,
@@ -59,6 +88,11 @@ class LocalStackLifecycleIT {
         .filter(p -> p.info().commandLine().orElse("").contains(runDir.toString()))
         .toList();
     assertTrue(ProcessAwait.allExited(leftovers, Duration.ofSeconds(5)), "left running: " + ProcessAwait.alive(leftovers));
+  }
+
+  private static void executable(Path file, String script) throws Exception {
+    Files.writeString(file, "#!/bin/sh\n" + script + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
   @Test
