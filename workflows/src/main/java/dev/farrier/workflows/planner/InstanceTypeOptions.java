@@ -54,6 +54,20 @@ record InstanceTypeOptions(List<Option> ranked, String whyNone) {
   }
 
   /**
+   * The ranked types that still have room for {@code requests} and stay within limits, same order, same prices:
+   * for a claim whose requirements did not change, so labels and offerings need no second look.
+   */
+  InstanceTypeOptions refit(Requirements requirements, Resources requests, Function<Resources, String> limitViolation) {
+    List<Option> kept = ranked.stream()
+        .filter(o -> requests.fitsIn(o.facts().allocatable()) && limitViolation.apply(o.type().capacity()) == null)
+        .toList();
+    String whyNone = kept.isEmpty()
+        ? "no compatible instance type has room for " + Quantities.describe(requests) + " within limits"
+        : unmetMinValues(kept, requirements);
+    return new InstanceTypeOptions(whyNone == null ? kept : List.of(), whyNone);
+  }
+
+  /**
    * @param limitViolation why a claim of this capacity would take the NodePool over its limits, null when it would not
    */
   static InstanceTypeOptions rank(

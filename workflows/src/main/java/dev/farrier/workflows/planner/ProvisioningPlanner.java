@@ -14,7 +14,6 @@ import dev.farrier.workflows.planner.InstanceTypeOptions.TypeFacts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +34,10 @@ import java.util.function.Function;
  */
 public final class ProvisioningPlanner {
 
-  /** The plan for one batch of pending pods; claims are named by {@code namer} from {@code batchId} and index. */
+  /**
+   * The plan for one batch of pending pods; claims are named by {@code namer} from {@code batchId} and their index
+   * in the plan. A pod listed twice is planned once.
+   */
   public ProvisioningPlan plan(ProvisioningSnapshot snapshot, String batchId, ClaimNamer namer) {
     List<PoolContext> pools = snapshot.nodePools().stream()
         .sorted(Comparator.comparingInt(NodePoolView::weight).reversed().thenComparing(NodePoolView::name))
@@ -44,7 +46,9 @@ public final class ProvisioningPlanner {
         .toList();
     Placement placement = new Placement(pools);
     List<UnschedulablePod> unschedulable = new ArrayList<>();
-    List<PodSpecView> pods = snapshot.pendingPods().stream()
+    Map<String, PodSpecView> distinct = new java.util.LinkedHashMap<>();
+    snapshot.pendingPods().forEach(p -> distinct.putIfAbsent(p.pod().key(), p));
+    List<PodSpecView> pods = distinct.values().stream()
         .sorted(Comparator.comparingLong((PodSpecView p) -> p.requests().milliCpu()).reversed()
             .thenComparing(Comparator.comparingLong((PodSpecView p) -> p.requests().memoryBytes()).reversed())
             .thenComparing(p -> p.pod().key()))
@@ -186,6 +190,11 @@ public final class ProvisioningPlanner {
         return false;
       }
       Resources requests = draft.podRequests.plus(pod.requestsAsOnePod());
+      Resources withOverhead = requests.plus(draft.pool.daemonOverhead);
+      // Most open claims are simply full: say so before narrowing requirements and re-ranking.
+      if (draft.options.ranked().stream().noneMatch(o -> withOverhead.fitsIn(o.facts().allocatable()))) {
+        return false;
+      }
       for (Alternative alt : alternatives) {
         if (alt.invalid != null || draft.pool.requirements.conflictWith(alt.requirements) != null) {
           continue;
@@ -194,8 +203,10 @@ public final class ProvisioningPlanner {
         if (narrowed.firstUnsatisfiable() != null) {
           continue;
         }
-        InstanceTypeOptions options = InstanceTypeOptions.rank(draft.options.facts(), narrowed,
-            requests.plus(draft.pool.daemonOverhead), limitCheck(draft.pool, draft));
+        // A pod that adds no new constraint (the common case) only needs the size re-checked, not labels and prices.
+        InstanceTypeOptions options = narrowed.constraints().equals(draft.requirements.constraints())
+            ? draft.options.refit(narrowed, withOverhead, limitCheck(draft.pool, draft))
+            : InstanceTypeOptions.rank(draft.options.facts(), narrowed, withOverhead, limitCheck(draft.pool, draft));
         if (!options.isEmpty()) {
           setPlanned(draft.pool, planned(draft.pool).minus(draft.counted()).plus(options.cheapest().type().capacity()));
           draft.requirements = narrowed;
@@ -304,9 +315,9 @@ public final class ProvisioningPlanner {
           WellKnown.CAPACITY_TYPE_LABEL, List.copyOf(capacityTypes),
           WellKnown.ARCH_LABEL, List.copyOf(arches));
       List<Requirement> reqs = new ArrayList<>();
-      Set<String> keys = new LinkedHashSet<>(requirements.constraints().keySet());
-      keys.addAll(new TreeSet<>(narrowedTo.keySet()));
-      for (String key : new TreeSet<>(keys)) {
+      Set<String> keys = new TreeSet<>(requirements.constraints().keySet());
+      keys.addAll(narrowedTo.keySet());
+      for (String key : keys) {
         if (narrowedTo.containsKey(key)) {
           reqs.add(new Requirement(key, "In", narrowedTo.get(key), requirements.get(key).minValues()));
         } else {

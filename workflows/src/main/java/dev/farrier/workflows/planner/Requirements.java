@@ -73,11 +73,6 @@ final class Requirements {
     return byKey;
   }
 
-  /** Whether a node with exactly these labels meets every requirement here. */
-  boolean allows(Map<String, String> labels) {
-    return byKey.entrySet().stream().allMatch(e -> e.getValue().allows(labels.get(e.getKey())));
-  }
-
   /** Whether a node with these labels meets every requirement here on the given keys (other keys unchecked). */
   boolean allowsOn(Map<String, String> labels, java.util.function.Predicate<String> keyFilter) {
     return byKey.entrySet().stream()
