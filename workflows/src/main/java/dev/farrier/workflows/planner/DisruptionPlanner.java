@@ -1,0 +1,163 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Decides, as a pure function of a {@link DisruptionSnapshot}, which NodeClaims to disrupt now and why every other
+ * one is left alone.
+ *
+ * <p>Per NodeClaim, first match wins:
+ * <ol>
+ *   <li>being deleted: command {@code delete}/{@code deleted}, never budget-limited (the user asked for it), unless
+ *       a disruption is already under way for it;</li>
+ *   <li>skipped: NodePool unknown, not initialized yet, already being disrupted ({@code karpenter.sh/disrupted}
+ *       taint), replacement aborted by an operator ({@code farrier.dev/replacement-aborted});</li>
+ *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
+ *       v1: no budget, and do-not-disrupt does not stop it (the drain still honours do-not-disrupt pods until the
+ *       terminationGracePeriod);</li>
+ *   <li>not drifted ({@link DriftCheck}): skipped;</li>
+ *   <li>do-not-disrupt on the node or one of its pods: skipped;</li>
+ *   <li>drifted: a command if the NodePool's budget for {@code Drifted} ({@link BudgetCheck}) has room. Candidates
+ *       take budget oldest-drifted first (Drifted condition time, else creation time), then by name.</li>
+ * </ol>
+ * Method {@code replace} when the node has reschedulable pods, {@code delete} when it has none. Nodes already
+ * disrupting (initialized and deleting or tainted) and every command issued in this round count against budgets.
+ */
+public final class DisruptionPlanner {
+  static final String REASON_DELETED = "deleted";
+  static final String REASON_EXPIRED = "expired";
+  static final String REASON_DRIFTED = "drifted";
+  static final String METHOD_REPLACE = "replace";
+  static final String METHOD_DELETE = "delete";
+
+  public DisruptionPlan plan(DisruptionSnapshot snapshot) {
+    Map<String, NodePoolView> pools = snapshot.nodePools().stream()
+        .collect(Collectors.toMap(NodePoolView::name, Function.identity(), (a, b) -> a));
+    Map<String, List<String>> images = new HashMap<>();
+    for (ResolvedImages r : snapshot.resolvedImages()) {
+      images.computeIfAbsent(r.nodeClassName() + "/" + r.arch(), k -> new ArrayList<>()).addAll(r.imageIds());
+    }
+    Map<String, Integer> nodes = new HashMap<>();
+    Map<String, Integer> disrupting = new HashMap<>();
+    for (NodeClaimView c : snapshot.nodeClaims()) {
+      if (c.initialized()) {
+        nodes.merge(c.nodePool(), 1, Integer::sum);
+        if (c.deleting() || c.disruptedTaint()) {
+          disrupting.merge(c.nodePool(), 1, Integer::sum);
+        }
+      }
+    }
+
+    Map<String, CandidateDecision> decisions = new HashMap<>();
+    List<Decided> commands = new ArrayList<>();
+    List<Decided> driftCandidates = new ArrayList<>();
+    for (NodeClaimView claim : snapshot.nodeClaims()) {
+      NodePoolView pool = pools.get(claim.nodePool());
+      if (claim.deleting()) {
+        if (claim.disruptedTaint()) {
+          decisions.put(claim.name(), skip(claim, "being deleted; a disruption is already under way"));
+        } else {
+          commands.add(new Decided(claim, pool, METHOD_DELETE, REASON_DELETED, "NodeClaim is being deleted"));
+        }
+        continue;
+      }
+      String skipReason = pool == null ? "nodepool " + claim.nodePool() + " not found"
+          : !claim.initialized() ? "not initialized yet"
+          : claim.disruptedTaint() ? "already being disrupted (karpenter.sh/disrupted taint)"
+          : claim.aborted() ? "replacement aborted by an operator (farrier.dev/replacement-aborted); remove the"
+              + " annotation to allow disruption again"
+          : null;
+      if (skipReason != null) {
+        decisions.put(claim.name(), skip(claim, skipReason));
+        continue;
+      }
+      String expiry = expiry(claim, pool, snapshot.nowMillis());
+      if (expiry != null) {
+        commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED, expiry));
+        disrupting.merge(pool.name(), 1, Integer::sum);
+        continue;
+      }
+      String nodeClass = claim.nodeClassName() != null ? claim.nodeClassName() : pool.nodeClassName();
+      DriftCheck drift = DriftCheck.of(claim, pool, images.getOrDefault(nodeClass + "/" + claim.arch(), List.of()));
+      if (!drift.drifted()) {
+        decisions.put(claim.name(), skip(claim, drift.detail()));
+        continue;
+      }
+      String blocker = claim.doNotDisrupt() ? "karpenter.sh/do-not-disrupt on the node"
+          : !claim.pods().doNotDisruptPods().isEmpty()
+              ? "karpenter.sh/do-not-disrupt on pod " + claim.pods().doNotDisruptPods().getFirst()
+              : null;
+      if (blocker != null) {
+        decisions.put(claim.name(), skip(claim, "drifted (" + drift.detail() + ") but blocked by " + blocker));
+        continue;
+      }
+      driftCandidates.add(new Decided(claim, pool, method(claim), REASON_DRIFTED, drift.detail()));
+    }
+
+    driftCandidates.sort(Decided.ORDER);
+    for (Decided candidate : driftCandidates) {
+      String poolName = candidate.pool.name();
+      BudgetCheck budget = BudgetCheck.of(candidate.pool.budgets(), "Drifted",
+          nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0));
+      if (budget.allowed() > 0) {
+        commands.add(candidate);
+        disrupting.merge(poolName, 1, Integer::sum);
+      } else {
+        decisions.put(candidate.claim.name(), skip(candidate.claim,
+            "drifted (" + candidate.detail + ") but budget exhausted: " + budget.explanation()));
+      }
+    }
+
+    commands.sort(Decided.ORDER);
+    for (Decided c : commands) {
+      decisions.put(c.claim.name(), new CandidateDecision(c.claim.name(), c.claim.nodeName(), c.claim.nodePool(), true,
+          c.reason + ": " + c.detail));
+    }
+    List<CandidateDecision> ordered = decisions.values().stream()
+        .sorted(Comparator.comparing(CandidateDecision::nodeClaim))
+        .toList();
+    return new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered);
+  }
+
+  private static String method(NodeClaimView claim) {
+    return claim.pods().reschedulable() > 0 ? METHOD_REPLACE : METHOD_DELETE;
+  }
+
+  /** Why the claim has expired, or null when it has not (or never expires). */
+  private static String expiry(NodeClaimView claim, NodePoolView pool, long now) {
+    String text = claim.expireAfter() != null ? claim.expireAfter() : pool.expireAfter();
+    Long after = GoDurations.toMillis(text);
+    if (after == null || now < claim.createdAtMillis() + after) {
+      return null;
+    }
+    return "older than expireAfter " + text + " (created at " + java.time.Instant.ofEpochMilli(claim.createdAtMillis())
+        + "); forceful: not budget-limited, does not wait for the replacement";
+  }
+
+  private static CandidateDecision skip(NodeClaimView claim, String reason) {
+    return new CandidateDecision(claim.name(), claim.nodeName(), claim.nodePool(), false, reason);
+  }
+
+  /** A claim the planner decided to disrupt (pending the budget for drift). */
+  private record Decided(NodeClaimView claim, NodePoolView pool, String method, String reason, String detail) {
+    static final Comparator<Decided> ORDER = Comparator
+        .comparingLong((Decided d) -> d.claim.driftedSinceMillis() != null ? d.claim.driftedSinceMillis() : d.claim.createdAtMillis())
+        .thenComparing(d -> d.claim.name());
+
+    DisruptionCommand toCommand() {
+      Long grace = claim.terminationGracePeriodSeconds() != null ? claim.terminationGracePeriodSeconds()
+          : pool == null ? null : pool.terminationGracePeriodSeconds();
+      return new DisruptionCommand(claim.name(), claim.nodeName(), claim.nodePool(), claim.instanceId(), method, reason,
+          detail, claim.pods().reschedulable(), grace);
+    }
+  }
+}

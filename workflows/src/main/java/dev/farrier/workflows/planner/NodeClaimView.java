@@ -1,0 +1,57 @@
+package dev.farrier.workflows.planner;
+
+/**
+ * A NodeClaim and its Node as the disruption planner sees them, read by an activity.
+ *
+ * @param name                          NodeClaim name
+ * @param nodePool                      label {@code karpenter.sh/nodepool}
+ * @param nodeClassName                 {@code spec.nodeClassRef.name}
+ * @param nodeName                      {@code status.nodeName}, null before registration
+ * @param instanceId                    the EC2 instance id parsed from {@code status.providerID}, null before launch
+ * @param imageId                       {@code status.imageID}
+ * @param arch                          label {@code kubernetes.io/arch} ({@code amd64}, {@code arm64})
+ * @param nodePoolHash                  annotation {@code karpenter.sh/nodepool-hash}, null when absent
+ * @param capacityType                  label {@code karpenter.sh/capacity-type}
+ * @param instanceType                  label {@code node.kubernetes.io/instance-type}
+ * @param zone                          label {@code topology.kubernetes.io/zone}
+ * @param registered                    condition Registered is True
+ * @param initialized                   condition Initialized is True
+ * @param deleting                      {@code metadata.deletionTimestamp} is set
+ * @param disruptedTaint                the Node (or the claim's spec) carries {@code karpenter.sh/disrupted:NoSchedule}
+ * @param aborted                       annotation {@code farrier.dev/replacement-aborted} is present on the claim
+ * @param doNotDisrupt                  {@code karpenter.sh/do-not-disrupt: "true"} on the NodeClaim or its Node
+ * @param createdAtMillis               {@code metadata.creationTimestamp} in epoch millis
+ * @param driftedSinceMillis            lastTransitionTime of a True {@code Drifted} condition, null when none (the
+ *                                      planner then orders by creation time)
+ * @param expireAfter                   {@code spec.expireAfter}, null to fall back to the NodePool's
+ * @param terminationGracePeriodSeconds {@code spec.terminationGracePeriod} in seconds, null to fall back to the
+ *                                      NodePool's
+ * @param pods                          the pods bound to its Node
+ */
+public record NodeClaimView(
+    String name,
+    String nodePool,
+    String nodeClassName,
+    String nodeName,
+    String instanceId,
+    String imageId,
+    String arch,
+    String nodePoolHash,
+    String capacityType,
+    String instanceType,
+    String zone,
+    boolean registered,
+    boolean initialized,
+    boolean deleting,
+    boolean disruptedTaint,
+    boolean aborted,
+    boolean doNotDisrupt,
+    long createdAtMillis,
+    Long driftedSinceMillis,
+    String expireAfter,
+    Long terminationGracePeriodSeconds,
+    PodsOnNode pods) {
+  public NodeClaimView {
+    pods = pods == null ? PodsOnNode.NONE : pods;
+  }
+}

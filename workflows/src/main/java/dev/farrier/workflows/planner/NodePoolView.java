@@ -1,0 +1,50 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A NodePool as the planners see it, read by an activity from the NodePool object.
+ *
+ * @param weight                        {@code spec.weight}, 0 when unset; higher is tried first
+ * @param requirements                  {@code spec.template.spec.requirements}
+ * @param labels                        {@code spec.template.metadata.labels}
+ * @param taints                        {@code spec.template.spec.taints} (pods must tolerate them)
+ * @param startupTaints                 {@code spec.template.spec.startupTaints} (never block scheduling)
+ * @param nodeClassName                 {@code spec.template.spec.nodeClassRef.name}
+ * @param limits                        {@code spec.limits}; null or {@link NodePoolLimits#NONE} when unset
+ * @param usage                         {@code status.resources}: the summed capacity of the pool's nodes now
+ * @param hash                          the pool's current template hash (what {@code karpenter.sh/nodepool-hash}
+ *                                      on its NodeClaims must equal)
+ * @param budgets                       {@code spec.disruption.budgets}; empty means Karpenter's default 10%
+ * @param expireAfter                   {@code spec.template.spec.expireAfter} ({@code 720h}, {@code Never}), null
+ *                                      when unset
+ * @param terminationGracePeriodSeconds {@code spec.template.spec.terminationGracePeriod} in seconds, null when unset
+ */
+public record NodePoolView(
+    String name,
+    int weight,
+    List<Requirement> requirements,
+    Map<String, String> labels,
+    List<Taint> taints,
+    List<Taint> startupTaints,
+    String nodeClassName,
+    NodePoolLimits limits,
+    Resources usage,
+    String hash,
+    List<DisruptionBudget> budgets,
+    String expireAfter,
+    Long terminationGracePeriodSeconds) {
+  public NodePoolView {
+    requirements = requirements == null ? List.of() : List.copyOf(requirements);
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    taints = taints == null ? List.of() : List.copyOf(taints);
+    startupTaints = startupTaints == null ? List.of() : List.copyOf(startupTaints);
+    limits = limits == null ? NodePoolLimits.NONE : limits;
+    usage = usage == null ? Resources.ZERO : usage;
+    budgets = budgets == null ? List.of() : List.copyOf(budgets);
+  }
+}

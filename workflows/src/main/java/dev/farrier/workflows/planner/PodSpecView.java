@@ -1,0 +1,59 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Toleration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the planners need to know about one pod, read by an activity from the Pod object.
+ *
+ * @param pod                   the pod's name and uid
+ * @param requests              effective requests: max(sum of containers, largest init container) plus the pod's
+ *                              {@code overhead}, computed by the caller; the {@code pods} amount is ignored because
+ *                              the planner counts every pod as exactly one
+ * @param nodeSelector          {@code spec.nodeSelector}
+ * @param requiredAffinityTerms {@code requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms}: the outer
+ *                              list is ORed, each inner list ANDed ({@code matchExpressions} only; empty when unset)
+ * @param tolerations           {@code spec.tolerations}
+ * @param ownerKind             kind of the controller owner reference ({@code DaemonSet}, {@code ReplicaSet},
+ *                              {@code StatefulSet}, {@code Job}, ...), {@code Node} for a mirror (static) pod,
+ *                              null for a bare pod
+ * @param doNotDisrupt          the pod carries {@code karpenter.sh/do-not-disrupt: "true"}
+ */
+public record PodSpecView(
+    PodRef pod,
+    Resources requests,
+    Map<String, String> nodeSelector,
+    List<List<Requirement>> requiredAffinityTerms,
+    List<Toleration> tolerations,
+    String ownerKind,
+    boolean doNotDisrupt) {
+  public static final String OWNER_DAEMON_SET = "DaemonSet";
+  public static final String OWNER_NODE = "Node";
+
+  public PodSpecView {
+    requests = requests == null ? Resources.ZERO : requests;
+    nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+    requiredAffinityTerms = requiredAffinityTerms == null
+        ? List.of()
+        : requiredAffinityTerms.stream().map(List::copyOf).toList();
+    tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+  }
+
+  /**
+   * Whether evicting this pod means it needs a home elsewhere: DaemonSet pods come back with the new node and
+   * mirror pods belong to the node itself (Karpenter's {@code IsReschedulable}).
+   */
+  public boolean reschedulable() {
+    return !OWNER_DAEMON_SET.equals(ownerKind) && !OWNER_NODE.equals(ownerKind);
+  }
+
+  /** The requests with exactly one pod counted. */
+  Resources requestsAsOnePod() {
+    Resources r = requests;
+    return new Resources(r.milliCpu(), r.memoryBytes(), r.ephemeralStorageBytes(), 1, r.extended());
+  }
+}

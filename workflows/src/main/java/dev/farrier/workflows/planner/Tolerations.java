@@ -1,0 +1,49 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.Toleration;
+import java.util.List;
+
+/** Kubernetes' taint toleration rules, as the scheduler applies them when placing a pod. */
+final class Tolerations {
+  private Tolerations() {}
+
+  /** The first taint that keeps the pod off the node, or null. PreferNoSchedule taints never block. */
+  static Taint firstUntolerated(List<Taint> taints, List<Toleration> tolerations) {
+    for (Taint taint : taints) {
+      if ("PreferNoSchedule".equals(taint.effect())) {
+        continue;
+      }
+      if (tolerations.stream().noneMatch(t -> tolerates(t, taint))) {
+        return taint;
+      }
+    }
+    return null;
+  }
+
+  static boolean tolerates(Toleration toleration, Taint taint) {
+    String effect = toleration.effect();
+    if (effect != null && !effect.isEmpty() && !effect.equals(taint.effect())) {
+      return false;
+    }
+    String key = toleration.key();
+    boolean exists = "Exists".equals(toleration.operator());
+    if (key == null || key.isEmpty()) {
+      // An empty key matches every taint, but only with operator Exists.
+      return exists;
+    }
+    if (!key.equals(taint.key())) {
+      return false;
+    }
+    return exists || nullToEmpty(toleration.value()).equals(nullToEmpty(taint.value()));
+  }
+
+  static String describe(Taint taint) {
+    String value = nullToEmpty(taint.value());
+    return taint.key() + (value.isEmpty() ? "" : "=" + value) + ":" + taint.effect();
+  }
+
+  private static String nullToEmpty(String s) {
+    return s == null ? "" : s;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The pure decision functions behind {@code PlanningActivities}: no Temporal, no I/O, no clock. An activity reads
+ * the cluster and the cloud into snapshot records and calls a planner; the same snapshot always gives the same plan.
+ *
+ * <ul>
+ *   <li>{@link dev.farrier.workflows.planner.ProvisioningPlanner}: {@link dev.farrier.workflows.planner.ProvisioningSnapshot}
+ *       (pending {@link dev.farrier.workflows.planner.PodSpecView}s, {@link dev.farrier.workflows.planner.NodePoolView}s,
+ *       {@link dev.farrier.workflows.planner.InstanceTypeView}s per pool, DaemonSet pods) to a {@code ProvisioningPlan};
+ *       and {@link dev.farrier.workflows.planner.ReplacementSnapshot} to a {@code ReplacementPlan}.</li>
+ *   <li>{@link dev.farrier.workflows.planner.DisruptionPlanner}: {@link dev.farrier.workflows.planner.DisruptionSnapshot}
+ *       ({@link dev.farrier.workflows.planner.NodeClaimView}s, pools, {@link dev.farrier.workflows.planner.ResolvedImages},
+ *       now) to a {@code DisruptionPlan}.</li>
+ * </ul>
+ * Label matching lives in {@code Requirements}/{@code LabelConstraint}, node sizing in {@code KubeletReserve},
+ * budgets in {@code BudgetCheck}, drift in {@code DriftCheck}.
+ */
+package dev.farrier.workflows.planner;

@@ -1,0 +1,45 @@
+package dev.farrier.workflows.planner;
+
+import static dev.farrier.workflows.planner.Fixtures.GIB;
+import static dev.farrier.workflows.planner.Fixtures.MIB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.farrier.workflows.model.Resources;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class KubeletReserveTest {
+
+  @ParameterizedTest(name = "{0}m reserves {1}m")
+  @CsvSource({
+      "1000, 60",      // 6% of the first core
+      "2000, 70",      // + 1% of the second
+      "4000, 80",      // + 0.5% of the third and fourth
+      "8000, 90",      // + 0.25% of each further core
+      "96000, 310",
+      "500, 30",
+      "2500, 73"})     // 70 + 2.5, rounded up
+  void cpuFollowsTheEksSteps(long milliCpu, long reserved) {
+    assertEquals(reserved, KubeletReserve.cpuReserve(milliCpu));
+  }
+
+  @ParameterizedTest(name = "{0} GiB with {1} pods keeps {2} MiB")
+  @CsvSource({
+      // memory - ceil(7.5%) - (255 + 11 x pods) - 100 eviction
+      "8, 29, 6903",   // m5.large: 8192 - 615 - 574 - 100
+      "16, 58, 14162", // m5.xlarge: 16384 - 1229 - 893 - 100
+      "32, 58, 29317"})
+  void memoryKeepsVmOverheadKubeReservedAndEviction(long memoryGiB, long pods, long allocatableMiB) {
+    Resources allocatable = KubeletReserve.allocatable(new Resources(2000, memoryGiB * GIB, 0, pods, Map.of()));
+    assertEquals(allocatableMiB * MIB, allocatable.memoryBytes());
+    assertEquals(pods, allocatable.pods());
+  }
+
+  @ParameterizedTest(name = "{0} GiB disk keeps {1} MiB")
+  @CsvSource({"20, 17408", "100, 91136", "0, 0"})
+  void ephemeralStorageKeepsOneGibAndTenPercent(long diskGiB, long allocatableMiB) {
+    Resources allocatable = KubeletReserve.allocatable(new Resources(2000, 8 * GIB, diskGiB * GIB, 29, Map.of()));
+    assertEquals(allocatableMiB * MIB, allocatable.ephemeralStorageBytes());
+  }
+}
