@@ -118,9 +118,8 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
       cleanup[0] = compensate(saga);
     }).run();
     enter(FAILED);
+    // Not logged: the failure is the workflow's result (UI, parent, CLI); logging it too would say it twice.
     String fullMessage = message + "; " + cleanup[0];
-    StructuredLog.warn(log, "launch failed", "nodeclaim", claim.name(), "nodepool", claim.nodePool(),
-        "instance", instance == null ? null : instance.instanceId(), "phase", failedIn, "reason", fullMessage);
     if (canceled) {
       return new CanceledFailure(fullMessage);
     }

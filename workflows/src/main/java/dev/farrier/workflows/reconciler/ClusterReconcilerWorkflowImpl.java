@@ -5,6 +5,7 @@ import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionPlan;
@@ -82,7 +83,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       long now = Workflow.currentTimeMillis();
       long wakeAt = Math.min(nextDisruptionAt, batcher.dueAt(settings.batchIdleMillis(), settings.batchMaxMillis()));
       long arrivalsSeen = batcher.arrivals();
-      Workflow.await(Duration.ofMillis(Math.max(1, wakeAt - now)),
+      Waits.awaitOrTimeout(Duration.ofMillis(Math.max(1, wakeAt - now)),
           () -> batcher.arrivals() != arrivalsSeen || (continueAsNew && batcher.nothingInFlight()));
     }
   }

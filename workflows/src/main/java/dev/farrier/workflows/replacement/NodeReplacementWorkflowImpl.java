@@ -10,6 +10,7 @@ import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
@@ -271,7 +272,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       }
       long waitMillis = Math.min(waitSeconds * 1000, graceEndsAt - Workflow.currentTimeMillis());
       if (waitMillis > 0) {
-        Workflow.await(Duration.ofMillis(waitMillis), () -> abortReason != null);
+        Waits.awaitOrTimeout(Duration.ofMillis(waitMillis), () -> abortReason != null);
       }
       waitSeconds = Math.min(waitSeconds * 2, maxWait);
     }
@@ -338,8 +339,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         ? app.getOriginalMessage() + undone
         : "replacement of nodeclaim " + command.nodeClaim() + " failed while " + failedIn + ": "
             + Failures.reason(failure) + undone;
-    StructuredLog.warn(log, "disruption failed", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-        "instance", command.instanceId(), "phase", failedIn, "reason", message);
     if (canceled) {
       return new CanceledFailure(message);
     }
