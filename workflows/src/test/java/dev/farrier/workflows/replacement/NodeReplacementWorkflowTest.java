@@ -40,8 +40,12 @@ class NodeReplacementWorkflowTest {
 
   private final FarrierTestEnvironment test = new FarrierTestEnvironment();
 
+  private final Logger workflowLogger = (Logger) LoggerFactory.getLogger(NodeReplacementWorkflowImpl.class);
+  private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+
   @AfterEach
   void close() {
+    workflowLogger.detachAppender(logs);
     test.close();
   }
 
@@ -244,11 +248,9 @@ class NodeReplacementWorkflowTest {
     return test.nodes.events().stream().filter(e -> e.kind().equals("Node")).map(EventRequest::reason).toList();
   }
 
-  private static ListAppender<ILoggingEvent> captureLogs() {
-    Logger logger = (Logger) LoggerFactory.getLogger(NodeReplacementWorkflowImpl.class);
-    ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    return appender;
+  private ListAppender<ILoggingEvent> captureLogs() {
+    logs.start();
+    workflowLogger.addAppender(logs);
+    return logs;
   }
 }

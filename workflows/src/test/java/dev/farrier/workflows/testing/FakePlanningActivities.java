@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A hand-written PlanningActivities. By default: provisioning plans one claim per pod-less batch (none), a
- * replacement is a claim named as requested, and disruption plans are empty. Requests are kept for assertions.
+ * A hand-written PlanningActivities. By default: a provisioning plan has no claims, a replacement is a claim named
+ * as requested, and disruption plans are empty. Provisioning requests are kept for assertions.
  */
 public class FakePlanningActivities implements PlanningActivities {
   private final CallJournal journal;
