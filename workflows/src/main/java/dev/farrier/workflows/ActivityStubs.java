@@ -1,0 +1,104 @@
+package dev.farrier.workflows;
+
+import dev.farrier.workflows.activities.NodeActivities;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.provisioning.LaunchSettings;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The one place activity options are declared, per activity method. Every activity has a StartToClose (one attempt)
+ * and a ScheduleToClose (all attempts together, so a broken dependency fails the step instead of retrying forever);
+ * the {@code await*} activities heartbeat, so a dead worker is noticed after {@link #AWAIT_HEARTBEAT} rather than at
+ * the end of the wait. The permanent failure types of {@link FailureTypes#NON_RETRYABLE} are never retried.
+ *
+ * <p>Keys are activity type names: the method name with its first letter upper-cased (the SDK's default).
+ */
+public final class ActivityStubs {
+  private ActivityStubs() {}
+
+  /** The await activities must heartbeat more often than this (every 5-10 s is plenty). */
+  public static final Duration AWAIT_HEARTBEAT = Duration.ofSeconds(30);
+
+  public static final RetryOptions RETRY = RetryOptions.newBuilder()
+      .setInitialInterval(Duration.ofSeconds(1))
+      .setBackoffCoefficient(2.0)
+      .setMaximumInterval(Duration.ofMinutes(1))
+      .setDoNotRetry(FailureTypes.NON_RETRYABLE.toArray(String[]::new))
+      .build();
+
+  /** A quick API call (Kubernetes patch, EC2 describe): short attempts, a few minutes of retries. */
+  private static final ActivityOptions QUICK = call(Duration.ofSeconds(30), Duration.ofMinutes(5));
+  /** A cleanup step a saga or a replacement must get done: short attempts, retried for a long time. */
+  private static final ActivityOptions CLEANUP = call(Duration.ofSeconds(30), Duration.ofMinutes(30));
+
+  public static NodeClaimActivities nodeClaims(LaunchSettings settings) {
+    return Workflow.newActivityStub(NodeClaimActivities.class, QUICK, nodeClaimOptions(settings));
+  }
+
+  public static NodeActivities nodes() {
+    return Workflow.newActivityStub(NodeActivities.class, QUICK, nodeOptions());
+  }
+
+  public static PlanningActivities planning() {
+    return Workflow.newActivityStub(PlanningActivities.class, QUICK, planningOptions());
+  }
+
+  /** Registration and initialization are bounded by the launch settings: the activity's ScheduleToClose is the bound. */
+  public static Map<String, ActivityOptions> nodeClaimOptions(LaunchSettings settings) {
+    return Map.of(
+        "CreateNodeClaim", QUICK,
+        // CreateFleet may take tens of seconds; retries are safe because the launch looks up its tagged instance first.
+        "LaunchInstance", call(Duration.ofMinutes(2), Duration.ofMinutes(10)),
+        "AwaitRegistered", await(Duration.ofSeconds(settings.registrationTimeoutSeconds())),
+        "RegisterNode", QUICK,
+        "AwaitInitialized", await(Duration.ofSeconds(settings.initializationTimeoutSeconds())),
+        "TerminateInstance", call(Duration.ofMinutes(1), Duration.ofMinutes(30)),
+        "AwaitInstanceTerminated", await(Duration.ofMinutes(30)),
+        "DeleteNode", CLEANUP,
+        "DeleteNodeClaim", CLEANUP);
+  }
+
+  public static Map<String, ActivityOptions> nodeOptions() {
+    return Map.of(
+        "TaintDisrupted", call(Duration.ofSeconds(30), Duration.ofMinutes(10)),
+        "UntaintDisrupted", CLEANUP,
+        "Cordon", call(Duration.ofSeconds(30), Duration.ofMinutes(10)),
+        "Uncordon", CLEANUP,
+        // One pass evicts every evictable pod once; PDB blocks are results, not failures.
+        "DrainStep", call(Duration.ofMinutes(2), Duration.ofMinutes(10)),
+        "MarkAborted", CLEANUP,
+        // Best effort: an Event is never worth holding a workflow up for long.
+        "RecordEvent", call(Duration.ofSeconds(10), Duration.ofMinutes(1)));
+  }
+
+  public static Map<String, ActivityOptions> planningOptions() {
+    return Map.of(
+        "PlanProvisioning", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
+        "PlanReplacement", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
+        // The reconciler plans again at its next interval, so a failed round is cheap.
+        "PlanDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
+  }
+
+  private static ActivityOptions call(Duration startToClose, Duration scheduleToClose) {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(startToClose)
+        .setScheduleToCloseTimeout(scheduleToClose)
+        .setRetryOptions(RETRY)
+        .build();
+  }
+
+  /** A wait that heartbeats: one attempt may last the whole bound; a lost worker is retried within it. */
+  private static ActivityOptions await(Duration bound) {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(bound)
+        .setScheduleToCloseTimeout(bound)
+        .setHeartbeatTimeout(AWAIT_HEARTBEAT)
+        .setRetryOptions(RETRY)
+        .build();
+  }
+}

@@ -1,0 +1,23 @@
+package dev.farrier.workflows;
+
+/** Reasons of the Kubernetes Events Farrier's workflows record; the sandbox's timeline reads them from kubectl. */
+public final class EventReasons {
+  private EventReasons() {}
+
+  public static final String LAUNCHED = "Launched";
+  public static final String REGISTERED = "Registered";
+  public static final String INITIALIZED = "Initialized";
+  public static final String LAUNCH_FAILED = "LaunchFailed";
+
+  public static final String DISRUPTION_TAINTED = "DisruptionTainted";
+  public static final String CORDONED = "Cordoned";
+  public static final String EVICTED = "Evicted";
+  public static final String DRAIN_BLOCKED = "DrainBlocked";
+  public static final String TERMINATED = "Terminated";
+  public static final String REPLACEMENT_ABORTED = "ReplacementAborted";
+
+  public static final String KIND_NODE = "Node";
+  public static final String KIND_NODE_CLAIM = "NodeClaim";
+  public static final String NORMAL = "Normal";
+  public static final String WARNING = "Warning";
+}

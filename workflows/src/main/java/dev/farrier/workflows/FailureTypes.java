@@ -1,0 +1,30 @@
+package dev.farrier.workflows;
+
+import java.util.List;
+
+/**
+ * Stable {@code ApplicationFailure} types. Activities raise them, workflows switch on {@code getType()}, and the
+ * permanent ones are never retried (see {@link ActivityStubs}).
+ */
+public final class FailureTypes {
+  private FailureTypes() {}
+
+  /** No offering (instance type x zone x capacity type) has capacity now. Permanent for this launch. */
+  public static final String INSUFFICIENT_CAPACITY = "InsufficientCapacity";
+  /** The EC2NodeClass resolves no image, subnet or security group. Permanent until a user fixes it. */
+  public static final String NODE_CLASS_NOT_READY = "NodeClassNotReady";
+  /** The instance lacks Farrier's ownership tags or names another cluster or claim: never touch it. */
+  public static final String NOT_OWNED = "NotOwned";
+  /** The request itself is malformed; retrying the same input cannot help. */
+  public static final String INVALID_REQUEST = "InvalidRequest";
+
+  /** Raised by workflows, not activities. */
+  public static final String REGISTRATION_TIMEOUT = "RegistrationTimeout";
+  public static final String INITIALIZATION_TIMEOUT = "InitializationTimeout";
+  public static final String LAUNCH_FAILED = "LaunchFailed";
+  public static final String REPLACEMENT_LAUNCH_FAILED = "ReplacementLaunchFailed";
+  public static final String REPLACEMENT_FAILED = "ReplacementFailed";
+
+  /** Types no activity retry can fix. */
+  public static final List<String> NON_RETRYABLE = List.of(INSUFFICIENT_CAPACITY, NODE_CLASS_NOT_READY, NOT_OWNED, INVALID_REQUEST);
+}

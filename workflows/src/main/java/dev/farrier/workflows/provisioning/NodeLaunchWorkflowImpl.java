@@ -1,0 +1,171 @@
+package dev.farrier.workflows.provisioning;
+
+import static dev.farrier.workflows.EventReasons.KIND_NODE_CLAIM;
+
+import dev.farrier.workflows.ActivityStubs;
+import dev.farrier.workflows.EventReasons;
+import dev.farrier.workflows.EventRecorder;
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.TerminateInstanceRequest;
+import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Saga;
+import io.temporal.workflow.Workflow;
+import org.slf4j.Logger;
+
+/**
+ * The launch saga. Each compensation is registered before the step it undoes, so a step that fails half way (or a
+ * cancellation while it runs) is still undone; compensations run in reverse: terminate the instance and wait until
+ * it is gone, delete the Node, delete the NodeClaim.
+ */
+public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
+  private static final Logger log = Workflow.getLogger(NodeLaunchWorkflowImpl.class);
+
+  static final String CREATING = "Creating";
+  static final String LAUNCHING = "Launching";
+  static final String REGISTERING = "Registering";
+  static final String INITIALIZING = "Initializing";
+  static final String INITIALIZED = "Initialized";
+  static final String ROLLING_BACK = "RollingBack";
+  static final String FAILED = "Failed";
+
+  private String phase = CREATING;
+  private LaunchedInstance instance;
+  private String nodeName;
+
+  @Override
+  public LaunchedNode launch(NodeLaunchInput input) {
+    String cluster = input.cluster();
+    NodeClaimRequest claim = input.claim();
+    LaunchSettings settings = input.settings() == null ? LaunchSettings.DEFAULTS : input.settings();
+    NodeClaimActivities claims = ActivityStubs.nodeClaims(settings);
+    EventRecorder events = new EventRecorder(ActivityStubs.nodes(), cluster);
+    NodeClaimRef claimRef = new NodeClaimRef(cluster, claim.name());
+
+    Workflow.upsertTypedSearchAttributes(
+        FarrierSearchAttributes.CLUSTER.valueSet(cluster),
+        FarrierSearchAttributes.NODE_POOL.valueSet(claim.nodePool()),
+        FarrierSearchAttributes.PHASE.valueSet(phase));
+
+    Saga saga = new Saga(new Saga.Options.Builder().setContinueWithError(true).build());
+    try {
+      saga.addCompensation(claims::deleteNodeClaim, claimRef);
+      claims.createNodeClaim(claim);
+
+      saga.addCompensation(() -> {
+        if (nodeName != null) {
+          claims.deleteNode(new NodeRef(cluster, nodeName, claim.name()));
+        }
+      });
+      saga.addCompensation(() -> {
+        if (instance != null) {
+          var terminate = new TerminateInstanceRequest(cluster, claim.name(), instance.instanceId());
+          claims.terminateInstance(terminate);
+          claims.awaitInstanceTerminated(terminate);
+        }
+      });
+      enter(LAUNCHING);
+      instance = claims.launchInstance(claimRef);
+      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(instance.instanceId()));
+      events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, "launched instance " + describe(instance));
+
+      enter(REGISTERING);
+      nodeName = claims.awaitRegistered(new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), null));
+      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(nodeName));
+      var nodeRequest = new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), nodeName);
+      claims.registerNode(nodeRequest);
+      events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.REGISTERED, "node " + nodeName + " registered");
+
+      enter(INITIALIZING);
+      claims.awaitInitialized(nodeRequest);
+      events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.INITIALIZED, "node " + nodeName + " initialized");
+      enter(INITIALIZED);
+      StructuredLog.info(log, "launched nodeclaim", "nodeclaim", claim.name(), "nodepool", claim.nodePool(),
+          "node", nodeName, "instance", instance.instanceId(), "instance-type", instance.instanceType(),
+          "zone", instance.zone(), "capacity-type", instance.capacityType());
+      return new LaunchedNode(instance, nodeName);
+    } catch (TemporalFailure failure) {
+      throw rollBack(claim, settings, events, saga, failure);
+    }
+  }
+
+  @Override
+  public String phase() {
+    return phase;
+  }
+
+  /** Runs the compensations (even when the launch was cancelled) and returns the failure to end the workflow with. */
+  private RuntimeException rollBack(NodeClaimRequest claim, LaunchSettings settings, EventRecorder events, Saga saga,
+      TemporalFailure failure) {
+    String failedIn = phase;
+    boolean canceled = CancellationScope.current().isCancelRequested();
+    enter(ROLLING_BACK);
+    String message = "nodeclaim " + claim.name() + " failed while " + failedIn + ": " + cause(failedIn, settings, failure);
+    String[] cleanup = new String[1];
+    Workflow.newDetachedCancellationScope(() -> {
+      events.warning(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCH_FAILED, message);
+      cleanup[0] = compensate(saga);
+    }).run();
+    enter(FAILED);
+    // Not logged: the failure is the workflow's result (UI, parent, CLI); logging it too would say it twice.
+    String fullMessage = message + "; " + cleanup[0];
+    if (canceled) {
+      return new CanceledFailure(fullMessage);
+    }
+    return ApplicationFailure.newNonRetryableFailureWithCause(fullMessage, failureType(failedIn, failure), failure);
+  }
+
+  private String compensate(Saga saga) {
+    String done = instance == null
+        ? "rolled back (no instance was launched, NodeClaim deleted)"
+        : "rolled back (instance " + instance.instanceId() + " terminated, NodeClaim deleted)";
+    try {
+      saga.compensate();
+      return done;
+    } catch (Saga.CompensationException incomplete) {
+      Throwable first = incomplete.getSuppressed().length > 0 ? incomplete.getSuppressed()[0] : incomplete;
+      return "ROLLBACK INCOMPLETE, clean up by hand: " + Failures.reason(incomplete.getCause() == null ? first : incomplete.getCause());
+    }
+  }
+
+  private static String cause(String failedIn, LaunchSettings settings, TemporalFailure failure) {
+    if (Failures.outOfTime(failure) && REGISTERING.equals(failedIn)) {
+      return "node did not register within " + settings.registrationTimeoutSeconds() + "s";
+    }
+    if (Failures.outOfTime(failure) && INITIALIZING.equals(failedIn)) {
+      return "node did not initialize within " + settings.initializationTimeoutSeconds() + "s";
+    }
+    return Failures.reason(failure);
+  }
+
+  private static String failureType(String failedIn, TemporalFailure failure) {
+    if (Failures.outOfTime(failure) && REGISTERING.equals(failedIn)) {
+      return FailureTypes.REGISTRATION_TIMEOUT;
+    }
+    if (Failures.outOfTime(failure) && INITIALIZING.equals(failedIn)) {
+      return FailureTypes.INITIALIZATION_TIMEOUT;
+    }
+    String type = Failures.type(failure);
+    return FailureTypes.NON_RETRYABLE.contains(type) ? type : FailureTypes.LAUNCH_FAILED;
+  }
+
+  private void enter(String next) {
+    phase = next;
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next));
+  }
+
+  private static String describe(LaunchedInstance i) {
+    return i.instanceId() + " (" + i.instanceType() + ", " + i.zone() + ", " + i.capacityType() + ", " + i.imageId() + ")";
+  }
+}

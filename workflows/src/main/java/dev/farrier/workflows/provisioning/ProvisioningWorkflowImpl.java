@@ -1,0 +1,75 @@
+package dev.farrier.workflows.provisioning;
+
+import dev.farrier.workflows.ActivityStubs;
+import dev.farrier.workflows.ChildWorkflowStarts;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.UnschedulablePod;
+import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+
+/**
+ * Plans a batch, then launches every claim as its own {@code launch/<nodeclaim>} child, all in parallel. A failed
+ * launch is reported in the result and does not fail the batch: the other claims' pods still get their nodes.
+ */
+public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
+  private static final Logger log = Workflow.getLogger(ProvisioningWorkflowImpl.class);
+
+  @Override
+  public ProvisioningResult provision(ProvisioningInput input) {
+    String cluster = input.cluster();
+    LaunchSettings settings = input.launchSettings() == null ? LaunchSettings.DEFAULTS : input.launchSettings();
+    Workflow.upsertTypedSearchAttributes(
+        FarrierSearchAttributes.CLUSTER.valueSet(cluster),
+        FarrierSearchAttributes.PHASE.valueSet("Planning"));
+
+    ProvisioningPlan plan = ActivityStubs.planning()
+        .planProvisioning(new PlanProvisioningRequest(cluster, input.batchId(), input.pods()));
+    // No Event: EventRequest names cluster-scoped objects only, and a pod needs a namespace. The reasons are in the
+    // log and in the result.
+    for (UnschedulablePod pod : plan.unschedulable()) {
+      StructuredLog.warn(log, "pod cannot be scheduled on any NodePool", "pod", pod.pod().key(),
+          "batch", input.batchId(), "reason", pod.reason());
+    }
+    StructuredLog.info(log, "provisioning batch planned", "batch", input.batchId(), "pods", input.pods().size(),
+        "nodeclaims", plan.claims().size(), "unschedulable", plan.unschedulable().size());
+
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet("Launching"));
+    Map<String, Promise<LaunchedNode>> launches = new LinkedHashMap<>();
+    for (NodeClaimRequest claim : plan.claims()) {
+      NodeLaunchWorkflow launch = Workflow.newChildWorkflowStub(NodeLaunchWorkflow.class,
+          ChildWorkflowStarts.launch(claim.name()));
+      launches.put(claim.name(), Async.function(launch::launch, new NodeLaunchInput(cluster, claim, settings)));
+    }
+
+    List<LaunchedInstance> launched = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    launches.forEach((name, result) -> {
+      try {
+        launched.add(result.get().instance());
+      } catch (ChildWorkflowFailure failure) {
+        String why = ChildWorkflowStarts.alreadyStarted(failure)
+            ? "a launch of this nodeclaim already ran or is running"
+            : Failures.reason(failure);
+        failed.add(name + ": " + why);
+      }
+    });
+
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet("Done"));
+    StructuredLog.info(log, "provisioning batch done", "batch", input.batchId(), "launched", launched.size(),
+        "failed", failed.size());
+    return new ProvisioningResult(launched, failed, plan.unschedulable());
+  }
+}

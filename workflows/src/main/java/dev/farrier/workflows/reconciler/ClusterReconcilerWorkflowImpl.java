@@ -1,0 +1,182 @@
+package dev.farrier.workflows.reconciler;
+
+import dev.farrier.workflows.ActivityStubs;
+import dev.farrier.workflows.ChildWorkflowStarts;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.Waits;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.provisioning.ProvisioningInput;
+import dev.farrier.workflows.provisioning.ProvisioningResult;
+import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.replacement.ReplacementInput;
+import dev.farrier.workflows.replacement.ReplacementResult;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * The cluster's entity workflow. One loop, woken by new pods or by the next deadline (a batch falling due, the next
+ * disruption round), does at most one of each per turn. Signals only change state; all work happens in the loop.
+ *
+ * <p>History stays bounded: the loop continues as new when the server suggests it or after
+ * {@link #MAX_TURNS} turns, but only once no provisioning batch is in flight (a batch's pods would otherwise be
+ * forgotten while their launches run) and every handler has finished. Replacements are abandoned children and
+ * need no waiting for.
+ */
+public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow {
+  private static final Logger log = Workflow.getLogger(ClusterReconcilerWorkflowImpl.class);
+
+  /** Roughly 5 events a turn: a few thousand events per run, far below the history limits. */
+  static final int MAX_TURNS = 500;
+  /** The status query lists this many recently started replacements. */
+  static final int REPLACEMENTS_SHOWN = 50;
+
+  private final PodBatcher batcher = new PodBatcher();
+  private final List<String> replacementsStarted = new ArrayList<>();
+  private DisruptionPlan lastPlan;
+  private long nextBatch;
+
+  @Override
+  public void run(ReconcilerInput input) {
+    String cluster = input.cluster();
+    ReconcilerSettings settings = input.settings() == null ? ReconcilerSettings.DEFAULTS : input.settings();
+    PlanningActivities planning = ActivityStubs.planning();
+    nextBatch = input.nextBatch();
+    batcher.offer(input.carriedPods(), Workflow.currentTimeMillis());
+    Workflow.upsertTypedSearchAttributes(
+        FarrierSearchAttributes.CLUSTER.valueSet(cluster),
+        FarrierSearchAttributes.PHASE.valueSet("Running"));
+
+    long nextDisruptionAt = Workflow.currentTimeMillis() + settings.disruptionIntervalMillis();
+    for (int turn = 1; ; turn++) {
+      if (batcher.isDue(Workflow.currentTimeMillis(), settings.batchIdleMillis(), settings.batchMaxMillis())) {
+        startProvisioning(cluster, settings);
+      }
+      if (Workflow.currentTimeMillis() >= nextDisruptionAt) {
+        planAndDisrupt(cluster, settings, planning);
+        nextDisruptionAt = Workflow.currentTimeMillis() + settings.disruptionIntervalMillis();
+      }
+
+      boolean continueAsNew = turn >= MAX_TURNS || Workflow.getInfo().isContinueAsNewSuggested();
+      if (continueAsNew && batcher.nothingInFlight()) {
+        Workflow.await(Workflow::isEveryHandlerFinished);
+        StructuredLog.info(log, "continuing as new", "cluster", cluster, "nextBatch", nextBatch,
+            "carriedPods", batcher.queuedCount());
+        Workflow.continueAsNew(new ReconcilerInput(cluster, settings, nextBatch, batcher.queued()));
+        return;
+      }
+
+      long now = Workflow.currentTimeMillis();
+      long wakeAt = Math.min(nextDisruptionAt, batcher.dueAt(settings.batchIdleMillis(), settings.batchMaxMillis()));
+      long arrivalsSeen = batcher.arrivals();
+      Waits.awaitOrTimeout(Duration.ofMillis(Math.max(1, wakeAt - now)),
+          () -> batcher.arrivals() != arrivalsSeen || (continueAsNew && batcher.nothingInFlight()));
+    }
+  }
+
+  @Override
+  public void podsPending(PendingPods pods) {
+    batcher.offer(pods.pods(), Workflow.currentTimeMillis());
+  }
+
+  @Override
+  public ReconcilerStatus status() {
+    return new ReconcilerStatus(lastPlan, batcher.inFlightBatches(), List.copyOf(replacementsStarted),
+        batcher.queuedCount(), nextBatch);
+  }
+
+  /** Starts the due batch as {@code provision/<cluster>/<n>}; its pods stay in flight until the child closes. */
+  private void startProvisioning(String cluster, ReconcilerSettings settings) {
+    long batch = nextBatch++;
+    String batchId = WorkflowIds.provisioning(cluster, batch);
+    List<PodRef> pods = batcher.dispatch(batchId);
+    ProvisioningWorkflow child = Workflow.newChildWorkflowStub(ProvisioningWorkflow.class,
+        ChildWorkflowStarts.provisioning(cluster, batch));
+    Promise<ProvisioningResult> result = Async.function(child::provision,
+        new ProvisioningInput(cluster, batchId, pods, settings.launchSettings()));
+    try {
+      Workflow.getWorkflowExecution(child).get();
+    } catch (ChildWorkflowFailure failure) {
+      if (ChildWorkflowStarts.alreadyStarted(failure)) {
+        // A batch number is used once, ever (claim names derive from it): skip it and start the pods as the next.
+        StructuredLog.warn(log, "batch id already used, retrying as the next batch", "batch", batchId);
+        batcher.requeue(batchId, pods, Workflow.currentTimeMillis());
+      } else {
+        batcher.completed(batchId);
+        StructuredLog.warn(log, "could not start provisioning batch", "batch", batchId,
+            "pods", pods.size(), "error", Failures.reason(failure));
+      }
+      return;
+    }
+    StructuredLog.info(log, "provisioning batch started", "cluster", cluster, "batch", batchId, "pods", pods.size());
+    result.handle((done, failure) -> {
+      batcher.completed(batchId);
+      if (failure != null) {
+        StructuredLog.warn(log, "provisioning batch failed", "batch", batchId, "error", Failures.reason(failure));
+      }
+      return null;
+    });
+  }
+
+  /** Asks the planner for commands and starts one replacement child per command. */
+  private void planAndDisrupt(String cluster, ReconcilerSettings settings, PlanningActivities planning) {
+    try {
+      lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster));
+    } catch (ActivityFailure failure) {
+      // The next round plans again; the entity must outlive a bad round.
+      StructuredLog.warn(log, "disruption planning failed", "cluster", cluster, "error", Failures.reason(failure));
+      return;
+    }
+    for (DisruptionCommand command : lastPlan.commands()) {
+      startReplacement(cluster, settings, command);
+    }
+  }
+
+  private void startReplacement(String cluster, ReconcilerSettings settings, DisruptionCommand command) {
+    String id = WorkflowIds.disruption(command.nodeClaim());
+    NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
+        ChildWorkflowStarts.disruption(command.nodeClaim()));
+    Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
+        settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds()));
+    try {
+      Workflow.getWorkflowExecution(child).get();
+    } catch (ChildWorkflowFailure failure) {
+      if (ChildWorkflowStarts.alreadyStarted(failure)) {
+        // The id is the guarantee: one replacement per NodeClaim at a time, whoever started it.
+        StructuredLog.info(log, "replacement already running, not started again", "nodeclaim", command.nodeClaim(),
+            "workflow", id);
+      } else {
+        StructuredLog.warn(log, "could not start replacement", "nodeclaim", command.nodeClaim(),
+            "error", Failures.reason(failure));
+      }
+      return;
+    }
+    replacementsStarted.add(id);
+    if (replacementsStarted.size() > REPLACEMENTS_SHOWN) {
+      replacementsStarted.removeFirst();
+    }
+    StructuredLog.info(log, "replacement started", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "method", command.method(), "reason", command.reason(), "workflow", id);
+    result.handle((done, failure) -> {
+      if (failure != null) {
+        StructuredLog.warn(log, "replacement failed", "nodeclaim", command.nodeClaim(), "workflow", id,
+            "error", Failures.reason(failure));
+      }
+      return null;
+    });
+  }
+}

@@ -1,0 +1,384 @@
+package dev.farrier.workflows.replacement;
+
+import static dev.farrier.workflows.EventReasons.KIND_NODE;
+
+import dev.farrier.workflows.ActivityStubs;
+import dev.farrier.workflows.ChildWorkflowStarts;
+import dev.farrier.workflows.EventReasons;
+import dev.farrier.workflows.EventRecorder;
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.Waits;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DrainRequest;
+import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.NodeActivities;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.PlanReplacementRequest;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.workflows.activities.TerminateInstanceRequest;
+import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.workflows.provisioning.LaunchedNode;
+import dev.farrier.workflows.provisioning.NodeLaunchInput;
+import dev.farrier.workflows.provisioning.NodeLaunchWorkflow;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * Replaces one node: Tainting, Launching, Cordoning, Draining, Terminating, Finalizing, Done.
+ *
+ * <p>Operators steer it with signals. {@code pause} holds it before its next step (and between drain passes);
+ * {@code abort} is honoured until Terminating starts and rolls back what was done: the taint and (if this workflow
+ * set it) the cordon are removed, a replacement whose launch had not completed is cancelled (its own saga terminates
+ * the instance and deletes the claim), an initialized replacement is kept as ordinary capacity, and the node is
+ * marked so the planner leaves it alone.
+ */
+public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
+  private static final Logger log = Workflow.getLogger(NodeReplacementWorkflowImpl.class);
+
+  static final String PENDING = "Pending";
+  static final String TAINTING = "Tainting";
+  static final String LAUNCHING = "Launching";
+  static final String CORDONING = "Cordoning";
+  static final String DRAINING = "Draining";
+  static final String TERMINATING = "Terminating";
+  static final String FINALIZING = "Finalizing";
+  static final String DONE = "Done";
+  static final String ROLLING_BACK = "RollingBack";
+  static final String ABORTED = "Aborted";
+  static final String FAILED = "Failed";
+
+  static final String OUTCOME_DONE = "Done";
+  static final String OUTCOME_ABORTED = "Aborted";
+
+  /** Thrown inside the workflow method when an accepted abort is noticed; caught there, never leaves it. */
+  private static final class AbortRequested extends RuntimeException {
+    AbortRequested() {
+      super(null, null, false, false);
+    }
+  }
+
+  private DisruptionCommand command;
+  private String phase = PENDING;
+  private boolean paused;
+  private String abortReason;
+  private boolean pastPointOfNoReturn;
+  private boolean tainted;
+  private boolean cordoned;
+  private String replacementName;
+  private LaunchedNode replacement;
+  private List<String> podsLeft = List.of();
+  private final List<String> evicted = new ArrayList<>();
+  private String blockedBy;
+
+  private String cluster;
+  private NodeActivities nodes;
+  private NodeClaimActivities claims;
+  private PlanningActivities planning;
+  private EventRecorder events;
+
+  @Override
+  public ReplacementResult replace(ReplacementInput input) {
+    cluster = input.cluster();
+    command = input.command();
+    LaunchSettings launchSettings = input.launchSettings() == null ? LaunchSettings.DEFAULTS : input.launchSettings();
+    nodes = ActivityStubs.nodes();
+    claims = ActivityStubs.nodeClaims(launchSettings);
+    planning = ActivityStubs.planning();
+    events = new EventRecorder(nodes, cluster);
+    Workflow.upsertTypedSearchAttributes(
+        FarrierSearchAttributes.CLUSTER.valueSet(cluster),
+        FarrierSearchAttributes.NODE_POOL.valueSet(command.nodePool()),
+        FarrierSearchAttributes.REASON.valueSet(command.reason()),
+        FarrierSearchAttributes.PHASE.valueSet(phase));
+    if (command.nodeName() != null) {
+      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(command.nodeName()));
+    }
+    if (command.instanceId() != null) {
+      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(command.instanceId()));
+    }
+
+    try {
+      checkpoint();
+      enter(TAINTING);
+      if (command.nodeName() != null) {
+        tainted = true;
+        nodes.taintDisrupted(nodeRef());
+        events.normal(KIND_NODE, command.nodeName(), EventReasons.DISRUPTION_TAINTED,
+            "tainted karpenter.sh/disrupted:NoSchedule (" + command.reason() + ")");
+      }
+
+      if ("replace".equals(command.method())) {
+        checkpoint();
+        launchReplacement(launchSettings);
+      } else {
+        logDecision(null);
+      }
+
+      if (command.nodeName() != null) {
+        checkpoint();
+        enter(CORDONING);
+        cordoned = true;
+        nodes.cordon(nodeRef());
+        events.normal(KIND_NODE, command.nodeName(), EventReasons.CORDONED, "cordoned for " + command.reason());
+        drain(input);
+      }
+
+      checkpoint();
+      // From here the node is going away: an abort can no longer give it back.
+      pastPointOfNoReturn = true;
+      enter(TERMINATING);
+      if (command.instanceId() != null) {
+        var terminate = new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId());
+        claims.terminateInstance(terminate);
+        claims.awaitInstanceTerminated(terminate);
+        events.normal(KIND_NODE, nodeNameOrClaim(), EventReasons.TERMINATED,
+            "terminated instance " + command.instanceId());
+      }
+
+      enter(FINALIZING);
+      if (command.nodeName() != null) {
+        claims.deleteNode(nodeRef());
+      }
+      claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
+      enter(DONE);
+      StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+          "instance", command.instanceId(), "reason", command.reason(), "replacement", replacementName,
+          "evicted", evicted.size());
+      return result(OUTCOME_DONE);
+    } catch (AbortRequested abort) {
+      return rollBackAbort();
+    } catch (TemporalFailure failure) {
+      throw fail(failure);
+    }
+  }
+
+  @Override
+  public void pause() {
+    paused = true;
+  }
+
+  @Override
+  public void resume() {
+    paused = false;
+  }
+
+  @Override
+  public void abort(String reason) {
+    if (pastPointOfNoReturn || abortReason != null) {
+      StructuredLog.info(log, "abort ignored", "nodeclaim", command == null ? null : command.nodeClaim(),
+          "phase", phase, "reason", reason);
+      return;
+    }
+    abortReason = reason == null || reason.isBlank() ? "no reason given" : reason;
+  }
+
+  @Override
+  public ReplacementProgress progress() {
+    return new ReplacementProgress(
+        command == null ? null : command.nodeClaim(),
+        command == null ? null : command.nodeName(),
+        phase, replacementName, List.copyOf(podsLeft), List.copyOf(evicted), blockedBy, paused);
+  }
+
+  /** Plans the replacement, launches it as a child and waits until it is initialized (or an abort arrives). */
+  private void launchReplacement(LaunchSettings launchSettings) {
+    enter(LAUNCHING);
+    String proposedName = command.nodePool() + "-" + Workflow.randomUUID().toString().substring(0, 8);
+    ReplacementPlan plan = planning.planReplacement(
+        new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName));
+    logDecision(plan);
+    if (plan.replacement() == null) {
+      return;
+    }
+    replacementName = plan.replacement().name();
+    @SuppressWarnings("unchecked")
+    Promise<LaunchedNode>[] launch = new Promise[1];
+    CancellationScope launchScope = Workflow.newCancellationScope(() -> {
+      NodeLaunchWorkflow child = Workflow.newChildWorkflowStub(NodeLaunchWorkflow.class,
+          ChildWorkflowStarts.launch(replacementName));
+      launch[0] = Async.function(child::launch, new NodeLaunchInput(cluster, plan.replacement(), launchSettings));
+    });
+    launchScope.run();
+    Workflow.await(() -> launch[0].isCompleted() || abortReason != null);
+    if (!launch[0].isCompleted()) {
+      // The launch rolls itself back when cancelled; waiting for it means nothing is left half launched.
+      launchScope.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortReason);
+    }
+    try {
+      replacement = launch[0].get();
+    } catch (ChildWorkflowFailure failure) {
+      if (abortReason != null) {
+        throw new AbortRequested();
+      }
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "replacement nodeclaim " + replacementName + " for node " + command.nodeName() + " failed to launch: "
+              + Failures.reason(failure), FailureTypes.REPLACEMENT_LAUNCH_FAILED, failure);
+    }
+    StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
+        "replacement", replacementName, "node", replacement.nodeName());
+    if (abortReason != null) {
+      throw new AbortRequested();
+    }
+  }
+
+  /** Drain passes until no pod is left, backing off while nothing moves; bypasses PDBs once the grace period ends. */
+  private void drain(ReplacementInput input) {
+    enter(DRAINING);
+    long firstWait = Math.max(1, input.drainPollSeconds());
+    long maxWait = Math.max(firstWait, input.drainPollMaxSeconds());
+    Long gracePeriod = command.terminationGracePeriodSeconds();
+    long graceEndsAt = gracePeriod == null ? Long.MAX_VALUE : Workflow.currentTimeMillis() + gracePeriod * 1000;
+    long waitSeconds = firstWait;
+    String lastBlocker = null;
+    while (true) {
+      checkpoint();
+      boolean bypassPdb = Workflow.currentTimeMillis() >= graceEndsAt;
+      DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb));
+      evicted.addAll(status.evicted());
+      podsLeft = status.remaining();
+      blockedBy = status.drained() ? null : blockerOf(status);
+      if (!status.evicted().isEmpty()) {
+        events.normalEach(KIND_NODE, command.nodeName(), EventReasons.EVICTED,
+            status.evicted().stream().map(pod -> "evicted " + pod).toList());
+      }
+      if (blockedBy != null && !blockedBy.equals(lastBlocker)) {
+        events.warning(KIND_NODE, command.nodeName(), EventReasons.DRAIN_BLOCKED,
+            "drain blocked by " + blockedBy + "; " + podsLeft.size() + " pod(s) left");
+        StructuredLog.info(log, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+            "blockedBy", blockedBy, "podsLeft", podsLeft.size());
+      }
+      lastBlocker = blockedBy;
+      if (status.drained()) {
+        return;
+      }
+      if (!status.evicted().isEmpty()) {
+        waitSeconds = firstWait; // pods are moving: look again soon
+      }
+      long waitMillis = Math.min(waitSeconds * 1000, graceEndsAt - Workflow.currentTimeMillis());
+      if (waitMillis > 0) {
+        Waits.awaitOrTimeout(Duration.ofMillis(waitMillis), () -> abortReason != null);
+      }
+      waitSeconds = Math.min(waitSeconds * 2, maxWait);
+    }
+  }
+
+  private static String blockerOf(DrainStatus status) {
+    if (!status.blockingPdbs().isEmpty()) {
+      return "PodDisruptionBudget " + String.join(", ", status.blockingPdbs());
+    }
+    if (!status.doNotDisrupt().isEmpty()) {
+      return "karpenter.sh/do-not-disrupt on " + String.join(", ", status.doNotDisrupt());
+    }
+    return null;
+  }
+
+  /** Holds while paused; turns an accepted abort into {@link AbortRequested}. */
+  private void checkpoint() {
+    Workflow.await(() -> !paused || abortReason != null);
+    if (abortReason != null) {
+      throw new AbortRequested();
+    }
+  }
+
+  private ReplacementResult rollBackAbort() {
+    enter(ROLLING_BACK);
+    Workflow.newDetachedCancellationScope(this::undoNodeChanges).run();
+    if (command.nodeName() != null) {
+      nodes.markAborted(nodeRef());
+    }
+    String kept = replacement == null
+        ? (replacementName == null ? "no replacement was launched" : "unused replacement " + replacementName + " removed")
+        : "initialized replacement " + replacementName + " kept as capacity";
+    String message = "replacement aborted: " + abortReason + "; node untainted" + (cordoned ? " and uncordoned" : "")
+        + ", " + kept;
+    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.REPLACEMENT_ABORTED, message);
+    enter(ABORTED);
+    StructuredLog.info(log, "disruption aborted", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "reason", abortReason, "replacement", replacementName, "replacementKept", replacement != null);
+    ReplacementResult result = result(OUTCOME_ABORTED);
+    return replacement == null
+        ? new ReplacementResult(result.nodeClaim(), result.outcome(), null, null, result.evictedPods())
+        : result;
+  }
+
+  /** Fails with a clear message; before the point of no return the node is given back to the scheduler first. */
+  private RuntimeException fail(TemporalFailure failure) {
+    String failedIn = phase;
+    boolean canceled = CancellationScope.current().isCancelRequested();
+    String undone = "";
+    if (!pastPointOfNoReturn) {
+      enter(ROLLING_BACK);
+      try {
+        Workflow.newDetachedCancellationScope(this::undoNodeChanges).run();
+        undone = "; node untainted" + (cordoned ? " and uncordoned" : "") + ", left in service";
+      } catch (TemporalFailure rollbackFailure) {
+        undone = "; ROLLBACK FAILED (" + Failures.reason(rollbackFailure) + "), node may still be tainted";
+      }
+    } else {
+      undone = "; the instance is past the point of no return: retry by resetting this workflow";
+    }
+    enter(FAILED);
+    String message = failure instanceof ApplicationFailure app
+            && FailureTypes.REPLACEMENT_LAUNCH_FAILED.equals(app.getType())
+        ? app.getOriginalMessage() + undone
+        : "replacement of nodeclaim " + command.nodeClaim() + " failed while " + failedIn + ": "
+            + Failures.reason(failure) + undone;
+    if (canceled) {
+      return new CanceledFailure(message);
+    }
+    String type = failure instanceof ApplicationFailure app
+        && FailureTypes.REPLACEMENT_LAUNCH_FAILED.equals(app.getType())
+        ? FailureTypes.REPLACEMENT_LAUNCH_FAILED
+        : FailureTypes.REPLACEMENT_FAILED;
+    return ApplicationFailure.newNonRetryableFailureWithCause(message, type, failure);
+  }
+
+  private void undoNodeChanges() {
+    if (tainted) {
+      nodes.untaintDisrupted(nodeRef());
+    }
+    if (cordoned) {
+      nodes.uncordon(nodeRef());
+    }
+  }
+
+  private void logDecision(ReplacementPlan plan) {
+    StructuredLog.info(log, DisruptionLogLine.of(command, plan == null ? null : plan.replacement()),
+        "reason", command.reason(), "detail", command.detail(), "nodeclaim", command.nodeClaim(),
+        "node", command.nodeName(), "instance", command.instanceId(), "nodepool", command.nodePool());
+  }
+
+  private ReplacementResult result(String outcome) {
+    return new ReplacementResult(command.nodeClaim(), outcome, replacementName,
+        replacement == null ? null : replacement.nodeName(), evicted.size());
+  }
+
+  private void enter(String next) {
+    phase = next;
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next));
+  }
+
+  private NodeRef nodeRef() {
+    return new NodeRef(cluster, command.nodeName(), command.nodeClaim());
+  }
+
+  private String nodeNameOrClaim() {
+    return command.nodeName() != null ? command.nodeName() : command.nodeClaim();
+  }
+}

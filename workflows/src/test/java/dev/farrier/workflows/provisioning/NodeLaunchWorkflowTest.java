@@ -1,0 +1,97 @@
+package dev.farrier.workflows.provisioning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.EventRequest;
+import dev.farrier.workflows.testing.FakeNodeClaimActivities;
+import dev.farrier.workflows.testing.FarrierTestEnvironment;
+import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.failure.ApplicationFailure;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class NodeLaunchWorkflowTest {
+  private final FarrierTestEnvironment test = new FarrierTestEnvironment();
+
+  @AfterEach
+  void close() {
+    test.close();
+  }
+
+  private NodeLaunchWorkflow launch(String claim) {
+    return test.newWorkflow(NodeLaunchWorkflow.class, WorkflowIds.launch(claim));
+  }
+
+  private static NodeLaunchInput input(String claim) {
+    return new NodeLaunchInput(Fixtures.CLUSTER, Fixtures.claim(claim, "default"), Fixtures.LAUNCH);
+  }
+
+  @Test
+  void launchesRegistersAndInitializesInOrder() {
+    test.start();
+    NodeLaunchWorkflow workflow = launch("default-a");
+
+    LaunchedNode node = workflow.launch(input("default-a"));
+
+    assertEquals("node-default-a", node.nodeName());
+    assertEquals("i-default-a", node.instance().instanceId());
+    assertEquals(List.of(
+        "createNodeClaim default-a",
+        "launchInstance default-a",
+        "awaitRegistered default-a",
+        "registerNode default-a node-default-a",
+        "awaitInitialized default-a"), test.journal.steps());
+    assertEquals(List.of("Launched", "Registered", "Initialized"),
+        test.nodes.events().stream().map(EventRequest::reason).toList());
+    assertEquals("Initialized", test.existing(NodeLaunchWorkflow.class, WorkflowIds.launch("default-a")).phase());
+  }
+
+  @Test
+  void insufficientCapacityDeletesTheClaimAndTerminatesNothing() {
+    test.nodeClaims.onLaunchInstance(ref -> {
+      throw ApplicationFailure.newNonRetryableFailure("no capacity for m5.large in us-west-2a",
+          FailureTypes.INSUFFICIENT_CAPACITY);
+    });
+    test.start();
+
+    var failure = assertThrows(WorkflowFailedException.class, () -> launch("default-b").launch(input("default-b")));
+
+    ApplicationFailure cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals(FailureTypes.INSUFFICIENT_CAPACITY, cause.getType());
+    assertTrue(cause.getOriginalMessage().contains("nodeclaim default-b failed while Launching"), cause.getOriginalMessage());
+    assertTrue(cause.getOriginalMessage().contains("no instance was launched"), cause.getOriginalMessage());
+    assertEquals(1, test.journal.count("launchInstance default-b"), "a non-retryable failure is not retried");
+    assertEquals(0, test.journal.countStartingWith("terminateInstance"));
+    assertEquals(1, test.journal.count("deleteNodeClaim default-b"));
+    assertTrue(test.nodes.events().stream().anyMatch(e -> e.reason().equals("LaunchFailed") && e.type().equals("Warning")));
+  }
+
+  @Test
+  void registrationTimeoutTerminatesTheInstanceAndDeletesTheClaim() {
+    test.nodeClaims.onAwaitRegistered(request -> {
+      throw FakeNodeClaimActivities.notYet("registration");
+    });
+    test.start();
+
+    var failure = assertThrows(WorkflowFailedException.class, () -> launch("default-c").launch(input("default-c")));
+
+    ApplicationFailure cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals(FailureTypes.REGISTRATION_TIMEOUT, cause.getType());
+    assertTrue(cause.getOriginalMessage().contains("did not register within 120s"), cause.getOriginalMessage());
+    List<String> steps = test.journal.steps();
+    List<String> cleanup = steps.subList(steps.lastIndexOf("awaitRegistered default-c") + 1, steps.size());
+    assertEquals(List.of(
+        "terminateInstance default-c i-default-c",
+        "awaitInstanceTerminated default-c i-default-c",
+        "deleteNodeClaim default-c"), cleanup);
+    assertFalse(steps.contains("registerNode default-c node-default-c"));
+  }
+}

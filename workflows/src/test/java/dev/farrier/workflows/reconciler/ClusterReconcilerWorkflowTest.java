@@ -1,0 +1,102 @@
+package dev.farrier.workflows.reconciler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.workflows.testing.FakeNodeActivities;
+import dev.farrier.workflows.testing.FarrierTestEnvironment;
+import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.client.WorkflowClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ClusterReconcilerWorkflowTest {
+  private static final String ID = WorkflowIds.reconciler(Fixtures.CLUSTER);
+  /** Windows far longer than the real time a test takes between two signals. */
+  private static final ReconcilerSettings SETTINGS =
+      new ReconcilerSettings(60_000, 100_000, 3_600_000, new LaunchSettings(120, 120), 2, 30);
+
+  private final FarrierTestEnvironment test = new FarrierTestEnvironment();
+
+  @AfterEach
+  void close() {
+    test.close();
+  }
+
+  private ClusterReconcilerWorkflow start(ReconcilerSettings settings) {
+    test.start();
+    ClusterReconcilerWorkflow workflow = test.newWorkflow(ClusterReconcilerWorkflow.class, ID);
+    WorkflowClient.start(workflow::run, new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
+    return test.existing(ClusterReconcilerWorkflow.class, ID);
+  }
+
+  private List<List<String>> batches() {
+    return test.planning.provisioningRequests().stream()
+        .map(r -> r.pods().stream().map(PodRef::name).toList()).toList();
+  }
+
+  @Test
+  void podsSignalledWithinTheIdleWindowBecomeOneBatch() {
+    ClusterReconcilerWorkflow reconciler = start(SETTINGS);
+
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("b"), Fixtures.pod("a"))));
+    test.env.sleep(Duration.ofSeconds(90));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
+    test.env.sleep(Duration.ofSeconds(90));
+
+    assertEquals(List.of(List.of("a", "b"), List.of("c")), batches());
+    assertEquals(List.of(WorkflowIds.provisioning(Fixtures.CLUSTER, 1), WorkflowIds.provisioning(Fixtures.CLUSTER, 2)),
+        test.planning.provisioningRequests().stream().map(PlanProvisioningRequest::batchId).toList());
+    ReconcilerStatus status = reconciler.status();
+    assertEquals(3, status.nextBatch());
+    assertEquals(0, status.pendingPods());
+  }
+
+  @Test
+  void aBatchClosesAtTheMaxWindowWhilePodsKeepArriving() {
+    ClusterReconcilerWorkflow reconciler = start(SETTINGS);
+
+    for (String pod : List.of("a", "b", "c", "d")) {
+      reconciler.podsPending(new PendingPods(List.of(Fixtures.pod(pod))));
+      test.env.sleep(Duration.ofSeconds(40)); // never idle for 60 s: only the 100 s max closes the first batch
+    }
+    test.env.sleep(Duration.ofSeconds(90));
+
+    assertEquals(List.of(List.of("a", "b", "c"), List.of("d")), batches());
+  }
+
+  @Test
+  void startsAReplacementPerCommandAndNeverASecondOneForARunningReplacement() {
+    // default-stuck's drain never ends, so its replacement is still running at every later planning round.
+    test.nodes.onDrainStep(request -> request.nodeName().equals("node-default-stuck")
+        ? FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb")
+        : FakeNodeActivities.drained(List.of()));
+    DisruptionPlan plan = new DisruptionPlan(0,
+        List.of(Fixtures.command("default-stuck", "replace", null), Fixtures.command("default-empty", "delete", null)),
+        List.of(new CandidateDecision("default-stuck", "node-default-stuck", "default", true, "drifted"),
+            new CandidateDecision("default-empty", "node-default-empty", "default", true, "drifted"),
+            new CandidateDecision("default-fine", "node-default-fine", "default", false, "not drifted")));
+    test.planning.onPlanDisruption(request -> plan);
+    ClusterReconcilerWorkflow reconciler = start(
+        new ReconcilerSettings(60_000, 100_000, 30_000, new LaunchSettings(120, 120), 2, 30));
+
+    test.env.sleep(Duration.ofSeconds(100)); // three planning rounds
+
+    assertTrue(test.journal.countStartingWith("planDisruption") >= 3);
+    assertEquals(1, test.journal.count("taintDisrupted node-default-stuck"), "one replacement of default-stuck");
+    assertTrue(test.journal.count("deleteNodeClaim default-empty") >= 1, "the delete command ran");
+    ReconcilerStatus status = reconciler.status();
+    assertEquals(plan, status.lastPlan());
+    assertEquals(1, status.replacementsStarted().stream().filter(WorkflowIds.disruption("default-stuck")::equals).count());
+    assertTrue(status.replacementsStarted().contains(WorkflowIds.disruption("default-empty")));
+  }
+}

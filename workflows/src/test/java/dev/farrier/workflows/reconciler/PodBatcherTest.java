@@ -1,0 +1,70 @@
+package dev.farrier.workflows.reconciler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.model.PodRef;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PodBatcherTest {
+  private static final long IDLE = 1_000;
+  private static final long MAX = 10_000;
+  private final PodBatcher batcher = new PodBatcher();
+
+  private static PodRef pod(String name) {
+    return new PodRef("default", name, "uid-" + name);
+  }
+
+  @Test
+  void aBatchIsDueAfterTheIdleWindowWithoutNewPods() {
+    batcher.offer(List.of(pod("a")), 0);
+    batcher.offer(List.of(pod("b")), 800);
+
+    assertFalse(batcher.isDue(1_700, IDLE, MAX));
+    assertTrue(batcher.isDue(1_800, IDLE, MAX));
+  }
+
+  @Test
+  void aBatchIsDueAtTheMaxWindowEvenWhilePodsKeepComing() {
+    for (long t = 0; t <= 9_900; t += 900) {
+      batcher.offer(List.of(pod("p" + t)), t);
+    }
+    assertEquals(10_000, batcher.dueAt(IDLE, MAX));
+  }
+
+  @Test
+  void podsAreDeduplicatedByUidAgainstTheQueueAndBatchesInFlight() {
+    assertEquals(2, batcher.offer(List.of(pod("a"), pod("b"), pod("a")), 0));
+    List<PodRef> dispatched = batcher.dispatch("provision/c/1");
+    assertEquals(List.of(pod("a"), pod("b")), dispatched);
+
+    assertEquals(1, batcher.offer(List.of(pod("a"), pod("c")), 100), "a is in flight");
+    assertEquals(List.of(pod("c")), batcher.queued());
+
+    batcher.completed("provision/c/1");
+    assertEquals(1, batcher.offer(List.of(pod("a")), 200), "a may come back once its batch is done");
+  }
+
+  @Test
+  void arrivalsOnlyMoveWhenSomethingNewWasQueued() {
+    batcher.offer(List.of(pod("a")), 0);
+    long seen = batcher.arrivals();
+    batcher.offer(List.of(pod("a")), 10);
+    assertEquals(seen, batcher.arrivals());
+  }
+
+  @Test
+  void aRequeuedBatchIsDueAtOnceAndKeepsItsPodsFirst() {
+    batcher.offer(List.of(pod("a")), 0);
+    List<PodRef> pods = batcher.dispatch("provision/c/1");
+    batcher.offer(List.of(pod("b")), 50);
+
+    batcher.requeue("provision/c/1", pods, 60);
+
+    assertTrue(batcher.isDue(60, IDLE, MAX));
+    assertEquals(List.of(pod("a"), pod("b")), batcher.queued());
+    assertTrue(batcher.nothingInFlight());
+  }
+}

@@ -1,0 +1,256 @@
+package dev.farrier.workflows.replacement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DrainRequest;
+import dev.farrier.workflows.activities.EventRequest;
+import dev.farrier.workflows.testing.Eventually;
+import dev.farrier.workflows.testing.FakeNodeActivities;
+import dev.farrier.workflows.testing.FakeNodeClaimActivities;
+import dev.farrier.workflows.testing.FarrierTestEnvironment;
+import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowStub;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+class NodeReplacementWorkflowTest {
+  private static final String OLD = "default-old";
+  private static final String OLD_NODE = "node-default-old";
+  private static final String ID = WorkflowIds.disruption(OLD);
+
+  private final FarrierTestEnvironment test = new FarrierTestEnvironment();
+
+  private final Logger workflowLogger = (Logger) LoggerFactory.getLogger(NodeReplacementWorkflowImpl.class);
+  private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+
+  @AfterEach
+  void close() {
+    workflowLogger.detachAppender(logs);
+    test.close();
+  }
+
+  private ReplacementResult replace(DisruptionCommand command) {
+    return test.newWorkflow(NodeReplacementWorkflow.class, ID).replace(Fixtures.replacement(command));
+  }
+
+  private NodeReplacementWorkflow running() {
+    return test.existing(NodeReplacementWorkflow.class, ID);
+  }
+
+  @Test
+  void replacesInOrderAndCordonsOnlyAfterTheReplacementIsInitialized() {
+    test.nodes.onDrainStep(request -> FakeNodeActivities.drained(List.of("default/web-1")));
+    ListAppender<ILoggingEvent> logs = captureLogs();
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    assertEquals("Done", result.outcome());
+    String r = result.replacementNodeClaim();
+    assertNotNull(r);
+    assertEquals("node-" + r, result.replacementNode());
+    assertEquals(1, result.evictedPods());
+    assertEquals(List.of(
+        "taintDisrupted " + OLD_NODE,
+        "planReplacement " + OLD,
+        "createNodeClaim " + r,
+        "launchInstance " + r,
+        "awaitRegistered " + r,
+        "registerNode " + r + " node-" + r,
+        "awaitInitialized " + r,
+        "cordon " + OLD_NODE,
+        "drainStep " + OLD_NODE + " evict",
+        "terminateInstance " + OLD + " i-" + OLD,
+        "awaitInstanceTerminated " + OLD + " i-" + OLD,
+        "deleteNode " + OLD_NODE,
+        "deleteNodeClaim " + OLD), test.journal.steps());
+    assertEquals(List.of("DisruptionTainted", "Cordoned", "Evicted", "Terminated"), nodeEventReasons());
+    assertTrue(test.nodes.events().stream().anyMatch(e -> e.message().equals("evicted default/web-1")));
+
+    ILoggingEvent decision = logs.list.stream()
+        .filter(e -> e.getFormattedMessage().startsWith("disrupting nodeclaim(s)")).findFirst().orElseThrow();
+    assertEquals("disrupting nodeclaim(s) via replace, terminating 1 nodes (3 pods) " + OLD_NODE
+        + "/m5.large/on-demand and replacing with on-demand node from types m5.large, m5a.large, m6i.large, "
+        + "c5.xlarge, c6i.xlarge and 2 other(s)", decision.getFormattedMessage());
+    assertEquals("drifted", decision.getMDCPropertyMap().get("reason"));
+  }
+
+  @Test
+  void deleteMethodLaunchesNothing() {
+    ListAppender<ILoggingEvent> logs = captureLogs();
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "delete", null));
+
+    assertEquals("Done", result.outcome());
+    assertNull(result.replacementNodeClaim());
+    assertEquals(0, test.journal.countStartingWith("planReplacement"));
+    assertEquals(0, test.journal.countStartingWith("createNodeClaim"));
+    assertTrue(logs.list.stream().anyMatch(e -> e.getFormattedMessage().equals(
+        "disrupting nodeclaim(s) via delete, terminating 1 nodes (3 pods) " + OLD_NODE + "/m5.large/on-demand")));
+  }
+
+  @Test
+  void reportsThePdbThatBlocksTheDrainThenCompletes() {
+    AtomicInteger passes = new AtomicInteger();
+    AtomicReference<ReplacementProgress> seenWhileBlocked = new AtomicReference<>();
+    List<String> pods = List.of("default/web-1", "default/web-2");
+    test.nodes.onDrainStep(request -> {
+      int pass = passes.incrementAndGet();
+      if (pass == 3) {
+        seenWhileBlocked.set(running().progress()); // the workflow waits for this pass: its state is pass 2's
+      }
+      return pass < 4 ? FakeNodeActivities.blockedByPdb(pods, "default/web-pdb") : FakeNodeActivities.drained(pods);
+    });
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    ReplacementProgress blocked = seenWhileBlocked.get();
+    assertEquals("Draining", blocked.phase());
+    assertEquals("PodDisruptionBudget default/web-pdb", blocked.blockedBy());
+    assertEquals(pods, blocked.podsLeft());
+    assertEquals(List.of(), blocked.evicted());
+    assertEquals("Done", result.outcome());
+    assertEquals(2, result.evictedPods());
+    assertEquals(4, passes.get());
+    List<EventRequest> drainBlocked = test.nodes.events().stream().filter(e -> e.reason().equals("DrainBlocked")).toList();
+    assertEquals(1, drainBlocked.size(), "one Event per blocker, not one per pass");
+    assertEquals("Warning", drainBlocked.getFirst().type());
+    assertTrue(drainBlocked.getFirst().message().contains("default/web-pdb"));
+  }
+
+  @Test
+  void bypassesPdbsOnceTheTerminationGracePeriodHasExpired() {
+    test.nodes.onDrainStep(request -> request.bypassPdb()
+        ? FakeNodeActivities.drained(List.of("default/web-1"))
+        : FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb"));
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", 60L));
+
+    assertEquals("Done", result.outcome());
+    List<Boolean> bypass = test.nodes.drainRequests().stream().map(DrainRequest::bypassPdb).toList();
+    assertTrue(bypass.size() > 2, "several evicting passes before the grace period ends: " + bypass);
+    assertTrue(bypass.getLast(), "the pass after the grace period bypasses PDBs");
+    assertFalse(bypass.subList(0, bypass.size() - 1).contains(true), "no bypass before it ends: " + bypass);
+  }
+
+  @Test
+  void pauseHoldsTheDrainUntilResumed() {
+    AtomicInteger passes = new AtomicInteger();
+    test.nodes.onDrainStep(request -> {
+      if (passes.incrementAndGet() == 1) {
+        running().pause();
+        return FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb");
+      }
+      return FakeNodeActivities.drained(List.of("default/web-1"));
+    });
+    test.start();
+    NodeReplacementWorkflow workflow = test.newWorkflow(NodeReplacementWorkflow.class, ID);
+    WorkflowClient.start(workflow::replace, Fixtures.replacement(Fixtures.command(OLD, "replace", null)));
+
+    Eventually.await("paused after the first drain pass", () -> running().progress(), p -> p.paused() && passes.get() == 1);
+    test.env.sleep(Duration.ofHours(1));
+
+    assertEquals(1, passes.get(), "no drain pass while paused");
+    assertEquals("Draining", running().progress().phase());
+    running().resume();
+    ReplacementResult result = WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class);
+    assertEquals("Done", result.outcome());
+    assertEquals(2, passes.get());
+  }
+
+  @Test
+  void abortWhileLaunchingRemovesTheUnusedReplacementAndUntaints() {
+    test.nodeClaims.onAwaitInitialized(request -> {
+      running().abort("change freeze");
+      throw FakeNodeClaimActivities.notYet("initialization");
+    });
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    assertEquals("Aborted", result.outcome());
+    assertNull(result.replacementNodeClaim(), "the replacement was removed");
+    String r = test.journal.matching(c -> c.startsWith("createNodeClaim ")).getFirst().substring("createNodeClaim ".length());
+    assertEquals(1, test.journal.count("terminateInstance " + r + " i-" + r), "unused replacement terminated");
+    assertEquals(1, test.journal.count("deleteNodeClaim " + r));
+    assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
+    assertEquals(1, test.journal.count("markAborted " + OLD_NODE));
+    assertEquals(0, test.journal.countStartingWith("uncordon"), "never cordoned, so not uncordoned");
+    assertEquals(0, test.journal.countStartingWith("cordon"));
+    assertEquals(0, test.journal.count("terminateInstance " + OLD + " i-" + OLD), "the old node stays");
+    assertTrue(nodeEventReasons().contains("ReplacementAborted"));
+  }
+
+  @Test
+  void abortWhileDrainingUncordonsAndKeepsTheInitializedReplacement() {
+    test.nodes.onDrainStep(request -> {
+      running().abort("wrong nodepool");
+      return FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb");
+    });
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    assertEquals("Aborted", result.outcome());
+    String r = result.replacementNodeClaim();
+    assertNotNull(r, "an initialized replacement is kept as capacity");
+    List<String> steps = test.journal.steps();
+    assertEquals(List.of("untaintDisrupted " + OLD_NODE, "uncordon " + OLD_NODE, "markAborted " + OLD_NODE),
+        steps.subList(steps.size() - 3, steps.size()));
+    assertEquals(0, test.journal.countStartingWith("terminateInstance"));
+    assertEquals(0, test.journal.countStartingWith("deleteNodeClaim"));
+    assertEquals(1, test.journal.countStartingWith("drainStep"));
+  }
+
+  @Test
+  void aFailedReplacementLaunchUntaintsAndFailsClearly() {
+    test.nodeClaims.onLaunchInstance(ref -> {
+      throw ApplicationFailure.newNonRetryableFailure("no capacity", FailureTypes.INSUFFICIENT_CAPACITY);
+    });
+    test.start();
+
+    var failure = assertThrows(WorkflowFailedException.class, () -> replace(Fixtures.command(OLD, "replace", null)));
+
+    ApplicationFailure cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals(FailureTypes.REPLACEMENT_LAUNCH_FAILED, cause.getType());
+    assertTrue(cause.getOriginalMessage().contains("for node " + OLD_NODE + " failed to launch"), cause.getOriginalMessage());
+    assertTrue(cause.getOriginalMessage().contains("InsufficientCapacity"), cause.getOriginalMessage());
+    assertTrue(cause.getOriginalMessage().contains("node untainted"), cause.getOriginalMessage());
+    assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
+    assertEquals(0, test.journal.countStartingWith("cordon"));
+    assertEquals(0, test.journal.countStartingWith("drainStep"));
+  }
+
+  private List<String> nodeEventReasons() {
+    return test.nodes.events().stream().filter(e -> e.kind().equals("Node")).map(EventRequest::reason).toList();
+  }
+
+  private ListAppender<ILoggingEvent> captureLogs() {
+    logs.start();
+    workflowLogger.addAppender(logs);
+    return logs;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.farrier.workflows.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.provisioning.NodeLaunchInput;
+import dev.farrier.workflows.provisioning.NodeLaunchWorkflow;
+import dev.farrier.workflows.provisioning.ProvisioningInput;
+import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
+import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
+import dev.farrier.workflows.reconciler.PendingPods;
+import dev.farrier.workflows.reconciler.ReconcilerInput;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.testing.FakeNodeActivities;
+import dev.farrier.workflows.testing.FakeNodeClaimActivities;
+import dev.farrier.workflows.testing.FarrierTestEnvironment;
+import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
+import io.temporal.failure.ApplicationFailure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes the histories {@link WorkflowReplayTest} replays: one representative run per workflow type. Not part of the
+ * build (its name matches no surefire pattern); run it by hand when a workflow changes on purpose (behind
+ * {@code Workflow.getVersion}), keep the old history as a second resource, and commit the new files:
+ *
+ * <pre>./mvnw -o -q -pl workflows test -Dtest=HistoryRecorder -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ */
+class HistoryRecorder {
+  static final Path DIR = Path.of("src/test/resources/histories");
+
+  @Test
+  void recordLaunch() throws IOException {
+    try (var test = new FarrierTestEnvironment().start()) {
+      String id = WorkflowIds.launch("default-a");
+      test.newWorkflow(NodeLaunchWorkflow.class, id)
+          .launch(new NodeLaunchInput(Fixtures.CLUSTER, Fixtures.claim("default-a", "default"), Fixtures.LAUNCH));
+      write(test, id, "NodeLaunchWorkflow");
+    }
+  }
+
+  @Test
+  void recordProvisioning() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      test.planning.onPlanProvisioning(r -> new ProvisioningPlan(
+          List.of(Fixtures.claim("default-ok", "default"), Fixtures.claim("default-nocap", "default")), List.of()));
+      test.nodeClaims.onLaunchInstance(ref -> {
+        if (ref.nodeClaim().equals("default-nocap")) {
+          throw ApplicationFailure.newNonRetryableFailure("no capacity", "InsufficientCapacity");
+        }
+        return FakeNodeClaimActivities.launched(ref);
+      });
+      test.start();
+      String id = WorkflowIds.provisioning(Fixtures.CLUSTER, 1);
+      var result = test.newWorkflow(ProvisioningWorkflow.class, id)
+          .provision(new ProvisioningInput(Fixtures.CLUSTER, id, List.of(Fixtures.pod("web-1")), Fixtures.LAUNCH));
+      assertEquals(1, result.failed().size());
+      write(test, id, "ProvisioningWorkflow");
+    }
+  }
+
+  @Test
+  void recordReplacement() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      AtomicInteger passes = new AtomicInteger();
+      List<String> pods = List.of("default/web-1", "default/web-2");
+      test.nodes.onDrainStep(r -> passes.incrementAndGet() < 3
+          ? FakeNodeActivities.blockedByPdb(pods, "default/web-pdb")
+          : FakeNodeActivities.drained(pods));
+      test.start();
+      String id = WorkflowIds.disruption("default-old");
+      var result = test.newWorkflow(NodeReplacementWorkflow.class, id)
+          .replace(Fixtures.replacement(Fixtures.command("default-old", "replace", null)));
+      assertEquals("Done", result.outcome());
+      write(test, id, "NodeReplacementWorkflow");
+    }
+  }
+
+  @Test
+  void recordReconciler() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      test.planning.onPlanDisruption(r -> new DisruptionPlan(0,
+          List.of(Fixtures.command("default-empty", "delete", null)), List.of()));
+      test.start();
+      String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
+      var settings = new ReconcilerSettings(60_000, 100_000, 120_000, Fixtures.LAUNCH, 2, 30);
+      WorkflowClient.start(test.newWorkflow(ClusterReconcilerWorkflow.class, id)::run,
+          new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
+      ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, id);
+      reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
+      test.env.sleep(Duration.ofSeconds(30));
+      reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
+      test.env.sleep(Duration.ofSeconds(150));
+      assertEquals(2, reconciler.status().nextBatch(), "one batch");
+      assertEquals(1, reconciler.status().replacementsStarted().size(), "one planning round, one replacement");
+      // Recorded while running, as an entity's history is when a new worker version replays it; a terminated
+      // history ends in an event the replayer does not expect after a completed task.
+      write(test, id, "ClusterReconcilerWorkflow");
+      WorkflowStub.fromTyped(reconciler).terminate("history recorded");
+    }
+  }
+
+  private static void write(FarrierTestEnvironment test, String workflowId, String type) throws IOException {
+    Files.createDirectories(DIR);
+    Files.writeString(DIR.resolve(type + ".json"), test.client().fetchHistory(workflowId).toJson(true));
+  }
+}

@@ -1,0 +1,37 @@
+package dev.farrier.workflows.replay;
+
+import dev.farrier.workflows.provisioning.NodeLaunchWorkflowImpl;
+import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
+import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflowImpl;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflowImpl;
+import io.temporal.testing.WorkflowReplayer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Determinism guard: each checked-in history (written by {@link HistoryRecorder}) must replay against today's
+ * workflow code. A failure here means a change would break workflows already running: gate it with
+ * {@code Workflow.getVersion}.
+ */
+class WorkflowReplayTest {
+  @Test
+  void nodeLaunchReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeLaunchWorkflow.json", NodeLaunchWorkflowImpl.class);
+  }
+
+  @Test
+  void provisioningReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ProvisioningWorkflow.json", ProvisioningWorkflowImpl.class);
+  }
+
+  @Test
+  void nodeReplacementReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow.json",
+        NodeReplacementWorkflowImpl.class);
+  }
+
+  @Test
+  void clusterReconcilerReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ClusterReconcilerWorkflow.json",
+        ClusterReconcilerWorkflowImpl.class);
+  }
+}

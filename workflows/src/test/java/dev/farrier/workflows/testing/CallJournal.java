@@ -1,0 +1,47 @@
+package dev.farrier.workflows.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The calls the fake activities received, in order, as {@code "method arg1 arg2"} lines (one journal shared by all
+ * fakes, so order across interfaces can be asserted).
+ */
+public final class CallJournal {
+  private final List<String> calls = new ArrayList<>();
+
+  public synchronized void record(String method, Object... args) {
+    StringBuilder line = new StringBuilder(method);
+    for (Object arg : args) {
+      line.append(' ').append(arg);
+    }
+    calls.add(line.toString());
+  }
+
+  public synchronized List<String> all() {
+    return List.copyOf(calls);
+  }
+
+  /** Every call except {@code recordEvent}, which is noise for order assertions. */
+  public synchronized List<String> steps() {
+    return calls.stream().filter(c -> !c.startsWith("recordEvent ")).toList();
+  }
+
+  public synchronized List<String> matching(Predicate<String> filter) {
+    return calls.stream().filter(filter).toList();
+  }
+
+  public synchronized long count(String exactCall) {
+    return calls.stream().filter(exactCall::equals).count();
+  }
+
+  public synchronized long countStartingWith(String prefix) {
+    return calls.stream().filter(c -> c.startsWith(prefix)).count();
+  }
+
+  /** Index of the first call equal to {@code exactCall}, or -1. */
+  public synchronized int indexOf(String exactCall) {
+    return calls.indexOf(exactCall);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.farrier.workflows.testing;
+
+import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.InstanceState;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.TerminateInstanceRequest;
+import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import io.temporal.failure.ApplicationFailure;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A hand-written NodeClaimActivities: every call is journaled, and each step does the happy thing unless a test
+ * replaces it ({@code onLaunchInstance(ref -> { throw ... })}). Instance ids are {@code i-<claim>}, node names
+ * {@code node-<claim>}.
+ */
+public class FakeNodeClaimActivities implements NodeClaimActivities {
+  private final CallJournal journal;
+  private volatile Function<NodeClaimRef, LaunchedInstance> launchInstance = FakeNodeClaimActivities::launched;
+  private volatile Function<AwaitNodeRequest, String> awaitRegistered = r -> nodeNameOf(r.nodeClaim());
+  private volatile Consumer<AwaitNodeRequest> awaitInitialized = r -> {};
+  private volatile Consumer<NodeClaimRequest> createNodeClaim = r -> {};
+
+  public FakeNodeClaimActivities(CallJournal journal) {
+    this.journal = journal;
+  }
+
+  public static LaunchedInstance launched(NodeClaimRef ref) {
+    return new LaunchedInstance(ref.nodeClaim(), instanceIdOf(ref.nodeClaim()), "aws:///us-west-2a/" + instanceIdOf(ref.nodeClaim()),
+        "m5.large", "us-west-2a", "on-demand", "ami-0123456789abcdef0", 0.096);
+  }
+
+  public static String instanceIdOf(String nodeClaim) {
+    return "i-" + nodeClaim;
+  }
+
+  public static String nodeNameOf(String nodeClaim) {
+    return "node-" + nodeClaim;
+  }
+
+  /** A retryable failure the await fakes throw to say "not yet" (retry-policy polling, skipped through in tests). */
+  public static ApplicationFailure notYet(String what) {
+    return ApplicationFailure.newFailure(what + " not yet", "NotYet");
+  }
+
+  public FakeNodeClaimActivities onCreateNodeClaim(Consumer<NodeClaimRequest> behaviour) {
+    this.createNodeClaim = behaviour;
+    return this;
+  }
+
+  public FakeNodeClaimActivities onLaunchInstance(Function<NodeClaimRef, LaunchedInstance> behaviour) {
+    this.launchInstance = behaviour;
+    return this;
+  }
+
+  public FakeNodeClaimActivities onAwaitRegistered(Function<AwaitNodeRequest, String> behaviour) {
+    this.awaitRegistered = behaviour;
+    return this;
+  }
+
+  public FakeNodeClaimActivities onAwaitInitialized(Consumer<AwaitNodeRequest> behaviour) {
+    this.awaitInitialized = behaviour;
+    return this;
+  }
+
+  @Override
+  public void createNodeClaim(NodeClaimRequest request) {
+    journal.record("createNodeClaim", request.name());
+    createNodeClaim.accept(request);
+  }
+
+  @Override
+  public LaunchedInstance launchInstance(NodeClaimRef request) {
+    journal.record("launchInstance", request.nodeClaim());
+    return launchInstance.apply(request);
+  }
+
+  @Override
+  public String awaitRegistered(AwaitNodeRequest request) {
+    journal.record("awaitRegistered", request.nodeClaim());
+    return awaitRegistered.apply(request);
+  }
+
+  @Override
+  public void registerNode(AwaitNodeRequest request) {
+    journal.record("registerNode", request.nodeClaim(), request.nodeName());
+  }
+
+  @Override
+  public void awaitInitialized(AwaitNodeRequest request) {
+    journal.record("awaitInitialized", request.nodeClaim());
+    awaitInitialized.accept(request);
+  }
+
+  @Override
+  public InstanceState terminateInstance(TerminateInstanceRequest request) {
+    journal.record("terminateInstance", request.nodeClaim(), request.instanceId());
+    return new InstanceState(request.instanceId(), "shutting-down");
+  }
+
+  @Override
+  public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
+    journal.record("awaitInstanceTerminated", request.nodeClaim(), request.instanceId());
+    return new InstanceState(request.instanceId(), "terminated");
+  }
+
+  @Override
+  public void deleteNode(NodeRef request) {
+    journal.record("deleteNode", request.nodeName());
+  }
+
+  @Override
+  public void deleteNodeClaim(NodeClaimRef request) {
+    journal.record("deleteNodeClaim", request.nodeClaim());
+  }
+}

@@ -1,0 +1,70 @@
+package dev.farrier.workflows.testing;
+
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
+import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.activities.PlanReplacementRequest;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.activities.ReplacementPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A hand-written PlanningActivities. By default: a provisioning plan has no claims, a replacement is a claim named
+ * as requested, and disruption plans are empty. Provisioning requests are kept for assertions.
+ */
+public class FakePlanningActivities implements PlanningActivities {
+  private final CallJournal journal;
+  private final List<PlanProvisioningRequest> provisioningRequests = new ArrayList<>();
+  private volatile Function<PlanProvisioningRequest, ProvisioningPlan> planProvisioning =
+      r -> new ProvisioningPlan(List.of(), List.of());
+  private volatile Function<PlanReplacementRequest, ReplacementPlan> planReplacement =
+      r -> new ReplacementPlan(Fixtures.claim(r.replacementName(), "default"), 3, "like " + r.nodeName());
+  private volatile Function<PlanDisruptionRequest, DisruptionPlan> planDisruption = r -> DisruptionPlan.empty(0);
+
+  public FakePlanningActivities(CallJournal journal) {
+    this.journal = journal;
+  }
+
+  public FakePlanningActivities onPlanProvisioning(Function<PlanProvisioningRequest, ProvisioningPlan> behaviour) {
+    this.planProvisioning = behaviour;
+    return this;
+  }
+
+  public FakePlanningActivities onPlanReplacement(Function<PlanReplacementRequest, ReplacementPlan> behaviour) {
+    this.planReplacement = behaviour;
+    return this;
+  }
+
+  public FakePlanningActivities onPlanDisruption(Function<PlanDisruptionRequest, DisruptionPlan> behaviour) {
+    this.planDisruption = behaviour;
+    return this;
+  }
+
+  public synchronized List<PlanProvisioningRequest> provisioningRequests() {
+    return List.copyOf(provisioningRequests);
+  }
+
+  @Override
+  public ProvisioningPlan planProvisioning(PlanProvisioningRequest request) {
+    synchronized (this) {
+      provisioningRequests.add(request);
+    }
+    journal.record("planProvisioning", request.batchId());
+    return planProvisioning.apply(request);
+  }
+
+  @Override
+  public ReplacementPlan planReplacement(PlanReplacementRequest request) {
+    journal.record("planReplacement", request.nodeClaim());
+    return planReplacement.apply(request);
+  }
+
+  @Override
+  public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
+    journal.record("planDisruption", request.cluster());
+    return planDisruption.apply(request);
+  }
+}
