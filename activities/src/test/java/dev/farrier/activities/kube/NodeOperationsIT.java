@@ -10,8 +10,11 @@ import dev.farrier.localstack.LocalStack;
 import dev.farrier.localstack.LocalStackExtension;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +29,11 @@ class NodeOperationsIT {
   private static KubernetesClient client;
   private static Cluster cluster;
   private String name;
+
+  private List<Taint> taints(String key) {
+    List<Taint> taints = cluster.getNode(name).orElseThrow().getSpec().getTaints();
+    return taints == null ? List.of() : taints.stream().filter(t -> key.equals(t.getKey())).toList();
+  }
 
   @BeforeAll
   static void connect(LocalStack stack) {
@@ -50,51 +58,48 @@ class NodeOperationsIT {
     KubeTestSupport.deleteQuietly(() -> cluster.deleteNode(name));
   }
 
+  // kwok and the node lifecycle controller write these nodes too (status heartbeats, not-ready taints), so the
+  // assertions look at Farrier's own fields rather than at resourceVersions or whole taint lists.
+
   @Test
   void taintingTwiceLeavesOneTaintAndTheSecondSendsNothing() {
     assertTrue(cluster.addNodeTaint(name, WellKnown.DISRUPTED_TAINT));
-    Node once = cluster.getNode(name).orElseThrow();
 
     assertFalse(cluster.addNodeTaint(name, WellKnown.DISRUPTED_TAINT));
 
-    Node twice = cluster.getNode(name).orElseThrow();
-    assertEquals(once.getSpec(), twice.getSpec());
-    assertEquals(once.getMetadata().getResourceVersion(), twice.getMetadata().getResourceVersion());
-    assertEquals(1, twice.getSpec().getTaints().stream()
-        .filter(t -> t.getKey().equals(WellKnown.DISRUPTED_TAINT_KEY)).count());
-    assertEquals("NoSchedule", twice.getSpec().getTaints().getFirst().getEffect());
-
+    List<Taint> disrupted = taints(WellKnown.DISRUPTED_TAINT_KEY);
+    assertEquals(1, disrupted.size());
+    assertEquals("NoSchedule", disrupted.getFirst().getEffect());
     assertTrue(cluster.removeNodeTaint(name, WellKnown.DISRUPTED_TAINT));
     assertFalse(cluster.removeNodeTaint(name, WellKnown.DISRUPTED_TAINT));
-    assertTrue(cluster.getNode(name).orElseThrow().getSpec().getTaints() == null
-        || cluster.getNode(name).orElseThrow().getSpec().getTaints().stream()
-            .noneMatch(t -> t.getKey().equals(WellKnown.DISRUPTED_TAINT_KEY)));
+    assertTrue(taints(WellKnown.DISRUPTED_TAINT_KEY).isEmpty());
   }
 
   @Test
   void taintingKeepsOtherWritersTaints() {
+    client.nodes().withName(name).edit(node -> {
+      List<Taint> taints = new ArrayList<>(node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints());
+      taints.add(new Taint("NoSchedule", "example.com/other-writer", null, "x"));
+      node.getSpec().setTaints(taints);
+      return node;
+    });
     cluster.addNodeTaint(name, WellKnown.UNREGISTERED_TAINT);
 
     cluster.addNodeTaint(name, WellKnown.DISRUPTED_TAINT);
     cluster.removeNodeTaint(name, WellKnown.UNREGISTERED_TAINT);
 
-    var taints = cluster.getNode(name).orElseThrow().getSpec().getTaints();
-    assertEquals(1, taints.size());
-    assertEquals(WellKnown.DISRUPTED_TAINT_KEY, taints.getFirst().getKey());
+    assertEquals(1, taints(WellKnown.DISRUPTED_TAINT_KEY).size());
+    assertEquals(1, taints("example.com/other-writer").size());
+    assertTrue(taints(WellKnown.UNREGISTERED_TAINT_KEY).isEmpty());
   }
 
   @Test
   void cordoningTwiceIsOneCordon() {
     assertTrue(cluster.cordonNode(name));
-    Node once = cluster.getNode(name).orElseThrow();
 
     assertFalse(cluster.cordonNode(name));
 
-    Node twice = cluster.getNode(name).orElseThrow();
-    assertTrue(twice.getSpec().getUnschedulable());
-    assertEquals(once.getSpec(), twice.getSpec());
-    assertEquals(once.getMetadata().getResourceVersion(), twice.getMetadata().getResourceVersion());
-
+    assertTrue(cluster.getNode(name).orElseThrow().getSpec().getUnschedulable());
     assertTrue(cluster.uncordonNode(name));
     assertFalse(cluster.uncordonNode(name));
     assertNull(cluster.getNode(name).orElseThrow().getSpec().getUnschedulable());
