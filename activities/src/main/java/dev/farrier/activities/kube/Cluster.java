@@ -135,7 +135,8 @@ public interface Cluster {
   /**
    * Evicts the pod through the policy/v1 Eviction API with the pod's UID as a precondition, so a namesake created
    * since the pod was read is never evicted. Idempotent: evicting a pod already gone or replaced answers
-   * {@link EvictionOutcome#GONE}.
+   * {@link EvictionOutcome#GONE}. The API server checks PodDisruptionBudgets before the UID, so a namesake a PDB
+   * protects answers blocked rather than gone; either way the namesake stays.
    *
    * @throws PdbBlockedException when a PodDisruptionBudget refuses (429), naming the PDB (from the server's
    *                             message, else the PDB in the pod's namespace whose selector matches the pod)

@@ -14,7 +14,7 @@ public class PdbBlockedException extends Exception {
   private final String podName;
   private final String pdbNamespace;
   private final String pdbName;
-  private final transient Duration retryAfter;
+  private final Duration retryAfter;
 
   public PdbBlockedException(String podNamespace, String podName, String pdbNamespace, String pdbName,
       Duration retryAfter, String serverMessage) {

@@ -1,0 +1,105 @@
+package dev.farrier.activities.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.activities.crd.Budget;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.Manifests;
+import dev.farrier.activities.crd.MetadataOptions;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.NodePoolHash;
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.localstack.LocalStackExtension;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** deploy/crds against a real kube-apiserver: they install, accept the examples and seeds, and validate. */
+@ExtendWith(LocalStackExtension.class)
+class CrdsIT {
+  private static KubernetesClient client;
+  private static Cluster cluster;
+
+  @BeforeAll
+  static void install(LocalStack stack) {
+    client = KubeTestSupport.client(stack);
+    cluster = new Fabric8Cluster(client);
+    KubeTestSupport.installCrds(client);
+  }
+
+  @AfterAll
+  static void close() {
+    client.close();
+  }
+
+  @Test
+  void theDriftExampleIsAcceptedAndDefaulted() {
+    for (Path file : List.of(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), Manifests.EXAMPLES.resolve("nodepool.yaml"),
+        Manifests.EXAMPLES.resolve("workload.yaml"))) {
+      for (HasMetadata object : KubeTestSupport.load(client, file)) {
+        client.resource(object).forceConflicts().serverSideApply();
+      }
+    }
+
+    EC2NodeClass nodeClass = cluster.getNodeClass("latest-current-ami-template").orElseThrow();
+    assertEquals(MetadataOptions.DEFAULT, nodeClass.getSpec().metadataOptions(), "the schema's default");
+    assertEquals("ami-amd64prevami00000", nodeClass.getSpec().amiSelectorTerms().getFirst().id());
+    NodePool pool = cluster.getNodePool("latest-current-ami").orElseThrow();
+    assertEquals(List.of(new Budget("1", null, null, List.of("Drifted")), Budget.DEFAULT), pool.getSpec().disruption().budgets());
+    NodePool fromFile = Manifests.read(Manifests.EXAMPLES.resolve("nodepool.yaml"), NodePool.class);
+    assertEquals(NodePoolHash.of(fromFile), NodePoolHash.of(pool), "the hash does not change by a round trip through the API");
+    assertTrue(cluster.listNodePools().stream().anyMatch(p -> p.getMetadata().getName().equals("latest-current-ami")));
+    assertEquals(2, client.policy().v1().podDisruptionBudget().inNamespace("default").withName("inflate").get()
+        .getSpec().getMinAvailable().getIntVal());
+  }
+
+  @Test
+  void theSeed003V1ManifestsAreAcceptedWithAPartialMetadataOptionsCompleted() {
+    for (String name : List.of("seed-003-v1-ec2nodeclass.yaml", "seed-003-v1-nodepool.yaml")) {
+      for (HasMetadata object : KubeTestSupport.load(client, Manifests.TEST_MANIFESTS.resolve(name))) {
+        client.resource(object).forceConflicts().serverSideApply();
+      }
+    }
+
+    EC2NodeClass nodeClass = cluster.getNodeClass("default").orElseThrow();
+    assertEquals(new MetadataOptions("enabled", "disabled", 2L, "required"), nodeClass.getSpec().metadataOptions());
+    NodePool pool = cluster.getNodePool("default").orElseThrow();
+    assertEquals(List.of(Budget.DEFAULT), pool.getSpec().disruption().budgets());
+    assertEquals("0s", pool.getSpec().disruption().consolidateAfter());
+  }
+
+  @Test
+  void anAliasTermMixedWithAnIdIsRejected() {
+    HasMetadata invalid = KubeTestSupport.load(client, Manifests.TEST_MANIFESTS.resolve("nodeclass-alias-with-id.yaml")).getFirst();
+
+    KubernetesClientException rejected = assertThrows(KubernetesClientException.class,
+        () -> client.resource(invalid).create());
+
+    assertEquals(422, rejected.getCode());
+    assertTrue(rejected.getMessage().contains("'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms"),
+        rejected.getMessage());
+  }
+
+  @Test
+  void aNodeClassWithBothRoleAndInstanceProfileIsRejected() {
+    EC2NodeClass nodeClass = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
+    nodeClass.getMetadata().setName(KubeTestSupport.unique("both"));
+    var spec = nodeClass.getSpec();
+    nodeClass.setSpec(new dev.farrier.activities.crd.EC2NodeClassSpec(spec.amiFamily(), spec.amiSelectorTerms(),
+        spec.subnetSelectorTerms(), spec.securityGroupSelectorTerms(), "role", "profile", null, null, null, null,
+        null, null, null, null));
+
+    KubernetesClientException rejected = assertThrows(KubernetesClientException.class,
+        () -> client.resource(nodeClass).create());
+
+    assertTrue(rejected.getMessage().contains("must specify exactly one of ['role', 'instanceProfile']"), rejected.getMessage());
+  }
+}

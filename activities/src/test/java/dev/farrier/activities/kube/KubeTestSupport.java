@@ -1,0 +1,131 @@
+package dev.farrier.activities.kube;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.farrier.activities.crd.Manifests;
+import dev.farrier.localstack.LocalStack;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/** What the Kubernetes integration tests share: a client on the local stack, the CRDs, kwok nodes, waiting. */
+final class KubeTestSupport {
+  /** kwok plays the kubelet of nodes with this annotation (the local stack starts it with that selector). */
+  static final String KWOK_ANNOTATION = "kwok.x-k8s.io/node";
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  private KubeTestSupport() {}
+
+  static KubernetesClient client(LocalStack stack) {
+    try {
+      Config config = Config.fromKubeconfig(Files.readString(stack.kubeconfig()));
+      return new KubernetesClientBuilder().withConfig(config).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Applies deploy/crds (server-side, so every test class may) and waits until each is Established. */
+  static void installCrds(KubernetesClient client) {
+    for (Path file : crdFiles()) {
+      CustomResourceDefinition crd = Manifests.SERIALIZATION.unmarshal(Manifests.text(file), CustomResourceDefinition.class);
+      client.apiextensions().v1().customResourceDefinitions().resource(crd).forceConflicts().serverSideApply();
+      awaitTrue("CRD " + crd.getMetadata().getName() + " established", () -> {
+        CustomResourceDefinition stored = client.apiextensions().v1().customResourceDefinitions()
+            .withName(crd.getMetadata().getName()).get();
+        return stored.getStatus() != null && stored.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+      });
+    }
+  }
+
+  /** Every object of a manifest file (kinds the client has no class for come back generic). */
+  static List<HasMetadata> load(KubernetesClient client, Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return client.load(in).items();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static List<Path> crdFiles() {
+    try (Stream<Path> files = Files.list(Manifests.CRDS)) {
+      return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** A node kwok keeps Ready, with room for a few pods. */
+  static Node kwokNode(String name, String providerId) {
+    return new NodeBuilder()
+        .withNewMetadata()
+          .withName(name)
+          .withAnnotations(Map.of(KWOK_ANNOTATION, "fake"))
+          .withLabels(Map.of("kubernetes.io/hostname", name, "type", "kwok"))
+        .endMetadata()
+        .withNewSpec().withProviderID(providerId).endSpec()
+        .withNewStatus()
+          .withCapacity(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods", new Quantity("110")))
+          .withAllocatable(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods", new Quantity("110")))
+        .endStatus()
+        .build();
+  }
+
+  /** Creates the node, and its status too (the create ignores status for nodes' capacity only on some versions). */
+  static Node createNode(KubernetesClient client, Node node) {
+    Node created = client.nodes().resource(node).create();
+    if (created.getStatus() == null || created.getStatus().getAllocatable() == null
+        || created.getStatus().getAllocatable().isEmpty()) {
+      created.setStatus(node.getStatus());
+      created = client.nodes().resource(created).updateStatus();
+    }
+    return created;
+  }
+
+  static void deleteQuietly(Runnable delete) {
+    try {
+      delete.run();
+    } catch (KubernetesClientException ignored) {
+      // Cleanup only: the object may be gone already, and a leftover does not affect other tests (unique names).
+    }
+  }
+
+  /** Waits for a condition of the cluster (not a timing assertion: the bound only stops a hung test). */
+  static void awaitTrue(String what, Supplier<Boolean> condition) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (Boolean.TRUE.equals(condition.get())) {
+        return;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        fail("interrupted waiting for " + what);
+      }
+    }
+    fail("timed out waiting for " + what);
+  }
+}
