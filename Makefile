@@ -32,7 +32,7 @@ unit: check-java
 
 sandbox: check-java tools build
 	@cp=$$(cat worker/target/classpath.txt):worker/target/classes; \
-	  "$(JAVA_HOME)/bin/java" -cp "$$cp" dev.farrier.worker.sandbox.Sandbox $(SANDBOX_ARGS)
+	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.worker.sandbox.Sandbox $(SANDBOX_ARGS)
 
 clean:
 	$(MVN) -q clean

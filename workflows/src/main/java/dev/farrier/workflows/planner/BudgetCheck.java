@@ -6,7 +6,9 @@ import java.util.List;
  * How many more nodes of one NodePool may be disrupted for one reason now: the smallest of the budgets that apply
  * to the reason (a budget without reasons applies to all), minus the nodes already disrupting. Percentages are of
  * the pool's initialized nodes and round up, as Karpenter's do; a pool without budgets gets Karpenter's default
- * 10%. Budgets with a {@code schedule} are not evaluated yet and are ignored, and every refusal says so.
+ * 10%. Budgets with a {@code schedule} are not evaluated yet; they are treated as always in force (the safe side:
+ * a "nodes: 0 during business hours" budget then blocks around the clock rather than never), and every decision
+ * says so.
  *
  * @param allowed     how many more may start now (never negative)
  * @param explanation e.g. {@code budget 10% of 5 nodes allows 1, 1 already disrupting}
@@ -18,14 +20,13 @@ record BudgetCheck(int allowed, String explanation) {
     List<DisruptionBudget> all = defaulted ? List.of(DisruptionBudget.DEFAULT) : budgets;
     Integer smallest = null;
     String smallestText = null;
-    int scheduledIgnored = 0;
+    int scheduledAlwaysOn = 0;
     for (DisruptionBudget budget : all) {
       if (!appliesTo(budget, reason)) {
         continue;
       }
       if (budget.schedule() != null && !budget.schedule().isBlank()) {
-        scheduledIgnored++;
-        continue;
+        scheduledAlwaysOn++;
       }
       Integer value = value(budget.nodes(), nodes);
       String text = value == null
@@ -47,9 +48,9 @@ record BudgetCheck(int allowed, String explanation) {
       explanation.append(smallestText).append(" allows ").append(smallest).append(", ").append(disrupting)
           .append(" already disrupting");
     }
-    if (scheduledIgnored > 0) {
-      explanation.append(" (").append(scheduledIgnored).append(scheduledIgnored == 1 ? " budget" : " budgets")
-          .append(" with a schedule ignored: schedules are not evaluated yet)");
+    if (scheduledAlwaysOn > 0) {
+      explanation.append(" (").append(scheduledAlwaysOn).append(scheduledAlwaysOn == 1 ? " budget" : " budgets")
+          .append(" with a schedule treated as always in force: schedules are not evaluated yet)");
     }
     return new BudgetCheck(allowed, explanation.toString());
   }

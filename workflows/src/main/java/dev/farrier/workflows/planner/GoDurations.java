@@ -4,13 +4,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads Kubernetes/Go duration strings such as {@code 720h}, {@code 1h30m}, {@code 90s}, {@code 1.5h}. */
-final class GoDurations {
+public final class GoDurations {
   private GoDurations() {}
 
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
 
   /** Milliseconds, or null for {@code Never}, null, blank or text that is not a duration. */
-  static Long toMillis(String text) {
+  public static Long toMillis(String text) {
     if (text == null || text.isBlank() || text.equalsIgnoreCase("Never")) {
       return null;
     }

@@ -174,14 +174,14 @@ class DisruptionPlannerTest {
   }
 
   @Test
-  void scheduledBudgetsAreIgnoredAndTheRefusalSaysSo() {
+  void scheduledBudgetsAreTreatedAsAlwaysInForceAndTheRefusalSaysSo() {
     List<DisruptionBudget> budgets = List.of(new DisruptionBudget("0", List.of(), "0 9 * * mon-fri", "8h"),
         DisruptionBudget.of("1"));
     List<NodeClaimView> claims = List.of(onImage(claim("a", "default"), "ami-old"), onImage(claim("b", "default"), "ami-old"));
     DisruptionPlan plan = plan(List.of(withBudgets(pool("default"), budgets)), claims);
-    assertEquals(1, plan.commands().size());
-    assertEquals("drifted (image ami-old is not among ami-new resolved for amd64) but budget exhausted: budget 1 allows 1,"
-        + " 1 already disrupting (1 budget with a schedule ignored: schedules are not evaluated yet)",
+    assertEquals(0, plan.commands().size());
+    assertEquals("drifted (image ami-old is not among ami-new resolved for amd64) but budget exhausted: budget 0 allows 0,"
+        + " 0 already disrupting (1 budget with a schedule treated as always in force: schedules are not evaluated yet)",
         decision(plan, "b").reason());
   }
 

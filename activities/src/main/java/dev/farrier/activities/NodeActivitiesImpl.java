@@ -1,0 +1,146 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterEvent;
+import dev.farrier.activities.kube.EvictionOutcome;
+import dev.farrier.activities.kube.ObjectNotFoundException;
+import dev.farrier.activities.kube.PdbBlockedException;
+import dev.farrier.workflows.activities.DrainRequest;
+import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.EventRequest;
+import dev.farrier.workflows.activities.NodeActivities;
+import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The node-level steps of a disruption against the {@link Cluster}; each converges the node to a state. */
+public class NodeActivitiesImpl implements NodeActivities {
+  private static final Logger log = LoggerFactory.getLogger(NodeActivitiesImpl.class);
+  static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+
+  private final Cluster cluster;
+  private final Clock clock;
+
+  public NodeActivitiesImpl(Cluster cluster) {
+    this(cluster, Clock.systemUTC());
+  }
+
+  NodeActivitiesImpl(Cluster cluster, Clock clock) {
+    this.cluster = cluster;
+    this.clock = clock;
+  }
+
+  @Override
+  public void taintDisrupted(NodeRef request) {
+    try {
+      cluster.addNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
+    } catch (ObjectNotFoundException e) {
+      throw Failures.of(e);
+    }
+  }
+
+  @Override
+  public void untaintDisrupted(NodeRef request) {
+    cluster.removeNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
+  }
+
+  @Override
+  public void cordon(NodeRef request) {
+    try {
+      cluster.cordonNode(request.nodeName());
+    } catch (ObjectNotFoundException e) {
+      throw Failures.of(e);
+    }
+  }
+
+  @Override
+  public void uncordon(NodeRef request) {
+    cluster.uncordonNode(request.nodeName());
+  }
+
+  /**
+   * Idempotent: evicting a pod that is gone (or replaced by a namesake) is a no-op thanks to the UID precondition,
+   * and pods already terminating are only waited for.
+   */
+  @Override
+  public DrainStatus drainStep(DrainRequest request) {
+    List<String> evicted = new ArrayList<>();
+    Set<String> blocking = new LinkedHashSet<>();
+    List<String> doNotDisrupt = new ArrayList<>();
+    for (Pod pod : drainable(cluster.listPodsOnNode(request.nodeName()))) {
+      var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      if (pod.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      boolean pinned = "true".equals(annotations(pod).get(WellKnown.DO_NOT_DISRUPT_ANNOTATION));
+      if (request.bypassPdb()) {
+        // terminationGracePeriod expired: the user's deadline outranks PDBs and do-not-disrupt.
+        if (cluster.deletePod(pod, null)) {
+          evicted.add(key);
+          log.info("pod deleted past terminationGracePeriod node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
+        }
+        continue;
+      }
+      if (pinned) {
+        doNotDisrupt.add(key);
+        continue;
+      }
+      try {
+        if (cluster.evictPod(pod) == EvictionOutcome.EVICTED) {
+          evicted.add(key);
+          log.info("pod evicted node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
+        }
+      } catch (PdbBlockedException e) {
+        blocking.add(e.pdbName() == null ? "(unknown)" : e.pdbKey());
+        log.info("eviction blocked node={} nodeclaim={} pod={} pdb={}", request.nodeName(), request.nodeClaim(), key, e.pdbKey());
+      }
+    }
+    var remaining = drainable(cluster.listPodsOnNode(request.nodeName())).stream()
+        .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
+    return new DrainStatus(evicted, remaining, List.copyOf(blocking), doNotDisrupt);
+  }
+
+  /** Pods that must leave before the node can go: not DaemonSet pods, not mirror pods, not finished ones. */
+  static List<Pod> drainable(List<Pod> pods) {
+    return pods.stream()
+        .filter(p -> !"Succeeded".equals(phase(p)) && !"Failed".equals(phase(p)))
+        .filter(p -> !annotations(p).containsKey(MIRROR_ANNOTATION))
+        .filter(p -> p.getMetadata().getOwnerReferences() == null || p.getMetadata().getOwnerReferences().stream()
+            .noneMatch(o -> Boolean.TRUE.equals(o.getController()) && "DaemonSet".equals(o.getKind())))
+        .toList();
+  }
+
+  private static String phase(Pod pod) {
+    return pod.getStatus() == null ? null : pod.getStatus().getPhase();
+  }
+
+  private static Map<String, String> annotations(Pod pod) {
+    return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+  }
+
+  @Override
+  public void markAborted(NodeRef request) {
+    try {
+      cluster.patchNodeMetadata(request.nodeName(), Map.of(), Map.of(WellKnown.FARRIER_ABORTED_ANNOTATION, clock.instant().toString()));
+    } catch (ObjectNotFoundException e) {
+      log.info("node gone before it could be marked aborted node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+    }
+  }
+
+  @Override
+  public void recordEvent(EventRequest request) {
+    try {
+      cluster.recordEvent(new ClusterEvent(request.kind(), request.name(), request.type(), request.reason(), request.message()));
+    } catch (RuntimeException e) {
+      log.warn("event not recorded kind={} name={} reason={}: {}", request.kind(), request.name(), request.reason(), e.toString());
+    }
+  }
+}

@@ -1,0 +1,278 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimResources;
+import dev.farrier.activities.crd.NodeClaimSpec;
+import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.activities.crd.NodeClassReference;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.NodePoolHash;
+import dev.farrier.activities.crd.RequirementWithMinValues;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ObjectNotFoundException;
+import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.InstanceState;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.TerminateInstanceRequest;
+import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The NodeClaim lifecycle against the {@link Cluster} and the {@link CloudProvider}. */
+public class NodeClaimActivitiesImpl implements NodeClaimActivities {
+  private static final Logger log = LoggerFactory.getLogger(NodeClaimActivitiesImpl.class);
+
+  private final Cluster cluster;
+  private final CloudProvider cloud;
+  private final Clock clock;
+
+  public NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud) {
+    this(cluster, cloud, Clock.systemUTC());
+  }
+
+  NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, Clock clock) {
+    this.cluster = cluster;
+    this.cloud = cloud;
+    this.clock = clock;
+  }
+
+  /** Idempotent: the claim's name is deterministic, and an existing claim of that name is this request's. */
+  @Override
+  public void createNodeClaim(NodeClaimRequest request) {
+    Map<String, String> labels = new LinkedHashMap<>(request.labels());
+    labels.put(WellKnown.NODEPOOL_LABEL, request.nodePool());
+    labels.put(WellKnown.NODECLASS_LABEL, request.nodeClassName());
+    var meta = new ObjectMetaBuilder()
+        .withName(request.name())
+        .withLabels(labels)
+        .withAnnotations(Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, request.nodePoolHash(),
+            WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION, NodePoolHash.VERSION))
+        .withFinalizers(WellKnown.TERMINATION_FINALIZER);
+    // Owned by its NodePool, as in Karpenter: deleting the pool deletes its claims (and so drains their nodes).
+    cluster.getNodePool(request.nodePool()).ifPresent(pool -> meta.withOwnerReferences(new OwnerReferenceBuilder()
+        .withApiVersion(NodePool.GROUP + "/" + NodePool.VERSION).withKind("NodePool")
+        .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid()).withBlockOwnerDeletion(true).build()));
+    var claim = new NodeClaim();
+    claim.setMetadata(meta.build());
+    claim.setSpec(new NodeClaimSpec(
+        request.requirements().stream().map(RequirementWithMinValues::from).toList(),
+        new NodeClaimResources(ResourceQuantities.toQuantities(request.requests())),
+        toKube(request.taints()),
+        toKube(request.startupTaints()),
+        NodeClassReference.ec2NodeClass(request.nodeClassName()),
+        request.expireAfter(),
+        request.terminationGracePeriodSeconds() == null ? null : request.terminationGracePeriodSeconds() + "s"));
+    var stored = cluster.createNodeClaimIfAbsent(claim);
+    log.info("nodeclaim created nodeclaim={} nodepool={} instanceTypes={} requests={} existed={}", request.name(), request.nodePool(),
+        request.instanceTypes().size(), request.requests(), !stored.getMetadata().getUid().equals(claim.getMetadata().getUid()));
+  }
+
+  private static List<io.fabric8.kubernetes.api.model.Taint> toKube(List<Taint> taints) {
+    return taints.stream().map(t -> new TaintBuilder().withKey(t.key()).withValue(t.value()).withEffect(t.effect()).build()).toList();
+  }
+
+  private static List<Taint> fromKube(List<io.fabric8.kubernetes.api.model.Taint> taints) {
+    return taints.stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
+  }
+
+  /** Idempotent: the cloud looks the claim's instance up by its tag before launching, and so does this method. */
+  @Override
+  public LaunchedInstance launchInstance(NodeClaimRef request) {
+    NodeClaim claim;
+    try {
+      claim = cluster.getNodeClaim(request.nodeClaim()).orElseThrow(() -> new ObjectNotFoundException("NodeClaim", request.nodeClaim()));
+    } catch (ObjectNotFoundException e) {
+      throw Failures.of(e);
+    }
+    var spec = claim.getSpec();
+    var nodeClassName = spec.nodeClassRef().name();
+    EC2NodeClass nodeClass = cluster.getNodeClass(nodeClassName)
+        .orElseThrow(() -> Failures.nodeClassNotReady("EC2NodeClass " + nodeClassName + " of NodeClaim " + request.nodeClaim() + " does not exist"));
+    var terms = nodeClass.getSpec().amiSelectorTermsOrEmpty().stream()
+        .map(t -> new AmiSelectorTerm(t.id(), t.name(), t.owner(), t.tags(), t.alias())).toList();
+    var images = cloud.resolveImages(terms);
+    if (images.isEmpty()) {
+      throw Failures.nodeClassNotReady("amiSelectorTerms of EC2NodeClass " + nodeClassName + " resolve no image: " + terms);
+    }
+    var requirements = spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList();
+    var instanceTypes = values(requirements, WellKnown.INSTANCE_TYPE_LABEL);
+    var capacityTypes = values(requirements, WellKnown.CAPACITY_TYPE_LABEL);
+    Map<String, String> tags = new LinkedHashMap<>(nodeClass.getSpec().tagsOrEmpty());
+    String nodePool = claim.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL);
+    tags.put("Name", nodePool + "/" + request.nodeClaim());
+    tags.put(WellKnown.TAG_OWNER, "farrier");
+    tags.put(WellKnown.TAG_CLUSTER, request.cluster());
+    tags.put(WellKnown.TAG_NODEPOOL, nodePool);
+    tags.put(WellKnown.TAG_NODECLAIM, request.nodeClaim());
+    tags.put(WellKnown.TAG_NODECLASS, nodeClassName);
+    Map<String, String> nodeLabels = new LinkedHashMap<>(claim.getMetadata().getLabels());
+    singleValued(requirements).forEach(nodeLabels::putIfAbsent);
+    List<Taint> nodeTaints = new ArrayList<>(fromKube(spec.taintsOrEmpty()));
+    nodeTaints.addAll(fromKube(spec.startupTaintsOrEmpty()));
+    Instance instance;
+    try {
+      instance = cloud.create(new LaunchRequest(request.cluster(), request.nodeClaim(), nodePool, nodeClassName, instanceTypes,
+          capacityTypes.isEmpty() ? List.of(WellKnown.CAPACITY_ON_DEMAND) : capacityTypes,
+          values(requirements, WellKnown.ZONE_LABEL), images, tags, nodeLabels, nodeTaints));
+    } catch (CloudProviderException e) {
+      throw Failures.of(e);
+    }
+    var capacity = cloud.instanceTypes().stream().filter(t -> t.name().equals(instance.instanceType())).findFirst()
+        .map(t -> ResourceQuantities.toQuantities(Resources.of(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, t.eniMaxPods())))
+        .orElse(null);
+    cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
+        List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));
+    log.info("instance launched nodeclaim={} instance={} type={} zone={} capacityType={} image={}", request.nodeClaim(), instance.id(),
+        instance.instanceType(), instance.zone(), instance.capacityType(), instance.imageId());
+    return new LaunchedInstance(request.nodeClaim(), instance.id(), instance.providerId(), instance.instanceType(), instance.zone(),
+        instance.capacityType(), instance.imageId(), instance.pricePerHour());
+  }
+
+  private static List<String> values(List<Requirement> requirements, String key) {
+    return requirements.stream().filter(r -> r.key().equals(key) && r.operator().equals("In")).findFirst()
+        .map(Requirement::values).orElse(List.of());
+  }
+
+  /** Requirements that pin a label to one value become node labels, as Karpenter does. */
+  private static Map<String, String> singleValued(List<Requirement> requirements) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (var r : requirements) {
+      if (r.operator().equals("In") && r.values().size() == 1) {
+        labels.put(r.key(), r.values().getFirst());
+      }
+    }
+    return labels;
+  }
+
+  @Override
+  public String awaitRegistered(AwaitNodeRequest request) {
+    return Polling.until(() -> cluster.findNodeByProviderId(request.providerId()).map(n -> n.getMetadata().getName()),
+        () -> "waiting for a Node with providerID " + request.providerId());
+  }
+
+  /** Idempotent: label merges, finalizer add and taint removal converge; the status patch is by condition type. */
+  @Override
+  public void registerNode(AwaitNodeRequest request) {
+    var claim = claim(request.nodeClaim());
+    var node = node(request.nodeName());
+    Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
+    labels.put(WellKnown.REGISTERED_LABEL, "true");
+    try {
+      cluster.patchNodeMetadata(request.nodeName(), labels,
+          Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, claim.getMetadata().getAnnotations().getOrDefault(WellKnown.NODEPOOL_HASH_ANNOTATION, "")));
+      cluster.addNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
+      cluster.removeNodeTaint(request.nodeName(), WellKnown.UNREGISTERED_TAINT);
+      cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, request.nodeName(),
+          node.getStatus().getCapacity(), node.getStatus().getAllocatable(),
+          List.of(Condition.of(NodeClaimStatus.REGISTERED, Condition.TRUE, "Registered", "node " + request.nodeName(), clock.instant())), null));
+    } catch (ObjectNotFoundException e) {
+      throw Failures.of(e);
+    }
+    log.info("node registered nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
+  }
+
+  /** Idempotent: waits, then sets a label and a condition that a repeat sets to the same values. */
+  @Override
+  public void awaitInitialized(AwaitNodeRequest request) {
+    var startupTaints = claim(request.nodeClaim()).getSpec().startupTaintsOrEmpty();
+    Polling.until(() -> cluster.getNode(request.nodeName()).filter(n -> initialized(n, startupTaints)),
+        () -> "waiting for node " + request.nodeName() + " to be Ready without startup taints");
+    try {
+      cluster.patchNodeMetadata(request.nodeName(), Map.of(WellKnown.INITIALIZED_LABEL, "true"), Map.of());
+      var now = clock.instant();
+      cluster.patchNodeClaimStatus(request.nodeClaim(), NodeClaimStatus.ofConditions(
+          Condition.of(NodeClaimStatus.INITIALIZED, Condition.TRUE, "Initialized", "node " + request.nodeName() + " is Ready", now),
+          Condition.of(NodeClaimStatus.READY, Condition.TRUE, "Ready", "", now)));
+    } catch (ObjectNotFoundException e) {
+      throw Failures.of(e);
+    }
+    log.info("node initialized nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
+  }
+
+  static boolean initialized(Node node, List<io.fabric8.kubernetes.api.model.Taint> startupTaints) {
+    boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
+        && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    var taints = node.getSpec().getTaints() == null ? List.<io.fabric8.kubernetes.api.model.Taint>of() : node.getSpec().getTaints();
+    boolean blocked = taints.stream().anyMatch(t -> t.getKey().equals(WellKnown.UNREGISTERED_TAINT_KEY)
+        || startupTaints.stream().anyMatch(s -> s.getKey().equals(t.getKey()) && s.getEffect().equals(t.getEffect())));
+    return ready && !blocked;
+  }
+
+  /** Idempotent: the cloud treats shutting-down, terminated and unknown instances as done; ownership is checked first. */
+  @Override
+  public InstanceState terminateInstance(TerminateInstanceRequest request) {
+    if (request.instanceId() == null) {
+      return new InstanceState(null, InstanceState.NOT_FOUND);
+    }
+    try {
+      var instance = cloud.delete(request.cluster(), request.nodeClaim(), request.instanceId());
+      log.info("instance terminating nodeclaim={} instance={} state={}", request.nodeClaim(), request.instanceId(), instance.state());
+      return new InstanceState(instance.id(), instance.state());
+    } catch (CloudProviderException e) {
+      throw Failures.of(e);
+    }
+  }
+
+  @Override
+  public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
+    if (request.instanceId() == null) {
+      return new InstanceState(null, InstanceState.NOT_FOUND);
+    }
+    return Polling.until(() -> {
+      Optional<Instance> instance = cloud.get(request.instanceId());
+      var state = instance.map(i -> new InstanceState(i.id(), i.state())).orElse(new InstanceState(request.instanceId(), InstanceState.NOT_FOUND));
+      return state.gone() ? Optional.of(state) : Optional.empty();
+    }, () -> "waiting for instance " + request.instanceId() + " to terminate");
+  }
+
+  /** Idempotent: deletion of a missing node is done, and the finalizer removal converges. */
+  @Override
+  public void deleteNode(NodeRef request) {
+    if (request.nodeName() == null) {
+      return;
+    }
+    cluster.deleteNode(request.nodeName());
+    cluster.removeNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
+    log.info("node deleted nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
+  }
+
+  /** Idempotent for the same reason as {@link #deleteNode}. */
+  @Override
+  public void deleteNodeClaim(NodeClaimRef request) {
+    cluster.deleteNodeClaim(request.nodeClaim());
+    cluster.removeNodeClaimFinalizer(request.nodeClaim(), WellKnown.TERMINATION_FINALIZER);
+    log.info("nodeclaim deleted nodeclaim={}", request.nodeClaim());
+  }
+
+  private NodeClaim claim(String name) {
+    return cluster.getNodeClaim(name).orElseThrow(() -> Failures.of(new ObjectNotFoundException("NodeClaim", name)));
+  }
+
+  private Node node(String name) {
+    return cluster.getNode(name).orElseThrow(() -> Failures.of(new ObjectNotFoundException("Node", name)));
+  }
+}

@@ -1,0 +1,269 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.NodePoolHash;
+import dev.farrier.activities.crd.RequirementWithMinValues;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
+import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.activities.PlanReplacementRequest;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.ClaimNamer;
+import dev.farrier.workflows.planner.DisruptionBudget;
+import dev.farrier.workflows.planner.DisruptionPlanner;
+import dev.farrier.workflows.planner.DisruptionSnapshot;
+import dev.farrier.workflows.planner.GoDurations;
+import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.NodeClaimView;
+import dev.farrier.workflows.planner.NodePoolLimits;
+import dev.farrier.workflows.planner.NodePoolView;
+import dev.farrier.workflows.planner.OfferingView;
+import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.workflows.planner.PodsOnNode;
+import dev.farrier.workflows.planner.ProvisioningPlanner;
+import dev.farrier.workflows.planner.ProvisioningSnapshot;
+import dev.farrier.workflows.planner.ReplacementSnapshot;
+import dev.farrier.workflows.planner.ResolvedImages;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. Nothing here
+ * writes, so every retry is safe.
+ */
+public class PlanningActivitiesImpl implements PlanningActivities {
+  private static final Logger log = LoggerFactory.getLogger(PlanningActivitiesImpl.class);
+  /** Karpenter's default root volume (20Gi gp3) is what a node offers pods as ephemeral storage. */
+  static final long ROOT_VOLUME_BYTES = 20L * 1024 * 1024 * 1024;
+  static final String GPU_RESOURCE = "nvidia.com/gpu";
+
+  private final Cluster cluster;
+  private final CloudProvider cloud;
+  private final Clock clock;
+  private final ProvisioningPlanner provisioning = new ProvisioningPlanner();
+  private final DisruptionPlanner disruption = new DisruptionPlanner();
+
+  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud) {
+    this(cluster, cloud, Clock.systemUTC());
+  }
+
+  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, Clock clock) {
+    this.cluster = cluster;
+    this.cloud = cloud;
+    this.clock = clock;
+  }
+
+  @Override
+  public ProvisioningPlan planProvisioning(PlanProvisioningRequest request) {
+    List<PodSpecView> pending = new ArrayList<>();
+    for (var ref : request.pods()) {
+      cluster.getPod(ref.namespace(), ref.name())
+          .filter(p -> Objects.equals(p.getMetadata().getUid(), ref.uid()))
+          .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+          .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
+          .ifPresent(p -> pending.add(PodViews.of(p)));
+    }
+    if (pending.isEmpty()) {
+      return new ProvisioningPlan(List.of(), List.of());
+    }
+    var pools = cluster.listNodePools();
+    var claims = cluster.listNodeClaims();
+    var catalog = cloud.instanceTypes();
+    Map<String, List<InstanceTypeView>> types = new HashMap<>();
+    List<NodePoolView> views = new ArrayList<>();
+    for (var pool : pools) {
+      var view = nodePoolView(pool, claims);
+      views.add(view);
+      types.put(view.name(), instanceTypes(catalog, nodeClassArchs(view.nodeClassName())));
+    }
+    var plan = provisioning.plan(new ProvisioningSnapshot(pending, views, types, daemonSetPods()), request.batchId(), ClaimNamer.standard());
+    log.info("provisioning planned batch={} pods={} claims={} unschedulable={}", request.batchId(), pending.size(),
+        plan.claims().size(), plan.unschedulable().size());
+    return plan;
+  }
+
+  @Override
+  public ReplacementPlan planReplacement(PlanReplacementRequest request) {
+    var claim = cluster.getNodeClaim(request.nodeClaim()).orElse(null);
+    if (claim == null) {
+      return new ReplacementPlan(null, 0, "nodeclaim " + request.nodeClaim() + " is gone");
+    }
+    var poolName = claim.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL);
+    var pool = cluster.getNodePool(poolName).orElse(null);
+    List<PodSpecView> pods = request.nodeName() == null ? List.of()
+        : cluster.listPodsOnNode(request.nodeName()).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
+    if (pool == null) {
+      int reschedulable = (int) pods.stream().filter(PodSpecView::reschedulable).count();
+      return new ReplacementPlan(null, reschedulable, "nodepool " + poolName + " of nodeclaim " + request.nodeClaim() + " is gone");
+    }
+    var view = nodePoolView(pool, cluster.listNodeClaims());
+    var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
+    return provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
+        instanceTypes(cloud.instanceTypes(), nodeClassArchs(view.nodeClassName())), daemonSetPods(), replaced));
+  }
+
+  @Override
+  public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
+    var claims = cluster.listNodeClaims();
+    var pools = cluster.listNodePools().stream().map(p -> nodePoolView(p, claims)).toList();
+    Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
+    List<NodeClaimView> views = claims.stream().map(c -> nodeClaimView(c, nodes.get(nodeName(c)))).toList();
+    List<ResolvedImages> images = new ArrayList<>();
+    for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
+      var byArch = resolve(nodeClass).stream().collect(Collectors.groupingBy(i -> kubernetesArch(i.arch()), TreeMap::new,
+          Collectors.mapping(Image::id, Collectors.toList())));
+      byArch.forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
+    }
+    var plan = disruption.plan(new DisruptionSnapshot(clock.millis(), pools, views, images));
+    if (!plan.commands().isEmpty()) {
+      log.info("disruption planned commands={} candidates={}", plan.commands().size(), plan.decisions().size());
+    }
+    return plan;
+  }
+
+  private List<Image> resolve(EC2NodeClass nodeClass) {
+    var terms = nodeClass.getSpec().amiSelectorTermsOrEmpty().stream()
+        .map(t -> new AmiSelectorTerm(t.id(), t.name(), t.owner(), t.tags(), t.alias())).toList();
+    return terms.isEmpty() ? List.of() : cloud.resolveImages(terms);
+  }
+
+  /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
+  private Set<String> nodeClassArchs(String nodeClassName) {
+    return cluster.getNodeClass(nodeClassName).map(this::resolve).orElse(List.of()).stream()
+        .map(i -> kubernetesArch(i.arch())).collect(Collectors.toSet());
+  }
+
+  private static String kubernetesArch(String ec2Arch) {
+    return "x86_64".equals(ec2Arch) ? "amd64" : ec2Arch;
+  }
+
+  static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs) {
+    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(PlanningActivitiesImpl::view).toList();
+  }
+
+  static InstanceTypeView view(InstanceType t) {
+    Map<String, Long> extended = new TreeMap<>();
+    if (t.gpuCount() > 0 && "NVIDIA".equalsIgnoreCase(t.gpuManufacturer())) {
+      extended.put(GPU_RESOURCE, (long) t.gpuCount());
+    }
+    var capacity = new Resources(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, ROOT_VOLUME_BYTES, t.eniMaxPods(), extended);
+    var offerings = t.offerings().stream().map(o -> new OfferingView(o.zone(), o.capacityType(), o.pricePerHour(), o.available())).toList();
+    return new InstanceTypeView(t.name(), t.kubernetesArch(), InstanceTypeView.standardLabels(t.name(), t.vcpu(), t.memoryMiB()), capacity, offerings);
+  }
+
+  private List<PodSpecView> daemonSetPods() {
+    return cluster.listDaemonSets().stream()
+        .map(ds -> PodViews.of(ds.getSpec().getTemplate().getMetadata() == null
+            ? new io.fabric8.kubernetes.api.model.ObjectMeta() : ds.getSpec().getTemplate().getMetadata(),
+            ds.getSpec().getTemplate().getSpec(), PodSpecView.OWNER_DAEMON_SET))
+        .toList();
+  }
+
+  static NodePoolView nodePoolView(NodePool pool, List<NodeClaim> claims) {
+    var spec = pool.getSpec();
+    var template = spec.template().spec();
+    var name = pool.getMetadata().getName();
+    Resources usage = claims.stream().filter(c -> name.equals(c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)))
+        .filter(c -> c.getStatus() != null)
+        .map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity())).reduce(Resources.ZERO, Resources::plus);
+    var budgets = spec.disruptionOrDefault().budgetsOrDefault().stream()
+        .map(b -> new DisruptionBudget(b.nodes(), b.reasons(), b.schedule(), b.duration())).toList();
+    return new NodePoolView(name, spec.weight() == null ? 0 : spec.weight(),
+        template.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList(),
+        spec.template().metadataOrEmpty().labelsOrEmpty(),
+        taints(template.taintsOrEmpty()), taints(template.startupTaintsOrEmpty()),
+        template.nodeClassRef() == null ? null : template.nodeClassRef().name(),
+        limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()));
+  }
+
+  private static NodePoolLimits limits(Map<String, io.fabric8.kubernetes.api.model.Quantity> limits) {
+    if (limits.isEmpty()) {
+      return NodePoolLimits.NONE;
+    }
+    var r = ResourceQuantities.fromQuantities(limits);
+    return new NodePoolLimits(limits.containsKey("cpu") ? r.milliCpu() : null, limits.containsKey("memory") ? r.memoryBytes() : null,
+        limits.containsKey("ephemeral-storage") ? r.ephemeralStorageBytes() : null, limits.containsKey("pods") ? r.pods() : null, r.extended());
+  }
+
+  private static List<Taint> taints(List<io.fabric8.kubernetes.api.model.Taint> taints) {
+    return taints.stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
+  }
+
+  private static Long seconds(String goDuration) {
+    Long millis = GoDurations.toMillis(goDuration);
+    return millis == null ? null : millis / 1000;
+  }
+
+  private static String nodeName(NodeClaim claim) {
+    return claim.getStatus() == null ? null : claim.getStatus().nodeName();
+  }
+
+  private NodeClaimView nodeClaimView(NodeClaim claim, Node node) {
+    var meta = claim.getMetadata();
+    var status = Optional.ofNullable(claim.getStatus());
+    var conditions = status.map(NodeClaimStatus::conditionsOrEmpty).orElse(List.of());
+    Map<String, String> nodeLabels = node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+    Map<String, String> nodeAnnotations = node == null || node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
+    Map<String, String> claimAnnotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    boolean tainted = node != null && node.getSpec().getTaints() != null
+        && node.getSpec().getTaints().stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.getKey()));
+    var pods = node == null ? PodsOnNode.NONE : PodsOnNode.of(cluster.listPodsOnNode(node.getMetadata().getName()).stream()
+        .filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList());
+    Map<String, String> requirementLabels = new LinkedHashMap<>();
+    claim.getSpec().requirementsOrEmpty().stream().filter(r -> "In".equals(r.operator()) && r.values() != null && r.values().size() == 1)
+        .forEach(r -> requirementLabels.put(r.key(), r.values().getFirst()));
+    Long drifted = Conditions.find(conditions, NodeClaimStatus.DRIFTED).filter(c -> c.isTrue())
+        .map(c -> OffsetDateTime.parse(c.lastTransitionTime()).toInstant().toEpochMilli()).orElse(null);
+    return new NodeClaimView(
+        meta.getName(),
+        meta.getLabels().get(WellKnown.NODEPOOL_LABEL),
+        claim.getSpec().nodeClassRef() == null ? null : claim.getSpec().nodeClassRef().name(),
+        nodeName(claim),
+        ProviderIds.instanceId(status.map(NodeClaimStatus::providerID).orElse(null)),
+        status.map(NodeClaimStatus::imageID).orElse(null),
+        nodeLabels.getOrDefault(WellKnown.ARCH_LABEL, requirementLabels.get(WellKnown.ARCH_LABEL)),
+        claimAnnotations.get(WellKnown.NODEPOOL_HASH_ANNOTATION),
+        nodeLabels.get(WellKnown.CAPACITY_TYPE_LABEL),
+        nodeLabels.get(WellKnown.INSTANCE_TYPE_LABEL),
+        nodeLabels.get(WellKnown.ZONE_LABEL),
+        Conditions.isTrue(conditions, NodeClaimStatus.REGISTERED),
+        Conditions.isTrue(conditions, NodeClaimStatus.INITIALIZED),
+        meta.getDeletionTimestamp() != null || (node != null && node.getMetadata().getDeletionTimestamp() != null),
+        tainted,
+        nodeAnnotations.containsKey(WellKnown.FARRIER_ABORTED_ANNOTATION) || claimAnnotations.containsKey(WellKnown.FARRIER_ABORTED_ANNOTATION),
+        "true".equals(claimAnnotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)) || "true".equals(nodeAnnotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)),
+        OffsetDateTime.parse(meta.getCreationTimestamp()).toInstant().toEpochMilli(),
+        drifted,
+        claim.getSpec().expireAfter(),
+        seconds(claim.getSpec().terminationGracePeriod()),
+        pods);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.farrier.activities;
+
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Toleration;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.PodSpecView;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.List;
+import java.util.Map;
+
+/** Reads what the planners need from Pod objects and pod templates. */
+final class PodViews {
+  private PodViews() {}
+
+  static PodSpecView of(Pod pod) {
+    return of(pod.getMetadata(), pod.getSpec(), ownerKind(pod));
+  }
+
+  static PodSpecView of(ObjectMeta meta, PodSpec spec, String ownerKind) {
+    var annotations = meta.getAnnotations() == null ? Map.<String, String>of() : meta.getAnnotations();
+    return new PodSpecView(
+        new PodRef(meta.getNamespace(), meta.getName(), meta.getUid()),
+        requests(spec),
+        spec.getNodeSelector(),
+        requiredAffinity(spec),
+        spec.getTolerations() == null ? List.of() : spec.getTolerations().stream()
+            .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList(),
+        ownerKind,
+        "true".equals(annotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)));
+  }
+
+  /** max(sum of containers, largest init container) + overhead, as the scheduler counts a pod. */
+  static Resources requests(PodSpec spec) {
+    Resources containers = Resources.ZERO;
+    for (Container c : spec.getContainers()) {
+      containers = containers.plus(containerRequests(c));
+    }
+    Resources init = Resources.ZERO;
+    for (Container c : spec.getInitContainers() == null ? List.<Container>of() : spec.getInitContainers()) {
+      init = max(init, containerRequests(c));
+    }
+    return max(containers, init).plus(ResourceQuantities.fromQuantities(spec.getOverhead()));
+  }
+
+  private static Resources containerRequests(Container c) {
+    return c.getResources() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(c.getResources().getRequests());
+  }
+
+  private static Resources max(Resources a, Resources b) {
+    var extended = new java.util.TreeMap<>(a.extended());
+    b.extended().forEach((k, v) -> extended.merge(k, v, Math::max));
+    return new Resources(Math.max(a.milliCpu(), b.milliCpu()), Math.max(a.memoryBytes(), b.memoryBytes()),
+        Math.max(a.ephemeralStorageBytes(), b.ephemeralStorageBytes()), Math.max(a.pods(), b.pods()), extended);
+  }
+
+  private static List<List<Requirement>> requiredAffinity(PodSpec spec) {
+    if (spec.getAffinity() == null || spec.getAffinity().getNodeAffinity() == null
+        || spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
+      return List.of();
+    }
+    return spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().stream()
+        .map(term -> term.getMatchExpressions() == null ? List.<Requirement>of()
+            : term.getMatchExpressions().stream().map(PodViews::requirement).toList())
+        .toList();
+  }
+
+  private static Requirement requirement(NodeSelectorRequirement r) {
+    return new Requirement(r.getKey(), r.getOperator(), r.getValues(), null);
+  }
+
+  /** The controller's kind, {@code Node} for a mirror pod, null for a bare pod. */
+  static String ownerKind(Pod pod) {
+    var annotations = pod.getMetadata().getAnnotations();
+    if (annotations != null && annotations.containsKey(NodeActivitiesImpl.MIRROR_ANNOTATION)) {
+      return PodSpecView.OWNER_NODE;
+    }
+    var owners = pod.getMetadata().getOwnerReferences();
+    return owners == null ? null : owners.stream().filter(o -> Boolean.TRUE.equals(o.getController()))
+        .map(o -> o.getKind()).findFirst().orElse(null);
+  }
+
+  static boolean terminal(Pod pod) {
+    var phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.farrier.worker;
+
+import dev.farrier.worker.config.WorkerSettings;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Factory;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+
+/** Connections to Temporal and Kubernetes. */
+@Factory
+public class ClientsFactory {
+  @Singleton
+  @Bean(preDestroy = "shutdown")
+  WorkflowServiceStubs serviceStubs(WorkerSettings settings) {
+    return WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.temporalAddress()).build());
+  }
+
+  @Singleton
+  WorkflowClient workflowClient(WorkflowServiceStubs stubs, WorkerSettings settings) {
+    return WorkflowClient.newInstance(stubs,
+        WorkflowClientOptions.newBuilder().setNamespace(settings.temporalNamespace()).build());
+  }
+
+  @Singleton
+  @Bean(preDestroy = "close")
+  KubernetesClient kubernetesClient(WorkerSettings settings) {
+    if (settings.kubeconfig() == null) {
+      return new KubernetesClientBuilder().build();
+    }
+    try {
+      var config = Config.fromKubeconfig(Files.readString(settings.kubeconfig()));
+      return new KubernetesClientBuilder().withConfig(config).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read farrier.kubeconfig " + settings.kubeconfig(), e);
+    }
+  }
+}

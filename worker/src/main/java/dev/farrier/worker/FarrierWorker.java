@@ -1,0 +1,54 @@
+package dev.farrier.worker;
+
+import dev.farrier.worker.config.WorkerSettings;
+import io.temporal.worker.WorkerFactory;
+import jakarta.inject.Singleton;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the worker: polls the task queue, makes sure the cluster's reconciler is running, and feeds it pending
+ * pods from the informer. Stopping it stops polling; workflows carry on when a worker comes back.
+ */
+@Singleton
+public class FarrierWorker implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(FarrierWorker.class);
+
+  private final WorkerSettings settings;
+  private final ReconcilerClient reconciler;
+  private final WorkerFactory factory;
+  private final PendingPodInformer informer;
+  private final List<AutoCloseable> resources;
+
+  public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
+      CloudResources cloud) {
+    this.settings = settings;
+    this.reconciler = reconciler;
+    this.factory = factory;
+    this.informer = informer;
+    this.resources = List.of(cloud);
+  }
+
+  public void start() {
+    factory.start();
+    var runId = reconciler.ensureRunning();
+    log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
+    informer.start();
+    log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={}",
+        settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud());
+  }
+
+  @Override
+  public void close() {
+    informer.close();
+    factory.shutdown();
+    for (var r : resources) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        log.warn("closing {} failed: {}", r, e.toString());
+      }
+    }
+  }
+}

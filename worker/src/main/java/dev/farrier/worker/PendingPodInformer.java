@@ -1,0 +1,109 @@
+package dev.farrier.worker;
+
+import dev.farrier.workflows.model.PodRef;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches unbound pods and signals the reconciler with those the scheduler marked Unschedulable. Signals are
+ * coalesced every 250 ms; the informer's periodic resync re-signals pods that stay pending (the reconciler
+ * ignores pods already queued or being provisioned for), so a lost signal costs at most one resync period.
+ */
+@Singleton
+public class PendingPodInformer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PendingPodInformer.class);
+  private static final long RESYNC_MILLIS = 30_000;
+  private static final long FLUSH_MILLIS = 250;
+
+  private final KubernetesClient kube;
+  private final ReconcilerClient reconciler;
+  private final Map<String, PodRef> queued = new LinkedHashMap<>();
+  private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+    var t = new Thread(r, "farrier-pending-pods");
+    t.setDaemon(true);
+    return t;
+  });
+  private SharedIndexInformer<Pod> informer;
+
+  public PendingPodInformer(KubernetesClient kube, ReconcilerClient reconciler) {
+    this.kube = kube;
+    this.reconciler = reconciler;
+  }
+
+  public void start() {
+    informer = kube.pods().inAnyNamespace().withField("spec.nodeName", "").inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        consider(pod);
+      }
+
+      @Override
+      public void onUpdate(Pod oldPod, Pod pod) {
+        consider(pod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {}
+    }, RESYNC_MILLIS);
+    flusher.scheduleWithFixedDelay(this::flush, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  static boolean unschedulable(Pod pod) {
+    if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+      return false;
+    }
+    if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+      return false;
+    }
+    return pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())
+        && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()));
+  }
+
+  private void consider(Pod pod) {
+    if (!unschedulable(pod)) {
+      return;
+    }
+    var ref = new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid());
+    synchronized (queued) {
+      queued.put(ref.uid(), ref);
+    }
+  }
+
+  private void flush() {
+    List<PodRef> batch;
+    synchronized (queued) {
+      if (queued.isEmpty()) {
+        return;
+      }
+      batch = new ArrayList<>(queued.values());
+      queued.clear();
+    }
+    try {
+      reconciler.signalPending(batch);
+      log.info("signalled pending pods count={} first={}", batch.size(), batch.getFirst().key());
+    } catch (RuntimeException e) {
+      // Not lost: the next resync sees the pods still pending and queues them again.
+      log.warn("signalling {} pending pods failed, retrying on resync: {}", batch.size(), e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    flusher.shutdownNow();
+    if (informer != null) {
+      informer.close();
+    }
+  }
+}

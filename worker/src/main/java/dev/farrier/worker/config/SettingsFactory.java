@@ -1,0 +1,43 @@
+package dev.farrier.worker.config;
+
+import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Value;
+import jakarta.inject.Singleton;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Reads {@link WorkerSettings} from Micronaut's configuration; defaults live in application.yml. */
+@Factory
+public class SettingsFactory {
+  @Singleton
+  WorkerSettings settings(
+      @Value("${farrier.cluster-name}") String clusterName,
+      @Value("${farrier.temporal.address}") String temporalAddress,
+      @Value("${farrier.temporal.namespace}") String temporalNamespace,
+      @Value("${farrier.temporal.task-queue}") String taskQueue,
+      @Value("${farrier.kubeconfig:}") String kubeconfig,
+      @Value("${farrier.cloud}") String cloud,
+      @Value("${farrier.region}") String region,
+      @Value("${farrier.simulated.state-dir:}") String simulatedStateDir,
+      @Value("${farrier.simulated.kubernetes-version}") String simulatedKubernetesVersion,
+      @Value("${farrier.simulated.boot-delay}") Duration bootDelay,
+      @Value("${farrier.simulated.terminate-delay}") Duration terminateDelay,
+      @Value("${farrier.reconciler.batch-idle}") Duration batchIdle,
+      @Value("${farrier.reconciler.batch-max}") Duration batchMax,
+      @Value("${farrier.reconciler.disruption-interval}") Duration disruptionInterval,
+      @Value("${farrier.launch.registration-timeout}") Duration registrationTimeout,
+      @Value("${farrier.launch.initialization-timeout}") Duration initializationTimeout,
+      @Value("${farrier.drain.poll}") Duration drainPoll,
+      @Value("${farrier.drain.poll-max}") Duration drainPollMax) {
+    var reconciler = new ReconcilerSettings(
+        batchIdle.toMillis(), batchMax.toMillis(), disruptionInterval.toMillis(),
+        new LaunchSettings(registrationTimeout.toSeconds(), initializationTimeout.toSeconds()),
+        Math.max(1, drainPoll.toSeconds()), Math.max(1, drainPollMax.toSeconds()));
+    var simulated = new WorkerSettings.SimulatedSettings(
+        simulatedStateDir.isBlank() ? null : Path.of(simulatedStateDir), simulatedKubernetesVersion, bootDelay, terminateDelay);
+    return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
+        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, reconciler);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.farrier.worker.config;
+
+import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Everything the worker reads from configuration (Micronaut: {@code application.yml}, system properties, and
+ * environment variables such as {@code FARRIER_CLUSTER_NAME}), validated once at start.
+ *
+ * @param kubeconfig  null means in-cluster configuration (service account) or ~/.kube/config
+ * @param cloud       {@code simulated} (sandbox and tests) or {@code aws}
+ */
+public record WorkerSettings(
+    String clusterName,
+    String temporalAddress,
+    String temporalNamespace,
+    String taskQueue,
+    Path kubeconfig,
+    String cloud,
+    String region,
+    SimulatedSettings simulated,
+    ReconcilerSettings reconciler) {
+
+  /** The simulated cloud's knobs: where its state lives (shared with the sandbox), boot and terminate delays. */
+  public record SimulatedSettings(Path stateDir, String kubernetesVersion, Duration bootDelay, Duration terminateDelay) {}
+
+  public WorkerSettings {
+    require(clusterName, "farrier.cluster-name (FARRIER_CLUSTER_NAME)");
+    require(temporalAddress, "farrier.temporal.address (FARRIER_TEMPORAL_ADDRESS)");
+    if (!cloud.equals("simulated") && !cloud.equals("aws")) {
+      throw new IllegalArgumentException("farrier.cloud (FARRIER_CLOUD) must be 'simulated' or 'aws', not '" + cloud + "'");
+    }
+    if (cloud.equals("simulated") && (simulated == null || simulated.stateDir() == null)) {
+      throw new IllegalArgumentException("farrier.simulated.state-dir (FARRIER_SIMULATED_STATE_DIR) is required with farrier.cloud=simulated");
+    }
+  }
+
+  private static void require(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(name + " is required");
+    }
+  }
+
+  public LaunchSettings launch() {
+    return reconciler.launchSettings();
+  }
+}

@@ -1,0 +1,139 @@
+package dev.farrier.worker.sandbox;
+
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * A whole Farrier installation on the local stack: Temporal, Kubernetes with Farrier's CRDs, the simulated cloud's
+ * state dir, and Farrier workers as separate JVMs. The sandbox and the end-to-end tests both stand on it.
+ */
+public final class SandboxEnvironment implements AutoCloseable {
+  /** Farrier's CRD files, copied onto the class path from deploy/crds by the build. */
+  static final List<String> CRDS = List.of("karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml");
+
+  private final String cluster;
+  private final LocalStack stack;
+  private final KubernetesClient kube;
+  private final WorkflowServiceStubs stubs;
+  private final WorkflowClient temporal;
+  private final Path cloudDir;
+  private final Path logDir;
+  private final List<WorkerProcess> workers = new ArrayList<>();
+
+  private SandboxEnvironment(String cluster, LocalStack stack, Path runDir) throws IOException {
+    this.cluster = cluster;
+    this.stack = stack;
+    this.kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(stack.kubeconfig()))).build();
+    this.stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
+    this.temporal = WorkflowClient.newInstance(stubs);
+    this.cloudDir = Files.createDirectories(runDir.resolve("cloud"));
+    this.logDir = Files.createDirectories(runDir.resolve("logs"));
+  }
+
+  /** Empties {@code dir} (a previous run's files) and creates it. */
+  public static Path recreate(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    return Files.createDirectories(dir);
+  }
+
+  /** Starts the local stack in {@code runDir} and installs Farrier's CRDs. */
+  public static SandboxEnvironment start(Path runDir, String cluster, int temporalUiPort) throws IOException {
+    Files.createDirectories(runDir);
+    var stack = LocalStack.builder()
+        .runDir(runDir.resolve("stack"))
+        .temporalUiPort(temporalUiPort)
+        .searchAttributes(FarrierSearchAttributes.ALL.stream().map(k -> k.getName()).toList())
+        .start();
+    try {
+      var env = new SandboxEnvironment(cluster, stack, runDir);
+      env.installCrds();
+      return env;
+    } catch (IOException | RuntimeException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  private void installCrds() throws IOException {
+    for (var file : CRDS) {
+      try (var in = Objects.requireNonNull(getClass().getResourceAsStream("/crds/" + file), "CRD " + file + " missing from the class path")) {
+        var crd = kube.apiextensions().v1().customResourceDefinitions().load(in).item();
+        kube.resource(crd).serverSideApply();
+        kube.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+            .waitUntilCondition(SandboxEnvironment::established, 60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream().anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** Starts one more worker JVM (its log: logs/worker-N.log) and waits until it polls. */
+  public WorkerProcess startWorker() throws IOException, InterruptedException {
+    var env = WorkerProcess.environment(cluster, stack.temporalAddress(), stack.kubeconfig(), cloudDir);
+    var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"));
+    workers.add(worker);
+    worker.awaitStarted(Duration.ofSeconds(90));
+    return worker;
+  }
+
+  public String cluster() {
+    return cluster;
+  }
+
+  public LocalStack stack() {
+    return stack;
+  }
+
+  public KubernetesClient kube() {
+    return kube;
+  }
+
+  public WorkflowClient temporal() {
+    return temporal;
+  }
+
+  public Path cloudDir() {
+    return cloudDir;
+  }
+
+  public List<WorkerProcess> workers() {
+    return List.copyOf(workers);
+  }
+
+  @Override
+  public void close() {
+    for (var w : workers) {
+      try {
+        w.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    stubs.shutdownNow();
+    kube.close();
+    stack.close();
+  }
+}
