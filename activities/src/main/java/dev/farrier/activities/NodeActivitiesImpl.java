@@ -12,6 +12,7 @@ import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.temporal.activity.Activity;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -77,6 +78,7 @@ public class NodeActivitiesImpl implements NodeActivities {
     List<String> doNotDisrupt = new ArrayList<>();
     for (Pod pod : drainable(cluster.listPodsOnNode(request.nodeName()))) {
       var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      Activity.getExecutionContext().heartbeat(key);
       if (pod.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }

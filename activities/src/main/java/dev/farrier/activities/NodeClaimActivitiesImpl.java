@@ -1,6 +1,5 @@
 package dev.farrier.activities;
 
-import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
@@ -112,11 +111,10 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var nodeClassName = spec.nodeClassRef().name();
     EC2NodeClass nodeClass = cluster.getNodeClass(nodeClassName)
         .orElseThrow(() -> Failures.nodeClassNotReady("EC2NodeClass " + nodeClassName + " of NodeClaim " + request.nodeClaim() + " does not exist"));
-    var terms = nodeClass.getSpec().amiSelectorTermsOrEmpty().stream()
-        .map(t -> new AmiSelectorTerm(t.id(), t.name(), t.owner(), t.tags(), t.alias())).toList();
-    var images = cloud.resolveImages(terms);
+    var images = NodeClassImages.resolve(cloud, nodeClass);
     if (images.isEmpty()) {
-      throw Failures.nodeClassNotReady("amiSelectorTerms of EC2NodeClass " + nodeClassName + " resolve no image: " + terms);
+      throw Failures.nodeClassNotReady("amiSelectorTerms of EC2NodeClass " + nodeClassName + " resolve no image: "
+          + NodeClassImages.terms(nodeClass));
     }
     var requirements = spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList();
     var instanceTypes = values(requirements, WellKnown.INSTANCE_TYPE_LABEL);
@@ -222,15 +220,20 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     return ready && !blocked;
   }
 
-  /** Idempotent: the cloud treats shutting-down, terminated and unknown instances as done; ownership is checked first. */
+  /**
+   * Idempotent: the cloud treats shutting-down, terminated and unknown instances as done; ownership is checked
+   * first. Without an instance id (a launch whose response was lost) the claim's instance is found by its tag.
+   */
   @Override
   public InstanceState terminateInstance(TerminateInstanceRequest request) {
-    if (request.instanceId() == null) {
+    String instanceId = request.instanceId() != null ? request.instanceId() : cloud.list(request.cluster()).stream()
+        .filter(i -> request.nodeClaim().equals(i.tags().get(WellKnown.TAG_NODECLAIM))).map(Instance::id).findFirst().orElse(null);
+    if (instanceId == null) {
       return new InstanceState(null, InstanceState.NOT_FOUND);
     }
     try {
-      var instance = cloud.delete(request.cluster(), request.nodeClaim(), request.instanceId());
-      log.info("instance terminating nodeclaim={} instance={} state={}", request.nodeClaim(), request.instanceId(), instance.state());
+      var instance = cloud.delete(request.cluster(), request.nodeClaim(), instanceId);
+      log.info("instance terminating nodeclaim={} instance={} state={}", request.nodeClaim(), instanceId, instance.state());
       return new InstanceState(instance.id(), instance.state());
     } catch (CloudProviderException e) {
       throw Failures.of(e);

@@ -1,6 +1,5 @@
 package dev.farrier.activities;
 
-import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
@@ -138,7 +137,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     List<NodeClaimView> views = claims.stream().map(c -> nodeClaimView(c, nodes.get(nodeName(c)))).toList();
     List<ResolvedImages> images = new ArrayList<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
-      var byArch = resolve(nodeClass).stream().collect(Collectors.groupingBy(i -> kubernetesArch(i.arch()), TreeMap::new,
+      var byArch = NodeClassImages.resolve(cloud, nodeClass).stream().collect(Collectors.groupingBy(i -> i.kubernetesArch(), TreeMap::new,
           Collectors.mapping(Image::id, Collectors.toList())));
       byArch.forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
@@ -149,20 +148,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return plan;
   }
 
-  private List<Image> resolve(EC2NodeClass nodeClass) {
-    var terms = nodeClass.getSpec().amiSelectorTermsOrEmpty().stream()
-        .map(t -> new AmiSelectorTerm(t.id(), t.name(), t.owner(), t.tags(), t.alias())).toList();
-    return terms.isEmpty() ? List.of() : cloud.resolveImages(terms);
-  }
 
   /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
   private Set<String> nodeClassArchs(String nodeClassName) {
-    return cluster.getNodeClass(nodeClassName).map(this::resolve).orElse(List.of()).stream()
-        .map(i -> kubernetesArch(i.arch())).collect(Collectors.toSet());
-  }
-
-  private static String kubernetesArch(String ec2Arch) {
-    return "x86_64".equals(ec2Arch) ? "amd64" : ec2Arch;
+    return cluster.getNodeClass(nodeClassName).map(c -> NodeClassImages.resolve(cloud, c)).orElse(List.of()).stream()
+        .map(i -> i.kubernetesArch()).collect(Collectors.toSet());
   }
 
   static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs) {

@@ -138,6 +138,16 @@ public final class LocalStack implements AutoCloseable {
     return requireKubernetes().caPem();
   }
 
+  /**
+   * Writes a kubeconfig for this cluster that authenticates with {@code token} (e.g. a service account's, to run a
+   * component with exactly its RBAC rather than as admin) and returns its path.
+   */
+  public Path writeKubeconfig(Path file, String user, String token) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, new Kubeconfig(apiServerUrl(), caCertificatePem(), user, token).render());
+    return file;
+  }
+
   /** The kubectl binary next to the other components. */
   public Path kubectl() {
     return binDir.resolve("kubectl");

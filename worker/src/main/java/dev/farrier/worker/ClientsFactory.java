@@ -14,6 +14,7 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Connections to Temporal and Kubernetes. */
 @Factory
@@ -34,14 +35,19 @@ public class ClientsFactory {
   @Singleton
   @Bean(preDestroy = "close")
   KubernetesClient kubernetesClient(WorkerSettings settings) {
-    if (settings.kubeconfig() == null) {
+    return client(settings.kubeconfig(), "farrier.kubeconfig");
+  }
+
+  /** A client from a kubeconfig file, or from the pod's service account (or ~/.kube/config) when {@code kubeconfig} is null. */
+  static KubernetesClient client(Path kubeconfig, String setting) {
+    if (kubeconfig == null) {
       return new KubernetesClientBuilder().build();
     }
     try {
-      var config = Config.fromKubeconfig(Files.readString(settings.kubeconfig()));
+      var config = Config.fromKubeconfig(Files.readString(kubeconfig));
       return new KubernetesClientBuilder().withConfig(config).build();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read farrier.kubeconfig " + settings.kubeconfig(), e);
+      throw new UncheckedIOException("cannot read " + setting + " " + kubeconfig, e);
     }
   }
 }

@@ -17,6 +17,7 @@ import java.time.Clock;
 public class CloudResources implements AutoCloseable {
   private final CloudProvider provider;
   private final SimulatedKubelet kubelet;
+  private final KubernetesClient kubeletClient;
 
   public CloudResources(WorkerSettings settings, KubernetesClient kube) {
     switch (settings.cloud()) {
@@ -25,7 +26,8 @@ public class CloudResources implements AutoCloseable {
         var cloud = new SimulatedCloud(new SimulatedCloudConfig(s.stateDir(), settings.region(), s.kubernetesVersion(),
             s.bootDelay(), s.terminateDelay(), Clock.systemUTC()));
         this.provider = cloud;
-        this.kubelet = new SimulatedKubelet(kube, cloud);
+        this.kubeletClient = s.kubeletKubeconfig() == null ? null : ClientsFactory.client(s.kubeletKubeconfig(), "farrier.simulated.kubelet-kubeconfig");
+        this.kubelet = new SimulatedKubelet(kubeletClient == null ? kube : kubeletClient, cloud);
         this.kubelet.start();
       }
       case "aws" -> throw new IllegalArgumentException(
@@ -43,6 +45,9 @@ public class CloudResources implements AutoCloseable {
   public void close() {
     if (kubelet != null) {
       kubelet.close();
+    }
+    if (kubeletClient != null) {
+      kubeletClient.close();
     }
   }
 }

@@ -19,14 +19,16 @@ public class FarrierWorker implements AutoCloseable {
   private final ReconcilerClient reconciler;
   private final WorkerFactory factory;
   private final PendingPodInformer informer;
+  private final StatusLoop status;
   private final List<AutoCloseable> resources;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
-      CloudResources cloud) {
+      StatusLoop status, CloudResources cloud) {
     this.settings = settings;
     this.reconciler = reconciler;
     this.factory = factory;
     this.informer = informer;
+    this.status = status;
     this.resources = List.of(cloud);
   }
 
@@ -35,6 +37,7 @@ public class FarrierWorker implements AutoCloseable {
     var runId = reconciler.ensureRunning();
     log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
     informer.start();
+    status.start();
     log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={}",
         settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud());
   }
@@ -42,6 +45,7 @@ public class FarrierWorker implements AutoCloseable {
   @Override
   public void close() {
     informer.close();
+    status.close();
     factory.shutdown();
     for (var r : resources) {
       try {

@@ -21,8 +21,12 @@ import java.util.Map;
 public final class ActivityStubs {
   private ActivityStubs() {}
 
-  /** The await activities must heartbeat more often than this (every 5-10 s is plenty). */
-  public static final Duration AWAIT_HEARTBEAT = Duration.ofSeconds(30);
+  /**
+   * Heartbeating activities (the waits and the drain pass) must heartbeat more often than this; a worker that dies
+   * during one is noticed within it and the activity retried elsewhere (a kill -9 mid-drain costs seconds, not the
+   * activity's whole StartToClose).
+   */
+  public static final Duration AWAIT_HEARTBEAT = Duration.ofSeconds(10);
 
   public static final RetryOptions RETRY = RetryOptions.newBuilder()
       .setInitialInterval(Duration.ofSeconds(1))
@@ -69,8 +73,8 @@ public final class ActivityStubs {
         "UntaintDisrupted", CLEANUP,
         "Cordon", call(Duration.ofSeconds(30), Duration.ofMinutes(10)),
         "Uncordon", CLEANUP,
-        // One pass evicts every evictable pod once; PDB blocks are results, not failures.
-        "DrainStep", call(Duration.ofMinutes(2), Duration.ofMinutes(10)),
+        // One pass evicts every evictable pod once, heartbeating per pod; PDB blocks are results, not failures.
+        "DrainStep", heartbeating(call(Duration.ofMinutes(2), Duration.ofMinutes(10))),
         "MarkAborted", CLEANUP,
         // Best effort: an Event is never worth holding a workflow up for long.
         "RecordEvent", call(Duration.ofSeconds(10), Duration.ofMinutes(1)));
@@ -94,11 +98,10 @@ public final class ActivityStubs {
 
   /** A wait that heartbeats: one attempt may last the whole bound; a lost worker is retried within it. */
   private static ActivityOptions await(Duration bound) {
-    return ActivityOptions.newBuilder()
-        .setStartToCloseTimeout(bound)
-        .setScheduleToCloseTimeout(bound)
-        .setHeartbeatTimeout(AWAIT_HEARTBEAT)
-        .setRetryOptions(RETRY)
-        .build();
+    return heartbeating(call(bound, bound));
+  }
+
+  private static ActivityOptions heartbeating(ActivityOptions options) {
+    return ActivityOptions.newBuilder(options).setHeartbeatTimeout(AWAIT_HEARTBEAT).build();
   }
 }

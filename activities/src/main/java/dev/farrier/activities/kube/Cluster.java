@@ -5,6 +5,7 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.workflows.model.Taint;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -47,6 +48,12 @@ public interface Cluster {
    * the same status and the second is not sent. Throws {@link ObjectNotFoundException}.
    */
   EC2NodeClass patchNodeClassStatus(String name, EC2NodeClassStatus patch);
+
+  /**
+   * Patches the NodePool's status as {@link #patchNodeClassStatus} does (resources and nodes when non-null;
+   * conditions merged by type). Idempotent for the same reason. Throws {@link ObjectNotFoundException}.
+   */
+  NodePool patchNodePoolStatus(String name, NodePoolStatus patch);
 
   // NodeClaims.
 

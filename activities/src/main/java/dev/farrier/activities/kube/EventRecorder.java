@@ -1,9 +1,12 @@
 package dev.farrier.activities.kube;
 
+import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -13,6 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Map;
@@ -25,6 +31,7 @@ final class EventRecorder {
   static final String COMPONENT = "farrier";
   static final String NAMESPACE = "default";
   private static final int MAX_MESSAGE = 1024;
+  private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
   private final KubernetesClient client;
   private final Clock clock;
@@ -37,7 +44,8 @@ final class EventRecorder {
   }
 
   void record(ClusterEvent event) {
-    String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+    Instant at = clock.instant();
+    String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
     String name = eventName(event);
     String message = event.message() == null ? "" : event.message();
     if (message.length() > MAX_MESSAGE) {
@@ -57,6 +65,9 @@ final class EventRecorder {
         .withMessage(message)
         .withFirstTimestamp(now)
         .withLastTimestamp(now)
+        // first/lastTimestamp keep whole seconds; eventTime keeps microseconds so steps within a second stay in order.
+        .withEventTime(new MicroTime(MICRO_TIME.format(at)))
+        .withAction(event.reason())
         .withCount(1)
         .withNewSource().withComponent(COMPONENT).endSource()
         .withReportingComponent(COMPONENT)
@@ -84,12 +95,18 @@ final class EventRecorder {
     return switch (event.kind()) {
       case "Node" -> client.nodes().withName(event.name()).get();
       case NodeClaim.KIND -> client.resources(NodeClaim.class).withName(event.name()).get();
+      case NodePool.KIND -> client.resources(NodePool.class).withName(event.name()).get();
+      case EC2NodeClass.KIND -> client.resources(EC2NodeClass.class).withName(event.name()).get();
       default -> null;
     };
   }
 
   private static String apiVersionOf(String kind) {
-    return NodeClaim.KIND.equals(kind) ? "karpenter.sh/v1" : "v1";
+    return switch (kind) {
+      case NodeClaim.KIND, NodePool.KIND -> "karpenter.sh/v1";
+      case EC2NodeClass.KIND -> "karpenter.k8s.aws/v1";
+      default -> "v1";
+    };
   }
 
   /** {@code <object>.<hash of kind, object, reason, message>}: the same occurrence always has the same name. */

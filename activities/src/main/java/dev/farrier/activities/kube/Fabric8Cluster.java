@@ -7,6 +7,7 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -91,6 +92,19 @@ public final class Fabric8Cluster implements Cluster {
   @Override
   public Optional<NodeClaim> getNodeClaim(String name) {
     return Optional.ofNullable(nodeClaim(name).get());
+  }
+
+  @Override
+  public NodePool patchNodePoolStatus(String name, NodePoolStatus patch) {
+    var outcome = patcher.apply(client.resources(NodePool.class).withName(name), true, current -> {
+      NodePoolStatus stored = current.getStatus();
+      NodePoolStatus target = new NodePoolStatus(
+          patch.resources() != null ? patch.resources() : stored == null ? null : stored.resources(),
+          patch.nodes() != null ? patch.nodes() : stored == null ? null : stored.nodes(),
+          mergeConditions(stored == null ? null : stored.conditions(), patch.conditions()));
+      return statusPatch(stored, target);
+    });
+    return require(outcome, NodePool.KIND, name);
   }
 
   @Override

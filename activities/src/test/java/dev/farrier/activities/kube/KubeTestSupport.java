@@ -13,9 +13,11 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,14 +28,14 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /** What the Kubernetes integration tests share: a client on the local stack, the CRDs, kwok nodes, waiting. */
-final class KubeTestSupport {
+public final class KubeTestSupport {
   /** kwok plays the kubelet of nodes with this annotation (the local stack starts it with that selector). */
   static final String KWOK_ANNOTATION = "kwok.x-k8s.io/node";
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   private KubeTestSupport() {}
 
-  static KubernetesClient client(LocalStack stack) {
+  public static KubernetesClient client(LocalStack stack) {
     try {
       Config config = Config.fromKubeconfig(Files.readString(stack.kubeconfig()));
       return new KubernetesClientBuilder().withConfig(config).build();
@@ -43,14 +45,14 @@ final class KubeTestSupport {
   }
 
   /** Applies deploy/crds (server-side, so every test class may) and waits until each is Established. */
-  static void installCrds(KubernetesClient client) {
+  public static void installCrds(KubernetesClient client) {
     for (Path file : crdFiles()) {
       CustomResourceDefinition crd = Manifests.SERIALIZATION.unmarshal(Manifests.text(file), CustomResourceDefinition.class);
       client.apiextensions().v1().customResourceDefinitions().resource(crd).forceConflicts().serverSideApply();
       awaitTrue("CRD " + crd.getMetadata().getName() + " established", () -> {
         CustomResourceDefinition stored = client.apiextensions().v1().customResourceDefinitions()
             .withName(crd.getMetadata().getName()).get();
-        return stored.getStatus() != null && stored.getStatus().getConditions().stream()
+        return stored.getStatus() != null && stored.getStatus().getConditions() != null && stored.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
       });
     }
@@ -73,7 +75,60 @@ final class KubeTestSupport {
     }
   }
 
-  static String unique(String prefix) {
+  /** Server-side applies every object of a YAML text. */
+  public static void apply(KubernetesClient client, String yaml) {
+    client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).forceConflicts().serverSideApply();
+  }
+
+  /** An AL2 EC2NodeClass selecting one AMI by id. */
+  public static String nodeClassYaml(String name, String amiId) {
+    return """
+        apiVersion: karpenter.k8s.aws/v1
+        kind: EC2NodeClass
+        metadata:
+          name: %s
+        spec:
+          amiFamily: AL2
+          amiSelectorTerms:
+            - id: %s
+          role: KarpenterNodeRole-test
+          subnetSelectorTerms:
+            - tags:
+                karpenter.sh/discovery: test
+          securityGroupSelectorTerms:
+            - tags:
+                karpenter.sh/discovery: test
+        """.formatted(name, amiId);
+  }
+
+  /** An amd64 on-demand NodePool of {@code nodeClass} whose nodes carry the label {@code intent=<name>}. */
+  public static String nodePoolYaml(String name, String nodeClass) {
+    return """
+        apiVersion: karpenter.sh/v1
+        kind: NodePool
+        metadata:
+          name: %s
+        spec:
+          template:
+            metadata:
+              labels:
+                intent: %s
+            spec:
+              nodeClassRef:
+                group: karpenter.k8s.aws
+                kind: EC2NodeClass
+                name: %s
+              requirements:
+                - key: kubernetes.io/arch
+                  operator: In
+                  values: ["amd64"]
+                - key: karpenter.sh/capacity-type
+                  operator: In
+                  values: ["on-demand"]
+        """.formatted(name, name, nodeClass);
+  }
+
+  public static String unique(String prefix) {
     return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
@@ -113,7 +168,7 @@ final class KubeTestSupport {
   }
 
   /** Waits for a condition of the cluster (not a timing assertion: the bound only stops a hung test). */
-  static void awaitTrue(String what, Supplier<Boolean> condition) {
+  public static void awaitTrue(String what, Supplier<Boolean> condition) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
       if (Boolean.TRUE.equals(condition.get())) {

@@ -12,6 +12,7 @@ import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,12 +78,22 @@ class NodeOperationsIT {
 
   @Test
   void taintingKeepsOtherWritersTaints() {
-    client.nodes().withName(name).edit(node -> {
-      List<Taint> taints = new ArrayList<>(node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints());
-      taints.add(new Taint("NoSchedule", "example.com/other-writer", null, "x"));
-      node.getSpec().setTaints(taints);
-      return node;
-    });
+    // The other writer, like every writer, retries on conflict (kwok and the node controller write the node too).
+    for (int attempt = 0; ; attempt++) {
+      try {
+        client.nodes().withName(name).edit(node -> {
+          List<Taint> taints = new ArrayList<>(node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints());
+          taints.add(new Taint("NoSchedule", "example.com/other-writer", null, "x"));
+          node.getSpec().setTaints(taints);
+          return node;
+        });
+        break;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= 10) {
+          throw e;
+        }
+      }
+    }
     cluster.addNodeTaint(name, WellKnown.UNREGISTERED_TAINT);
 
     cluster.addNodeTaint(name, WellKnown.DISRUPTED_TAINT);

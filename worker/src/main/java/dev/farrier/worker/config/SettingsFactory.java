@@ -24,6 +24,7 @@ public class SettingsFactory {
       @Value("${farrier.simulated.kubernetes-version}") String simulatedKubernetesVersion,
       @Value("${farrier.simulated.boot-delay}") Duration bootDelay,
       @Value("${farrier.simulated.terminate-delay}") Duration terminateDelay,
+      @Value("${farrier.simulated.kubelet-kubeconfig:}") String kubeletKubeconfig,
       @Value("${farrier.reconciler.batch-idle}") Duration batchIdle,
       @Value("${farrier.reconciler.batch-max}") Duration batchMax,
       @Value("${farrier.reconciler.disruption-interval}") Duration disruptionInterval,
@@ -36,7 +37,8 @@ public class SettingsFactory {
         new LaunchSettings(registrationTimeout.toSeconds(), initializationTimeout.toSeconds()),
         Math.max(1, drainPoll.toSeconds()), Math.max(1, drainPollMax.toSeconds()));
     var simulated = new WorkerSettings.SimulatedSettings(
-        simulatedStateDir.isBlank() ? null : Path.of(simulatedStateDir), simulatedKubernetesVersion, bootDelay, terminateDelay);
+        simulatedStateDir.isBlank() ? null : Path.of(simulatedStateDir), simulatedKubernetesVersion, bootDelay, terminateDelay,
+        kubeletKubeconfig.isBlank() ? null : Path.of(kubeletKubeconfig));
     return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
         kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, reconciler);
   }

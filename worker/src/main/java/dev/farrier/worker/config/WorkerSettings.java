@@ -23,8 +23,12 @@ public record WorkerSettings(
     SimulatedSettings simulated,
     ReconcilerSettings reconciler) {
 
-  /** The simulated cloud's knobs: where its state lives (shared with the sandbox), boot and terminate delays. */
-  public record SimulatedSettings(Path stateDir, String kubernetesVersion, Duration bootDelay, Duration terminateDelay) {}
+  /**
+   * The simulated cloud's knobs: where its state lives (shared with the sandbox), boot and terminate delays, and
+   * the identity its kubelet registers Nodes with ({@code kubeletKubeconfig}; null = the worker's own). A real
+   * kubelet is not Farrier, so the sandbox gives it its own credentials and the worker keeps exactly its RBAC.
+   */
+  public record SimulatedSettings(Path stateDir, String kubernetesVersion, Duration bootDelay, Duration terminateDelay, Path kubeletKubeconfig) {}
 
   public WorkerSettings {
     require(clusterName, "farrier.cluster-name (FARRIER_CLUSTER_NAME)");

@@ -79,7 +79,8 @@ public final class Sandbox {
       }
       if (keep) {
         out.println("== --keep: the stack stays up until Ctrl-C");
-        out.println("   export KUBECONFIG=" + env.stack().kubeconfig());
+        out.println("   export KUBECONFIG=" + env.stack().kubeconfig() + "   # kubectl: " + env.stack().kubectl());
+        out.println("   bin/farrier plan --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
         out.println("   Temporal UI: " + env.stack().temporalUiUrl());
         var done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(done::countDown));

@@ -2,7 +2,9 @@ package dev.farrier.worker.sandbox;
 
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.FarrierSearchAttributes;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -27,6 +29,9 @@ public final class SandboxEnvironment implements AutoCloseable {
   /** Farrier's CRD files, copied onto the class path from deploy/crds by the build. */
   static final List<String> CRDS = List.of("karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml");
 
+  static final String WORKER_NAMESPACE = "farrier";
+  static final String WORKER_ACCOUNT = "farrier";
+
   private final String cluster;
   private final LocalStack stack;
   private final KubernetesClient kube;
@@ -34,6 +39,7 @@ public final class SandboxEnvironment implements AutoCloseable {
   private final WorkflowClient temporal;
   private final Path cloudDir;
   private final Path logDir;
+  private final Path workerKubeconfig;
   private final List<WorkerProcess> workers = new ArrayList<>();
 
   private SandboxEnvironment(String cluster, LocalStack stack, Path runDir) throws IOException {
@@ -44,6 +50,7 @@ public final class SandboxEnvironment implements AutoCloseable {
     this.temporal = WorkflowClient.newInstance(stubs);
     this.cloudDir = Files.createDirectories(runDir.resolve("cloud"));
     this.logDir = Files.createDirectories(runDir.resolve("logs"));
+    this.workerKubeconfig = runDir.resolve("worker.kubeconfig");
   }
 
   /** Empties {@code dir} (a previous run's files) and creates it. */
@@ -67,6 +74,7 @@ public final class SandboxEnvironment implements AutoCloseable {
     try {
       var env = new SandboxEnvironment(cluster, stack, runDir);
       env.installCrds();
+      env.installWorkerRbac();
       return env;
     } catch (IOException | RuntimeException e) {
       stack.close();
@@ -85,6 +93,21 @@ public final class SandboxEnvironment implements AutoCloseable {
     }
   }
 
+  /**
+   * Applies deploy/rbac and writes a kubeconfig with a token of the worker's service account: workers run with
+   * exactly the permissions users grant them, not as admin.
+   */
+  private void installWorkerRbac() throws IOException {
+    kube.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(WORKER_NAMESPACE).endMetadata().build()).serverSideApply();
+    try (var in = Objects.requireNonNull(getClass().getResourceAsStream("/rbac/worker-rbac.yaml"), "worker RBAC missing from the class path")) {
+      kube.load(in).serverSideApply();
+    }
+    var token = kube.serviceAccounts().inNamespace(WORKER_NAMESPACE).withName(WORKER_ACCOUNT)
+        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(48 * 3600L).endSpec().build())
+        .getStatus().getToken();
+    stack.writeKubeconfig(workerKubeconfig, "system:serviceaccount:" + WORKER_NAMESPACE + ":" + WORKER_ACCOUNT, token);
+  }
+
   private static boolean established(CustomResourceDefinition crd) {
     return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream().anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
@@ -92,7 +115,7 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   /** Starts one more worker JVM (its log: logs/worker-N.log) and waits until it polls. */
   public WorkerProcess startWorker() throws IOException, InterruptedException {
-    var env = WorkerProcess.environment(cluster, stack.temporalAddress(), stack.kubeconfig(), cloudDir);
+    var env = WorkerProcess.environment(cluster, stack.temporalAddress(), workerKubeconfig, stack.kubeconfig(), cloudDir);
     var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"));
     workers.add(worker);
     worker.awaitStarted(Duration.ofSeconds(90));

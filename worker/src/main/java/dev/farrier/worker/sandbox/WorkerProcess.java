@@ -36,13 +36,15 @@ public final class WorkerProcess implements AutoCloseable {
     return new WorkerProcess(builder.start(), log);
   }
 
-  public static Map<String, String> environment(String cluster, String temporalAddress, Path kubeconfig, Path cloudStateDir) {
+  public static Map<String, String> environment(String cluster, String temporalAddress, Path kubeconfig, Path kubeletKubeconfig,
+      Path cloudStateDir) {
     var env = new LinkedHashMap<String, String>();
     env.put("FARRIER_CLUSTER_NAME", cluster);
     env.put("FARRIER_TEMPORAL_ADDRESS", temporalAddress);
     env.put("FARRIER_KUBECONFIG", kubeconfig.toString());
     env.put("FARRIER_CLOUD", "simulated");
     env.put("FARRIER_SIMULATED_STATE_DIR", cloudStateDir.toString());
+    env.put("FARRIER_SIMULATED_KUBELET_KUBECONFIG", kubeletKubeconfig.toString());
     env.put("FARRIER_DRAIN_POLL_MAX", "5s");
     return env;
   }

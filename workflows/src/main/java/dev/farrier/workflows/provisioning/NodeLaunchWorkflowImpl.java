@@ -16,6 +16,7 @@ import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.model.LaunchedInstance;
 import dev.farrier.workflows.model.NodeClaimRequest;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
@@ -42,6 +43,8 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
 
   private String phase = CREATING;
   private LaunchedInstance instance;
+  /** launchInstance failed in a way that does not prove no instance exists (retries exhausted, timed out). */
+  private boolean launchOutcomeUnknown;
   private String nodeName;
 
   @Override
@@ -69,14 +72,20 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
         }
       });
       saga.addCompensation(() -> {
-        if (instance != null) {
-          var terminate = new TerminateInstanceRequest(cluster, claim.name(), instance.instanceId());
-          claims.terminateInstance(terminate);
-          claims.awaitInstanceTerminated(terminate);
+        if (instance != null || launchOutcomeUnknown) {
+          // With no instance id the activity finds the instance by the claim's tag, so a launch whose response was
+          // lost leaks nothing.
+          var state = claims.terminateInstance(new TerminateInstanceRequest(cluster, claim.name(), instance == null ? null : instance.instanceId()));
+          claims.awaitInstanceTerminated(new TerminateInstanceRequest(cluster, claim.name(), state.instanceId()));
         }
       });
       enter(LAUNCHING);
-      instance = claims.launchInstance(claimRef);
+      try {
+        instance = claims.launchInstance(claimRef);
+      } catch (ActivityFailure failure) {
+        launchOutcomeUnknown = !FailureTypes.NON_RETRYABLE.contains(Failures.type(failure));
+        throw failure;
+      }
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(instance.instanceId()));
       events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, "launched instance " + describe(instance));
 
@@ -127,7 +136,9 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   }
 
   private String compensate(Saga saga) {
-    String done = instance == null
+    String done = instance == null && launchOutcomeUnknown
+        ? "rolled back (any instance tagged for the claim terminated, NodeClaim deleted)"
+        : instance == null
         ? "rolled back (no instance was launched, NodeClaim deleted)"
         : "rolled back (instance " + instance.instanceId() + " terminated, NodeClaim deleted)";
     try {

@@ -71,7 +71,7 @@ class DisruptionPlannerTest {
     DisruptionCommand command = plan(List.of(pool("default")), List.of(onImage(claim("a", "default"), "ami-old")))
         .commands().getFirst();
     assertEquals(new DisruptionCommand("a", "node-a", "default", "i-a", "replace", "drifted",
-        "image ami-old is not among ami-new resolved for amd64", 2, 3600L), command);
+        "image ami-old is not among ami-new resolved for amd64", 2, 3600L, "m5.large", "on-demand"), command);
   }
 
   @Test

@@ -75,6 +75,22 @@ class NodeLaunchWorkflowTest {
   }
 
   @Test
+  void launchWithUnknownOutcomeTerminatesWhateverIsTaggedForTheClaim() {
+    test.nodeClaims.onLaunchInstance(ref -> {
+      throw new IllegalStateException("connection reset after the request was sent");
+    });
+    test.start();
+
+    var failure = assertThrows(WorkflowFailedException.class, () -> launch("default-e").launch(input("default-e")));
+
+    ApplicationFailure cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertTrue(cause.getOriginalMessage().contains("any instance tagged for the claim terminated"), cause.getOriginalMessage());
+    assertTrue(test.journal.count("launchInstance default-e") > 1, "a retryable failure is retried until the schedule-to-close");
+    assertEquals(1, test.journal.count("terminateInstance default-e null"), "no id known: the activity looks the claim's tag up");
+    assertEquals(1, test.journal.count("deleteNodeClaim default-e"));
+  }
+
+  @Test
   void registrationTimeoutTerminatesTheInstanceAndDeletesTheClaim() {
     test.nodeClaims.onAwaitRegistered(request -> {
       throw FakeNodeClaimActivities.notYet("registration");

@@ -66,7 +66,7 @@ public final class SimulatedKubelet implements AutoCloseable {
       registerNodes();
     } catch (RuntimeException e) {
       // The loop must outlive a hiccup of the API server; the next pass retries from scratch.
-      log.atWarn().setMessage("simulated kubelet pass failed").addKeyValue("error", e.toString()).log();
+      log.warn("simulated kubelet pass failed: {}", e.toString());
     }
   }
 

@@ -1,0 +1,121 @@
+package dev.farrier.activities.status;
+
+import dev.farrier.activities.ResourceQuantities;
+import dev.farrier.activities.NodeClassImages;
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassStatus;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.NodePoolStatus;
+import dev.farrier.activities.crd.ResolvedAmi;
+import dev.farrier.activities.crd.RequirementWithMinValues;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterEvent;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the status of EC2NodeClasses (resolved AMIs, AMIsReady, Ready) and NodePools (resources, nodes,
+ * NodeClassReady, Ready) true, and records an Event whenever a Ready condition changes, so a user who writes a
+ * selector that matches nothing or points a NodePool at a missing class sees why in {@code kubectl describe}.
+ * Stateless and idempotent: each pass derives everything from the cluster and the cloud, so the worker simply runs
+ * it on a timer (no workflow needed), and a pass that changes nothing writes nothing.
+ */
+public final class StatusRefresher {
+  private static final Logger log = LoggerFactory.getLogger(StatusRefresher.class);
+  static final String NODE_CLASS_READY = "NodeClassReady";
+
+  private final Cluster cluster;
+  private final CloudProvider cloud;
+  private final Clock clock;
+
+  public StatusRefresher(Cluster cluster, CloudProvider cloud, Clock clock) {
+    this.cluster = cluster;
+    this.cloud = cloud;
+    this.clock = clock;
+  }
+
+  public void refresh() {
+    Map<String, Condition> classReady = new HashMap<>();
+    for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
+      classReady.put(nodeClass.getMetadata().getName(), refresh(nodeClass));
+    }
+    var claims = cluster.listNodeClaims();
+    for (NodePool pool : cluster.listNodePools()) {
+      refresh(pool, classReady, claims);
+    }
+  }
+
+  private Condition refresh(EC2NodeClass nodeClass) {
+    var name = nodeClass.getMetadata().getName();
+    List<Image> images = NodeClassImages.resolve(cloud, nodeClass);
+    var now = clock.instant();
+    var amis = images.stream().map(i -> new ResolvedAmi(i.id(), i.name(), null,
+        List.of(new RequirementWithMinValues(WellKnown.ARCH_LABEL, "In", List.of(i.kubernetesArch()), null)))).toList();
+    Condition ready = images.isEmpty()
+        ? Condition.of(EC2NodeClassStatus.READY, Condition.FALSE, "AMIsNotFound",
+            "amiSelectorTerms matched no image: " + NodeClassImages.terms(nodeClass), now)
+        : Condition.of(EC2NodeClassStatus.READY, Condition.TRUE, "Ready", "", now);
+    Condition amisReady = new Condition(EC2NodeClassStatus.AMIS_READY, ready.status(), null, ready.lastTransitionTime(),
+        images.isEmpty() ? "AMIsNotFound" : "AMIsReady", ready.message());
+    var before = nodeClass.getStatus() == null ? null : Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY).orElse(null);
+    cluster.patchNodeClassStatus(name, new EC2NodeClassStatus(amis, null, null, null, List.of(amisReady, ready)));
+    announce(EC2NodeClass.KIND, name, before, ready);
+    return ready;
+  }
+
+  private void refresh(NodePool pool, Map<String, Condition> classReady, List<NodeClaim> claims) {
+    var name = pool.getMetadata().getName();
+    var ref = pool.getSpec().template().spec().nodeClassRef();
+    var now = clock.instant();
+    Condition classCondition;
+    if (ref == null || !EC2NodeClass.KIND.equals(ref.kind())) {
+      classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotFound",
+          "nodeClassRef must name an EC2NodeClass (group karpenter.k8s.aws)", now);
+    } else if (!classReady.containsKey(ref.name())) {
+      classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotFound", "EC2NodeClass " + ref.name() + " does not exist", now);
+    } else if (!classReady.get(ref.name()).isTrue()) {
+      classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotReady",
+          "EC2NodeClass " + ref.name() + " is not ready: " + classReady.get(ref.name()).message(), now);
+    } else {
+      classCondition = Condition.of(NODE_CLASS_READY, Condition.TRUE, "NodeClassReady", "", now);
+    }
+    Condition ready = new Condition("Ready", classCondition.status(), null, classCondition.lastTransitionTime(),
+        classCondition.isTrue() ? "Ready" : classCondition.reason(), classCondition.message());
+    var mine = claims.stream().filter(c -> name.equals(c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL))).toList();
+    Resources resources = mine.stream().filter(c -> c.getStatus() != null && c.getStatus().capacity() != null)
+        .map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity())).reduce(Resources.ZERO, Resources::plus);
+    var before = pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), "Ready").orElse(null);
+    cluster.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(),
+        List.of(classCondition, ready)));
+    announce(NodePool.KIND, name, before, ready);
+  }
+
+  /** One Event per change of Ready (and one the first time it is False), never one per pass. */
+  private void announce(String kind, String name, Condition before, Condition now) {
+    boolean changed = before == null ? !now.isTrue() : !Objects.equals(before.status(), now.status());
+    if (!changed) {
+      return;
+    }
+    var type = now.isTrue() ? ClusterEvent.NORMAL : ClusterEvent.WARNING;
+    var reason = now.isTrue() ? "Ready" : now.reason();
+    log.info("status changed kind={} name={} ready={} reason={} message={}", kind, name, now.status(), now.reason(), now.message());
+    try {
+      cluster.recordEvent(new ClusterEvent(kind, name, type, reason, now.isTrue() ? kind + " is ready" : now.message()));
+    } catch (RuntimeException e) {
+      log.warn("event not recorded kind={} name={}: {}", kind, name, e.toString());
+    }
+  }
+
+}

@@ -1,0 +1,198 @@
+package dev.farrier.activities;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.activities.cloud.simulated.CloudCall;
+import dev.farrier.activities.cloud.simulated.SimulatedCloud;
+import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.Fabric8Cluster;
+import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.localstack.LocalStackExtension;
+import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.TerminateInstanceRequest;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestActivityEnvironment;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The activity implementations on the real kube-apiserver with the simulated cloud and its kubelet (kwok keeps the
+ * nodes Ready), run in Temporal's activity test environment so heartbeats and failures behave as in a worker.
+ */
+@ExtendWith(LocalStackExtension.class)
+class ActivitiesIT {
+  private static final String CLUSTER = "activities-it";
+  private static KubernetesClient client;
+  private static Cluster cluster;
+
+  private SimulatedCloud cloud;
+  private SimulatedKubelet kubelet;
+  private TestActivityEnvironment env;
+  private NodeClaimActivities claims;
+  private PlanningActivities planning;
+  private String nodeClass;
+  private String nodePool;
+
+  @BeforeAll
+  static void install(LocalStack stack) {
+    client = KubeTestSupport.client(stack);
+    cluster = new Fabric8Cluster(client);
+    KubeTestSupport.installCrds(client);
+  }
+
+  @AfterAll
+  static void closeClient() {
+    client.close();
+  }
+
+  @BeforeEach
+  void start(@TempDir Path cloudDir) {
+    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
+    kubelet = new SimulatedKubelet(client, cloud).start();
+    env = TestActivityEnvironment.newInstance();
+    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud), new PlanningActivitiesImpl(cluster, cloud));
+    var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
+        .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
+    claims = env.newActivityStub(NodeClaimActivities.class, options);
+    planning = env.newActivityStub(PlanningActivities.class, options);
+    nodeClass = KubeTestSupport.unique("class");
+    nodePool = KubeTestSupport.unique("pool");
+    var ami = cloud.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow();
+    KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(nodeClass, ami));
+    KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
+  }
+
+  @AfterEach
+  void stop() {
+    env.close();
+    kubelet.close();
+  }
+
+  private NodeClaimRequest claim(String name) {
+    return new NodeClaimRequest(name, nodePool, nodeClass, List.of("m5.large", "m5.xlarge"),
+        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large", "m5.xlarge")),
+            Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of(WellKnown.CAPACITY_ON_DEMAND))),
+        Resources.of(1000, 1L << 30, 1), Map.of("intent", nodePool), List.of(), List.of(), "hash-1", null, null, List.of());
+  }
+
+  @Test
+  void aClaimLaunchesOnceRegistersInitializesAndIsCleanedUpEvenWithoutItsInstanceId() {
+    var name = KubeTestSupport.unique(nodePool);
+    var ref = new NodeClaimRef(CLUSTER, name);
+    claims.createNodeClaim(claim(name));
+    claims.createNodeClaim(claim(name));
+
+    var first = claims.launchInstance(ref);
+    var again = claims.launchInstance(ref);
+
+    assertEquals(first.instanceId(), again.instanceId(), "a retried launch returns the same instance");
+    assertEquals(1, cloud.calls().count(CloudCall.Operation.CREATE, name));
+    assertEquals("m5.large", first.instanceType(), "the cheapest of the ranked types with an offering");
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, first.providerId(), null));
+    var request = new AwaitNodeRequest(CLUSTER, name, first.providerId(), nodeName);
+    claims.registerNode(request);
+    claims.registerNode(request);
+    var node = cluster.getNode(nodeName).orElseThrow();
+    assertEquals(nodePool, node.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL));
+    assertEquals(List.of(WellKnown.TERMINATION_FINALIZER), node.getMetadata().getFinalizers());
+    assertTrue(node.getSpec().getTaints().stream().noneMatch(t -> t.getKey().equals(WellKnown.UNREGISTERED_TAINT_KEY)));
+    assertEquals(nodeName, cluster.getNodeClaim(name).orElseThrow().getStatus().nodeName());
+    claims.awaitInitialized(request);
+    assertEquals("true", cluster.getNode(nodeName).orElseThrow().getMetadata().getLabels().get(WellKnown.INITIALIZED_LABEL));
+
+    var state = claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, name, null));
+    assertEquals(first.instanceId(), state.instanceId(), "found by the claim's tag");
+    assertTrue(claims.awaitInstanceTerminated(new TerminateInstanceRequest(CLUSTER, name, state.instanceId())).gone());
+    claims.deleteNode(new NodeRef(CLUSTER, nodeName, name));
+    claims.deleteNodeClaim(ref);
+    claims.deleteNodeClaim(ref);
+    KubeTestSupport.awaitTrue("node and claim gone", () -> cluster.getNode(nodeName).isEmpty() && cluster.getNodeClaim(name).isEmpty());
+    kubelet.close();
+  }
+
+  @Test
+  void anInstanceFarrierDidNotLaunchIsNeverTerminated() {
+    var foreign = cloud.registerForeignInstance("m5.large", "us-east-1a", Map.of("Name", "someone-elses"));
+
+    var failure = assertThrows(ActivityFailure.class,
+        () -> claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, "some-claim", foreign.id())));
+
+    var cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals("NotOwned", cause.getType());
+    assertTrue(cause.isNonRetryable());
+    assertFalse(cloud.get(foreign.id()).orElseThrow().state().equals("shutting-down"));
+    assertEquals(0, cloud.calls().read(CloudCall.Operation.TERMINATE).size());
+  }
+
+  private Pod pendingPod(String name, Map<String, String> nodeSelector) {
+    var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+        .withNewSpec().withNodeSelector(nodeSelector)
+        .addNewContainer().withName("c").withImage("pause").withNewResources()
+        .withRequests(Map.of("cpu", new Quantity("1"), "memory", new Quantity("512Mi"))).endResources().endContainer()
+        .endSpec().build();
+    return client.pods().resource(pod).create();
+  }
+
+  @Test
+  void provisioningPlansTheCheapestFittingTypesAndExplainsWhatCannotFit() {
+    var fits = pendingPod(KubeTestSupport.unique("fits"), Map.of("intent", nodePool));
+    var never = pendingPod(KubeTestSupport.unique("never"), Map.of("intent", nodePool, WellKnown.ARCH_LABEL, "s390x"));
+    try {
+      var plan = planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-1", List.of(ref(fits), ref(never))));
+
+      var forUs = plan.claims().stream().filter(c -> c.nodePool().equals(nodePool)).toList();
+      assertEquals(1, forUs.size(), plan.toString());
+      var types = forUs.getFirst().instanceTypes();
+      assertTrue(types.size() > 1 && types.size() <= 60, types.toString());
+      var prices = cloud.instanceTypes().stream().filter(t -> types.contains(t.name()))
+          .collect(Collectors.toMap(t -> t.name(), t -> t.offerings().stream()
+              .filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).mapToDouble(o -> o.pricePerHour()).min().orElseThrow()));
+      assertEquals(prices.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow(), prices.get(types.getFirst()),
+          "ranked cheapest first");
+      var unschedulable = plan.unschedulable().stream().filter(u -> u.pod().name().equals(never.getMetadata().getName())).toList();
+      assertEquals(1, unschedulable.size(), plan.toString());
+      assertTrue(unschedulable.getFirst().reason().contains(nodePool), unschedulable.getFirst().reason());
+    } finally {
+      client.pods().resource(fits).delete();
+      client.pods().resource(never).delete();
+    }
+  }
+
+  private static PodRef ref(Pod pod) {
+    return new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid());
+  }
+}
