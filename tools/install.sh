@@ -14,6 +14,14 @@ bin="$cache/bin"
 mkdir -p "$bin" "$cache/stamps"
 export GOPATH="$cache/go" GOMODCACHE="$cache/go/mod" GOCACHE="$cache/go/build" GOFLAGS="-mod=mod" CGO_ENABLED=0 GOTOOLCHAIN=local
 log() { printf '[tools] %s\n' "$*" >&2; }
+# Runs a build step with its (long) output in $cache/logs/<name>.log; on failure shows the log's tail.
+quiet() {
+  local name="$1"; shift
+  mkdir -p "$cache/logs"
+  if ! "$@" > "$cache/logs/$name.log" 2>&1; then
+    log "$name failed; last lines of $cache/logs/$name.log:"; tail -n 40 "$cache/logs/$name.log" >&2; return 1
+  fi
+}
 need() { command -v "$1" >/dev/null 2>&1 || { log "missing '$1': $2"; exit 1; }; }
 stamp_ok() { [ -f "$cache/stamps/$1" ] && [ "$(cat "$cache/stamps/$1")" = "$2" ]; }
 stamp_set() { echo "$2" > "$cache/stamps/$1"; }
@@ -51,7 +59,7 @@ import (
 GO
   local minor="${KUBE_VERSION#v1.}"; minor="${minor%%.*}"
   local ld="-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION"
-  (cd "$mod" && go build -trimpath -ldflags "$ld" -o "$bin/" \
+  (cd "$mod" && quiet kube go build -trimpath -ldflags "$ld" -o "$bin/" \
       k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
   stamp_set kube "$want"
 }
@@ -63,7 +71,7 @@ build_etcd() {
   local mod="$cache/src/etcd-$ETCD_VERSION"
   mkdir -p "$mod"
   printf 'module farrier.dev/localstack/etcd\n\ngo 1.26.0\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" > "$mod/go.mod"
-  (cd "$mod" && go build -trimpath -ldflags "-s -w" -o "$bin/etcd" go.etcd.io/etcd/server/v3)
+  (cd "$mod" && quiet etcd go build -trimpath -ldflags "-s -w" -o "$bin/etcd" go.etcd.io/etcd/server/v3)
   stamp_set etcd "$ETCD_VERSION"
 }
 
@@ -71,7 +79,7 @@ build_kwok() {
   if stamp_ok kwok "$KWOK_VERSION" && [ -x "$bin/kwok" ]; then return; fi
   need go "install Go (https://go.dev) to build kwok"
   log "installing kwok $KWOK_VERSION"
-  GOBIN="$bin" GOFLAGS= go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+  GOBIN="$bin" GOFLAGS= quiet kwok go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
   stamp_set kwok "$KWOK_VERSION"
 }
 
@@ -82,7 +90,7 @@ install_python() {
   log "installing $want into $cache/venv"
   python3 -m venv "$cache/venv"
   # shellcheck disable=SC2086
-  "$cache/venv/bin/pip" install -q --disable-pip-version-check $want
+  quiet python "$cache/venv/bin/pip" install --disable-pip-version-check $want
   stamp_set python "$want"
 }
 

@@ -12,6 +12,7 @@ import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.temporal.activity.Activity;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -39,12 +40,13 @@ public class NodeActivitiesImpl implements NodeActivities {
     this.clock = clock;
   }
 
+  /** A node already gone needs no taint: the replacement goes on to terminate its instance and finalize its claim. */
   @Override
   public void taintDisrupted(NodeRef request) {
     try {
       cluster.addNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
     } catch (ObjectNotFoundException e) {
-      throw Failures.of(e);
+      log.info("node already gone, not tainted node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
     }
   }
 
@@ -53,12 +55,13 @@ public class NodeActivitiesImpl implements NodeActivities {
     cluster.removeNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
   }
 
+  /** A node already gone needs no cordon (see {@link #taintDisrupted}). */
   @Override
   public void cordon(NodeRef request) {
     try {
       cluster.cordonNode(request.nodeName());
     } catch (ObjectNotFoundException e) {
-      throw Failures.of(e);
+      log.info("node already gone, not cordoned node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
     }
   }
 
@@ -76,26 +79,28 @@ public class NodeActivitiesImpl implements NodeActivities {
     List<String> evicted = new ArrayList<>();
     Set<String> blocking = new LinkedHashSet<>();
     List<String> doNotDisrupt = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
     for (Pod pod : drainable(cluster.listPodsOnNode(request.nodeName()))) {
       var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
       Activity.getExecutionContext().heartbeat(key);
-      if (pod.getMetadata().getDeletionTimestamp() != null) {
-        continue;
-      }
-      boolean pinned = "true".equals(annotations(pod).get(WellKnown.DO_NOT_DISRUPT_ANNOTATION));
-      if (request.bypassPdb()) {
-        // terminationGracePeriod expired: the user's deadline outranks PDBs and do-not-disrupt.
-        if (cluster.deletePod(pod, null)) {
-          evicted.add(key);
-          log.info("pod deleted past terminationGracePeriod node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
-        }
-        continue;
-      }
-      if (pinned) {
-        doNotDisrupt.add(key);
-        continue;
-      }
       try {
+        if (request.bypassPdb()) {
+          // terminationGracePeriod expired: the user's deadline outranks PDBs and do-not-disrupt, and a pod stuck
+          // terminating (its kubelet gone) is removed without waiting for it.
+          boolean stuck = pod.getMetadata().getDeletionTimestamp() != null;
+          if (cluster.deletePod(pod, stuck ? 0L : null)) {
+            evicted.add(key);
+            log.info("pod deleted past terminationGracePeriod node={} nodeclaim={} pod={} forced={}", request.nodeName(), request.nodeClaim(), key, stuck);
+          }
+          continue;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+          continue;
+        }
+        if ("true".equals(annotations(pod).get(WellKnown.DO_NOT_DISRUPT_ANNOTATION))) {
+          doNotDisrupt.add(key);
+          continue;
+        }
         if (cluster.evictPod(pod) == EvictionOutcome.EVICTED) {
           evicted.add(key);
           log.info("pod evicted node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
@@ -103,11 +108,15 @@ public class NodeActivitiesImpl implements NodeActivities {
       } catch (PdbBlockedException e) {
         blocking.add(e.pdbName() == null ? "(unknown)" : e.pdbKey());
         log.info("eviction blocked node={} nodeclaim={} pod={} pdb={}", request.nodeName(), request.nodeClaim(), key, e.pdbKey());
+      } catch (KubernetesClientException e) {
+        // One pod the API refuses (e.g. covered by two PDBs: HTTP 500) must not stop the pass for the others.
+        failures.add(key + ": " + e.getMessage());
+        log.warn("eviction failed node={} nodeclaim={} pod={}: {}", request.nodeName(), request.nodeClaim(), key, e.getMessage());
       }
     }
     var remaining = drainable(cluster.listPodsOnNode(request.nodeName())).stream()
         .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
-    return new DrainStatus(evicted, remaining, List.copyOf(blocking), doNotDisrupt);
+    return new DrainStatus(evicted, remaining, List.copyOf(blocking), doNotDisrupt, failures);
   }
 
   /** Pods that must leave before the node can go: not DaemonSet pods, not mirror pods, not finished ones. */

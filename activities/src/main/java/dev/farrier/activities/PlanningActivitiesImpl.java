@@ -11,6 +11,7 @@ import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
+import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
@@ -129,9 +130,15 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         instanceTypes(cloud.instanceTypes(), nodeClassArchs(view.nodeClassName())), daemonSetPods(), replaced));
   }
 
+  /**
+   * Plans drift and deletion for the NodeClaims Farrier launched. Claims it did not launch (Karpenter's, or a
+   * user's) are left alone with a decision that says so: Farrier never terminates their instances, so it must not
+   * start draining them either.
+   */
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
-    var claims = cluster.listNodeClaims();
+    var all = cluster.listNodeClaims();
+    var claims = all.stream().filter(PlanningActivitiesImpl::launchedByFarrier).toList();
     var pools = cluster.listNodePools().stream().map(p -> nodePoolView(p, claims)).toList();
     Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
     List<NodeClaimView> views = claims.stream().map(c -> nodeClaimView(c, nodes.get(nodeName(c)))).toList();
@@ -142,12 +149,21 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       byArch.forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
     var plan = disruption.plan(new DisruptionSnapshot(clock.millis(), pools, views, images));
+    List<CandidateDecision> decisions = new ArrayList<>(plan.decisions());
+    all.stream().filter(c -> !launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
+        nodeName(c), c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), false,
+        "not launched by Farrier (no " + WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION + "=" + NodePoolHash.VERSION + "): left alone")));
     if (!plan.commands().isEmpty()) {
-      log.info("disruption planned commands={} candidates={}", plan.commands().size(), plan.decisions().size());
+      log.info("disruption planned commands={} candidates={}", plan.commands().size(), decisions.size());
     }
-    return plan;
+    return new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
   }
 
+  /** Farrier stamps every claim it creates with its hash version; Karpenter's and hand-made claims lack it. */
+  static boolean launchedByFarrier(NodeClaim claim) {
+    var annotations = claim.getMetadata().getAnnotations();
+    return annotations != null && NodePoolHash.VERSION.equals(annotations.get(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION));
+  }
 
   /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
   private Set<String> nodeClassArchs(String nodeClassName) {

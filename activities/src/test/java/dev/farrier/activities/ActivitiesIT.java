@@ -10,11 +10,8 @@ import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
-import dev.farrier.activities.kube.Cluster;
-import dev.farrier.activities.kube.Fabric8Cluster;
+import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.localstack.LocalStack;
-import dev.farrier.localstack.LocalStackExtension;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -30,7 +27,6 @@ import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -41,23 +37,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The activity implementations on the real kube-apiserver with the simulated cloud and its kubelet (kwok keeps the
  * nodes Ready), run in Temporal's activity test environment so heartbeats and failures behave as in a worker.
  */
-@ExtendWith(LocalStackExtension.class)
-class ActivitiesIT {
+class ActivitiesIT extends ClusterIT {
   private static final String CLUSTER = "activities-it";
-  private static KubernetesClient client;
-  private static Cluster cluster;
 
   private SimulatedCloud cloud;
   private SimulatedKubelet kubelet;
@@ -66,18 +56,6 @@ class ActivitiesIT {
   private PlanningActivities planning;
   private String nodeClass;
   private String nodePool;
-
-  @BeforeAll
-  static void install(LocalStack stack) {
-    client = KubeTestSupport.client(stack);
-    cluster = new Fabric8Cluster(client);
-    KubeTestSupport.installCrds(client);
-  }
-
-  @AfterAll
-  static void closeClient() {
-    client.close();
-  }
 
   @BeforeEach
   void start(@TempDir Path cloudDir) {

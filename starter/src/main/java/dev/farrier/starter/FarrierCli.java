@@ -69,7 +69,14 @@ public final class FarrierCli {
       return parent.clientFactory.apply(parent);
     }
 
-    NodeReplacementWorkflow replacement(String nodeClaim) {
+  }
+
+  /** A command on the replacement {@code disrupt/<NODECLAIM>}. */
+  abstract static class OnReplacement extends Sub {
+    @Parameters(paramLabel = "NODECLAIM", description = "the NodeClaim whose replacement to act on")
+    String nodeClaim;
+
+    NodeReplacementWorkflow replacement() {
       return client().newWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(nodeClaim));
     }
   }
@@ -93,13 +100,10 @@ public final class FarrierCli {
   }
 
   @Command(name = "status", description = "Progress of the replacement of a NodeClaim: phase, pods left, what blocks it.")
-  static final class Status extends Sub {
-    @Parameters(paramLabel = "NODECLAIM")
-    String nodeClaim;
-
+  static final class Status extends OnReplacement {
     @Override
     public Integer call() {
-      var p = replacement(nodeClaim).progress();
+      var p = replacement().progress();
       out().printf("disrupt/%s node=%s phase=%s%s replacement=%s%n", nodeClaim, p.nodeName(), p.phase(),
           p.paused() ? " (paused)" : "", p.replacement());
       out().printf("pods left: %s%nevicted: %s%n", p.podsLeft(), p.evicted());
@@ -111,42 +115,33 @@ public final class FarrierCli {
   }
 
   @Command(name = "pause", description = "Pause a replacement before its next step.")
-  static final class Pause extends Sub {
-    @Parameters(paramLabel = "NODECLAIM")
-    String nodeClaim;
-
+  static final class Pause extends OnReplacement {
     @Override
     public Integer call() {
-      replacement(nodeClaim).pause();
+      replacement().pause();
       out().printf("paused disrupt/%s%n", nodeClaim);
       return 0;
     }
   }
 
   @Command(name = "resume", description = "Resume a paused replacement.")
-  static final class Resume extends Sub {
-    @Parameters(paramLabel = "NODECLAIM")
-    String nodeClaim;
-
+  static final class Resume extends OnReplacement {
     @Override
     public Integer call() {
-      replacement(nodeClaim).resume();
+      replacement().resume();
       out().printf("resumed disrupt/%s%n", nodeClaim);
       return 0;
     }
   }
 
   @Command(name = "abort", description = "Abort a replacement and roll it back (untaint, uncordon, remove an unused replacement).")
-  static final class Abort extends Sub {
-    @Parameters(paramLabel = "NODECLAIM")
-    String nodeClaim;
-
+  static final class Abort extends OnReplacement {
     @Option(names = "--reason", defaultValue = "aborted by operator", description = "recorded on the node and in the workflow")
     String reason;
 
     @Override
     public Integer call() {
-      replacement(nodeClaim).abort(reason);
+      replacement().abort(reason);
       out().printf("abort requested for disrupt/%s: %s%n", nodeClaim, reason);
       return 0;
     }

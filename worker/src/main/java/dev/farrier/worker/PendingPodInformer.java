@@ -26,6 +26,7 @@ public class PendingPodInformer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PendingPodInformer.class);
   private static final long RESYNC_MILLIS = 30_000;
   private static final long FLUSH_MILLIS = 250;
+  static final int SIGNAL_CHUNK = 500;
 
   private final KubernetesClient kube;
   private final ReconcilerClient reconciler;
@@ -90,12 +91,16 @@ public class PendingPodInformer implements AutoCloseable {
       batch = new ArrayList<>(queued.values());
       queued.clear();
     }
-    try {
-      reconciler.signalPending(batch);
-      log.info("signalled pending pods count={} first={}", batch.size(), batch.getFirst().key());
-    } catch (RuntimeException e) {
-      // Not lost: the next resync sees the pods still pending and queues them again.
-      log.warn("signalling {} pending pods failed, retrying on resync: {}", batch.size(), e.toString());
+    // Chunks keep every signal far below Temporal's payload limit, whatever the backlog.
+    for (int from = 0; from < batch.size(); from += SIGNAL_CHUNK) {
+      var chunk = batch.subList(from, Math.min(batch.size(), from + SIGNAL_CHUNK));
+      try {
+        reconciler.signalPending(chunk);
+        log.info("signalled pending pods count={} first={}", chunk.size(), chunk.getFirst().key());
+      } catch (RuntimeException e) {
+        // Not lost: the next resync sees the pods still pending and queues them again.
+        log.warn("signalling {} pending pods failed, retrying on resync: {}", chunk.size(), e.toString());
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.provisioning.LaunchSettings;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
@@ -57,7 +58,9 @@ public final class ActivityStubs {
     return Map.of(
         "CreateNodeClaim", QUICK,
         // CreateFleet may take tens of seconds; retries are safe because the launch looks up its tagged instance first.
-        "LaunchInstance", call(Duration.ofMinutes(2), Duration.ofMinutes(10)),
+        // On cancellation (an abort) the saga must not look the instance up while an attempt is still creating it.
+        "LaunchInstance", ActivityOptions.newBuilder(call(Duration.ofMinutes(2), Duration.ofMinutes(10)))
+            .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED).build(),
         "AwaitRegistered", await(Duration.ofSeconds(settings.registrationTimeoutSeconds())),
         "RegisterNode", QUICK,
         "AwaitInitialized", await(Duration.ofSeconds(settings.initializationTimeoutSeconds())),

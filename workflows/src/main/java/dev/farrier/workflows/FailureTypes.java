@@ -26,5 +26,8 @@ public final class FailureTypes {
   public static final String REPLACEMENT_FAILED = "ReplacementFailed";
 
   /** Types no activity retry can fix. */
+  /** No replacement can hold the node's pods (limits, no instance type, no capacity): the node is left in service. */
+  public static final String NO_REPLACEMENT_POSSIBLE = "NoReplacementPossible";
+
   public static final List<String> NON_RETRYABLE = List.of(INSUFFICIENT_CAPACITY, NODE_CLASS_NOT_READY, NOT_OWNED, INVALID_REQUEST);
 }

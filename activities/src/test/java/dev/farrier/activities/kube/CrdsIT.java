@@ -10,35 +10,14 @@ import dev.farrier.activities.crd.Manifests;
 import dev.farrier.activities.crd.MetadataOptions;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolHash;
-import dev.farrier.localstack.LocalStack;
-import dev.farrier.localstack.LocalStackExtension;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** deploy/crds against a real kube-apiserver: they install, accept the examples and seeds, and validate. */
-@ExtendWith(LocalStackExtension.class)
-class CrdsIT {
-  private static KubernetesClient client;
-  private static Cluster cluster;
-
-  @BeforeAll
-  static void install(LocalStack stack) {
-    client = KubeTestSupport.client(stack);
-    cluster = new Fabric8Cluster(client);
-    KubeTestSupport.installCrds(client);
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-  }
+class CrdsIT extends ClusterIT {
 
   @Test
   void theDriftExampleIsAcceptedAndDefaulted() {

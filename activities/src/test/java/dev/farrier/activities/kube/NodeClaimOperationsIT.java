@@ -18,37 +18,16 @@ import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.crd.ResolvedAmi;
-import dev.farrier.localstack.LocalStack;
-import dev.farrier.localstack.LocalStackExtension;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** NodeClaim, EC2NodeClass status and Event writes against a real kube-apiserver. */
-@ExtendWith(LocalStackExtension.class)
-class NodeClaimOperationsIT {
-  private static KubernetesClient client;
-  private static Cluster cluster;
-
-  @BeforeAll
-  static void install(LocalStack stack) {
-    client = KubeTestSupport.client(stack);
-    cluster = new Fabric8Cluster(client);
-    KubeTestSupport.installCrds(client);
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-  }
+class NodeClaimOperationsIT extends ClusterIT {
 
   @Test
   void creatingTwiceKeepsTheFirstClaim() {

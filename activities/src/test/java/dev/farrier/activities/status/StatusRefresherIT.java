@@ -10,41 +10,19 @@ import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodePool;
-import dev.farrier.activities.kube.Cluster;
-import dev.farrier.activities.kube.Fabric8Cluster;
+import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.localstack.LocalStack;
-import dev.farrier.localstack.LocalStackExtension;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bad input shows up as status conditions and Events on the real API server, and heals when fixed. */
-@ExtendWith(LocalStackExtension.class)
-class StatusRefresherIT {
-  private static KubernetesClient client;
-  private static Cluster cluster;
-
-  @BeforeAll
-  static void install(LocalStack stack) {
-    client = KubeTestSupport.client(stack);
-    cluster = new Fabric8Cluster(client);
-    KubeTestSupport.installCrds(client);
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-  }
+class StatusRefresherIT extends ClusterIT {
 
   private static Condition ready(EC2NodeClass nodeClass) {
     return Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY).orElseThrow();

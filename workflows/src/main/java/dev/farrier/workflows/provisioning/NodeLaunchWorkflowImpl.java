@@ -16,7 +16,6 @@ import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.model.LaunchedInstance;
 import dev.farrier.workflows.model.NodeClaimRequest;
-import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
@@ -43,8 +42,8 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
 
   private String phase = CREATING;
   private LaunchedInstance instance;
-  /** launchInstance failed in a way that does not prove no instance exists (retries exhausted, timed out). */
-  private boolean launchOutcomeUnknown;
+  /** launchInstance was scheduled: an instance may exist even if no attempt returned one. */
+  private boolean launchScheduled;
   private String nodeName;
 
   @Override
@@ -72,7 +71,7 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
         }
       });
       saga.addCompensation(() -> {
-        if (instance != null || launchOutcomeUnknown) {
+        if (instance != null || launchScheduled) {
           // With no instance id the activity finds the instance by the claim's tag, so a launch whose response was
           // lost leaks nothing.
           var state = claims.terminateInstance(new TerminateInstanceRequest(cluster, claim.name(), instance == null ? null : instance.instanceId()));
@@ -80,12 +79,10 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
         }
       });
       enter(LAUNCHING);
-      try {
-        instance = claims.launchInstance(claimRef);
-      } catch (ActivityFailure failure) {
-        launchOutcomeUnknown = !FailureTypes.NON_RETRYABLE.contains(Failures.type(failure));
-        throw failure;
-      }
+      // Any attempt may have launched before a later one failed (even with a permanent error), so the saga
+      // terminates by the claim's tag whenever the launch was tried.
+      launchScheduled = true;
+      instance = claims.launchInstance(claimRef);
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(instance.instanceId()));
       events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, "launched instance " + describe(instance));
 
@@ -136,7 +133,7 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   }
 
   private String compensate(Saga saga) {
-    String done = instance == null && launchOutcomeUnknown
+    String done = instance == null && launchScheduled
         ? "rolled back (any instance tagged for the claim terminated, NodeClaim deleted)"
         : instance == null
         ? "rolled back (no instance was launched, NodeClaim deleted)"

@@ -63,6 +63,10 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   static final String ABORTED = "Aborted";
   static final String FAILED = "Failed";
 
+  /** Failures this workflow raises itself: their message and type are the workflow's result as they are. */
+  private static final List<String> OWN_FAILURES =
+      List.of(FailureTypes.REPLACEMENT_LAUNCH_FAILED, FailureTypes.NO_REPLACEMENT_POSSIBLE);
+
   static final String OUTCOME_DONE = "Done";
   static final String OUTCOME_ABORTED = "Aborted";
 
@@ -204,6 +208,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName));
     logDecision(plan);
     if (plan.replacement() == null) {
+      if (plan.reschedulablePods() > 0) {
+        // Draining now would evict pods with nowhere to go: the replacement-first guarantee forbids it.
+        throw ApplicationFailure.newNonRetryableFailure("no replacement can be planned for the " + plan.reschedulablePods()
+            + " pod(s) on node " + command.nodeName() + ": " + plan.description(), FailureTypes.NO_REPLACEMENT_POSSIBLE);
+      }
       return;
     }
     replacementName = plan.replacement().name();
@@ -285,6 +294,9 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     if (!status.doNotDisrupt().isEmpty()) {
       return "karpenter.sh/do-not-disrupt on " + String.join(", ", status.doNotDisrupt());
     }
+    if (!status.failures().isEmpty()) {
+      return "eviction failing: " + String.join("; ", status.failures());
+    }
     return null;
   }
 
@@ -334,18 +346,15 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       undone = "; the instance is past the point of no return: retry by resetting this workflow";
     }
     enter(FAILED);
-    String message = failure instanceof ApplicationFailure app
-            && FailureTypes.REPLACEMENT_LAUNCH_FAILED.equals(app.getType())
-        ? app.getOriginalMessage() + undone
+    boolean ownFailure = failure instanceof ApplicationFailure app && OWN_FAILURES.contains(app.getType());
+    String message = ownFailure
+        ? ((ApplicationFailure) failure).getOriginalMessage() + undone
         : "replacement of nodeclaim " + command.nodeClaim() + " failed while " + failedIn + ": "
             + Failures.reason(failure) + undone;
     if (canceled) {
       return new CanceledFailure(message);
     }
-    String type = failure instanceof ApplicationFailure app
-        && FailureTypes.REPLACEMENT_LAUNCH_FAILED.equals(app.getType())
-        ? FailureTypes.REPLACEMENT_LAUNCH_FAILED
-        : FailureTypes.REPLACEMENT_FAILED;
+    String type = ownFailure ? ((ApplicationFailure) failure).getType() : FailureTypes.REPLACEMENT_FAILED;
     return ApplicationFailure.newNonRetryableFailureWithCause(message, type, failure);
   }
 

@@ -16,6 +16,7 @@ import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.EventRequest;
+import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
@@ -242,6 +243,23 @@ class NodeReplacementWorkflowTest {
     assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
     assertEquals(0, test.journal.countStartingWith("cordon"));
     assertEquals(0, test.journal.countStartingWith("drainStep"));
+  }
+
+  @Test
+  void noPossibleReplacementLeavesTheNodeInServiceInsteadOfDraining() {
+    test.planning.onPlanReplacement(request -> new ReplacementPlan(null, 3, "nodepool default: cpu limit 4 reached"));
+    test.start();
+
+    var failure = assertThrows(WorkflowFailedException.class, () -> replace(Fixtures.command(OLD, "replace", null)));
+
+    ApplicationFailure cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals(FailureTypes.NO_REPLACEMENT_POSSIBLE, cause.getType());
+    assertTrue(cause.getOriginalMessage().contains("cpu limit 4 reached"), cause.getOriginalMessage());
+    assertTrue(cause.getOriginalMessage().contains("node untainted"), cause.getOriginalMessage());
+    assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
+    assertEquals(0, test.journal.countStartingWith("cordon"), "never cordoned");
+    assertEquals(0, test.journal.countStartingWith("drainStep"), "never drained");
+    assertEquals(0, test.journal.countStartingWith("terminateInstance"));
   }
 
   private List<String> nodeEventReasons() {
