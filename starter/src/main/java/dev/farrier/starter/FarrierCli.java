@@ -134,7 +134,7 @@ public final class FarrierCli {
     }
   }
 
-  @Command(name = "abort", description = "Abort a replacement and roll it back (untaint, uncordon, remove an unused replacement).")
+  @Command(name = "abort", description = "Abort a replacement and roll it back (untaint, uncordon, remove a replacement still launching).")
   static final class Abort extends OnReplacement {
     @Option(names = "--reason", defaultValue = "aborted by operator", description = "recorded on the node and in the workflow")
     String reason;

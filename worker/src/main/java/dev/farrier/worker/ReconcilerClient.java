@@ -42,9 +42,15 @@ public class ReconcilerClient {
     return new ReconcilerInput(settings.clusterName(), settings.reconciler(), 0, List.of());
   }
 
-  /** Starts the reconciler, or finds it running. Returns its run id. */
+  /**
+   * Starts the reconciler, or finds it running and hands it this worker's settings (a running reconciler keeps its
+   * own otherwise, across continue-as-new). Returns its run id.
+   */
   public String ensureRunning() {
-    return WorkflowClient.start(stub()::run, initialInput()).getRunId();
+    var stub = stub();
+    var runId = WorkflowClient.start(stub::run, initialInput()).getRunId();
+    stub.updateSettings(settings.reconciler());
+    return runId;
   }
 
   /** Signals pending pods, starting the reconciler first if needed. */

@@ -34,9 +34,9 @@ import java.util.regex.Pattern;
  *
  * <p>The value has Karpenter's shape (a decimal unsigned 64-bit number) but not Karpenter's bits: it is the first
  * 8 bytes of a SHA-256 over a canonical JSON form. {@link #VERSION} therefore differs from Karpenter's
- * ({@code v3}), and a node whose {@code karpenter.sh/nodepool-hash-version} is not {@link #VERSION} (one Karpenter
- * launched) must be re-stamped with the current hash, not treated as drifted, exactly as Karpenter itself does when
- * it bumps its hash version.
+ * ({@code v3}). Farrier writes {@link #VERSION} on every claim it creates, and the disruption planning leaves claims
+ * with another version (Karpenter's, or hand-made ones) alone: their hash is not comparable, and Farrier did not
+ * launch their instances.
  */
 public final class NodePoolHash {
   /** The value of {@code karpenter.sh/nodepool-hash-version} written next to hashes computed here. */

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Input of {@link PlanningActivities#planProvisioning}. Claim names are derived from {@code batchId} so a retried
- * planning call names the same claims.
+ * planning call names the same claims; the provisioning workflow makes it unique per batch execution (workflow id
+ * and run id), so no later batch can name an existing claim.
  */
 public record PlanProvisioningRequest(String cluster, String batchId, List<PodRef> pods) {
   public PlanProvisioningRequest {

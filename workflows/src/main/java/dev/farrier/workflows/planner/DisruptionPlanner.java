@@ -140,7 +140,7 @@ public final class DisruptionPlanner {
       return null;
     }
     return "older than expireAfter " + text + " (created at " + java.time.Instant.ofEpochMilli(claim.createdAtMillis())
-        + "); forceful: not budget-limited, does not wait for the replacement";
+        + "); forceful: not budget-limited and not held by do-not-disrupt";
   }
 
   private static CandidateDecision skip(NodeClaimView claim, String reason) {

@@ -36,7 +36,7 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
         FarrierSearchAttributes.PHASE.valueSet("Planning"));
 
     ProvisioningPlan plan = ActivityStubs.planning()
-        .planProvisioning(new PlanProvisioningRequest(cluster, input.batchId(), input.pods()));
+        .planProvisioning(new PlanProvisioningRequest(cluster, namingId(input), input.pods()));
     // No Event: EventRequest names cluster-scoped objects only, and a pod needs a namespace. The reasons are in the
     // log and in the result.
     for (UnschedulablePod pod : plan.unschedulable()) {
@@ -71,5 +71,13 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
     StructuredLog.info(log, "provisioning batch done", "batch", input.batchId(), "launched", launched.size(),
         "failed", failed.size());
     return new ProvisioningResult(launched, failed, plan.unschedulable());
+  }
+
+  /**
+   * What claim names derive from: the batch id and this run's id. Batch numbers restart at 0 when a reconciler is
+   * started afresh; the run id keeps a new batch from ever naming (and so adopting, or rolling back) a live claim.
+   */
+  private static String namingId(ProvisioningInput input) {
+    return input.batchId() + "/" + Workflow.getInfo().getRunId();
   }
 }

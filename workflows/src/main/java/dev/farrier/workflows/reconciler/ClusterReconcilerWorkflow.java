@@ -18,6 +18,13 @@ public interface ClusterReconcilerWorkflow {
   @SignalMethod
   void podsPending(PendingPods pods);
 
+  /**
+   * New timing from a worker's configuration. It applies from the next turn and is carried across continue-as-new;
+   * replacements already running keep the settings they started with.
+   */
+  @SignalMethod
+  void updateSettings(ReconcilerSettings settings);
+
   @QueryMethod
   ReconcilerStatus status();
 }

@@ -49,11 +49,14 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private final List<String> replacementsStarted = new ArrayList<>();
   private DisruptionPlan lastPlan;
   private long nextBatch;
+  private ReconcilerSettings settings;
 
   @Override
   public void run(ReconcilerInput input) {
     String cluster = input.cluster();
-    ReconcilerSettings settings = input.settings() == null ? ReconcilerSettings.DEFAULTS : input.settings();
+    if (settings == null) {
+      settings = input.settings() == null ? ReconcilerSettings.DEFAULTS : input.settings();
+    }
     PlanningActivities planning = ActivityStubs.planning();
     nextBatch = input.nextBatch();
     batcher.offer(input.carriedPods(), Workflow.currentTimeMillis());
@@ -91,6 +94,14 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   @Override
   public void podsPending(PendingPods pods) {
     batcher.offer(pods.pods(), Workflow.currentTimeMillis());
+  }
+
+  @Override
+  public void updateSettings(ReconcilerSettings newSettings) {
+    if (newSettings != null && !newSettings.equals(settings)) {
+      StructuredLog.info(log, "settings updated", "settings", newSettings);
+      settings = newSettings;
+    }
   }
 
   @Override

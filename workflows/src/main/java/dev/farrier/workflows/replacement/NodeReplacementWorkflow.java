@@ -23,7 +23,8 @@ public interface NodeReplacementWorkflow {
   void resume();
 
   /**
-   * Rolls back: untaint, uncordon, remove the replacement if no pod uses it yet, and mark the node so the planner
+   * Rolls back: untaint, uncordon (if this workflow cordoned), remove the replacement if it is still launching (an
+   * initialized one is kept as capacity), and mark the node so the planner
    * leaves it alone. Ignored once the instance is being terminated (past the point of no return).
    */
   @SignalMethod

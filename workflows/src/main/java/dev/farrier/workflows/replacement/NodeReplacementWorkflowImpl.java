@@ -67,6 +67,9 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private static final List<String> OWN_FAILURES =
       List.of(FailureTypes.REPLACEMENT_LAUNCH_FAILED, FailureTypes.NO_REPLACEMENT_POSSIBLE);
 
+  /** About 11 history events a blocked pass: a few thousand events per run, far below Temporal's limits. */
+  static final int MAX_DRAIN_PASSES_PER_RUN = 200;
+
   static final String OUTCOME_DONE = "Done";
   static final String OUTCOME_ABORTED = "Aborted";
 
@@ -105,6 +108,10 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     claims = ActivityStubs.nodeClaims(launchSettings);
     planning = ActivityStubs.planning();
     events = new EventRecorder(nodes, cluster);
+    DrainResume resume = input.resume();
+    if (resume != null) {
+      restore(resume);
+    }
     Workflow.upsertTypedSearchAttributes(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
         FarrierSearchAttributes.NODE_POOL.valueSet(command.nodePool()),
@@ -118,28 +125,32 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     }
 
     try {
-      checkpoint();
-      enter(TAINTING);
-      if (command.nodeName() != null) {
-        tainted = true;
-        nodes.taintDisrupted(nodeRef());
-        events.normal(KIND_NODE, command.nodeName(), EventReasons.DISRUPTION_TAINTED,
-            "tainted karpenter.sh/disrupted:NoSchedule (" + command.reason() + ")");
-      }
-
-      if ("replace".equals(command.method())) {
+      if (resume == null) {
         checkpoint();
-        launchReplacement(launchSettings);
-      } else {
-        logDecision(null);
-      }
+        enter(TAINTING);
+        if (command.nodeName() != null) {
+          tainted = true;
+          nodes.taintDisrupted(nodeRef());
+          events.normal(KIND_NODE, command.nodeName(), EventReasons.DISRUPTION_TAINTED,
+              "tainted karpenter.sh/disrupted:NoSchedule (" + command.reason() + ")");
+        }
 
+        if ("replace".equals(command.method())) {
+          checkpoint();
+          launchReplacement(launchSettings);
+        } else {
+          logDecision(null);
+        }
+
+        if (command.nodeName() != null) {
+          checkpoint();
+          enter(CORDONING);
+          cordoned = true;
+          nodes.cordon(nodeRef());
+          events.normal(KIND_NODE, command.nodeName(), EventReasons.CORDONED, "cordoned for " + command.reason());
+        }
+      }
       if (command.nodeName() != null) {
-        checkpoint();
-        enter(CORDONING);
-        cordoned = true;
-        nodes.cordon(nodeRef());
-        events.normal(KIND_NODE, command.nodeName(), EventReasons.CORDONED, "cordoned for " + command.reason());
         drain(input);
       }
 
@@ -246,16 +257,44 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     }
   }
 
+  /**
+   * Continues as new with the drain's state, so a drain blocked for days keeps a bounded history. A signal that
+   * arrived meanwhile is handled first: an abort rolls back here rather than being carried.
+   */
+  private void continueDraining(ReplacementInput input, long graceEndsAt, String lastBlocker) {
+    Workflow.await(Workflow::isEveryHandlerFinished);
+    checkpoint();
+    StructuredLog.info(log, "drain continues as new", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "podsLeft", podsLeft.size(), "blockedBy", blockedBy);
+    Workflow.continueAsNew(new ReplacementInput(input.cluster(), command, input.launchSettings(), input.drainPollSeconds(),
+        input.drainPollMaxSeconds(), new DrainResume(replacementName, replacement, tainted, cordoned, paused, graceEndsAt,
+            evicted, lastBlocker)));
+  }
+
+  private void restore(DrainResume resume) {
+    phase = DRAINING;
+    replacementName = resume.replacementName();
+    replacement = resume.replacement();
+    tainted = resume.tainted();
+    cordoned = resume.cordoned();
+    paused = resume.paused();
+    evicted.addAll(resume.evicted());
+  }
+
   /** Drain passes until no pod is left, backing off while nothing moves; bypasses PDBs once the grace period ends. */
   private void drain(ReplacementInput input) {
     enter(DRAINING);
     long firstWait = Math.max(1, input.drainPollSeconds());
     long maxWait = Math.max(firstWait, input.drainPollMaxSeconds());
     Long gracePeriod = command.terminationGracePeriodSeconds();
-    long graceEndsAt = gracePeriod == null ? Long.MAX_VALUE : Workflow.currentTimeMillis() + gracePeriod * 1000;
+    long graceEndsAt = input.resume() != null ? input.resume().graceEndsAtMillis()
+        : gracePeriod == null ? Long.MAX_VALUE : Workflow.currentTimeMillis() + gracePeriod * 1000;
     long waitSeconds = firstWait;
-    String lastBlocker = null;
-    while (true) {
+    String lastBlocker = input.resume() == null ? null : input.resume().lastBlocker();
+    for (int pass = 1; ; pass++) {
+      if (pass > MAX_DRAIN_PASSES_PER_RUN || Workflow.getInfo().isContinueAsNewSuggested()) {
+        continueDraining(input, graceEndsAt, lastBlocker);
+      }
       checkpoint();
       boolean bypassPdb = Workflow.currentTimeMillis() >= graceEndsAt;
       DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb));

@@ -7,10 +7,18 @@ import dev.farrier.workflows.provisioning.LaunchSettings;
  * Input of {@link NodeReplacementWorkflow}: the planner's command and the worker's settings.
  *
  * @param drainPollSeconds first wait between drain passes while pods remain; doubles up to {@code drainPollMaxSeconds}
+ * @param resume           null for a new replacement; set when a long drain continued as new (see {@link DrainResume})
  */
 public record ReplacementInput(
     String cluster,
     DisruptionCommand command,
     LaunchSettings launchSettings,
     long drainPollSeconds,
-    long drainPollMaxSeconds) {}
+    long drainPollMaxSeconds,
+    DrainResume resume) {
+
+  public ReplacementInput(String cluster, DisruptionCommand command, LaunchSettings launchSettings, long drainPollSeconds,
+      long drainPollMaxSeconds) {
+    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null);
+  }
+}

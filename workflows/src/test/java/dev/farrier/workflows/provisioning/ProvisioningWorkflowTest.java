@@ -12,6 +12,7 @@ import dev.farrier.workflows.testing.FakeNodeClaimActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.api.enums.v1.EventType;
+import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -40,8 +41,8 @@ class ProvisioningWorkflowTest {
     test.start();
     String batchId = WorkflowIds.provisioning(Fixtures.CLUSTER, 7);
 
-    ProvisioningResult result = test.newWorkflow(ProvisioningWorkflow.class, batchId)
-        .provision(new ProvisioningInput(Fixtures.CLUSTER, batchId,
+    ProvisioningWorkflow workflow = test.newWorkflow(ProvisioningWorkflow.class, batchId);
+    ProvisioningResult result = workflow.provision(new ProvisioningInput(Fixtures.CLUSTER, batchId,
             List.of(Fixtures.pod("web-1"), Fixtures.pod("gpu")), Fixtures.LAUNCH));
 
     assertEquals(List.of("default-ok"), result.launched().stream().map(LaunchedInstance::nodeClaim).toList());
@@ -49,7 +50,9 @@ class ProvisioningWorkflowTest {
     assertTrue(result.failed().getFirst().startsWith("default-nocap: "), result.failed().getFirst());
     assertTrue(result.failed().getFirst().contains("InsufficientCapacity"), result.failed().getFirst());
     assertEquals(List.of(gpuPod), result.unschedulable());
-    assertEquals(batchId, test.planning.provisioningRequests().getFirst().batchId());
+    String runId = WorkflowStub.fromTyped(workflow).getExecution().getRunId();
+    assertEquals(batchId + "/" + runId, test.planning.provisioningRequests().getFirst().batchId(),
+        "claim names derive from the batch and its run, so a restarted reconciler's batch 7 names other claims");
     assertEquals(1, test.journal.count("deleteNodeClaim default-nocap"), "the failed launch rolled itself back");
     // Each claim ran as its own launch/<nodeclaim> workflow.
     assertEquals(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, statusOf(WorkflowIds.launch("default-ok")));

@@ -44,6 +44,21 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
+  void newSettingsFromAWorkerApplyToTheRunningReconciler() {
+    var everyTenSeconds = new ReconcilerSettings(1_000, 10_000, 10_000, new LaunchSettings(120, 120), 2, 30);
+    ClusterReconcilerWorkflow reconciler = start(everyTenSeconds);
+    test.env.sleep(Duration.ofSeconds(35));
+    long before = test.journal.countStartingWith("planDisruption");
+
+    reconciler.updateSettings(new ReconcilerSettings(1_000, 10_000, 600_000, new LaunchSettings(120, 120), 2, 30));
+    test.env.sleep(Duration.ofSeconds(300));
+
+    assertEquals(3L, before, "every 10 s before the update");
+    assertTrue(test.journal.countStartingWith("planDisruption") <= before + 1,
+        "at most the round already scheduled, then every 10 min: " + test.journal.countStartingWith("planDisruption"));
+  }
+
+  @Test
   void podsSignalledWithinTheIdleWindowBecomeOneBatch() {
     ClusterReconcilerWorkflow reconciler = start(SETTINGS);
 
@@ -55,7 +70,8 @@ class ClusterReconcilerWorkflowTest {
 
     assertEquals(List.of(List.of("a", "b"), List.of("c")), batches());
     assertEquals(List.of(WorkflowIds.provisioning(Fixtures.CLUSTER, 1), WorkflowIds.provisioning(Fixtures.CLUSTER, 2)),
-        test.planning.provisioningRequests().stream().map(PlanProvisioningRequest::batchId).toList());
+        test.planning.provisioningRequests().stream().map(PlanProvisioningRequest::batchId)
+            .map(id -> id.substring(0, id.lastIndexOf('/'))).toList(), "each batch's id, before its run id");
     ReconcilerStatus status = reconciler.status();
     assertEquals(3, status.nextBatch());
     assertEquals(0, status.pendingPods());

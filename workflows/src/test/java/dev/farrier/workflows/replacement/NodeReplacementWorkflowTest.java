@@ -15,6 +15,7 @@ import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DrainRequest;
+import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.testing.Eventually;
@@ -22,6 +23,7 @@ import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
@@ -243,6 +245,36 @@ class NodeReplacementWorkflowTest {
     assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
     assertEquals(0, test.journal.countStartingWith("cordon"));
     assertEquals(0, test.journal.countStartingWith("drainStep"));
+  }
+
+  @Test
+  void aDrainBlockedForDaysContinuesAsNewAndStillFinishesOnce() {
+    int blockedPasses = NodeReplacementWorkflowImpl.MAX_DRAIN_PASSES_PER_RUN + 10;
+    AtomicInteger passes = new AtomicInteger();
+    test.nodes.onDrainStep(request -> {
+      int pass = passes.incrementAndGet();
+      if (pass == 1) {
+        return new DrainStatus(List.of("default/web-0"), List.of("default/web-1"), List.of("default/web-pdb"), List.of());
+      }
+      return pass <= blockedPasses ? FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb")
+          : FakeNodeActivities.drained(List.of("default/web-1"));
+    });
+    test.start();
+    NodeReplacementWorkflow workflow = test.newWorkflow(NodeReplacementWorkflow.class, ID);
+    WorkflowClient.start(workflow::replace, Fixtures.replacement(Fixtures.command(OLD, "replace", null)));
+    String firstRun = WorkflowStub.fromTyped(workflow).getExecution().getRunId();
+
+    ReplacementResult result = test.client().newUntypedWorkflowStub(ID).getResult(ReplacementResult.class);
+
+    assertEquals("Done", result.outcome());
+    assertEquals(2, result.evictedPods(), "the pod evicted before continuing as new is still counted");
+    var firstHistory = test.client().fetchHistory(ID, firstRun);
+    assertEquals(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+        firstHistory.getLastEvent().getEventType(), "a long drain does not grow one history without bound");
+    assertEquals(1, test.journal.countStartingWith("taintDisrupted"), "the new run resumes draining, it does not start over");
+    assertEquals(1, test.journal.countStartingWith("cordon"));
+    assertEquals(1, test.journal.countStartingWith("createNodeClaim"));
+    assertEquals(1, test.journal.countStartingWith("terminateInstance " + OLD));
   }
 
   @Test
