@@ -57,11 +57,12 @@ public class NodeActivitiesImpl implements NodeActivities {
 
   /** A node already gone needs no cordon (see {@link #taintDisrupted}). */
   @Override
-  public void cordon(NodeRef request) {
+  public Boolean cordon(NodeRef request) {
     try {
-      cluster.cordonNode(request.nodeName());
+      return cluster.cordonNode(request.nodeName());
     } catch (ObjectNotFoundException e) {
       log.info("node already gone, not cordoned node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+      return false;
     }
   }
 

@@ -9,6 +9,7 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -88,6 +89,10 @@ public final class FarrierCli {
       var status = client().newWorkflowStub(ClusterReconcilerWorkflow.class, WorkflowIds.reconciler(parent.cluster)).status();
       out().printf("reconciler/%s: %d pending pods, provisioning %s, replacements started %s%n",
           parent.cluster, status.pendingPods(), status.provisioningInFlight(), status.replacementsStarted());
+      for (var c : status.cooldowns()) {
+        out().printf("%s: last replacement failed (%d in a row), next try after %s%n", c.nodeClaim(), c.failures(),
+            Instant.ofEpochMilli(c.untilMillis()));
+      }
       if (status.lastPlan() == null) {
         out().println("no disruption plan yet");
         return 0;

@@ -14,9 +14,12 @@ public interface NodeActivities {
   @ActivityMethod
   void untaintDisrupted(NodeRef request);
 
-  /** Marks the node unschedulable (kept if already so). */
+  /**
+   * Marks the node unschedulable (kept if already so). Returns whether this call cordoned it: false when it was
+   * cordoned already (an operator's cordon is not Farrier's to undo) or is gone.
+   */
   @ActivityMethod
-  void cordon(NodeRef request);
+  Boolean cordon(NodeRef request);
 
   /** Marks the node schedulable again (done if already so or the node is gone). */
   @ActivityMethod

@@ -24,8 +24,11 @@ import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 
 /**
@@ -44,12 +47,16 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   static final int MAX_TURNS = 500;
   /** The status query lists this many recently started replacements. */
   static final int REPLACEMENTS_SHOWN = 50;
+  /** How much longer than a launch may take a carried batch's pods stay out of new batches. */
+  static final long CARRY_MARGIN_MILLIS = 5 * 60_000;
 
   private final PodBatcher batcher = new PodBatcher();
   private final List<String> replacementsStarted = new ArrayList<>();
   private DisruptionPlan lastPlan;
   private long nextBatch;
   private ReconcilerSettings settings;
+  /** NodeClaims whose last replacement failed, by name: no new replacement before the time. */
+  private final Map<String, Cooldown> cooldowns = new LinkedHashMap<>();
 
   @Override
   public void run(ReconcilerInput input) {
@@ -59,6 +66,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     }
     PlanningActivities planning = ActivityStubs.planning();
     nextBatch = input.nextBatch();
+    input.carriedBatches().forEach(batcher::adopt);
+    input.cooldowns().forEach(c -> cooldowns.put(c.nodeClaim(), c));
     batcher.offer(input.carriedPods(), Workflow.currentTimeMillis());
     Workflow.upsertTypedSearchAttributes(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
@@ -74,20 +83,24 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
         nextDisruptionAt = Workflow.currentTimeMillis() + settings.disruptionIntervalMillis();
       }
 
-      boolean continueAsNew = turn >= MAX_TURNS || Workflow.getInfo().isContinueAsNewSuggested();
-      if (continueAsNew && batcher.nothingInFlight()) {
+      if (turn >= MAX_TURNS || Workflow.getInfo().isContinueAsNewSuggested()) {
+        // Batches in flight go along (a busy cluster always has one), kept out of new batches for a bounded time.
         Workflow.await(Workflow::isEveryHandlerFinished);
+        long now = Workflow.currentTimeMillis();
+        var launch = settings.launchSettings();
+        long release = now + (launch.registrationTimeoutSeconds() + launch.initializationTimeoutSeconds()) * 1000 + CARRY_MARGIN_MILLIS;
+        cooldowns.values().removeIf(c -> c.untilMillis() <= now);
         StructuredLog.info(log, "continuing as new", "cluster", cluster, "nextBatch", nextBatch,
-            "carriedPods", batcher.queuedCount());
-        Workflow.continueAsNew(new ReconcilerInput(cluster, settings, nextBatch, batcher.queued()));
+            "carriedPods", batcher.queuedCount(), "carriedBatches", batcher.inFlightBatches().size());
+        Workflow.continueAsNew(new ReconcilerInput(cluster, settings, nextBatch, batcher.queued(), batcher.carry(release),
+            List.copyOf(cooldowns.values())));
         return;
       }
 
       long now = Workflow.currentTimeMillis();
       long wakeAt = Math.min(nextDisruptionAt, batcher.dueAt(settings.batchIdleMillis(), settings.batchMaxMillis()));
       long arrivalsSeen = batcher.arrivals();
-      Waits.awaitOrTimeout(Duration.ofMillis(Math.max(1, wakeAt - now)),
-          () -> batcher.arrivals() != arrivalsSeen || (continueAsNew && batcher.nothingInFlight()));
+      Waits.awaitOrTimeout(Duration.ofMillis(Math.max(1, wakeAt - now)), () -> batcher.arrivals() != arrivalsSeen);
     }
   }
 
@@ -107,7 +120,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   @Override
   public ReconcilerStatus status() {
     return new ReconcilerStatus(lastPlan, batcher.inFlightBatches(), List.copyOf(replacementsStarted),
-        batcher.queuedCount(), nextBatch);
+        batcher.queuedCount(), nextBatch, List.copyOf(cooldowns.values()));
   }
 
   /** Starts the due batch as {@code provision/<cluster>/<n>}; its pods stay in flight until the child closes. */
@@ -159,6 +172,12 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
 
   private void startReplacement(String cluster, ReconcilerSettings settings, DisruptionCommand command) {
     String id = WorkflowIds.disruption(command.nodeClaim());
+    Cooldown cooldown = cooldowns.get(command.nodeClaim());
+    if (cooldown != null && Workflow.currentTimeMillis() < cooldown.untilMillis()) {
+      StructuredLog.info(log, "replacement cooling down after a failure", "nodeclaim", command.nodeClaim(),
+          "failures", cooldown.failures(), "retryAt", Instant.ofEpochMilli(cooldown.untilMillis()).toString());
+      return;
+    }
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
         ChildWorkflowStarts.disruption(command.nodeClaim()));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
@@ -184,8 +203,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
         "method", command.method(), "reason", command.reason(), "workflow", id);
     result.handle((done, failure) -> {
       if (failure != null) {
+        Cooldown next = Cooldown.after(cooldowns.get(command.nodeClaim()), command.nodeClaim(), Workflow.currentTimeMillis());
+        cooldowns.put(command.nodeClaim(), next);
         StructuredLog.warn(log, "replacement failed", "nodeclaim", command.nodeClaim(), "workflow", id,
-            "error", Failures.reason(failure));
+            "error", Failures.reason(failure), "failures", next.failures(),
+            "retryAt", Instant.ofEpochMilli(next.untilMillis()).toString());
+      } else {
+        cooldowns.remove(command.nodeClaim());
       }
       return null;
     });

@@ -16,12 +16,15 @@ import java.util.Set;
 final class PodBatcher {
   private final Map<String, PodRef> queued = new LinkedHashMap<>();
   private final Map<String, Set<String>> inFlight = new LinkedHashMap<>();
+  /** Batches carried from a previous run: in flight until a time, since their completion cannot be observed. */
+  private final Map<String, Long> releaseAt = new LinkedHashMap<>();
   private long openedAt;
   private long lastArrivalAt;
   private long arrivals;
 
   /** Queues the pods not already queued or in flight; returns how many were new. */
   int offer(List<PodRef> pods, long now) {
+    release(now);
     int added = 0;
     for (PodRef pod : pods) {
       String id = identity(pod);
@@ -72,9 +75,33 @@ final class PodBatcher {
     return pods;
   }
 
+  /** Takes over a batch a previous run left in flight, until {@code releaseAtMillis}. */
+  void adopt(CarriedBatch batch) {
+    inFlight.put(batch.batchId(), new HashSet<>(batch.podIds()));
+    releaseAt.put(batch.batchId(), batch.releaseAtMillis());
+  }
+
+  /** The batches in flight, for a continue-as-new: adopted ones keep their release time, own ones get {@code release}. */
+  List<CarriedBatch> carry(long release) {
+    List<CarriedBatch> carried = new ArrayList<>();
+    inFlight.forEach((id, pods) -> carried.add(new CarriedBatch(id, pods.stream().sorted().toList(), releaseAt.getOrDefault(id, release))));
+    return carried;
+  }
+
+  private void release(long now) {
+    releaseAt.entrySet().removeIf(e -> {
+      if (e.getValue() <= now) {
+        inFlight.remove(e.getKey());
+        return true;
+      }
+      return false;
+    });
+  }
+
   /** The batch finished (or never started): its pods may be queued again. */
   void completed(String batchId) {
     inFlight.remove(batchId);
+    releaseAt.remove(batchId);
   }
 
   /** Puts a batch that could not start back at the front of the queue, due at once. */

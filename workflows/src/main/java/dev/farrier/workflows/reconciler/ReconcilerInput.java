@@ -4,11 +4,19 @@ import dev.farrier.workflows.model.PodRef;
 import java.util.List;
 
 /**
- * Input of {@link ClusterReconcilerWorkflow}, also what it carries across continue-as-new: the next batch number
- * and the pending pods not yet handed to a batch.
+ * Input of {@link ClusterReconcilerWorkflow}, also what it carries across continue-as-new: the next batch number,
+ * the pending pods not yet handed to a batch, the batches still in flight, and the replacements cooling down.
  */
-public record ReconcilerInput(String cluster, ReconcilerSettings settings, long nextBatch, List<PodRef> carriedPods) {
+public record ReconcilerInput(String cluster, ReconcilerSettings settings, long nextBatch, List<PodRef> carriedPods,
+    List<CarriedBatch> carriedBatches, List<Cooldown> cooldowns) {
   public ReconcilerInput {
     carriedPods = carriedPods == null ? List.of() : List.copyOf(carriedPods);
+    carriedBatches = carriedBatches == null ? List.of() : List.copyOf(carriedBatches);
+    cooldowns = cooldowns == null ? List.of() : List.copyOf(cooldowns);
+  }
+
+  /** A fresh reconciler (nothing carried). */
+  public ReconcilerInput(String cluster, ReconcilerSettings settings, long nextBatch, List<PodRef> carriedPods) {
+    this(cluster, settings, nextBatch, carriedPods, List.of(), List.of());
   }
 }

@@ -5,11 +5,13 @@ import java.util.List;
 
 /**
  * The reconciler's query answer: the last disruption plan (with the reason for every candidate), the
- * provisioning batches in flight, the replacements it started, and the pods waiting for the next batch.
+ * provisioning batches in flight, the replacements it started, the pods waiting for the next batch, and the
+ * NodeClaims whose failed replacement is cooling down.
  */
 public record ReconcilerStatus(
     DisruptionPlan lastPlan,
     List<String> provisioningInFlight,
     List<String> replacementsStarted,
     int pendingPods,
-    long nextBatch) {}
+    long nextBatch,
+    List<Cooldown> cooldowns) {}

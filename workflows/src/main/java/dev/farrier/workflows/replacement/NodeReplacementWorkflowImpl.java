@@ -145,8 +145,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         if (command.nodeName() != null) {
           checkpoint();
           enter(CORDONING);
-          cordoned = true;
-          nodes.cordon(nodeRef());
+          // Only a cordon this workflow made is undone by a rollback.
+          cordoned = Boolean.TRUE.equals(nodes.cordon(nodeRef()));
           events.normal(KIND_NODE, command.nodeName(), EventReasons.CORDONED, "cordoned for " + command.reason());
         }
       }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.provisioning.LaunchSettings;
@@ -114,5 +115,23 @@ class ClusterReconcilerWorkflowTest {
     assertEquals(plan, status.lastPlan());
     assertEquals(1, status.replacementsStarted().stream().filter(WorkflowIds.disruption("default-stuck")::equals).count());
     assertTrue(status.replacementsStarted().contains(WorkflowIds.disruption("default-empty")));
+  }
+
+  @Test
+  void aFailingReplacementBacksOffInsteadOfChurningEveryRound() {
+    test.planning.onPlanReplacement(request -> new ReplacementPlan(null, 3, "nodepool default: cpu limit reached"));
+    test.planning.onPlanDisruption(request -> new DisruptionPlan(0, List.of(Fixtures.command("default-full", "replace", null)),
+        List.of(new CandidateDecision("default-full", "node-default-full", "default", true, "drifted"))));
+    ClusterReconcilerWorkflow reconciler = start(
+        new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
+
+    test.env.sleep(Duration.ofSeconds(100)); // ten planning rounds
+
+    assertTrue(test.journal.countStartingWith("planDisruption") >= 9);
+    assertEquals(2, test.journal.count("planReplacement default-full"),
+        "tried at the first round, then once more after the 1 minute cooldown, not every 10 s");
+    var cooldown = reconciler.status().cooldowns().getFirst();
+    assertEquals("default-full", cooldown.nodeClaim());
+    assertEquals(2, cooldown.failures());
   }
 }

@@ -67,4 +67,16 @@ class PodBatcherTest {
     assertEquals(List.of(pod("a"), pod("b")), batcher.queued());
     assertTrue(batcher.nothingInFlight());
   }
+
+  @Test
+  void aCarriedBatchKeepsItsPodsOutUntilItsReleaseTime() {
+    PodBatcher batcher = new PodBatcher();
+    batcher.adopt(new CarriedBatch("provision/c/7", List.of("uid-a"), 1_000));
+    assertEquals(0, batcher.offer(List.of(new PodRef("ns", "a", "uid-a")), 500), "still in flight in the old run");
+    assertEquals(List.of(new CarriedBatch("provision/c/7", List.of("uid-a"), 1_000)), batcher.carry(9_999),
+        "an adopted batch keeps its release time when carried again");
+
+    assertEquals(1, batcher.offer(List.of(new PodRef("ns", "a", "uid-a")), 1_000), "released: batched again");
+    assertTrue(batcher.nothingInFlight());
+  }
 }

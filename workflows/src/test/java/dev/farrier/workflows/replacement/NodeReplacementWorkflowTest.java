@@ -229,6 +229,21 @@ class NodeReplacementWorkflowTest {
   }
 
   @Test
+  void anAbortLeavesAnOperatorsCordonInPlace() {
+    test.nodes.cordonedByOperator().onDrainStep(request -> {
+      running().abort("changed my mind");
+      return FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb");
+    });
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    assertEquals("Aborted", result.outcome());
+    assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
+    assertEquals(0, test.journal.countStartingWith("uncordon"), "the node was cordoned before the replacement: it stays so");
+  }
+
+  @Test
   void aFailedReplacementLaunchUntaintsAndFailsClearly() {
     test.nodeClaims.onLaunchInstance(ref -> {
       throw ApplicationFailure.newNonRetryableFailure("no capacity", FailureTypes.INSUFFICIENT_CAPACITY);

@@ -14,6 +14,7 @@ import java.util.function.Function;
  * kept for assertions ({@link #events()}) and journaled as {@code recordEvent <reason> <name>}.
  */
 public class FakeNodeActivities implements NodeActivities {
+  private volatile boolean cordonedByOperator;
   private final CallJournal journal;
   private final List<EventRequest> events = new ArrayList<>();
   private final List<DrainRequest> drainRequests = new ArrayList<>();
@@ -55,8 +56,15 @@ public class FakeNodeActivities implements NodeActivities {
   }
 
   @Override
-  public void cordon(NodeRef request) {
+  public Boolean cordon(NodeRef request) {
     journal.record("cordon", request.nodeName());
+    return !cordonedByOperator;
+  }
+
+  /** Nodes arrive cordoned by an operator: cordon changes nothing and says so. */
+  public FakeNodeActivities cordonedByOperator() {
+    cordonedByOperator = true;
+    return this;
   }
 
   @Override
