@@ -67,17 +67,19 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   private final Cluster cluster;
   private final CloudProvider cloud;
+  private final ReplacementTracker replacements;
   private final Clock clock;
   private final ProvisioningPlanner provisioning = new ProvisioningPlanner();
   private final DisruptionPlanner disruption = new DisruptionPlanner();
 
-  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud) {
-    this(cluster, cloud, Clock.systemUTC());
+  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements) {
+    this(cluster, cloud, replacements, Clock.systemUTC());
   }
 
-  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, Clock clock) {
+  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock) {
     this.cluster = cluster;
     this.cloud = cloud;
+    this.replacements = replacements;
     this.clock = clock;
   }
 
@@ -241,6 +243,12 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, String> claimAnnotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     boolean tainted = node != null && node.getSpec().getTaints() != null
         && node.getSpec().getTaints().stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.getKey()));
+    if (tainted && !replacements.running(meta.getName())) {
+      // Left by a replacement that is gone: plan the node again (a new replacement converges from where it is).
+      log.info("disrupted taint without a running replacement, planning again nodeclaim={} node={}", meta.getName(),
+          node.getMetadata().getName());
+      tainted = false;
+    }
     var pods = node == null ? PodsOnNode.NONE : PodsOnNode.of(cluster.listPodsOnNode(node.getMetadata().getName()).stream()
         .filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList());
     Map<String, String> requirementLabels = new LinkedHashMap<>();

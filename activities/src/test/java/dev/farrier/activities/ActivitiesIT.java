@@ -62,7 +62,7 @@ class ActivitiesIT extends ClusterIT {
     cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
     kubelet = new SimulatedKubelet(client, cloud).start();
     env = TestActivityEnvironment.newInstance();
-    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud), new PlanningActivitiesImpl(cluster, cloud));
+    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud), new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING));
     var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
         .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
     claims = env.newActivityStub(NodeClaimActivities.class, options);

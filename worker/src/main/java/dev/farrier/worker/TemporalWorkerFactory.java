@@ -29,7 +29,7 @@ public class TemporalWorkerFactory {
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     CloudProvider provider = cloud.provider();
     worker.registerActivitiesImplementations(
-        new PlanningActivitiesImpl(cluster, provider),
+        new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client)),
         new NodeClaimActivitiesImpl(cluster, provider),
         new NodeActivitiesImpl(cluster));
     return factory;
