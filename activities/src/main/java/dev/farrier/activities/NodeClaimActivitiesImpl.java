@@ -142,6 +142,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var capacity = cloud.instanceTypes().stream().filter(t -> t.name().equals(instance.instanceType())).findFirst()
         .map(t -> ResourceQuantities.toQuantities(Resources.of(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, t.eniMaxPods())))
         .orElse(null);
+    cluster.patchNodeClaimLabels(request.nodeClaim(), Map.of(WellKnown.INSTANCE_TYPE_LABEL, instance.instanceType(),
+        WellKnown.ZONE_LABEL, instance.zone(), WellKnown.CAPACITY_TYPE_LABEL, instance.capacityType()));
     cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
         List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));
     log.info("instance launched nodeclaim={} instance={} type={} zone={} capacityType={} image={}", request.nodeClaim(), instance.id(),

@@ -100,6 +100,9 @@ class ActivitiesIT extends ClusterIT {
     assertEquals(first.instanceId(), again.instanceId(), "a retried launch returns the same instance");
     assertEquals(1, cloud.calls().count(CloudCall.Operation.CREATE, name));
     assertEquals("m5.large", first.instanceType(), "the cheapest of the ranked types with an offering");
+    var claimLabels = cluster.getNodeClaim(name).orElseThrow().getMetadata().getLabels();
+    assertEquals("m5.large", claimLabels.get(WellKnown.INSTANCE_TYPE_LABEL), "kubectl get nodeclaims shows the type");
+    assertEquals(first.zone(), claimLabels.get(WellKnown.ZONE_LABEL));
     var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, first.providerId(), null));
     var request = new AwaitNodeRequest(CLUSTER, name, first.providerId(), nodeName);
     claims.registerNode(request);

@@ -25,13 +25,13 @@ import picocli.CommandLine.Parameters;
     description = "Inspect and steer Farrier's node replacements.",
     subcommands = {FarrierCli.Plan.class, FarrierCli.Status.class, FarrierCli.Pause.class, FarrierCli.Resume.class, FarrierCli.Abort.class})
 public final class FarrierCli {
-  @Option(names = "--address", defaultValue = "${env:FARRIER_TEMPORAL_ADDRESS:-127.0.0.1:7233}", description = "Temporal frontend (default ${DEFAULT-VALUE})")
+  @Option(names = "--address", scope = CommandLine.ScopeType.INHERIT, defaultValue = "${env:FARRIER_TEMPORAL_ADDRESS:-127.0.0.1:7233}", description = "Temporal frontend (default ${DEFAULT-VALUE})")
   String address;
 
-  @Option(names = "--namespace", defaultValue = "${env:FARRIER_TEMPORAL_NAMESPACE:-default}", description = "Temporal namespace (default ${DEFAULT-VALUE})")
+  @Option(names = "--namespace", scope = CommandLine.ScopeType.INHERIT, defaultValue = "${env:FARRIER_TEMPORAL_NAMESPACE:-default}", description = "Temporal namespace (default ${DEFAULT-VALUE})")
   String namespace;
 
-  @Option(names = "--cluster", defaultValue = "${env:FARRIER_CLUSTER_NAME:-sandbox}", description = "cluster name (default ${DEFAULT-VALUE})")
+  @Option(names = "--cluster", scope = CommandLine.ScopeType.INHERIT, defaultValue = "${env:FARRIER_CLUSTER_NAME:-sandbox}", description = "cluster name (default ${DEFAULT-VALUE})")
   String cluster;
 
   /** Set by tests to run against Temporal's test environment instead of a frontend address. */

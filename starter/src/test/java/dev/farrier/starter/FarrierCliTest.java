@@ -107,6 +107,15 @@ class FarrierCliTest {
   }
 
   @Test
+  void globalOptionsMayFollowTheSubcommand() {
+    var cli = new FarrierCli();
+    cli.clientFactory = ignored -> client;
+    FarrierCli.commandLine(cli).parseArgs("status", "nc-1", "--cluster", "prod", "--address", "temporal:7233");
+    assertEquals("prod", cli.cluster);
+    assertEquals("temporal:7233", cli.address);
+  }
+
+  @Test
   void unknownReplacementIsAClearError() {
     var cli = new FarrierCli();
     cli.clientFactory = ignored -> client;

@@ -77,6 +77,12 @@ public interface Cluster {
    */
   NodeClaim patchNodeClaimStatus(String name, NodeClaimStatus patch);
 
+  /**
+   * Merges labels into the claim's metadata (what {@code kubectl get nodeclaims} shows: instance type, zone,
+   * capacity type once launched). Idempotent as {@link #patchNodeMetadata}. Throws {@link ObjectNotFoundException}.
+   */
+  boolean patchNodeClaimLabels(String name, Map<String, String> labels);
+
   /** Adds the finalizer unless present. Throws {@link ObjectNotFoundException}. */
   boolean addNodeClaimFinalizer(String name, String finalizer);
 

@@ -185,6 +185,17 @@ public final class Fabric8Cluster implements Cluster {
   }
 
   @Override
+  public boolean patchNodeClaimLabels(String name, Map<String, String> labels) {
+    var outcome = patcher.apply(nodeClaim(name), false, claim -> {
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      putIfChanges(metadata, "labels", claim.getMetadata().getLabels(), labels);
+      return metadata.isEmpty() ? null : Map.of("metadata", metadata);
+    });
+    require(outcome, NodeClaim.KIND, name);
+    return outcome.changed();
+  }
+
+  @Override
   public boolean patchNodeMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
     var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
       Map<String, Object> metadata = new LinkedHashMap<>();
