@@ -2,6 +2,7 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.kube.ObjectNotFoundException;
+import dev.farrier.workflows.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 
 /**
@@ -9,8 +10,6 @@ import io.temporal.failure.ApplicationFailure;
  * {@code getType()}: permanent ones are non-retryable, transient ones retry under the activity's policy.
  */
 final class Failures {
-  static final String NODE_CLASS_NOT_READY = "NodeClassNotReady";
-
   private Failures() {}
 
   static ApplicationFailure of(CloudProviderException e) {
@@ -24,6 +23,6 @@ final class Failures {
   }
 
   static ApplicationFailure nodeClassNotReady(String message) {
-    return ApplicationFailure.newNonRetryableFailure(message, NODE_CLASS_NOT_READY);
+    return ApplicationFailure.newNonRetryableFailure(message, FailureTypes.NODE_CLASS_NOT_READY);
   }
 }

@@ -143,7 +143,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var claims = all.stream().filter(PlanningActivitiesImpl::launchedByFarrier).toList();
     var pools = cluster.listNodePools().stream().map(p -> nodePoolView(p, claims)).toList();
     Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
-    List<NodeClaimView> views = claims.stream().map(c -> nodeClaimView(c, nodes.get(nodeName(c)))).toList();
+    Map<String, List<Pod>> podsByNode = cluster.listBoundPods().stream().filter(p -> !PodViews.terminal(p))
+        .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+    List<NodeClaimView> views = claims.stream()
+        .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()))).toList();
     List<ResolvedImages> images = new ArrayList<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       var byArch = NodeClassImages.resolve(cloud, nodeClass).stream().collect(Collectors.groupingBy(i -> i.kubernetesArch(), TreeMap::new,
@@ -234,7 +237,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return claim.getStatus() == null ? null : claim.getStatus().nodeName();
   }
 
-  private NodeClaimView nodeClaimView(NodeClaim claim, Node node) {
+  private NodeClaimView nodeClaimView(NodeClaim claim, Node node, List<Pod> podsOnNode) {
     var meta = claim.getMetadata();
     var status = Optional.ofNullable(claim.getStatus());
     var conditions = status.map(NodeClaimStatus::conditionsOrEmpty).orElse(List.of());
@@ -249,8 +252,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
           node.getMetadata().getName());
       tainted = false;
     }
-    var pods = node == null ? PodsOnNode.NONE : PodsOnNode.of(cluster.listPodsOnNode(node.getMetadata().getName()).stream()
-        .filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList());
+    var pods = node == null ? PodsOnNode.NONE : PodsOnNode.of(podsOnNode.stream().map(PodViews::of).toList());
     Map<String, String> requirementLabels = new LinkedHashMap<>();
     claim.getSpec().requirementsOrEmpty().stream().filter(r -> "In".equals(r.operator()) && r.values() != null && r.values().size() == 1)
         .forEach(r -> requirementLabels.put(r.key(), r.values().getFirst()));

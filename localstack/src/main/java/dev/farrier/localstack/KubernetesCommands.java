@@ -1,6 +1,7 @@
 package dev.farrier.localstack;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -70,16 +71,7 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
   }
 
   List<String> controllerManager() {
-    Path kubeconfig = files.controllerManagerKubeconfig();
-    return List.of(bin("kube-controller-manager"),
-        "--kubeconfig=" + kubeconfig,
-        "--authentication-kubeconfig=" + kubeconfig,
-        "--authorization-kubeconfig=" + kubeconfig,
-        "--bind-address=127.0.0.1",
-        "--secure-port=" + ports.controllerManager(),
-        "--tls-cert-file=" + files.servingCert(),
-        "--tls-private-key-file=" + files.servingKey(),
-        "--leader-elect=false",
+    return controlPlaneComponent("kube-controller-manager", files.controllerManagerKubeconfig(), ports.controllerManager(),
         "--controllers=*",
         "--use-service-account-credentials=true",
         "--service-account-private-key-file=" + files.serviceAccountKey(),
@@ -88,22 +80,30 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
         "--cluster-signing-key-file=" + files.caKey(),
         "--service-cluster-ip-range=" + ClusterFiles.SERVICE_CLUSTER_IP_RANGE,
         // Its default, /usr/libexec/kubernetes/..., is created when missing: keep the stack's writes in runDir.
-        "--flex-volume-plugin-dir=" + runDir.resolve("flexvolume"),
-        "--profiling=false");
+        "--flex-volume-plugin-dir=" + runDir.resolve("flexvolume"));
   }
 
   List<String> scheduler() {
-    Path kubeconfig = files.schedulerKubeconfig();
-    return List.of(bin("kube-scheduler"),
+    return controlPlaneComponent("kube-scheduler", files.schedulerKubeconfig(), ports.scheduler());
+  }
+
+  /**
+   * What controller-manager and scheduler share: one kubeconfig for the API and for delegated authn/authz, secure
+   * serving on loopback with the stack's certificate, no leader election (one of each), no profiling.
+   */
+  private List<String> controlPlaneComponent(String binary, Path kubeconfig, int securePort, String... extra) {
+    List<String> command = new ArrayList<>(List.of(bin(binary),
         "--kubeconfig=" + kubeconfig,
         "--authentication-kubeconfig=" + kubeconfig,
         "--authorization-kubeconfig=" + kubeconfig,
         "--bind-address=127.0.0.1",
-        "--secure-port=" + ports.scheduler(),
+        "--secure-port=" + securePort,
         "--tls-cert-file=" + files.servingCert(),
         "--tls-private-key-file=" + files.servingKey(),
         "--leader-elect=false",
-        "--profiling=false");
+        "--profiling=false"));
+    command.addAll(List.of(extra));
+    return List.copyOf(command);
   }
 
   /**

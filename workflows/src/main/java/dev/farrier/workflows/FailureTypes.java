@@ -17,6 +17,10 @@ public final class FailureTypes {
   public static final String NOT_OWNED = "NotOwned";
   /** The request itself is malformed; retrying the same input cannot help. */
   public static final String INVALID_REQUEST = "InvalidRequest";
+  /** The object an activity must act on is gone (a NodeClaim, a Node, an instance). */
+  public static final String NOT_FOUND = "NotFound";
+  /** The cloud API throttled the call; retried under the activity's policy. */
+  public static final String THROTTLED = "Throttled";
 
   /** Raised by workflows, not activities. */
   public static final String REGISTRATION_TIMEOUT = "RegistrationTimeout";
@@ -25,9 +29,9 @@ public final class FailureTypes {
   public static final String REPLACEMENT_LAUNCH_FAILED = "ReplacementLaunchFailed";
   public static final String REPLACEMENT_FAILED = "ReplacementFailed";
 
-  /** Types no activity retry can fix. */
   /** No replacement can hold the node's pods (limits, no instance type, no capacity): the node is left in service. */
   public static final String NO_REPLACEMENT_POSSIBLE = "NoReplacementPossible";
 
+  /** Types no activity retry can fix. */
   public static final List<String> NON_RETRYABLE = List.of(INSUFFICIENT_CAPACITY, NODE_CLASS_NOT_READY, NOT_OWNED, INVALID_REQUEST);
 }

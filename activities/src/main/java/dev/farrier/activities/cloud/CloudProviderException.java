@@ -1,15 +1,17 @@
 package dev.farrier.activities.cloud;
 
+import dev.farrier.workflows.FailureTypes;
+
 /** A typed cloud failure; activities turn {@link Kind} into the {@code ApplicationFailure} type of the same name. */
 public class CloudProviderException extends RuntimeException {
   public enum Kind {
     /** No offering of the request had capacity; the offering is marked unavailable for a while. Non-retryable. */
-    INSUFFICIENT_CAPACITY("InsufficientCapacity", false),
-    NOT_FOUND("NotFound", false),
+    INSUFFICIENT_CAPACITY(FailureTypes.INSUFFICIENT_CAPACITY, false),
+    NOT_FOUND(FailureTypes.NOT_FOUND, false),
     /** The instance lacks Farrier's ownership tags for this cluster/claim. Non-retryable: never terminate it. */
-    NOT_OWNED("NotOwned", false),
-    THROTTLED("Throttled", true),
-    INVALID_REQUEST("InvalidRequest", false);
+    NOT_OWNED(FailureTypes.NOT_OWNED, false),
+    THROTTLED(FailureTypes.THROTTLED, true),
+    INVALID_REQUEST(FailureTypes.INVALID_REQUEST, false);
 
     public final String failureType;
     public final boolean retryable;

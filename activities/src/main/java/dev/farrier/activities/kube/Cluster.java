@@ -138,6 +138,9 @@ public interface Cluster {
   /** Every pod bound to the node, in all namespaces (terminal ones included: callers decide what counts). */
   List<Pod> listPodsOnNode(String nodeName);
 
+  /** Every pod bound to some node, in all namespaces: one read for a planning round instead of one per node. */
+  List<Pod> listBoundPods();
+
   /** Pods the scheduler could not place: Pending, no node, PodScheduled=False with reason Unschedulable. */
   List<Pod> listPendingPods();
 

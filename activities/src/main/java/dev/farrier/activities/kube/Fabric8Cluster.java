@@ -282,6 +282,11 @@ public final class Fabric8Cluster implements Cluster {
   }
 
   @Override
+  public List<Pod> listBoundPods() {
+    return client.pods().inAnyNamespace().withoutField("spec.nodeName", "").list().getItems();
+  }
+
+  @Override
   public List<Pod> listPendingPods() {
     return client.pods().inAnyNamespace()
         .withField("spec.nodeName", "")

@@ -1,5 +1,6 @@
 package dev.farrier.worker.sandbox;
 
+import dev.farrier.activities.ProviderIds;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.replacement.ReplacementResult;
@@ -157,8 +158,7 @@ public final class DriftScenario {
   }
 
   private static String instanceId(GenericKubernetesResource claim) {
-    var providerId = Objects.toString(status(claim).get("providerID"), "");
-    return providerId.substring(providerId.lastIndexOf('/') + 1);
+    return ProviderIds.instanceId(Objects.toString(status(claim).get("providerID"), null));
   }
 
   /** Nodes, claims and app pods, for a timeout's message. */

@@ -120,10 +120,6 @@ final class PodBatcher {
     return List.copyOf(inFlight.keySet());
   }
 
-  boolean nothingInFlight() {
-    return inFlight.isEmpty();
-  }
-
   List<PodRef> queued() {
     return List.copyOf(queued.values());
   }

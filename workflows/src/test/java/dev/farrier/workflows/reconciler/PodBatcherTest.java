@@ -65,7 +65,7 @@ class PodBatcherTest {
 
     assertTrue(batcher.isDue(60, IDLE, MAX));
     assertEquals(List.of(pod("a"), pod("b")), batcher.queued());
-    assertTrue(batcher.nothingInFlight());
+    assertTrue(batcher.inFlightBatches().isEmpty());
   }
 
   @Test
@@ -77,6 +77,6 @@ class PodBatcherTest {
         "an adopted batch keeps its release time when carried again");
 
     assertEquals(1, batcher.offer(List.of(new PodRef("ns", "a", "uid-a")), 1_000), "released: batched again");
-    assertTrue(batcher.nothingInFlight());
+    assertTrue(batcher.inFlightBatches().isEmpty());
   }
 }
