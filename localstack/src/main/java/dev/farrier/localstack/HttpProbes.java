@@ -18,12 +18,15 @@ final class HttpProbes implements AutoCloseable {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(3);
   private final HttpClient client;
 
+  /** {@code caPem} null: plain HTTP probes only (or the JVM's default trust). */
   HttpProbes(String caPem) {
-    this.client = HttpClient.newBuilder()
+    HttpClient.Builder builder = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(REQUEST_TIMEOUT)
-        .sslContext(trusting(caPem))
-        .build();
+        .connectTimeout(REQUEST_TIMEOUT);
+    if (caPem != null) {
+      builder.sslContext(trusting(caPem));
+    }
+    this.client = builder.build();
   }
 
   /** True when {@code url} answers 200; {@code bearerToken} may be null. */

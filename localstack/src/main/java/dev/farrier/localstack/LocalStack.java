@@ -56,6 +56,7 @@ public final class LocalStack implements AutoCloseable {
   private final Path binDir;
   private final boolean temporalEnabled;
   private final boolean kubernetesEnabled;
+  private final boolean motoEnabled;
   private final int requestedUiPort;
   private final List<String> searchAttributes;
   private final Duration startTimeout;
@@ -69,6 +70,7 @@ public final class LocalStack implements AutoCloseable {
   private TemporalCommands temporal;
   private KubernetesPorts kubernetesPorts;
   private ClusterFiles clusterFiles;
+  private int motoPort;
   private Duration startupTime = Duration.ZERO;
 
   private LocalStack(Builder builder) {
@@ -77,6 +79,7 @@ public final class LocalStack implements AutoCloseable {
     this.binDir = (builder.binDir == null ? defaultBinDir() : builder.binDir).toAbsolutePath();
     this.temporalEnabled = builder.temporal;
     this.kubernetesEnabled = builder.kubernetes;
+    this.motoEnabled = builder.moto;
     this.requestedUiPort = builder.temporalUiPort;
     this.searchAttributes = List.copyOf(builder.searchAttributes);
     this.startTimeout = builder.startTimeout;
@@ -87,8 +90,8 @@ public final class LocalStack implements AutoCloseable {
   }
 
   /**
-   * The one stack of this JVM, for tests: Temporal (with {@link #FARRIER_SEARCH_ATTRIBUTES}) and Kubernetes on free
-   * ports, started on first use and closed by a shutdown hook. A failed start is remembered, so the next test fails
+   * The one stack of this JVM, for tests: Temporal (with {@link #FARRIER_SEARCH_ATTRIBUTES}), Kubernetes and moto on
+   * free ports, started on first use and closed by a shutdown hook. A failed start is remembered, so the next test fails
    * at once with the same cause instead of waiting for another start.
    */
   public static LocalStack shared() {
@@ -98,7 +101,7 @@ public final class LocalStack implements AutoCloseable {
       }
       if (shared == null) {
         try {
-          shared = builder().temporalUiPort(0).searchAttributes(FARRIER_SEARCH_ATTRIBUTES).start();
+          shared = builder().temporalUiPort(0).searchAttributes(FARRIER_SEARCH_ATTRIBUTES).moto(true).start();
         } catch (RuntimeException e) {
           sharedFailure = e;
           throw e;
@@ -164,6 +167,18 @@ public final class LocalStack implements AutoCloseable {
   }
 
   /** How long {@link Builder#start()} took until every component was ready. */
+  /**
+   * The moto server's endpoint ({@code http://127.0.0.1:<port>}) for the AWS SDK's endpoint override: EC2, SSM, SQS
+   * and IAM in every region, with any credentials. One server is shared by everything using this stack, so tests
+   * keep apart by unique names and tags.
+   */
+  public String motoEndpoint() {
+    if (!motoEnabled) {
+      throw new IllegalStateException("this stack runs without moto; start it with builder().moto(true)");
+    }
+    return "http://127.0.0.1:" + motoPort;
+  }
+
   public Duration startupTime() {
     return startupTime;
   }
@@ -207,8 +222,16 @@ public final class LocalStack implements AutoCloseable {
         temporal = new TemporalCommands(binDir, runDir, freePorts.next(), uiPort, searchAttributes);
         temporalServer = launch("temporal", temporal.startDev());
       }
+      ManagedProcess moto = null;
+      if (motoEnabled) {
+        motoPort = freePorts.next();
+        moto = launch("moto", List.of(binDir.resolve("moto_server").toString(), "-H", "127.0.0.1", "-p", Integer.toString(motoPort)));
+      }
       if (kubernetesEnabled) {
         startKubernetes();
+      }
+      if (moto != null) {
+        awaitMoto(moto);
       }
       if (temporalEnabled) {
         awaitTemporal(temporalServer);
@@ -255,6 +278,13 @@ public final class LocalStack implements AutoCloseable {
           () -> http.ok("https://127.0.0.1:" + kubernetesPorts.scheduler() + "/healthz", null));
       Readiness.await(kwok, startTimeout, "GET /healthz to answer 200",
           () -> http.ok("http://127.0.0.1:" + kubernetesPorts.kwok() + "/healthz", null));
+    }
+  }
+
+  private void awaitMoto(ManagedProcess server) {
+    try (HttpProbes http = new HttpProbes(null)) {
+      Readiness.await(server, startTimeout, "GET /moto-api/data.json to answer 200",
+          () -> http.ok(motoEndpoint() + "/moto-api/data.json", null));
     }
   }
 
@@ -366,6 +396,9 @@ public final class LocalStack implements AutoCloseable {
     if (kubernetesEnabled) {
       needed.addAll(List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"));
     }
+    if (motoEnabled) {
+      needed.add("moto_server");
+    }
     for (String name : needed) {
       if (!Files.isExecutable(binDir.resolve(name))) {
         throw new LocalStackException(name, "no executable " + binDir.resolve(name)
@@ -414,6 +447,7 @@ public final class LocalStack implements AutoCloseable {
     private Path binDir;
     private boolean temporal = true;
     private boolean kubernetes = true;
+    private boolean moto;
     private int temporalUiPort = 8233;
     private List<String> searchAttributes = List.of();
     private Duration startTimeout = Duration.ofSeconds(120);
@@ -439,6 +473,12 @@ public final class LocalStack implements AutoCloseable {
 
     public Builder kubernetes(boolean enabled) {
       this.kubernetes = enabled;
+      return this;
+    }
+
+    /** moto (EC2, SSM, SQS, IAM emulator) on a free port; off by default. */
+    public Builder moto(boolean enabled) {
+      this.moto = enabled;
       return this;
     }
 
@@ -473,8 +513,8 @@ public final class LocalStack implements AutoCloseable {
      * stopped and a {@link LocalStackException} names the component and ends with its log.
      */
     public LocalStack start() {
-      if (!temporal && !kubernetes) {
-        throw new IllegalStateException("enable temporal, kubernetes or both");
+      if (!temporal && !kubernetes && !moto) {
+        throw new IllegalStateException("enable at least one of temporal, kubernetes and moto");
       }
       return new LocalStack(this).start();
     }

@@ -17,6 +17,10 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -42,6 +46,24 @@ class LocalStackIT {
     assertEquals(0, result.exitCode(), result.output());
     assertTrue(result.output().contains("namespace/default"), result.output());
     assertTrue(result.output().contains("namespace/kube-system"), result.output());
+  }
+
+  @Test
+  void motoAnswersEc2AndSqsQueries(LocalStack stack) throws Exception {
+    var client = HttpClient.newHttpClient();
+    String auth = "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/%s/aws4_request, SignedHeaders=host, Signature=0";
+    var regions = client.send(HttpRequest.newBuilder(URI.create(stack.motoEndpoint() + "/?Action=DescribeRegions&Version=2016-11-15"))
+        .header("Authorization", auth.formatted("ec2")).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, regions.statusCode(), regions.body());
+    assertTrue(regions.body().contains("us-east-1"), regions.body());
+
+    String queue = "farrier-it-" + UUID.randomUUID();
+    var created = client.send(HttpRequest.newBuilder(URI.create(stack.motoEndpoint() + "/"))
+        .header("Authorization", auth.formatted("sqs")).header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString("Action=CreateQueue&QueueName=" + queue)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, created.statusCode(), created.body());
+    assertTrue(created.body().contains(queue), created.body());
   }
 
   @Test
