@@ -116,6 +116,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
       throw Failures.nodeClassNotReady("amiSelectorTerms of EC2NodeClass " + nodeClassName + " resolve no image: "
           + NodeClassImages.terms(nodeClass));
     }
+    var launch = NodeClassLaunches.of(nodeClass);
     var requirements = spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList();
     var instanceTypes = values(requirements, WellKnown.INSTANCE_TYPE_LABEL);
     var capacityTypes = values(requirements, WellKnown.CAPACITY_TYPE_LABEL);
@@ -135,7 +136,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     try {
       instance = cloud.create(new LaunchRequest(request.cluster(), request.nodeClaim(), nodePool, nodeClassName, instanceTypes,
           capacityTypes.isEmpty() ? List.of(WellKnown.CAPACITY_ON_DEMAND) : capacityTypes,
-          values(requirements, WellKnown.ZONE_LABEL), images, tags, nodeLabels, nodeTaints));
+          values(requirements, WellKnown.ZONE_LABEL), images, tags, nodeLabels, nodeTaints, launch));
     } catch (CloudProviderException e) {
       throw Failures.of(e);
     }

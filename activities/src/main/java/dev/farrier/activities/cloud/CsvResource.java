@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,10 +26,23 @@ public final class CsvResource {
     if (in == null) {
       throw new IllegalStateException("classpath resource " + resource + " is missing from the build");
     }
+    return read(in, "classpath resource " + resource);
+  }
+
+  /** The same, from a file (an operator's refreshed copy of a shipped table). */
+  public static List<Map<String, String>> read(Path file) {
+    try {
+      return read(Files.newInputStream(file), "file " + file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  private static List<Map<String, String>> read(InputStream in, String resource) {
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String header = reader.readLine();
       if (header == null) {
-        throw new IllegalStateException("classpath resource " + resource + " is empty");
+        throw new IllegalStateException(resource + " is empty");
       }
       String[] columns = header.split(",", -1);
       List<Map<String, String>> rows = new ArrayList<>();
@@ -50,7 +65,7 @@ public final class CsvResource {
       }
       return rows;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read classpath resource " + resource, e);
+      throw new UncheckedIOException("cannot read " + resource, e);
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param images        resolved images; the provider takes the one matching the chosen type's architecture
  * @param nodeLabels    labels and taints the node registers with (what user data passes to the kubelet)
  * @param tags          tags for the instance (ownership tags included by the caller)
+ * @param launch        the EC2NodeClass's subnets, security groups, instance profile and boot settings
  */
 public record LaunchRequest(
     String cluster,
@@ -24,7 +25,16 @@ public record LaunchRequest(
     List<Image> images,
     Map<String, String> tags,
     Map<String, String> nodeLabels,
-    List<Taint> nodeTaints) {
+    List<Taint> nodeTaints,
+    NodeClassLaunch launch) {
+  /** A launch without node class constraints (the simulated cloud's tests). */
+  public LaunchRequest(String cluster, String nodeClaim, String nodePool, String nodeClass, List<String> instanceTypes,
+      List<String> capacityTypes, List<String> zones, List<Image> images, Map<String, String> tags,
+      Map<String, String> nodeLabels, List<Taint> nodeTaints) {
+    this(cluster, nodeClaim, nodePool, nodeClass, instanceTypes, capacityTypes, zones, images, tags, nodeLabels, nodeTaints,
+        NodeClassLaunch.NONE);
+  }
+
   public LaunchRequest {
     instanceTypes = List.copyOf(instanceTypes);
     capacityTypes = List.copyOf(capacityTypes);
@@ -33,5 +43,23 @@ public record LaunchRequest(
     tags = Map.copyOf(tags);
     nodeLabels = Map.copyOf(nodeLabels);
     nodeTaints = List.copyOf(nodeTaints);
+    launch = launch == null ? NodeClassLaunch.NONE : launch;
+  }
+
+  /**
+   * The zones the launch may use: {@code zones} (from the NodeClaim's requirements) narrowed to the subnets' zones
+   * when the node class has subnets. Empty means any zone; a non-empty request whose zones and subnets do not
+   * overlap yields the single impossible zone list {@code [""]}, so nothing matches.
+   */
+  public List<String> allowedZones() {
+    List<String> subnetZones = launch.subnetZones();
+    if (subnetZones.isEmpty()) {
+      return zones;
+    }
+    if (zones.isEmpty()) {
+      return subnetZones;
+    }
+    List<String> both = zones.stream().filter(subnetZones::contains).toList();
+    return both.isEmpty() ? List.of("") : both;
   }
 }

@@ -16,7 +16,8 @@ public interface NodeClaimActivities {
    * Launches the claim's instance and records it in the claim's status (providerID, imageID, Launched).
    * Idempotent: the instance is tagged with the claim's name and looked up before creating, so a retry after a
    * lost response returns the same instance. Fails with type {@code InsufficientCapacity} when no offering has
-   * capacity, {@code NodeClassNotReady} when the EC2NodeClass resolves no image (both non-retryable).
+   * capacity, {@code NodeClassNotReady} when the EC2NodeClass resolves no image or its status lacks subnets, security
+   * groups or an instance profile (both non-retryable).
    */
   @ActivityMethod
   LaunchedInstance launchInstance(NodeClaimRef request);

@@ -28,6 +28,7 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
    */
   static OfferingSelection select(InstanceTypeCatalog catalog, LaunchRequest request, List<OfferingKey> unavailableOfferings) {
     Set<OfferingKey> unavailable = new HashSet<>(unavailableOfferings);
+    List<String> zones = request.allowedZones();
     boolean anyKnownType = false;
     boolean anyImage = false;
     for (String typeName : request.instanceTypes()) {
@@ -49,7 +50,7 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
         }
         Optional<Offering> offering = type.get().offerings().stream()
             .filter(o -> o.capacityType().equals(capacityType))
-            .filter(o -> request.zones().isEmpty() || request.zones().contains(o.zone()))
+            .filter(o -> zones.isEmpty() || zones.contains(o.zone()))
             .filter(o -> !unavailable.contains(new OfferingKey(typeName, o.zone(), o.capacityType())))
             .min(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone));
         if (offering.isPresent()) {
@@ -66,6 +67,6 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
           + request.instanceTypes());
     }
     throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity for " + request.instanceTypes()
-        + " in zones " + (request.zones().isEmpty() ? "any" : request.zones()) + " as " + request.capacityTypes());
+        + " in zones " + (zones.isEmpty() ? "any" : zones) + " as " + request.capacityTypes());
   }
 }

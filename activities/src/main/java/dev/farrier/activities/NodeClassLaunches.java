@@ -1,0 +1,56 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.ResolvedSecurityGroup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What an EC2NodeClass gives a launch: boot settings from its spec, subnets, security groups and instance profile
+ * from the status the status loop wrote. A class whose status lacks any of them is not ready to launch from.
+ */
+final class NodeClassLaunches {
+  private NodeClassLaunches() {}
+
+  /** Throws {@code NodeClassNotReady} naming every missing piece. */
+  static NodeClassLaunch of(EC2NodeClass nodeClass) {
+    var spec = nodeClass.getSpec();
+    var status = nodeClass.getStatus();
+    String name = nodeClass.getMetadata().getName();
+    List<String> missing = new ArrayList<>();
+    if (status == null || status.subnets() == null || status.subnets().isEmpty()) {
+      missing.add("status.subnets (subnetSelectorTerms resolved to no subnet yet)");
+    }
+    if (status == null || status.securityGroups() == null || status.securityGroups().isEmpty()) {
+      missing.add("status.securityGroups (securityGroupSelectorTerms resolved to no security group yet)");
+    }
+    if (status == null || status.instanceProfile() == null || status.instanceProfile().isBlank()) {
+      missing.add("status.instanceProfile (spec.role or spec.instanceProfile not resolved yet)");
+    }
+    if (!missing.isEmpty()) {
+      throw Failures.nodeClassNotReady("EC2NodeClass " + name + " cannot launch nodes: its status lacks " + String.join(", ", missing));
+    }
+    return new NodeClassLaunch(amiFamily(nodeClass), status.subnets(),
+        status.securityGroups().stream().map(ResolvedSecurityGroup::id).toList(), status.instanceProfile(), spec.userData(),
+        spec.kubelet(), spec.metadataOptions(), spec.blockDeviceMappings(), spec.tagsOrEmpty());
+  }
+
+  /** {@code spec.amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023), as Karpenter v1 derives it. */
+  static String amiFamily(EC2NodeClass nodeClass) {
+    var spec = nodeClass.getSpec();
+    if (spec.amiFamily() != null && !spec.amiFamily().isBlank()) {
+      return spec.amiFamily();
+    }
+    return spec.amiSelectorTermsOrEmpty().stream().filter(t -> t.alias() != null).findFirst()
+        .map(t -> switch (t.alias().split("@")[0].toLowerCase(Locale.ROOT)) {
+          case "al2023" -> "AL2023";
+          case "al2" -> "AL2";
+          case "bottlerocket" -> "Bottlerocket";
+          default -> t.alias().split("@")[0];
+        })
+        .orElse("Custom");
+  }
+
+}

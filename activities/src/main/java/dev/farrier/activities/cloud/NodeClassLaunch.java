@@ -1,0 +1,45 @@
+package dev.farrier.activities.cloud;
+
+import dev.farrier.activities.crd.BlockDeviceMapping;
+import dev.farrier.activities.crd.KubeletConfiguration;
+import dev.farrier.activities.crd.MetadataOptions;
+import dev.farrier.activities.crd.ResolvedSubnet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an EC2NodeClass contributes to a launch: its resolved subnets, security groups and instance profile (from
+ * {@code status}) and how the node boots (from {@code spec}). {@link #NONE} means "no node class constraints", which
+ * only the simulated cloud accepts.
+ *
+ * @param amiFamily          AL2023, AL2, Bottlerocket or Custom (null = derived from the alias by the caller)
+ * @param subnets            the subnets to launch into; their zones bound the launch's zones
+ * @param userData           the user's {@code spec.userData}, merged into (or, for Custom, used as) the node's user data
+ * @param metadataOptions    null = Karpenter's defaults
+ * @param blockDeviceMappings null or empty = the family's defaults
+ * @param tags               {@code spec.tags}, put on the launch template (instance tags come with the request)
+ */
+public record NodeClassLaunch(
+    String amiFamily,
+    List<ResolvedSubnet> subnets,
+    List<String> securityGroupIds,
+    String instanceProfile,
+    String userData,
+    KubeletConfiguration kubelet,
+    MetadataOptions metadataOptions,
+    List<BlockDeviceMapping> blockDeviceMappings,
+    Map<String, String> tags) {
+  public static final NodeClassLaunch NONE = new NodeClassLaunch(null, List.of(), List.of(), null, null, null, null, List.of(), Map.of());
+
+  public NodeClassLaunch {
+    subnets = subnets == null ? List.of() : List.copyOf(subnets);
+    securityGroupIds = securityGroupIds == null ? List.of() : List.copyOf(securityGroupIds);
+    blockDeviceMappings = blockDeviceMappings == null ? List.of() : List.copyOf(blockDeviceMappings);
+    tags = tags == null ? Map.of() : Map.copyOf(tags);
+  }
+
+  /** The zones of the subnets, or empty when there are no subnets (any zone). */
+  public List<String> subnetZones() {
+    return subnets.stream().map(ResolvedSubnet::zone).distinct().sorted().toList();
+  }
+}

@@ -1,0 +1,248 @@
+package dev.farrier.activities.cloud.aws;
+
+import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.CloudProviderException.Kind;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.cloud.aws.userdata.NodeBootstrap;
+import dev.farrier.activities.cloud.aws.userdata.UserDataFormat;
+import dev.farrier.workflows.model.WellKnown;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.ec2.model.InstanceStateChange;
+
+/**
+ * The {@code aws} cloud: EC2 instances launched with CreateFleet from Farrier's launch templates, found again by
+ * their NodeClaim tag, terminated only when Farrier's ownership tags say so.
+ */
+public final class AwsCloudProvider implements CloudProvider {
+  private static final Logger log = LoggerFactory.getLogger(AwsCloudProvider.class);
+  /** How long to wait for a just-launched instance to show in DescribeInstances (it is eventually consistent). */
+  private static final int DESCRIBE_ATTEMPTS = 5;
+
+  private final Ec2Api ec2;
+  private final AwsProviderSettings settings;
+  private final Clock clock;
+  private final UnavailableOfferings unavailable;
+  private final AwsInstanceTypes instanceTypes;
+  private final LaunchTemplates launchTemplates;
+  private final FleetLauncher fleet;
+  private final Ec2Instances instances;
+
+  public AwsCloudProvider(AwsClients clients, AwsProviderSettings settings, Clock clock) {
+    this(Ec2Api.of(clients.ec2()), settings, clock);
+  }
+
+  AwsCloudProvider(Ec2Api ec2, AwsProviderSettings settings, Clock clock) {
+    this.ec2 = ec2;
+    this.settings = settings;
+    this.clock = clock;
+    this.unavailable = new UnavailableOfferings(clock);
+    this.instanceTypes = new AwsInstanceTypes(ec2, unavailable, settings.region(), settings.onDemandPricesFile(), clock,
+        settings.catalogueRefresh());
+    this.launchTemplates = new LaunchTemplates(ec2);
+    this.fleet = new FleetLauncher(ec2, unavailable);
+    this.instances = new Ec2Instances(ec2, this::price);
+  }
+
+  /**
+   * Idempotent per NodeClaim: a non-terminated instance tagged with the claim (in this cluster) is returned instead
+   * of launching; the launch templates are found by their hash-derived names; CreateFleet carries a client token
+   * derived from the claim and the request, so a repeat after a lost response is answered with the same fleet.
+   */
+  @Override
+  public Instance create(LaunchRequest request) {
+    validate(request);
+    List<Instance> existing = instances.byNodeClaim(request.cluster(), request.nodeClaim());
+    if (!existing.isEmpty()) {
+      Instance found = existing.getFirst();
+      log.info("launch found the claim's instance nodeclaim={} instance={} state={}", request.nodeClaim(), found.id(), found.state());
+      return found;
+    }
+    NodeClassLaunch nodeClass = request.launch();
+    Map<String, InstanceType> types = instanceTypes().stream().collect(Collectors.toMap(InstanceType::name, Function.identity()));
+    FleetPlan plan = FleetPlan.plan(request.instanceTypes(), types, request.capacityTypes(), nodeClass.subnets(),
+        request.allowedZones(), request.images());
+    Map<String, String> templateByArch = new TreeMap<>();
+    for (String arch : plan.archs()) {
+      templateByArch.put(arch, launchTemplates.ensure(templateSpec(request, plan.imageByArch().get(arch), plan.capacityType())));
+    }
+    Map<String, String> tags = new LinkedHashMap<>(request.tags());
+    tags.putIfAbsent(WellKnown.TAG_OWNER, FarrierTags.OWNER_VALUE);
+    tags.put(WellKnown.TAG_CLUSTER, request.cluster());
+    tags.put(WellKnown.TAG_NODECLAIM, request.nodeClaim());
+    tags.putIfAbsent("Name", request.nodePool() + "/" + request.nodeClaim());
+    tags.put(FarrierTags.LAUNCH_TEMPLATE, String.join(",", templateByArch.values()));
+    String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByArch, tags);
+    Instance launched = awaitVisible(instanceId);
+    log.info("launch nodeclaim={} instance={} instanceType={} zone={} capacityType={} templates={}", request.nodeClaim(), launched.id(),
+        launched.instanceType(), launched.zone(), launched.capacityType(), templateByArch.values());
+    return launched;
+  }
+
+  private static void validate(LaunchRequest request) {
+    if (request.cluster() == null || request.cluster().isBlank() || request.nodeClaim() == null || request.nodeClaim().isBlank()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "a launch needs a cluster and a NodeClaim name");
+    }
+    if (request.instanceTypes().isEmpty() || request.capacityTypes().isEmpty() || request.images().isEmpty()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "launch of " + request.nodeClaim()
+          + " needs at least one instance type, capacity type and image");
+    }
+    NodeClassLaunch nodeClass = request.launch();
+    if (nodeClass.subnets().isEmpty() || nodeClass.securityGroupIds().isEmpty() || nodeClass.amiFamily() == null) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "launch of " + request.nodeClaim() + " on AWS needs the EC2NodeClass's"
+          + " subnets, security groups and amiFamily (got subnets=" + nodeClass.subnets().size() + " securityGroups="
+          + nodeClass.securityGroupIds().size() + " amiFamily=" + nodeClass.amiFamily() + ")");
+    }
+  }
+
+  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, String capacityType) {
+    NodeClassLaunch nodeClass = request.launch();
+    Map<String, String> labels = new TreeMap<>(request.nodeLabels());
+    labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
+    String userData;
+    try {
+      userData = UserDataFormat.of(nodeClass.amiFamily()).render(new NodeBootstrap(settings.clusterName(), settings.clusterEndpoint(),
+          settings.clusterCaBundle(), settings.serviceCidr(), labels, request.nodeTaints(), nodeClass.kubelet(), nodeClass.userData()));
+    } catch (IllegalArgumentException e) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
+    }
+    Map<String, String> templateTags = new TreeMap<>(nodeClass.tags());
+    templateTags.put(WellKnown.TAG_NODECLASS, request.nodeClass());
+    try {
+      return new LaunchTemplateSpec(request.cluster(), image.id(), nodeClass.securityGroupIds(), userData,
+          LaunchTemplateSpec.withDefaults(nodeClass.metadataOptions()),
+          BlockDevices.effective(nodeClass.amiFamily(), nodeClass.blockDeviceMappings()), templateTags, nodeClass.instanceProfile());
+    } catch (IllegalArgumentException e) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
+    }
+  }
+
+  private Instance awaitVisible(String instanceId) {
+    for (int attempt = 1; attempt <= DESCRIBE_ATTEMPTS; attempt++) {
+      Optional<Instance> instance = instances.get(instanceId);
+      if (instance.isPresent()) {
+        return instance.get();
+      }
+      try {
+        Thread.sleep(Duration.ofMillis(200L * attempt));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    // Retryable: the retry finds the instance by its NodeClaim tag instead of launching again.
+    throw new CloudProviderException(Kind.THROTTLED, "instance " + instanceId + " was launched but is not visible in DescribeInstances yet");
+  }
+
+  /**
+   * Ownership first (owner tag, this cluster, and the claim when named), else {@link Kind#NOT_OWNED} and nothing is
+   * called. Idempotent: unknown, shutting-down and terminated instances are returned as they are.
+   */
+  @Override
+  public Instance delete(String cluster, String nodeClaim, String instanceId) {
+    Optional<Instance> found = instances.get(instanceId);
+    if (found.isEmpty()) {
+      return notFound(instanceId);
+    }
+    Instance instance = found.get();
+    String problem = FarrierTags.ownershipProblem(instance.tags(), cluster, nodeClaim);
+    if (problem != null) {
+      log.warn("terminate refused instance={} nodeclaim={} reason=\"{}\"", instanceId, nodeClaim, problem);
+      throw new CloudProviderException(Kind.NOT_OWNED, "instance " + instanceId + " " + problem);
+    }
+    if ("shutting-down".equals(instance.state()) || "terminated".equals(instance.state())) {
+      return instance;
+    }
+    List<InstanceStateChange> changes;
+    try {
+      changes = ec2Terminate(instanceId);
+    } catch (SdkException e) {
+      if (Ec2Errors.isNotFound(e)) {
+        return notFound(instanceId);
+      }
+      throw Ec2Errors.map("TerminateInstances " + instanceId, e);
+    }
+    String state = changes.isEmpty() || changes.getFirst().currentState() == null ? "shutting-down" : changes.getFirst().currentState().nameAsString();
+    log.info("terminate instance={} nodeclaim={} cluster={} was={} now={}", instanceId, nodeClaim, cluster, instance.state(), state);
+    return new Instance(instance.id(), instance.providerId(), instance.instanceType(), instance.zone(), instance.capacityType(),
+        instance.imageId(), state, instance.privateDnsName(), instance.pricePerHour(), instance.tags(), instance.launchTime());
+  }
+
+  private List<InstanceStateChange> ec2Terminate(String instanceId) {
+    return ec2.terminateInstances(b -> b.instanceIds(instanceId)).terminatingInstances();
+  }
+
+  @Override
+  public Optional<Instance> get(String instanceId) {
+    return instances.get(instanceId);
+  }
+
+  @Override
+  public List<Instance> list(String cluster) {
+    return instances.byCluster(cluster);
+  }
+
+  @Override
+  public List<InstanceType> instanceTypes() {
+    return instanceTypes.instanceTypes();
+  }
+
+  @Override
+  public List<Image> resolveImages(List<AmiSelectorTerm> terms) {
+    // Wired to AwsImageResolver (branch wt/aws-nodeclass) when that branch is merged.
+    throw new CloudProviderException(Kind.INVALID_REQUEST, "AMI resolution on AWS is not wired in this build");
+  }
+
+  /** Marks an offering unavailable for {@link UnavailableOfferings#DEFAULT_TTL} (e.g. after a spot interruption). */
+  public void markUnavailable(String instanceType, String zone, String capacityType, String reason) {
+    unavailable.mark(instanceType, zone, capacityType, reason);
+  }
+
+  /**
+   * Deletes this cluster's launch templates that no live instance was launched from and that are older than
+   * {@code minAge} (so a template made for a launch in flight survives). Idempotent. Returns the names deleted.
+   */
+  public List<String> deleteUnusedLaunchTemplates(String cluster, Duration minAge) {
+    Set<String> inUse = new HashSet<>();
+    for (Instance instance : list(cluster)) {
+      String names = instance.tags().get(FarrierTags.LAUNCH_TEMPLATE);
+      if (names != null) {
+        inUse.addAll(Arrays.asList(names.split(",")));
+      }
+    }
+    return launchTemplates.deleteUnused(cluster, inUse, clock.instant().minus(minAge));
+  }
+
+  /** The offering's price, 0 when unknown: reading or terminating an instance never depends on the price catalogue. */
+  private double price(String instanceType, String zone, String capacityType) {
+    try {
+      return instanceTypes().stream().filter(t -> t.name().equals(instanceType)).flatMap(t -> t.offerings().stream())
+        .filter(o -> o.zone().equals(zone) && o.capacityType().equals(capacityType)).mapToDouble(o -> o.pricePerHour()).findFirst().orElse(0);
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private static Instance notFound(String instanceId) {
+    return new Instance(instanceId, "", "", "", "", "", "not-found", "", 0, Map.of(), null);
+  }
+}

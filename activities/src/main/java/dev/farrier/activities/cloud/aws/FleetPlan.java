@@ -1,0 +1,93 @@
+package dev.farrier.activities.cloud.aws;
+
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.CloudProviderException.Kind;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.workflows.model.WellKnown;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What one CreateFleet asks for, decided before any call: one capacity type (spot when allowed and offered, as
+ * Karpenter prefers it, else on-demand), and at most {@link #MAX_OVERRIDES} (instance type, subnet) overrides over
+ * the available offerings in the subnets' zones, cheapest first (ties keep the caller's ranking). Offerings marked
+ * unavailable (no capacity recently) are skipped, so the next attempt asks for other pools.
+ */
+public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByArch) {
+  /** EC2 Fleet's limit per request is 300; Karpenter asks for at most 60 to keep requests small and fast. */
+  public static final int MAX_OVERRIDES = 60;
+  private static final List<String> CAPACITY_PREFERENCE = List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND);
+
+  /** One instance type in one subnet (hence one zone), with the price that ranked it. */
+  public record Override(String instanceType, String arch, String subnetId, String zone, double pricePerHour) {}
+
+  public FleetPlan {
+    overrides = List.copyOf(overrides);
+    imageByArch = Map.copyOf(imageByArch);
+  }
+
+  /**
+   * Throws {@link Kind#INVALID_REQUEST} when no ranked type is known, no image fits, or there are no subnets;
+   * {@link Kind#INSUFFICIENT_CAPACITY} when every fitting offering is unavailable.
+   */
+  public static FleetPlan plan(List<String> rankedTypes, Map<String, InstanceType> types, List<String> capacityTypes,
+      List<ResolvedSubnet> subnets, List<String> allowedZones, List<Image> images) {
+    Map<String, ResolvedSubnet> subnetByZone = new TreeMap<>();
+    subnets.stream().sorted(Comparator.comparing(ResolvedSubnet::id))
+        .filter(s -> allowedZones.isEmpty() || allowedZones.contains(s.zone()))
+        .forEach(s -> subnetByZone.putIfAbsent(s.zone(), s));
+    if (subnetByZone.isEmpty()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "no subnet in the allowed zones " + allowedZones
+          + " (subnets: " + subnets.stream().map(s -> s.id() + "@" + s.zone()).toList() + ")");
+    }
+    Map<String, Image> imageByArch = new LinkedHashMap<>();
+    images.stream().sorted(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
+        .forEach(i -> imageByArch.putIfAbsent(i.arch(), i));
+    List<InstanceType> known = rankedTypes.stream().map(types::get).filter(t -> t != null).toList();
+    if (known.isEmpty()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "none of the instance types " + rankedTypes + " is offered in the region");
+    }
+    List<InstanceType> fitting = known.stream().filter(t -> imageByArch.containsKey(t.arch())).toList();
+    if (fitting.isEmpty()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "no image matches the architecture of any of " + rankedTypes);
+    }
+    for (String capacityType : CAPACITY_PREFERENCE) {
+      if (!capacityTypes.contains(capacityType)) {
+        continue;
+      }
+      List<Override> overrides = new ArrayList<>();
+      for (InstanceType type : fitting) {
+        for (ResolvedSubnet subnet : subnetByZone.values()) {
+          offering(type, subnet.zone(), capacityType).ifPresent(o ->
+              overrides.add(new Override(type.name(), type.arch(), subnet.id(), subnet.zone(), o.pricePerHour())));
+        }
+      }
+      if (!overrides.isEmpty()) {
+        // A stable sort: equal prices keep the ranking the scheduler chose.
+        overrides.sort(Comparator.comparingDouble(Override::pricePerHour));
+        return new FleetPlan(capacityType, overrides.subList(0, Math.min(MAX_OVERRIDES, overrides.size())), imageByArch);
+      }
+    }
+    throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no available offering of " + rankedTypes + " in zones "
+        + subnetByZone.keySet() + " as " + capacityTypes);
+  }
+
+  private static Optional<Offering> offering(InstanceType type, String zone, String capacityType) {
+    return type.offerings().stream()
+        .filter(o -> o.zone().equals(zone) && o.capacityType().equals(capacityType) && o.available())
+        .findFirst();
+  }
+
+  /** The architectures the overrides use, each needing its own launch template (one image per architecture). */
+  public List<String> archs() {
+    return overrides.stream().map(Override::arch).distinct().sorted().toList();
+  }
+}

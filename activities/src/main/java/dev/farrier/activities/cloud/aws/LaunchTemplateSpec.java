@@ -1,0 +1,84 @@
+package dev.farrier.activities.cloud.aws;
+
+import dev.farrier.activities.crd.BlockDeviceMapping;
+import dev.farrier.activities.crd.MetadataOptions;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateIamInstanceProfileSpecificationRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMetadataOptionsRequest;
+import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
+
+/**
+ * Everything a launch template holds: one template per distinct value, named by a hash of it
+ * ({@code farrier/<cluster>/<hash>}), so launches with the same image, security groups, user data, metadata
+ * options, block devices, tags and instance profile share a template, and a change makes a new one.
+ *
+ * @param userData plain text (encoded to base64 for EC2)
+ * @param tags     the EC2NodeClass's tags plus Farrier's ownership tags (on the template itself)
+ */
+public record LaunchTemplateSpec(
+    String cluster,
+    String imageId,
+    List<String> securityGroupIds,
+    String userData,
+    MetadataOptions metadataOptions,
+    List<BlockDeviceMapping> blockDevices,
+    Map<String, String> tags,
+    String instanceProfile) {
+  public static final String NAME_PREFIX = "farrier/";
+
+  public LaunchTemplateSpec {
+    securityGroupIds = securityGroupIds.stream().sorted().distinct().toList();
+    blockDevices = List.copyOf(blockDevices);
+    tags = new TreeMap<>(tags);
+  }
+
+  /** Deterministic: the same spec always gets the same name, in every worker. */
+  public String name() {
+    String canonical = String.join("\n", cluster, imageId, String.join(",", securityGroupIds), userData,
+        String.valueOf(metadataOptions), String.valueOf(blockDevices), String.valueOf(tags), String.valueOf(instanceProfile));
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+      return NAME_PREFIX + cluster + "/" + HexFormat.of().formatHex(digest).substring(0, 20);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK ships SHA-256", e);
+    }
+  }
+
+  RequestLaunchTemplateData data() {
+    RequestLaunchTemplateData.Builder data = RequestLaunchTemplateData.builder()
+        .imageId(imageId)
+        .securityGroupIds(securityGroupIds)
+        .userData(Base64.getEncoder().encodeToString(userData.getBytes(StandardCharsets.UTF_8)))
+        .metadataOptions(LaunchTemplateInstanceMetadataOptionsRequest.builder()
+            .httpEndpoint(metadataOptions.httpEndpoint())
+            .httpProtocolIpv6(metadataOptions.httpProtocolIPv6())
+            .httpPutResponseHopLimit(metadataOptions.httpPutResponseHopLimit().intValue())
+            .httpTokens(metadataOptions.httpTokens())
+            .build())
+        .blockDeviceMappings(blockDevices.stream().map(BlockDevices::toRequest).toList());
+    if (instanceProfile != null) {
+      data.iamInstanceProfile(LaunchTemplateIamInstanceProfileSpecificationRequest.builder().name(instanceProfile).build());
+    }
+    return data.build();
+  }
+
+  /** The EC2NodeClass's metadata options with Karpenter v1's default for every field left out. */
+  static MetadataOptions withDefaults(MetadataOptions options) {
+    MetadataOptions d = MetadataOptions.DEFAULT;
+    if (options == null) {
+      return d;
+    }
+    return new MetadataOptions(
+        options.httpEndpoint() == null ? d.httpEndpoint() : options.httpEndpoint(),
+        options.httpProtocolIPv6() == null ? d.httpProtocolIPv6() : options.httpProtocolIPv6(),
+        options.httpPutResponseHopLimit() == null ? d.httpPutResponseHopLimit() : options.httpPutResponseHopLimit(),
+        options.httpTokens() == null ? d.httpTokens() : options.httpTokens());
+  }
+}

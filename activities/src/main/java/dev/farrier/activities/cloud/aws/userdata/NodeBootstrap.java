@@ -1,0 +1,41 @@
+package dev.farrier.activities.cloud.aws.userdata;
+
+import dev.farrier.activities.crd.KubeletConfiguration;
+import dev.farrier.workflows.model.Taint;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a node needs to join the cluster, independent of the image family: the cluster (name, API endpoint, CA
+ * bundle in base64, service CIDR), the labels and taints it registers with, the kubelet settings of its
+ * EC2NodeClass, and the user's own user data. Labels are kept sorted so the same node renders the same bytes (and
+ * so reuses the same launch template).
+ */
+public record NodeBootstrap(
+    String clusterName,
+    String apiServerEndpoint,
+    String caBundle,
+    String serviceCidr,
+    Map<String, String> labels,
+    List<Taint> taints,
+    KubeletConfiguration kubelet,
+    String userData) {
+  public NodeBootstrap {
+    labels = labels == null ? Map.of() : new TreeMap<>(labels);
+    taints = taints == null ? List.of() : List.copyOf(taints);
+  }
+
+  public Integer maxPods() {
+    return kubelet == null ? null : kubelet.maxPods();
+  }
+
+  public List<String> clusterDns() {
+    return kubelet == null || kubelet.clusterDNS() == null ? List.of() : kubelet.clusterDNS();
+  }
+
+  /** {@code key=value:Effect} or {@code key:Effect}, as kubelet's {@code --register-with-taints} takes them. */
+  static String taintFlag(Taint t) {
+    return t.key() + (t.value() == null || t.value().isEmpty() ? "" : "=" + t.value()) + ":" + t.effect();
+  }
+}

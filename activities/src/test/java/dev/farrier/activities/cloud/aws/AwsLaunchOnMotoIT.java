@@ -1,0 +1,268 @@
+package dev.farrier.activities.cloud.aws;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.crd.KubeletConfiguration;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.ec2.model.CreateFleetRequest;
+import software.amazon.awssdk.services.ec2.model.CreateFleetResponse;
+import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateVersion;
+import software.amazon.awssdk.services.ec2.model.Reservation;
+import software.amazon.awssdk.services.ec2.model.Tag;
+
+/**
+ * Launch, reuse and terminate against moto: CreateFleet (instant), launch templates with their decoded user data,
+ * DescribeInstances by tag, TerminateInstances. moto starts instances at once and keeps terminated ones visible;
+ * it does not apply a template's block devices or instance profile to the instance, so those are asserted on the
+ * template itself.
+ */
+class AwsLaunchOnMotoIT extends MotoIT {
+  private static MotoNetwork network;
+  private static String cluster;
+  private static AwsCloudProvider provider;
+
+  @BeforeAll
+  static void setUp() {
+    cluster = unique("launch-it");
+    network = MotoNetwork.create(aws, cluster);
+    provider = new AwsCloudProvider(aws, settings(cluster), Clock.systemUTC());
+  }
+
+  static AwsProviderSettings settings(String cluster) {
+    return new AwsProviderSettings(cluster, REGION, "https://api.example.test", "Q0EtYnVuZGxl", "10.100.0.0/16", null, null, null);
+  }
+
+  static LaunchRequest request(String cluster, String claim, MotoNetwork network, String amiFamily, String userData, List<String> capacityTypes) {
+    Map<String, String> tags = new LinkedHashMap<>();
+    tags.put("Name", "default/" + claim);
+    tags.put(WellKnown.TAG_OWNER, "farrier");
+    tags.put(WellKnown.TAG_CLUSTER, cluster);
+    tags.put(WellKnown.TAG_NODEPOOL, "default");
+    tags.put(WellKnown.TAG_NODECLAIM, claim);
+    tags.put(WellKnown.TAG_NODECLASS, "default");
+    tags.put("team", "platform");
+    var kubelet = new KubeletConfiguration(List.of("10.100.0.10"), 58, null, null, null, null, null, null, null, null, null, null);
+    var launch = new NodeClassLaunch(amiFamily, network.subnets(), List.of(network.securityGroupId()), "farrier-node-profile", userData,
+        kubelet, null, List.of(), Map.of("team", "platform"));
+    return new LaunchRequest(cluster, claim, "default", "default", List.of("m5.large", "m5.xlarge"), capacityTypes, List.of(),
+        List.of(network.image()), tags, Map.of(WellKnown.NODEPOOL_LABEL, "default", "intent", "apps"),
+        List.of(new Taint("dedicated", "apps", "NoSchedule")), launch);
+  }
+
+  private static List<software.amazon.awssdk.services.ec2.model.Instance> instancesOfClaim(String claim) {
+    return aws.ec2().describeInstances(b -> b.filters(Filter.builder().name("tag:" + WellKnown.TAG_NODECLAIM).values(claim).build(),
+            Filter.builder().name("tag:" + WellKnown.TAG_CLUSTER).values(cluster).build()))
+        .reservations().stream().flatMap(r -> r.instances().stream()).toList();
+  }
+
+  private static LaunchTemplateVersion template(String name) {
+    return aws.ec2().describeLaunchTemplateVersions(b -> b.launchTemplateName(name).versions("$Latest")).launchTemplateVersions().getFirst();
+  }
+
+  private static String userData(String templateName) {
+    return new String(Base64.getDecoder().decode(template(templateName).launchTemplateData().userData()), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void al2023LaunchTagsTheInstanceAndUsesATemplateWithNodeConfigMetadataAndBlockDeviceDefaults() {
+    String claim = unique("claim");
+    Instance instance = provider.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand")));
+
+    assertEquals("m5.large", instance.instanceType(), "the cheapest ranked type");
+    assertTrue(List.of("us-east-1a", "us-east-1b").contains(instance.zone()), instance.zone());
+    assertEquals("aws:///" + instance.zone() + "/" + instance.id(), instance.providerId());
+    assertEquals("on-demand", instance.capacityType());
+    var described = instancesOfClaim(claim);
+    assertEquals(1, described.size());
+    Map<String, String> tags = described.getFirst().tags().stream().collect(java.util.stream.Collectors.toMap(Tag::key, Tag::value));
+    assertEquals("farrier", tags.get(WellKnown.TAG_OWNER));
+    assertEquals(cluster, tags.get(WellKnown.TAG_CLUSTER));
+    assertEquals("default", tags.get(WellKnown.TAG_NODEPOOL));
+    assertEquals(claim, tags.get(WellKnown.TAG_NODECLAIM));
+    assertEquals("default/" + claim, tags.get("Name"));
+    assertEquals("platform", tags.get("team"));
+    String templateName = tags.get(FarrierTags.LAUNCH_TEMPLATE);
+    assertTrue(templateName.startsWith("farrier/" + cluster + "/"), templateName);
+    assertEquals(network.image().id(), described.getFirst().imageId());
+
+    var data = template(templateName).launchTemplateData();
+    String userData = userData(templateName);
+    assertTrue(userData.contains("Content-Type: application/node.eks.aws"), userData);
+    assertTrue(userData.contains("kind: NodeConfig"), userData);
+    assertTrue(userData.contains("name: \"" + cluster + "\""), userData);
+    assertTrue(userData.contains("apiServerEndpoint: \"https://api.example.test\""), userData);
+    assertTrue(userData.contains("certificateAuthority: \"Q0EtYnVuZGxl\""), userData);
+    assertTrue(userData.contains("cidr: \"10.100.0.0/16\""), userData);
+    assertTrue(userData.contains("maxPods: 58"), userData);
+    assertTrue(userData.contains("--node-labels=intent=apps,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=default"), userData);
+    assertTrue(userData.contains("key: \"dedicated\""), userData);
+    assertEquals("required", data.metadataOptions().httpTokensAsString());
+    assertEquals(1, data.metadataOptions().httpPutResponseHopLimit());
+    assertEquals("enabled", data.metadataOptions().httpEndpointAsString());
+    assertEquals(1, data.blockDeviceMappings().size());
+    var root = data.blockDeviceMappings().getFirst();
+    assertEquals("/dev/xvda", root.deviceName());
+    assertEquals(20, root.ebs().volumeSize());
+    assertEquals("gp3", root.ebs().volumeTypeAsString());
+    assertTrue(root.ebs().encrypted());
+    assertEquals("farrier-node-profile", data.iamInstanceProfile().name());
+    assertEquals(List.of(network.securityGroupId()), data.securityGroupIds());
+    assertEquals(network.image().id(), data.imageId());
+  }
+
+  @Test
+  void al2BottlerocketAndCustomUserDataAreRenderedIntoTheirTemplates() {
+    String al2 = launchedTemplate("AL2", "#!/bin/bash\necho hello-from-user\n");
+    assertTrue(al2.contains("echo hello-from-user"), al2);
+    assertTrue(al2.indexOf("echo hello-from-user") < al2.indexOf("/etc/eks/bootstrap.sh"), "the user's script runs first");
+    assertTrue(al2.contains("/etc/eks/bootstrap.sh '" + cluster + "' --apiserver-endpoint 'https://api.example.test'"), al2);
+    assertTrue(al2.contains("--kubelet-extra-args '--node-labels=intent=apps,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=default"
+        + " --register-with-taints=dedicated=apps:NoSchedule --max-pods=58'"), al2);
+
+    String bottlerocket = launchedTemplate("Bottlerocket", "[settings.host-containers.admin]\nenabled = true\n");
+    assertTrue(bottlerocket.contains("[settings.host-containers.admin]\nenabled = true"), bottlerocket);
+    assertTrue(bottlerocket.contains("[settings.kubernetes]\ncluster-name = \"" + cluster + "\"\napi-server = \"https://api.example.test\""), bottlerocket);
+    assertTrue(bottlerocket.contains("max-pods = 58"), bottlerocket);
+    assertTrue(bottlerocket.contains("[settings.kubernetes.node-labels]\n\"intent\" = \"apps\""), bottlerocket);
+    assertTrue(bottlerocket.contains("[settings.kubernetes.node-taints]\n\"dedicated\" = [\"apps:NoSchedule\"]"), bottlerocket);
+
+    String custom = launchedTemplate("Custom", "#!/bin/bash\n/opt/join.sh\n");
+    assertEquals("#!/bin/bash\n/opt/join.sh\n", custom, "Custom passes the user's user data through unchanged");
+  }
+
+  @Test
+  void bottlerocketTemplatesGetAnOsAndADataVolume() {
+    String claim = unique("claim");
+    provider.create(request(cluster, claim, network, "Bottlerocket", null, List.of("on-demand")));
+    String name = tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE);
+    var devices = template(name).launchTemplateData().blockDeviceMappings();
+    assertEquals(List.of("/dev/xvda", "/dev/xvdb"), devices.stream().map(d -> d.deviceName()).toList());
+    assertEquals(List.of(4, 20), devices.stream().map(d -> d.ebs().volumeSize()).toList());
+    assertTrue(devices.stream().allMatch(d -> d.ebs().encrypted()));
+  }
+
+  private String launchedTemplate(String family, String userData) {
+    String claim = unique("claim");
+    provider.create(request(cluster, claim, network, family, userData, List.of("on-demand")));
+    return userData(tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE));
+  }
+
+  private static String tag(software.amazon.awssdk.services.ec2.model.Instance instance, String key) {
+    return instance.tags().stream().filter(t -> t.key().equals(key)).map(Tag::value).findFirst().orElseThrow();
+  }
+
+  @Test
+  void theSameConfigurationReusesOneTemplateAndAnUnusedTemplateIsDeleted() throws InterruptedException {
+    String own = unique("reuse-it");
+    var reuseProvider = new AwsCloudProvider(aws, settings(own), Clock.systemUTC());
+    Instance first = reuseProvider.create(request(own, unique("claim"), network, "AL2023", null, List.of("on-demand")));
+    Instance second = reuseProvider.create(request(own, unique("claim"), network, "AL2023", null, List.of("on-demand")));
+    Instance other = reuseProvider.create(request(own, unique("claim"), network, "AL2023", "#!/bin/bash\necho other\n", List.of("on-demand")));
+
+    assertNotEquals(first.id(), second.id());
+    String template = first.tags().get(FarrierTags.LAUNCH_TEMPLATE);
+    assertEquals(template, second.tags().get(FarrierTags.LAUNCH_TEMPLATE), "one template for one configuration");
+    assertNotEquals(template, other.tags().get(FarrierTags.LAUNCH_TEMPLATE), "other user data, other template");
+    var launchTemplates = new LaunchTemplates(Ec2Api.of(aws.ec2()));
+    assertEquals(2, launchTemplates.list(own).size());
+
+    Thread.sleep(1100);
+    assertEquals(List.of(), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO), "both templates are in use");
+    reuseProvider.delete(own, null, first.id());
+    reuseProvider.delete(own, null, second.id());
+    assertEquals(List.of(template), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO));
+    assertEquals(List.of(other.tags().get(FarrierTags.LAUNCH_TEMPLATE)), List.copyOf(launchTemplates.list(own).keySet()));
+    assertEquals(List.of(), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO), "idempotent");
+  }
+
+  @Test
+  void aRetryAfterALostCreateFleetResponseReturnsTheSameSingleInstance() {
+    String claim = unique("claim");
+    Ec2Api real = Ec2Api.of(aws.ec2());
+    // The real moto call happens; only its response is lost on the way back, as with a dropped connection.
+    Ec2Api losing = new DelegatingEc2Api(real) {
+      @Override
+      public CreateFleetResponse createFleet(CreateFleetRequest request) {
+        real.createFleet(request);
+        throw SdkClientException.create("connection reset after CreateFleet");
+      }
+    };
+    var lossy = new AwsCloudProvider(losing, settings(cluster), Clock.systemUTC());
+    var failure = assertThrows(CloudProviderException.class, () -> lossy.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand"))));
+    assertTrue(failure.kind().retryable, "a lost response is retried");
+
+    Instance retried = provider.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand")));
+    Instance again = provider.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand")));
+
+    assertEquals(retried.id(), again.id());
+    var all = instancesOfClaim(claim);
+    assertEquals(1, all.size(), "exactly one instance carries the claim's tag");
+    assertEquals(retried.id(), all.getFirst().instanceId());
+  }
+
+  @Test
+  void untaggedAndForeignInstancesAreNeverTerminated() {
+    String untagged = aws.ec2().runInstances(b -> b.imageId(network.image().id()).minCount(1).maxCount(1).instanceType("m5.large")
+        .subnetId(network.subnets().getFirst().id())).instances().getFirst().instanceId();
+    String otherClusters = aws.ec2().runInstances(b -> b.imageId(network.image().id()).minCount(1).maxCount(1).instanceType("m5.large")
+        .subnetId(network.subnets().getFirst().id()).tagSpecifications(t -> t.resourceType("instance").tags(
+            Tag.builder().key(WellKnown.TAG_OWNER).value("farrier").build(),
+            Tag.builder().key(WellKnown.TAG_CLUSTER).value("another-cluster").build(),
+            Tag.builder().key(WellKnown.TAG_NODECLAIM).value("claim-x").build()))).instances().getFirst().instanceId();
+    String mine = provider.create(request(cluster, unique("claim"), network, "AL2023", null, List.of("on-demand"))).id();
+
+    for (String id : List.of(untagged, otherClusters)) {
+      var refused = assertThrows(CloudProviderException.class, () -> provider.delete(cluster, "claim-x", id));
+      assertEquals(CloudProviderException.Kind.NOT_OWNED, refused.kind());
+      assertEquals("running", provider.get(id).orElseThrow().state(), id + " is untouched");
+    }
+    var wrongClaim = assertThrows(CloudProviderException.class, () -> provider.delete(cluster, "claim-x", mine));
+    assertEquals(CloudProviderException.Kind.NOT_OWNED, wrongClaim.kind(), "a claim naming another claim's instance");
+    assertEquals("running", provider.get(mine).orElseThrow().state());
+  }
+
+  @Test
+  void terminatingATerminatedOrUnknownInstanceIsDone() {
+    String claim = unique("claim");
+    Instance instance = provider.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand")));
+    Instance first = provider.delete(cluster, claim, instance.id());
+    assertTrue(List.of("shutting-down", "terminated").contains(first.state()), first.state());
+    Instance second = provider.delete(cluster, claim, instance.id());
+    assertTrue(List.of("shutting-down", "terminated").contains(second.state()), second.state());
+    assertEquals("not-found", provider.delete(cluster, claim, "i-0123456789abcdef0").state());
+    assertTrue(provider.get("i-0123456789abcdef0").isEmpty());
+    assertFalse(provider.list(cluster).stream().anyMatch(i -> i.id().equals(instance.id())), "list skips terminated instances");
+  }
+
+  @Test
+  void pricesComeFromTheShippedTableAndTheSpotPriceHistory() {
+    var m5 = provider.instanceTypes().stream().filter(t -> t.name().equals("m5.large")).findFirst().orElseThrow();
+    var onDemand = m5.offerings().stream().filter(o -> o.zone().equals("us-east-1a") && o.capacityType().equals("on-demand")).findFirst().orElseThrow();
+    assertEquals(OnDemandPrices.load(REGION, null).get("m5.large"), onDemand.pricePerHour());
+    var spot = m5.offerings().stream().filter(o -> o.zone().equals("us-east-1a") && o.capacityType().equals("spot")).findFirst().orElseThrow();
+    // moto's DescribeSpotPriceHistory answers one fixed price for every offering.
+    assertEquals(0.00001, spot.pricePerHour());
+    assertEquals(2, m5.vcpu());
+    assertEquals(8192, m5.memoryMiB());
+  }
+}
