@@ -1,0 +1,73 @@
+package dev.farrier.activities.cloud.aws;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.InstanceTypeCatalog;
+import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.crd.ResolvedSubnet;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The overrides one CreateFleet asks for, from the real us-east-1 catalogue. */
+class FleetPlanTest {
+  private static final InstanceTypeCatalog CATALOG = InstanceTypeCatalog.load("us-east-1");
+  private static final Map<String, InstanceType> TYPES = CATALOG.instanceTypes().stream()
+      .collect(Collectors.toMap(InstanceType::name, Function.identity()));
+  private static final List<ResolvedSubnet> SUBNETS = List.of(new ResolvedSubnet("subnet-b", "us-east-1b", null),
+      new ResolvedSubnet("subnet-a", "us-east-1a", null), new ResolvedSubnet("subnet-a2", "us-east-1a", null));
+  private static final List<Image> IMAGES = List.of(new Image("ami-x86", "x", "x86_64", "amazon", "1.34", null, Instant.EPOCH),
+      new Image("ami-arm", "a", "arm64", "amazon", "1.34", null, Instant.EPOCH));
+
+  @Test
+  void overridesAreTypeTimesOneSubnetPerZoneCheapestFirstAndCappedAtSixty() {
+    List<String> ranked = CATALOG.instanceTypes().stream().map(InstanceType::name).toList();
+    var plan = FleetPlan.plan(ranked, TYPES, List.of("on-demand"), SUBNETS, List.of(), IMAGES);
+    assertEquals("on-demand", plan.capacityType());
+    assertEquals(FleetPlan.MAX_OVERRIDES, plan.overrides().size());
+    for (int i = 1; i < plan.overrides().size(); i++) {
+      assertEquals(true, plan.overrides().get(i - 1).pricePerHour() <= plan.overrides().get(i).pricePerHour());
+    }
+    assertEquals(List.of("subnet-a", "subnet-b"), plan.overrides().stream().map(FleetPlan.Override::subnetId).distinct().sorted().toList(),
+        "one subnet per zone");
+    assertEquals("ami-arm", plan.imageByArch().get("arm64").id());
+  }
+
+  @Test
+  void spotIsPreferredWhenAllowedAndUnavailableOfferingsAndZonesOutsideTheRequestAreSkipped() {
+    var m5 = TYPES.get("m5.large");
+    var withSpotGoneInA = new InstanceType(m5.name(), m5.arch(), m5.vcpu(), m5.memoryMiB(), 0, "", "", m5.maxEnis(), m5.ipv4PerEni(), false,
+        m5.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(),
+            !(o.zone().equals("us-east-1a") && o.capacityType().equals("spot")))).toList());
+    var plan = FleetPlan.plan(List.of("m5.large"), Map.of("m5.large", withSpotGoneInA), List.of("spot", "on-demand"), SUBNETS,
+        List.of(), IMAGES);
+    assertEquals("spot", plan.capacityType());
+    assertEquals(List.of("us-east-1b"), plan.overrides().stream().map(FleetPlan.Override::zone).toList());
+
+    var zoneA = FleetPlan.plan(List.of("m5.large"), TYPES, List.of("on-demand"), SUBNETS, List.of("us-east-1a"), IMAGES);
+    assertEquals(List.of("subnet-a"), zoneA.overrides().stream().map(FleetPlan.Override::subnetId).toList());
+  }
+
+  @Test
+  void noAvailableOfferingIsInsufficientCapacityAndNoFittingTypeIsInvalid() {
+    var m5 = TYPES.get("m5.large");
+    var allGone = new InstanceType(m5.name(), m5.arch(), m5.vcpu(), m5.memoryMiB(), 0, "", "", m5.maxEnis(), m5.ipv4PerEni(), false,
+        m5.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(), false)).toList());
+    var capacity = assertThrows(CloudProviderException.class,
+        () -> FleetPlan.plan(List.of("m5.large"), Map.of("m5.large", allGone), List.of("on-demand"), SUBNETS, List.of(), IMAGES));
+    assertEquals(CloudProviderException.Kind.INSUFFICIENT_CAPACITY, capacity.kind());
+    var unknown = assertThrows(CloudProviderException.class,
+        () -> FleetPlan.plan(List.of("x9.huge"), TYPES, List.of("on-demand"), SUBNETS, List.of(), IMAGES));
+    assertEquals(CloudProviderException.Kind.INVALID_REQUEST, unknown.kind());
+    var noSubnet = assertThrows(CloudProviderException.class,
+        () -> FleetPlan.plan(List.of("m5.large"), TYPES, List.of("on-demand"), SUBNETS, List.of("us-east-1c"), IMAGES));
+    assertEquals(CloudProviderException.Kind.INVALID_REQUEST, noSubnet.kind());
+  }
+}
