@@ -1,6 +1,11 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.aws.AwsClients;
+import dev.farrier.activities.cloud.aws.AwsCloudProvider;
+import dev.farrier.activities.cloud.aws.AwsConnection;
+import dev.farrier.activities.cloud.aws.AwsProviderSettings;
+import dev.farrier.activities.gc.CloudSweep;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
@@ -10,14 +15,17 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 
 /**
- * The configured cloud and what runs beside it: for {@code simulated}, the simulated kubelet that registers a Node
- * for every running instance (in a real cluster the instance's own kubelet does that).
+ * The configured cloud and what runs beside it: for {@code aws}, the SDK clients (closed with the worker); for
+ * {@code simulated}, the simulated kubelet that registers a Node for every running instance (in a real cluster the
+ * instance's own kubelet does that).
  */
 @Singleton
 public class CloudResources implements AutoCloseable {
   private final CloudProvider provider;
   private final SimulatedKubelet kubelet;
   private final KubernetesClient kubeletClient;
+  private final AwsClients clients;
+  private final CloudSweep sweep;
 
   public CloudResources(WorkerSettings settings, KubernetesClient kube) {
     switch (settings.cloud()) {
@@ -29,16 +37,31 @@ public class CloudResources implements AutoCloseable {
         this.kubeletClient = s.kubeletKubeconfig() == null ? null : ClientsFactory.client(s.kubeletKubeconfig(), "farrier.simulated.kubelet-kubeconfig");
         this.kubelet = new SimulatedKubelet(kubeletClient == null ? kube : kubeletClient, cloud);
         this.kubelet.start();
+        this.clients = null;
+        this.sweep = CloudSweep.NONE;
       }
-      case "aws" -> throw new IllegalArgumentException(
-          "farrier.cloud=aws is not available in this build yet (the EC2/SSM/SQS provider is the next piece of work); "
-              + "use farrier.cloud=simulated with farrier.simulated.state-dir");
+      case "aws" -> {
+        var a = settings.aws();
+        this.clients = new AwsClients(new AwsConnection(settings.region(), a.endpoint(), a.accessKeyId(), a.secretAccessKey()));
+        var aws = new AwsCloudProvider(clients, new AwsProviderSettings(settings.clusterName(), settings.region(), a.clusterEndpoint(),
+            a.clusterCaBundle(), a.serviceCidr(), a.ssmParameterRoot(), a.onDemandPricesFile(), a.catalogueRefresh()), Clock.systemUTC());
+        this.provider = aws;
+        // Launch templates younger than the GC grace may belong to a launch in flight.
+        this.sweep = cluster -> aws.deleteUnusedLaunchTemplates(cluster, settings.gc().grace());
+        this.kubelet = null;
+        this.kubeletClient = null;
+      }
       default -> throw new IllegalArgumentException("unknown farrier.cloud " + settings.cloud());
     }
   }
 
   public CloudProvider provider() {
     return provider;
+  }
+
+  /** The cloud's own garbage (unused launch templates on AWS), for the garbage collector. */
+  public CloudSweep sweep() {
+    return sweep;
   }
 
   @Override
@@ -48,6 +71,9 @@ public class CloudResources implements AutoCloseable {
     }
     if (kubeletClient != null) {
       kubeletClient.close();
+    }
+    if (clients != null) {
+      clients.close();
     }
   }
 }

@@ -20,15 +20,17 @@ public class FarrierWorker implements AutoCloseable {
   private final WorkerFactory factory;
   private final PendingPodInformer informer;
   private final StatusLoop status;
+  private final GarbageCollectionLoop gc;
   private final List<AutoCloseable> resources;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
-      StatusLoop status, CloudResources cloud) {
+      StatusLoop status, GarbageCollectionLoop gc, CloudResources cloud) {
     this.settings = settings;
     this.reconciler = reconciler;
     this.factory = factory;
     this.informer = informer;
     this.status = status;
+    this.gc = gc;
     this.resources = List.of(cloud);
   }
 
@@ -38,6 +40,7 @@ public class FarrierWorker implements AutoCloseable {
     log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
     informer.start();
     status.start();
+    gc.start();
     log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={}",
         settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud());
   }
@@ -46,6 +49,7 @@ public class FarrierWorker implements AutoCloseable {
   public void close() {
     informer.close();
     status.close();
+    gc.close();
     factory.shutdown();
     for (var r : resources) {
       try {

@@ -5,6 +5,7 @@ import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -25,6 +26,17 @@ public class SettingsFactory {
       @Value("${farrier.simulated.boot-delay}") Duration bootDelay,
       @Value("${farrier.simulated.terminate-delay}") Duration terminateDelay,
       @Value("${farrier.simulated.kubelet-kubeconfig:}") String kubeletKubeconfig,
+      @Value("${farrier.aws.endpoint:}") String awsEndpoint,
+      @Value("${farrier.aws.access-key-id:}") String awsAccessKeyId,
+      @Value("${farrier.aws.secret-access-key:}") String awsSecretAccessKey,
+      @Value("${farrier.aws.cluster-endpoint:}") String clusterEndpoint,
+      @Value("${farrier.aws.cluster-ca-bundle:}") String clusterCaBundle,
+      @Value("${farrier.aws.service-cidr:}") String serviceCidr,
+      @Value("${farrier.aws.ssm-parameter-root}") String ssmParameterRoot,
+      @Value("${farrier.aws.on-demand-prices-file:}") String onDemandPricesFile,
+      @Value("${farrier.aws.catalogue-refresh}") Duration catalogueRefresh,
+      @Value("${farrier.gc.interval}") Duration gcInterval,
+      @Value("${farrier.gc.grace}") Duration gcGrace,
       @Value("${farrier.reconciler.batch-idle}") Duration batchIdle,
       @Value("${farrier.reconciler.batch-max}") Duration batchMax,
       @Value("${farrier.reconciler.disruption-interval}") Duration disruptionInterval,
@@ -39,7 +51,15 @@ public class SettingsFactory {
     var simulated = new WorkerSettings.SimulatedSettings(
         simulatedStateDir.isBlank() ? null : Path.of(simulatedStateDir), simulatedKubernetesVersion, bootDelay, terminateDelay,
         kubeletKubeconfig.isBlank() ? null : Path.of(kubeletKubeconfig));
+    var aws = new WorkerSettings.AwsSettings(awsEndpoint.isBlank() ? null : URI.create(awsEndpoint), blankToNull(awsAccessKeyId),
+        blankToNull(awsSecretAccessKey), clusterEndpoint, clusterCaBundle, serviceCidr, ssmParameterRoot,
+        onDemandPricesFile.isBlank() ? null : Path.of(onDemandPricesFile), catalogueRefresh);
     return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
-        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, reconciler);
+        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, aws, new WorkerSettings.GcSettings(gcInterval, gcGrace),
+        reconciler);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
   }
 }

@@ -2,6 +2,7 @@ package dev.farrier.worker.config;
 
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -21,6 +22,8 @@ public record WorkerSettings(
     String cloud,
     String region,
     SimulatedSettings simulated,
+    AwsSettings aws,
+    GcSettings gc,
     ReconcilerSettings reconciler) {
 
   /**
@@ -29,6 +32,18 @@ public record WorkerSettings(
    * kubelet is not Farrier, so the sandbox gives it its own credentials and the worker keeps exactly its RBAC.
    */
   public record SimulatedSettings(Path stateDir, String kubernetesVersion, Duration bootDelay, Duration terminateDelay, Path kubeletKubeconfig) {}
+
+  /**
+   * How the worker reaches AWS and what its nodes join. {@code endpoint} (null = AWS itself) points the SDK at an
+   * emulator such as moto; static credentials are for emulators and tests (null = the SDK's default chain: IRSA or
+   * Pod Identity in a cluster). The cluster's API endpoint, CA bundle (base64) and service CIDR go into every node's
+   * user data; {@code onDemandPricesFile} (null = the shipped table) is re-read at every catalogue refresh.
+   */
+  public record AwsSettings(URI endpoint, String accessKeyId, String secretAccessKey, String clusterEndpoint, String clusterCaBundle,
+      String serviceCidr, String ssmParameterRoot, Path onDemandPricesFile, Duration catalogueRefresh) {}
+
+  /** Garbage collection: how often it runs and how long an instance or claim may be unmatched before it acts. */
+  public record GcSettings(Duration interval, Duration grace) {}
 
   public WorkerSettings {
     require(clusterName, "farrier.cluster-name (FARRIER_CLUSTER_NAME)");
@@ -39,11 +54,28 @@ public record WorkerSettings(
     if (cloud.equals("simulated") && (simulated == null || simulated.stateDir() == null)) {
       throw new IllegalArgumentException("farrier.simulated.state-dir (FARRIER_SIMULATED_STATE_DIR) is required with farrier.cloud=simulated");
     }
+    if (cloud.equals("aws")) {
+      String required = " is required with farrier.cloud=aws (it goes into every node's user data)";
+      require(aws.clusterEndpoint(), "farrier.aws.cluster-endpoint (FARRIER_AWS_CLUSTER_ENDPOINT)", required);
+      require(aws.clusterCaBundle(), "farrier.aws.cluster-ca-bundle (FARRIER_AWS_CLUSTER_CA_BUNDLE)", required);
+      require(aws.serviceCidr(), "farrier.aws.service-cidr (FARRIER_AWS_SERVICE_CIDR)", required);
+      if ((aws.accessKeyId() == null) != (aws.secretAccessKey() == null)) {
+        throw new IllegalArgumentException("set both farrier.aws.access-key-id (FARRIER_AWS_ACCESS_KEY_ID) and farrier.aws.secret-access-key"
+            + " (FARRIER_AWS_SECRET_ACCESS_KEY), or neither to use the default credential chain");
+      }
+    }
+    if (gc.interval().isZero() || gc.interval().isNegative() || gc.grace().isNegative()) {
+      throw new IllegalArgumentException("farrier.gc.interval must be positive and farrier.gc.grace not negative");
+    }
   }
 
   private static void require(String value, String name) {
+    require(value, name, " is required");
+  }
+
+  private static void require(String value, String name, String why) {
     if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(name + " is required");
+      throw new IllegalArgumentException(name + why);
     }
   }
 

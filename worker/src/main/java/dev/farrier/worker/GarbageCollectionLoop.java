@@ -1,0 +1,54 @@
+package dev.farrier.worker;
+
+import dev.farrier.activities.gc.GarbageCollector;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.worker.config.WorkerSettings;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the {@link GarbageCollector} every {@code farrier.gc.interval}. A plain loop like {@link StatusLoop}: each pass
+ * decides afresh from the cluster and the cloud, and each of its steps is idempotent, so several workers running it
+ * converge on the same result.
+ */
+@Singleton
+public class GarbageCollectionLoop implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GarbageCollectionLoop.class);
+
+  private final GarbageCollector collector;
+  private final long periodMillis;
+  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+    var t = new Thread(r, "farrier-gc");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud) {
+    this.collector = new GarbageCollector(cluster, cloud.provider(), cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
+        settings.gc().grace());
+    this.periodMillis = settings.gc().interval().toMillis();
+  }
+
+  public void start() {
+    executor.scheduleWithFixedDelay(this::pass, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void pass() {
+    try {
+      collector.collect();
+    } catch (RuntimeException e) {
+      // The next pass tries again; a failing API must not kill the loop.
+      log.warn("garbage collection failed: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}
