@@ -61,7 +61,7 @@ final class E2e {
 
   /** (4): every live instance has a Node and every Node an instance. */
   static void assertInstancesMatchNodes(SandboxEnvironment env) {
-    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(env.cloudDir()));
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(env.cloudDir()).withCluster(env.cluster()));
     Set<String> instances = cloud.list(env.cluster()).stream()
         .filter(i -> !i.state().equals("shutting-down") && !i.state().equals("terminated"))
         .map(i -> i.providerId()).collect(Collectors.toCollection(TreeSet::new));
