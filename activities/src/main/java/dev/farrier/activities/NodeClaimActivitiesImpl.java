@@ -111,12 +111,12 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var nodeClassName = spec.nodeClassRef().name();
     EC2NodeClass nodeClass = cluster.getNodeClass(nodeClassName)
         .orElseThrow(() -> Failures.nodeClassNotReady("EC2NodeClass " + nodeClassName + " of NodeClaim " + request.nodeClaim() + " does not exist"));
+    var launch = NodeClassLaunches.of(nodeClass);
     var images = NodeClassImages.resolve(cloud, nodeClass);
     if (images.isEmpty()) {
       throw Failures.nodeClassNotReady("amiSelectorTerms of EC2NodeClass " + nodeClassName + " resolve no image: "
           + NodeClassImages.terms(nodeClass));
     }
-    var launch = NodeClassLaunches.of(nodeClass);
     var requirements = spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList();
     var instanceTypes = values(requirements, WellKnown.INSTANCE_TYPE_LABEL);
     var capacityTypes = values(requirements, WellKnown.CAPACITY_TYPE_LABEL);

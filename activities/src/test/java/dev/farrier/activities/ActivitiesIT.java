@@ -11,6 +11,7 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.kube.ClusterIT;
+import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;
@@ -33,6 +34,7 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestActivityEnvironment;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes Ready), run in Temporal's activity test environment so heartbeats and failures behave as in a worker.
  */
 class ActivitiesIT extends ClusterIT {
-  private static final String CLUSTER = "activities-it";
+  /** The simulated VPC is tagged karpenter.sh/discovery=<cluster>; KubeTestSupport's EC2NodeClass selects "test". */
+  private static final String CLUSTER = "test";
 
   private SimulatedCloud cloud;
   private SimulatedKubelet kubelet;
@@ -59,7 +62,7 @@ class ActivitiesIT extends ClusterIT {
 
   @BeforeEach
   void start(@TempDir Path cloudDir) {
-    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
+    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER).withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
     kubelet = new SimulatedKubelet(client, cloud).start();
     env = TestActivityEnvironment.newInstance();
     env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud), new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING));
@@ -72,6 +75,8 @@ class ActivitiesIT extends ClusterIT {
     var ami = cloud.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow();
     KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(nodeClass, ami));
     KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
+    // Launches take subnets, security groups and the instance profile from the status the worker's loop writes.
+    new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
   }
 
   @AfterEach
@@ -137,6 +142,24 @@ class ActivitiesIT extends ClusterIT {
     assertTrue(cause.isNonRetryable());
     assertFalse(cloud.get(foreign.id()).orElseThrow().state().equals("shutting-down"));
     assertEquals(0, cloud.calls().read(CloudCall.Operation.TERMINATE).size());
+  }
+
+  @Test
+  void aLaunchFromANodeClassWhoseStatusLacksSubnetsFailsNotReadyAndLaunchesNothing() {
+    String unresolved = KubeTestSupport.unique("class");
+    KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(unresolved, "ami-0123456789abcdef0"));
+    var name = KubeTestSupport.unique(nodePool);
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, unresolved, List.of("m5.large"),
+        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large"))), Resources.of(1000, 1L << 30, 1), Map.of(),
+        List.of(), List.of(), "hash-1", null, null, List.of()));
+
+    var failure = assertThrows(ActivityFailure.class, () -> claims.launchInstance(new NodeClaimRef(CLUSTER, name)));
+
+    var cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals("NodeClassNotReady", cause.getType());
+    assertTrue(cause.isNonRetryable());
+    assertTrue(cause.getOriginalMessage().contains("status.subnets"), cause.getOriginalMessage());
+    assertEquals(0, cloud.calls().count(CloudCall.Operation.CREATE, name));
   }
 
   private Pod pendingPod(String name, Map<String, String> nodeSelector) {

@@ -44,7 +44,8 @@ public class CloudResources implements AutoCloseable {
         var a = settings.aws();
         this.clients = new AwsClients(new AwsConnection(settings.region(), a.endpoint(), a.accessKeyId(), a.secretAccessKey()));
         var aws = new AwsCloudProvider(clients, new AwsProviderSettings(settings.clusterName(), settings.region(), a.clusterEndpoint(),
-            a.clusterCaBundle(), a.serviceCidr(), a.ssmParameterRoot(), a.onDemandPricesFile(), a.catalogueRefresh()), Clock.systemUTC());
+            a.clusterCaBundle(), a.serviceCidr(), a.ssmParameterRoot(), a.onDemandPricesFile(), a.catalogueRefresh()),
+            () -> kubernetesMinorVersion(kube), Clock.systemUTC());
         this.provider = aws;
         // Launch templates younger than the GC grace may belong to a launch in flight.
         this.sweep = cluster -> aws.deleteUnusedLaunchTemplates(cluster, settings.gc().grace());
@@ -53,6 +54,12 @@ public class CloudResources implements AutoCloseable {
       }
       default -> throw new IllegalArgumentException("unknown farrier.cloud " + settings.cloud());
     }
+  }
+
+  /** {@code 1.34} from the API server's version (EKS reports minor versions such as {@code 34+}). */
+  static String kubernetesMinorVersion(KubernetesClient kube) {
+    var version = kube.getKubernetesVersion();
+    return version.getMajor().replaceAll("\\D", "") + "." + version.getMinor().replaceAll("\\D", "");
   }
 
   public CloudProvider provider() {

@@ -6,7 +6,12 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.InstanceProfileRequest;
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.SecurityGroup;
+import dev.farrier.activities.cloud.SecurityGroupTerm;
+import dev.farrier.activities.cloud.Subnet;
+import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.aws.userdata.NodeBootstrap;
@@ -23,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +37,9 @@ import software.amazon.awssdk.services.ec2.model.InstanceStateChange;
 
 /**
  * The {@code aws} cloud: EC2 instances launched with CreateFleet from Farrier's launch templates, found again by
- * their NodeClaim tag, terminated only when Farrier's ownership tags say so.
+ * their NodeClaim tag, terminated only when Farrier's ownership tags say so; EC2NodeClass selectors resolved by
+ * {@link AwsImageResolver}, {@link AwsSubnetResolver}, {@link AwsSecurityGroupResolver} and
+ * {@link AwsInstanceProfiles}.
  */
 public final class AwsCloudProvider implements CloudProvider {
   private static final Logger log = LoggerFactory.getLogger(AwsCloudProvider.class);
@@ -46,13 +54,25 @@ public final class AwsCloudProvider implements CloudProvider {
   private final LaunchTemplates launchTemplates;
   private final FleetLauncher fleet;
   private final Ec2Instances instances;
+  private final AwsImageResolver images;
+  private final AwsSubnetResolver subnets;
+  private final AwsSecurityGroupResolver securityGroups;
+  private final AwsInstanceProfiles instanceProfiles;
 
-  public AwsCloudProvider(AwsClients clients, AwsProviderSettings settings, Clock clock) {
-    this(Ec2Api.of(clients.ec2()), settings, clock);
+  /**
+   * @param kubernetesVersion the cluster's minor version (e.g. {@code 1.34}), read when an AMI alias is resolved
+   */
+  public AwsCloudProvider(AwsClients clients, AwsProviderSettings settings, Supplier<String> kubernetesVersion, Clock clock) {
+    this(clients, Ec2Api.of(clients.ec2()), settings, kubernetesVersion, clock);
   }
 
-  AwsCloudProvider(Ec2Api ec2, AwsProviderSettings settings, Clock clock) {
+  /** With {@code ec2} standing for the EC2 calls of the launch path (a test's fake of one call); resolution uses {@code clients}. */
+  AwsCloudProvider(AwsClients clients, Ec2Api ec2, AwsProviderSettings settings, Supplier<String> kubernetesVersion, Clock clock) {
     this.ec2 = ec2;
+    this.images = new AwsImageResolver(clients, kubernetesVersion, settings.ssmParameterRoot());
+    this.subnets = new AwsSubnetResolver(clients);
+    this.securityGroups = new AwsSecurityGroupResolver(clients);
+    this.instanceProfiles = new AwsInstanceProfiles(clients, settings.region());
     this.settings = settings;
     this.clock = clock;
     this.unavailable = new UnavailableOfferings(clock);
@@ -208,8 +228,22 @@ public final class AwsCloudProvider implements CloudProvider {
 
   @Override
   public List<Image> resolveImages(List<AmiSelectorTerm> terms) {
-    // Wired to AwsImageResolver (branch wt/aws-nodeclass) when that branch is merged.
-    throw new CloudProviderException(Kind.INVALID_REQUEST, "AMI resolution on AWS is not wired in this build");
+    return images.resolve(terms);
+  }
+
+  @Override
+  public List<Subnet> resolveSubnets(List<SubnetTerm> terms) {
+    return subnets.resolve(terms);
+  }
+
+  @Override
+  public List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms) {
+    return securityGroups.resolve(terms);
+  }
+
+  @Override
+  public String resolveInstanceProfile(InstanceProfileRequest request) {
+    return instanceProfiles.resolve(request);
   }
 
   /** Marks an offering unavailable for {@link UnavailableOfferings#DEFAULT_TTL} (e.g. after a spot interruption). */

@@ -45,7 +45,7 @@ class AwsLaunchOnMotoIT extends MotoIT {
   static void setUp() {
     cluster = unique("launch-it");
     network = MotoNetwork.create(aws, cluster);
-    provider = new AwsCloudProvider(aws, settings(cluster), Clock.systemUTC());
+    provider = new AwsCloudProvider(aws, settings(cluster), () -> "1.34", Clock.systemUTC());
   }
 
   static AwsProviderSettings settings(String cluster) {
@@ -174,7 +174,7 @@ class AwsLaunchOnMotoIT extends MotoIT {
   @Test
   void theSameConfigurationReusesOneTemplateAndAnUnusedTemplateIsDeleted() throws InterruptedException {
     String own = unique("reuse-it");
-    var reuseProvider = new AwsCloudProvider(aws, settings(own), Clock.systemUTC());
+    var reuseProvider = new AwsCloudProvider(aws, settings(own), () -> "1.34", Clock.systemUTC());
     Instance first = reuseProvider.create(request(own, unique("claim"), network, "AL2023", null, List.of("on-demand")));
     Instance second = reuseProvider.create(request(own, unique("claim"), network, "AL2023", null, List.of("on-demand")));
     Instance other = reuseProvider.create(request(own, unique("claim"), network, "AL2023", "#!/bin/bash\necho other\n", List.of("on-demand")));
@@ -207,7 +207,7 @@ class AwsLaunchOnMotoIT extends MotoIT {
         throw SdkClientException.create("connection reset after CreateFleet");
       }
     };
-    var lossy = new AwsCloudProvider(losing, settings(cluster), Clock.systemUTC());
+    var lossy = new AwsCloudProvider(aws, losing, settings(cluster), () -> "1.34", Clock.systemUTC());
     var failure = assertThrows(CloudProviderException.class, () -> lossy.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand"))));
     assertTrue(failure.kind().retryable, "a lost response is retried");
 

@@ -14,7 +14,7 @@ public final class AwsTestSupport {
   public AwsTestSupport(LocalStack stack, String cluster) {
     this.aws = new AwsClients(AwsConnection.emulator(MotoIT.REGION, stack.motoEndpoint()));
     this.network = MotoNetwork.create(aws, cluster);
-    this.provider = new AwsCloudProvider(aws, AwsLaunchOnMotoIT.settings(cluster), Clock.systemUTC());
+    this.provider = new AwsCloudProvider(aws, AwsLaunchOnMotoIT.settings(cluster), () -> "1.34", Clock.systemUTC());
   }
 
   public AwsCloudProvider provider() {

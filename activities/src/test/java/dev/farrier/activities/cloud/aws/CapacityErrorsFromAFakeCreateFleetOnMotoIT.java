@@ -41,7 +41,7 @@ class CapacityErrorsFromAFakeCreateFleetOnMotoIT extends MotoIT {
         return CreateFleetResponse.builder().errors(overrides.stream().map(CapacityErrorsFromAFakeCreateFleetOnMotoIT::insufficient).toList()).build();
       }
     };
-    var provider = new AwsCloudProvider(outOfM5Large, AwsLaunchOnMotoIT.settings(cluster), Clock.systemUTC());
+    var provider = new AwsCloudProvider(aws, outOfM5Large, AwsLaunchOnMotoIT.settings(cluster), () -> "1.34", Clock.systemUTC());
     var onlyM5Large = AwsLaunchOnMotoIT.request(cluster, unique("claim"), network, "AL2023", null, List.of("on-demand"));
     var m5LargeOnly = new dev.farrier.activities.cloud.LaunchRequest(onlyM5Large.cluster(), onlyM5Large.nodeClaim(), onlyM5Large.nodePool(),
         onlyM5Large.nodeClass(), List.of("m5.large"), onlyM5Large.capacityTypes(), onlyM5Large.zones(), onlyM5Large.images(),
