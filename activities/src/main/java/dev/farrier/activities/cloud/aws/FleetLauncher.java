@@ -72,6 +72,8 @@ final class FleetLauncher {
           .onDemandOptions(o -> o.allocationStrategy(FleetOnDemandAllocationStrategy.LOWEST_PRICE))
           .spotOptions(o -> o.allocationStrategy(SpotAllocationStrategy.PRICE_CAPACITY_OPTIMIZED))
           .tagSpecifications(
+              // The fleet too: the IAM policy allows CreateFleet only with Farrier's tags on everything it creates.
+              TagSpecification.builder().resourceType(ResourceType.FLEET).tags(tagList).build(),
               TagSpecification.builder().resourceType(ResourceType.INSTANCE).tags(tagList).build(),
               TagSpecification.builder().resourceType(ResourceType.VOLUME).tags(tagList).build(),
               TagSpecification.builder().resourceType(ResourceType.NETWORK_INTERFACE).tags(tagList).build()));
