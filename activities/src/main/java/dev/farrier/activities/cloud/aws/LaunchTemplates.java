@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,7 @@ public final class LaunchTemplates {
     if (find(name)) {
       return name;
     }
-    Map<String, String> tags = new java.util.TreeMap<>(spec.tags());
+    Map<String, String> tags = new TreeMap<>(spec.tags());
     tags.put(WellKnown.TAG_OWNER, FarrierTags.OWNER_VALUE);
     tags.put(WellKnown.TAG_CLUSTER, spec.cluster());
     try {
