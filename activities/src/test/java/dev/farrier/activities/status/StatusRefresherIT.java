@@ -12,6 +12,8 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.activities.NodeClassImages;
+import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
@@ -21,6 +23,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,6 +125,9 @@ class StatusRefresherIT extends ClusterIT {
     assertEquals(InstanceProfileNames.managed("us-east-1", CLUSTER, name), status.instanceProfile());
     assertEquals("KarpenterNodeRole-test", cloud.instanceProfileRole(status.instanceProfile()).orElseThrow());
     assertEquals(List.of(), warnings(name));
+    var resolved = cloud.resolveImages(NodeClassImages.terms(nodeClass));
+    assertEquals(resolved.stream().collect(Collectors.toMap(Image::kubernetesArch, i -> List.of(i.id()))), NodeClassImages.fromStatus(nodeClass),
+        "drift planning reads back per arch what the refresher resolved");
   }
 
   @Test

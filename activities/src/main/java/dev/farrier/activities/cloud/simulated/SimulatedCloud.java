@@ -291,7 +291,8 @@ public final class SimulatedCloud implements CloudProvider {
     return store.mutate(state -> {
       Instant now = config.clock().instant();
       Optional<StoredInstanceProfile> existing = state.instanceProfile(name);
-      if (existing.isPresent() && !request.cluster().equals(existing.get().tags().get(WellKnown.TAG_CLUSTER))) {
+      if (existing.isPresent() && !("farrier".equals(existing.get().tags().get(WellKnown.TAG_OWNER))
+          && request.cluster().equals(existing.get().tags().get(WellKnown.TAG_CLUSTER)))) {
         return Change.fail(call(now, Operation.INSTANCE_PROFILE_PUT, "", "", name + " refused: not Farrier's"),
             new CloudProviderException(Kind.NOT_OWNED, "instance profile " + name + " exists without Farrier's tags for cluster "
                 + request.cluster() + "; not changing it"));
