@@ -10,8 +10,10 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
+import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import java.nio.file.Path;
@@ -55,6 +57,22 @@ class SimulatedCloudTest {
 
   private LaunchRequest onDemand(String claim, String type) {
     return request(claim, List.of(type), List.of("on-demand"), List.of("us-east-1a", "us-east-1b"));
+  }
+
+  @Test
+  void theNodeClassSubnetsBoundTheZones() {
+    LaunchRequest base = request("claim-subnets", List.of("m5.large"), List.of("on-demand"), List.of());
+    var inC = new NodeClassLaunch("AL2023", List.of(new ResolvedSubnet("subnet-c", "us-east-1c", null)), List.of("sg-1"), "profile",
+        null, null, null, List.of(), Map.of());
+    Instance instance = cloud.create(new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(),
+        base.instanceTypes(), base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(), inC));
+    assertEquals("us-east-1c", instance.zone(), "us-east-1a is cheaper but has no subnet");
+
+    LaunchRequest elsewhere = request("claim-elsewhere", List.of("m5.large"), List.of("on-demand"), List.of("us-east-1a"));
+    var failure = assertThrows(CloudProviderException.class, () -> cloud.create(new LaunchRequest(elsewhere.cluster(), elsewhere.nodeClaim(),
+        elsewhere.nodePool(), elsewhere.nodeClass(), elsewhere.instanceTypes(), elsewhere.capacityTypes(), elsewhere.zones(),
+        elsewhere.images(), elsewhere.tags(), elsewhere.nodeLabels(), elsewhere.nodeTaints(), inC)));
+    assertEquals(CloudProviderException.Kind.INSUFFICIENT_CAPACITY, failure.kind(), "the claim's zone has no subnet");
   }
 
   @Test
