@@ -1,0 +1,77 @@
+package dev.farrier.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.OfferingView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class PriceBoundTest {
+  private static final long GIB = 1L << 30;
+
+  @Test
+  void oneTypeIsBoughtForItsTighterDimension() {
+    var m = type("m.large", 2, 8, 0.10);
+    // 3 vCPU needs 1.5 nodes, 4 GiB needs 0.5: the CPU side decides.
+    assertEquals(0.15, PriceBound.of(List.of(m), 3_000, 4 * GIB).perHour(), 1e-9);
+  }
+
+  @Test
+  void mixesTwoTypesWhenThatIsCheaperThanEitherAlone() {
+    var c = type("c.large", 2, 4, 0.08);
+    var r = type("r.large", 2, 16, 0.12);
+    // 4 vCPU and 20 GiB: c alone needs 5 nodes (0.40), r alone 2 nodes (0.24); 1 c + 1 r covers it for 0.20.
+    assertEquals(0.20, PriceBound.of(List.of(c, r), 4_000, 20 * GIB).perHour(), 1e-9);
+  }
+
+  @Test
+  void neverExceedsTheCheapestWholeNodeFleet() {
+    var random = new Random(7);
+    for (int round = 0; round < 200; round++) {
+      List<InstanceTypeView> types = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        types.add(type("t" + i, 1 + random.nextInt(8), 1 + random.nextInt(32), 0.01 + random.nextInt(100) / 100.0));
+      }
+      long cpu = 1 + random.nextInt(20_000);
+      long memory = (1 + random.nextInt(60)) * GIB;
+      double bound = PriceBound.of(types, cpu, memory).perHour();
+      assertTrue(bound <= cheapestWholeFleet(types, cpu, memory) + 1e-9, "round " + round);
+      assertTrue(bound > 0, "round " + round);
+    }
+  }
+
+  /** Brute force over whole node counts of three types: the best any real placement could pay. */
+  private static double cheapestWholeFleet(List<InstanceTypeView> types, long cpu, long memory) {
+    double best = Double.POSITIVE_INFINITY;
+    for (int a = 0; a <= 60; a++) {
+      for (int b = 0; b <= 60; b++) {
+        for (int c = 0; c <= 60; c++) {
+          int[] n = {a, b, c};
+          long haveCpu = 0;
+          long haveMemory = 0;
+          double price = 0;
+          for (int i = 0; i < 3; i++) {
+            haveCpu += n[i] * types.get(i).capacity().milliCpu();
+            haveMemory += n[i] * types.get(i).capacity().memoryBytes();
+            price += n[i] * types.get(i).offerings().getFirst().pricePerHour();
+          }
+          if (haveCpu >= cpu && haveMemory >= memory) {
+            best = Math.min(best, price);
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  private static InstanceTypeView type(String name, int vcpu, int memoryGiB, double price) {
+    return new InstanceTypeView(name, "amd64", Map.of(), Resources.of(vcpu * 1000L, memoryGiB * GIB, 110),
+        List.of(new OfferingView("zone-a", "on-demand", price, true), new OfferingView("zone-b", "spot", price * 2, true)));
+  }
+}
