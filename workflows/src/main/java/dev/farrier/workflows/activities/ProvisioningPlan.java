@@ -1,13 +1,23 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.workflows.model.ExistingPlacement;
 import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.UnschedulablePod;
 import java.util.List;
 
-/** The provisioning planner's decision for one batch: claims to create and pods no NodePool can take. */
-public record ProvisioningPlan(List<NodeClaimRequest> claims, List<UnschedulablePod> unschedulable) {
+/**
+ * The provisioning planner's decision for one batch: claims to create, pods no NodePool can take, and pods that fit
+ * on existing nodes or in-flight claims ({@code onExisting}, empty in histories recorded before it existed).
+ */
+public record ProvisioningPlan(
+    List<NodeClaimRequest> claims, List<UnschedulablePod> unschedulable, List<ExistingPlacement> onExisting) {
   public ProvisioningPlan {
     claims = List.copyOf(claims);
     unschedulable = List.copyOf(unschedulable);
+    onExisting = onExisting == null ? List.of() : List.copyOf(onExisting);
+  }
+
+  public ProvisioningPlan(List<NodeClaimRequest> claims, List<UnschedulablePod> unschedulable) {
+    this(claims, unschedulable, List.of());
   }
 }

@@ -22,6 +22,13 @@ import java.util.Map;
  *                              {@code StatefulSet}, {@code Job}, ...), {@code Node} for a mirror (static) pod,
  *                              null for a bare pod
  * @param doNotDisrupt          the pod carries {@code karpenter.sh/do-not-disrupt: "true"}
+ * @param labels                the pod's labels (what other pods' spread and affinity selectors match)
+ * @param preferredAffinity     {@code preferredDuringSchedulingIgnoredDuringExecution} node affinity terms
+ * @param topologySpread        {@code topologySpreadConstraints}
+ * @param podAffinity           pod affinity and anti-affinity terms, required and preferred
+ * @param volumeRequirements    node requirements its volumes impose, resolved by the activity: the zone of a bound
+ *                              PersistentVolume's node affinity, or, for an unbound claim whose StorageClass is
+ *                              WaitForFirstConsumer, its {@code allowedTopologies}; ANDed with everything else
  */
 public record PodSpecView(
     PodRef pod,
@@ -30,7 +37,12 @@ public record PodSpecView(
     List<List<Requirement>> requiredAffinityTerms,
     List<Toleration> tolerations,
     String ownerKind,
-    boolean doNotDisrupt) {
+    boolean doNotDisrupt,
+    Map<String, String> labels,
+    List<PreferredNodeTerm> preferredAffinity,
+    List<TopologySpread> topologySpread,
+    List<PodAffinityTerm> podAffinity,
+    List<Requirement> volumeRequirements) {
   public static final String OWNER_DAEMON_SET = "DaemonSet";
   public static final String OWNER_NODE = "Node";
 
@@ -41,6 +53,18 @@ public record PodSpecView(
         ? List.of()
         : requiredAffinityTerms.stream().map(List::copyOf).toList();
     tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    preferredAffinity = preferredAffinity == null ? List.of() : List.copyOf(preferredAffinity);
+    topologySpread = topologySpread == null ? List.of() : List.copyOf(topologySpread);
+    podAffinity = podAffinity == null ? List.of() : List.copyOf(podAffinity);
+    volumeRequirements = volumeRequirements == null ? List.of() : List.copyOf(volumeRequirements);
+  }
+
+  /** A pod with node constraints only (no labels, preferences, spread, pod affinity or volumes). */
+  public PodSpecView(PodRef pod, Resources requests, Map<String, String> nodeSelector,
+      List<List<Requirement>> requiredAffinityTerms, List<Toleration> tolerations, String ownerKind, boolean doNotDisrupt) {
+    this(pod, requests, nodeSelector, requiredAffinityTerms, tolerations, ownerKind, doNotDisrupt, Map.of(), List.of(),
+        List.of(), List.of(), List.of());
   }
 
   /**

@@ -4,8 +4,11 @@
  *
  * <ul>
  *   <li>{@link dev.farrier.workflows.planner.ProvisioningPlanner}: {@link dev.farrier.workflows.planner.ProvisioningSnapshot}
- *       (pending {@link dev.farrier.workflows.planner.PodSpecView}s, {@link dev.farrier.workflows.planner.NodePoolView}s,
- *       {@link dev.farrier.workflows.planner.InstanceTypeView}s per pool, DaemonSet pods) to a {@code ProvisioningPlan};
+ *       (pending {@link dev.farrier.workflows.planner.PodSpecView}s with their spread, pod affinity and volume
+ *       requirements, {@link dev.farrier.workflows.planner.ExistingNodeView}s (nodes and in-flight claims),
+ *       {@link dev.farrier.workflows.planner.NodePoolView}s, {@link dev.farrier.workflows.planner.InstanceTypeView}s
+ *       and {@link dev.farrier.workflows.planner.KubeletSettings} per pool, DaemonSet pods) to a {@code ProvisioningPlan}
+ *       (pods on existing capacity, new claims, unschedulable pods with reasons);
  *       and {@link dev.farrier.workflows.planner.ReplacementSnapshot} to a {@code ReplacementPlan}.</li>
  *   <li>{@link dev.farrier.workflows.planner.DisruptionPlanner}: {@link dev.farrier.workflows.planner.DisruptionSnapshot}
  *       ({@link dev.farrier.workflows.planner.NodeClaimView}s, pools, {@link dev.farrier.workflows.planner.ResolvedImages},
