@@ -6,12 +6,11 @@ package dev.farrier.bench;
  * @param millis     the planning time of each measured run
  * @param nodes      claims in the plan
  * @param unplaced   pods the plan left unschedulable
- * @param unmodelled pods whose constraint the planner's model cannot express (planned on requests alone)
  * @param price      the plan's price per hour ({@link PlanPrice})
  * @param bound      the lower bound for the placed pods' requests ({@link PriceBound})
  */
 record CaseResult(
-    Workloads.Mix mix, int pods, int warmups, Stats millis, int nodes, int unplaced, int unmodelled, double price,
+    Workloads.Mix mix, int pods, int warmups, Stats millis, int nodes, int unplaced, double price,
     PriceBound bound) {
 
   double podsPerSecond() {

@@ -7,10 +7,14 @@ import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.NodePoolLimits;
 import dev.farrier.workflows.planner.NodePoolView;
+import dev.farrier.workflows.planner.PodAffinityTerm;
+import dev.farrier.workflows.planner.PodSelector;
 import dev.farrier.workflows.planner.PodSpecView;
 import dev.farrier.workflows.planner.ProvisioningSnapshot;
+import dev.farrier.workflows.planner.TopologySpread;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Translates a benchmark workload into the provisioning planner's input: one NodePool ({@value #NODE_POOL}, spot
@@ -19,6 +23,7 @@ import java.util.Map;
  */
 final class PlannerInput {
   static final String NODE_POOL = "default";
+  static final String NAMESPACE = "bench";
 
   private PlannerInput() {}
 
@@ -31,15 +36,16 @@ final class PlannerInput {
   }
 
   private static PodSpecView pod(BenchPod pod) {
-    return new PodSpecView(new PodRef("bench", pod.name(), "uid-" + pod.name()),
-        Resources.of(pod.milliCpu(), pod.memoryBytes(), 1), Map.of(), List.of(), List.of(), "ReplicaSet", false);
-  }
-
-  /**
-   * Whether the planner's model can express this pod's constraint. This planner has no topology spread or pod
-   * (anti-)affinity yet: such pods are planned on their requests alone, and the report says how many were.
-   */
-  static boolean modelled(BenchPod pod) {
-    return pod.constraint().kind() == BenchPod.Kind.NONE;
+    BenchPod.Constraint c = pod.constraint();
+    PodSelector selector = PodSelector.of(c.selector(), List.of());
+    List<TopologySpread> spread = c.kind() == BenchPod.Kind.SPREAD
+        ? List.of(new TopologySpread(c.topologyKey(), 1, true, null, selector))
+        : List.of();
+    List<PodAffinityTerm> affinity = c.kind() == BenchPod.Kind.AFFINITY || c.kind() == BenchPod.Kind.ANTI_AFFINITY
+        ? List.of(new PodAffinityTerm(c.topologyKey(), selector, Set.of(), false, c.kind() == BenchPod.Kind.ANTI_AFFINITY, true, 0))
+        : List.of();
+    return new PodSpecView(new PodRef(NAMESPACE, pod.name(), "uid-" + pod.name()),
+        Resources.of(pod.milliCpu(), pod.memoryBytes(), 1), Map.of(), List.of(), List.of(), "ReplicaSet", false,
+        pod.labels(), List.of(), spread, affinity, List.of());
   }
 }

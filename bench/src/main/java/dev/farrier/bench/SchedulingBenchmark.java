@@ -104,8 +104,7 @@ public final class SchedulingBenchmark {
       }
     }
     checkEveryPodOnce(plan, pods.stream().collect(Collectors.toMap(BenchPod::name, Function.identity())));
-    int unmodelled = (int) pods.stream().filter(p -> !PlannerInput.modelled(p)).count();
-    return new CaseResult(mix, size, warmed, Stats.of(millis), plan.claims().size(), unplaced.size(), unmodelled,
+    return new CaseResult(mix, size, warmed, Stats.of(millis), plan.claims().size(), unplaced.size(),
         new PlanPrice(types).perHour(plan), PriceBound.of(types, cpu, memory));
   }
 
@@ -117,6 +116,7 @@ public final class SchedulingBenchmark {
   private static void checkEveryPodOnce(ProvisioningPlan plan, Map<String, BenchPod> pods) {
     List<String> seen = new ArrayList<>();
     plan.claims().forEach(c -> c.pods().stream().map(PodRef::name).forEach(seen::add));
+    plan.onExisting().forEach(e -> e.pods().stream().map(PodRef::name).forEach(seen::add));
     plan.unschedulable().forEach(u -> seen.add(u.pod().name()));
     if (seen.size() != pods.size() || !pods.keySet().containsAll(seen) || Set.copyOf(seen).size() != seen.size()) {
       throw new IllegalStateException("the plan does not account for every pod exactly once: " + seen.size()
