@@ -6,11 +6,12 @@ package dev.farrier.bench;
  * @param millis     the planning time of each measured run
  * @param nodes      claims in the plan
  * @param unplaced   pods the plan left unschedulable
+ * @param antiAffinityBroken claims holding two or more hostname anti-affinity pods ({@link PlanCheck}); 0 when right
  * @param price      the plan's price per hour ({@link PlanPrice})
  * @param bound      the lower bound for the placed pods' requests ({@link PriceBound})
  */
 record CaseResult(
-    Workloads.Mix mix, int pods, int warmups, Stats millis, int nodes, int unplaced, double price,
+    Workloads.Mix mix, int pods, int warmups, Stats millis, int nodes, int unplaced, int antiAffinityBroken, double price,
     PriceBound bound) {
 
   double podsPerSecond() {

@@ -1,7 +1,6 @@
 package dev.farrier.bench;
 
 import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.planner.ClaimNamer;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.ProvisioningPlanner;
@@ -11,9 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -103,24 +100,12 @@ public final class SchedulingBenchmark {
         memory += pod.memoryBytes();
       }
     }
-    checkEveryPodOnce(plan, pods.stream().collect(Collectors.toMap(BenchPod::name, Function.identity())));
-    return new CaseResult(mix, size, warmed, Stats.of(millis), plan.claims().size(), unplaced.size(),
+    int antiAffinityBroken = PlanCheck.verify(plan, pods);
+    return new CaseResult(mix, size, warmed, Stats.of(millis), plan.claims().size(), unplaced.size(), antiAffinityBroken,
         new PlanPrice(types).perHour(plan), PriceBound.of(types, cpu, memory));
   }
 
   private static ProvisioningPlan plan(ProvisioningSnapshot snapshot) {
     return new ProvisioningPlanner().plan(snapshot, "bench", ClaimNamer.standard());
-  }
-
-  /** A plan that loses or duplicates pods would make every figure meaningless: refuse to report it. */
-  private static void checkEveryPodOnce(ProvisioningPlan plan, Map<String, BenchPod> pods) {
-    List<String> seen = new ArrayList<>();
-    plan.claims().forEach(c -> c.pods().stream().map(PodRef::name).forEach(seen::add));
-    plan.onExisting().forEach(e -> e.pods().stream().map(PodRef::name).forEach(seen::add));
-    plan.unschedulable().forEach(u -> seen.add(u.pod().name()));
-    if (seen.size() != pods.size() || !pods.keySet().containsAll(seen) || Set.copyOf(seen).size() != seen.size()) {
-      throw new IllegalStateException("the plan does not account for every pod exactly once: " + seen.size()
-          + " entries for " + pods.size() + " pods");
-    }
   }
 }
