@@ -19,6 +19,11 @@ public record Resources(long milliCpu, long memoryBytes, long ephemeralStorageBy
   }
 
   public Resources plus(Resources other) {
+    if (extended.isEmpty() && other.extended.isEmpty()) {
+      // The common case in the planner's inner loops: no map to merge.
+      return new Resources(milliCpu + other.milliCpu, memoryBytes + other.memoryBytes,
+          ephemeralStorageBytes + other.ephemeralStorageBytes, pods + other.pods, Map.of());
+    }
     Map<String, Long> ext = new TreeMap<>(extended);
     other.extended.forEach((k, v) -> ext.merge(k, v, Long::sum));
     return new Resources(milliCpu + other.milliCpu, memoryBytes + other.memoryBytes,
@@ -26,6 +31,10 @@ public record Resources(long milliCpu, long memoryBytes, long ephemeralStorageBy
   }
 
   public Resources minus(Resources other) {
+    if (extended.isEmpty() && other.extended.isEmpty()) {
+      return new Resources(milliCpu - other.milliCpu, memoryBytes - other.memoryBytes,
+          ephemeralStorageBytes - other.ephemeralStorageBytes, pods - other.pods, Map.of());
+    }
     Map<String, Long> ext = new TreeMap<>(extended);
     other.extended.forEach((k, v) -> ext.merge(k, -v, Long::sum));
     return new Resources(milliCpu - other.milliCpu, memoryBytes - other.memoryBytes,

@@ -24,7 +24,11 @@ record InstanceTypeOptions(List<Option> ranked, String whyNone) {
   /** An instance type with what the planner derives from it once per plan. */
   record TypeFacts(InstanceTypeView type, Map<String, String> labels, Resources allocatable) {
     static TypeFacts of(InstanceTypeView type) {
-      return new TypeFacts(type, type.nodeLabels(), KubeletReserve.allocatable(type.capacity()));
+      return of(type, KubeletSettings.DEFAULTS);
+    }
+
+    static TypeFacts of(InstanceTypeView type, KubeletSettings kubelet) {
+      return new TypeFacts(type, type.nodeLabels(), KubeletReserve.allocatable(type.capacity(), kubelet));
     }
   }
 
@@ -59,12 +63,44 @@ record InstanceTypeOptions(List<Option> ranked, String whyNone) {
    */
   InstanceTypeOptions refit(Requirements requirements, Resources requests, Function<Resources, String> limitViolation) {
     List<Option> kept = ranked.stream()
-        .filter(o -> requests.fitsIn(o.facts().allocatable()) && limitViolation.apply(o.type().capacity()) == null)
+        .filter(o -> requests.fitsIn(o.facts().allocatable())
+            && (limitViolation == null || limitViolation.apply(o.type().capacity()) == null))
         .toList();
     String whyNone = kept.isEmpty()
         ? "no compatible instance type has room for " + Quantities.describe(requests) + " within limits"
         : unmetMinValues(kept, requirements);
     return new InstanceTypeOptions(whyNone == null ? kept : List.of(), whyNone);
+  }
+
+  /**
+   * The {@code compatible} types (already matched to {@code requirements}, cheapest first) with room for
+   * {@code requests} and within limits ({@code limitViolation} null when the pool has none). The fast path of
+   * {@link #rank}: when nothing is left, {@link #whyNone} is only a placeholder and a caller that must explain calls
+   * {@code rank}.
+   */
+  static InstanceTypeOptions fit(
+      List<Option> compatible, Requirements requirements, Resources requests, Function<Resources, String> limitViolation) {
+    List<Option> kept = new ArrayList<>();
+    for (Option o : compatible) {
+      if (requests.fitsIn(o.facts().allocatable())
+          && (limitViolation == null || limitViolation.apply(o.type().capacity()) == null)) {
+        kept.add(o);
+      }
+    }
+    if (kept.isEmpty()) {
+      return new InstanceTypeOptions(List.of(), "no instance type fits");
+    }
+    String whyNone = hasMinValues(requirements) ? unmetMinValues(kept, requirements) : null;
+    return whyNone == null ? new InstanceTypeOptions(kept, null) : new InstanceTypeOptions(List.of(), whyNone);
+  }
+
+  private static boolean hasMinValues(Requirements requirements) {
+    for (LabelConstraint c : requirements.constraints().values()) {
+      if (c.minValues() != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -108,7 +144,7 @@ record InstanceTypeOptions(List<Option> ranked, String whyNone) {
         continue;
       }
       fitting++;
-      String violation = limitViolation.apply(type.capacity());
+      String violation = limitViolation == null ? null : limitViolation.apply(type.capacity());
       if (violation != null) {
         firstViolation = firstViolation == null ? violation : firstViolation;
         continue;

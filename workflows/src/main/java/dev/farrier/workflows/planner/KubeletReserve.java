@@ -16,7 +16,10 @@ import dev.farrier.workflows.model.Resources;
  *                 ephemeral-storage: 1 GiB
  *   evictionHard  memory.available: 100 MiB; nodefs.available: 10% of ephemeral storage
  * </pre>
- * Pods and extended resources (GPUs) are not reserved.
+ * Pods and extended resources (GPUs) are not reserved. An EC2NodeClass's {@link KubeletSettings} replace parts of
+ * this: {@code maxPods} and {@code podsPerCore} cap the pod count (and so the memory kube-reserved grows with),
+ * {@code kubeReserved} replaces the formula, {@code systemReserved} is taken off as well, {@code evictionHard}
+ * replaces the 100 MiB.
  */
 final class KubeletReserve {
   private KubeletReserve() {}
@@ -28,22 +31,41 @@ final class KubeletReserve {
   private static final long[][] CPU_STEPS = {{0, 1000, 600}, {1000, 2000, 100}, {2000, 4000, 50}, {4000, Long.MAX_VALUE, 25}};
 
   static Resources allocatable(Resources capacity) {
-    Resources reserve = reserve(capacity);
+    return allocatable(capacity, KubeletSettings.DEFAULTS);
+  }
+
+  static Resources allocatable(Resources capacity, KubeletSettings kubelet) {
+    long pods = maxPods(capacity, kubelet);
+    Resources reserve = reserve(capacity, pods, kubelet);
     Resources raw = capacity.minus(reserve);
     return new Resources(Math.max(0, raw.milliCpu()), Math.max(0, raw.memoryBytes()),
-        Math.max(0, raw.ephemeralStorageBytes()), capacity.pods(), capacity.extended());
+        Math.max(0, raw.ephemeralStorageBytes()), pods, capacity.extended());
+  }
+
+  /** The ENI-based max pods of the capacity, or the node class's {@code maxPods}, capped by {@code podsPerCore}. */
+  static long maxPods(Resources capacity, KubeletSettings kubelet) {
+    long pods = kubelet.maxPods() != null ? kubelet.maxPods() : capacity.pods();
+    if (kubelet.podsPerCore() != null && kubelet.podsPerCore() > 0) {
+      pods = Math.min(pods, kubelet.podsPerCore() * Math.max(1, capacity.milliCpu() / 1000));
+    }
+    return pods;
   }
 
   static Resources reserve(Resources capacity) {
+    return reserve(capacity, capacity.pods(), KubeletSettings.DEFAULTS);
+  }
+
+  private static Resources reserve(Resources capacity, long maxPods, KubeletSettings kubelet) {
     long memoryMiB = capacity.memoryBytes() / MIB;
-    long vmOverheadMiB = (memoryMiB * 75 + 999) / 1000;
-    long kubeReservedMiB = 255 + 11 * capacity.pods();
-    long evictionMiB = 100;
-    long memory = (vmOverheadMiB + kubeReservedMiB + evictionMiB) * MIB;
-    long storage = capacity.ephemeralStorageBytes() > 0
-        ? GIB + (capacity.ephemeralStorageBytes() + 9) / 10
-        : 0;
-    return new Resources(cpuReserve(capacity.milliCpu()), memory, storage, 0, java.util.Map.of());
+    long vmOverhead = (memoryMiB * 75 + 999) / 1000 * MIB;
+    long eviction = kubelet.evictionHardMemoryBytes() != null ? kubelet.evictionHardMemoryBytes() : 100 * MIB;
+    Resources kubeReserved = kubelet.kubeReserved() != null ? kubelet.kubeReserved()
+        : new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * maxPods) * MIB, capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of());
+    Resources system = kubelet.systemReserved() != null ? kubelet.systemReserved() : Resources.ZERO;
+    long nodefs = capacity.ephemeralStorageBytes() > 0 ? (capacity.ephemeralStorageBytes() + 9) / 10 : 0;
+    return new Resources(kubeReserved.milliCpu() + system.milliCpu(),
+        vmOverhead + kubeReserved.memoryBytes() + system.memoryBytes() + eviction,
+        kubeReserved.ephemeralStorageBytes() + system.ephemeralStorageBytes() + nodefs, 0, java.util.Map.of());
   }
 
   static long cpuReserve(long milliCpu) {

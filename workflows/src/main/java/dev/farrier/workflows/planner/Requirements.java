@@ -54,6 +54,12 @@ final class Requirements {
   }
 
   Requirements and(Requirements other) {
+    if (other.byKey.isEmpty()) {
+      return this;
+    }
+    if (byKey.isEmpty()) {
+      return other;
+    }
     SortedMap<String, LabelConstraint> keys = new TreeMap<>(byKey);
     SortedMap<String, List<String>> srcs = new TreeMap<>(sources);
     other.byKey.forEach((k, c) -> keys.merge(k, c, LabelConstraint::and));
@@ -150,6 +156,17 @@ final class Requirements {
       case "Exists", "DoesNotExist" -> r.key() + " " + op;
       default -> r.key() + " " + op + " " + r.values();
     };
+  }
+
+  /** Equal when they constrain the same keys the same way, wherever the constraints came from. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Requirements r && byKey.equals(r.byKey);
+  }
+
+  @Override
+  public int hashCode() {
+    return byKey.hashCode();
   }
 
   @Override

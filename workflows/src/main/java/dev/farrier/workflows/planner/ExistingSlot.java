@@ -1,0 +1,40 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** A node or in-flight claim during planning: the room it has left and the pending pods planned onto it. */
+final class ExistingSlot {
+  /** Taints a node carries only until it is ready; Karpenter ignores them on nodes it is still launching. */
+  private static final Set<String> TRANSIENT_TAINTS = Set.of(WellKnown.UNREGISTERED_TAINT_KEY,
+      "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable", "node.cloudprovider.kubernetes.io/uninitialized");
+
+  final ExistingNodeView node;
+  final int index;
+  final String host;
+  final List<Taint> taints;
+  Resources remaining;
+  final List<PodRef> placed = new ArrayList<>();
+
+  ExistingSlot(ExistingNodeView node, int index, List<Taint> startupTaints) {
+    this.node = node;
+    this.index = index;
+    this.host = node.labels().getOrDefault(WellKnown.HOSTNAME_LABEL, node.name());
+    this.taints = node.initialized() ? node.taints() : node.taints().stream()
+        .filter(t -> !TRANSIENT_TAINTS.contains(t.key()) && !startupTaints.contains(t)).toList();
+    Resources used = node.reserved();
+    for (PodSpecView p : node.pods()) {
+      used = used.plus(p.requestsAsOnePod());
+    }
+    this.remaining = node.allocatable().minus(used);
+  }
+
+  String domain(String key) {
+    return key.equals(WellKnown.HOSTNAME_LABEL) ? host : node.labels().get(key);
+  }
+}

@@ -1,0 +1,402 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.model.ExistingPlacement;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.UnschedulablePod;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.InstanceTypeOptions.Option;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * One run of the provisioning planner over one snapshot (see {@link ProvisioningPlanner} for the rules). Mutable
+ * state lives here and dies with the run.
+ */
+final class Scheduler {
+  /** Passes over pods that failed but may fit once others are placed (pod affinity, spread minimums). */
+  private static final int MAX_RETRY_PASSES = 4;
+
+  private final List<PoolContext> pools;
+  private final List<ExistingSlot> existing;
+  private final List<Draft> drafts = new ArrayList<>();
+  private final Resources[] planned;
+  private final TopologyState topology;
+  private final Set<String> zoneLikeKeys;
+
+  Scheduler(ProvisioningSnapshot snapshot) {
+    List<NodePoolView> ordered = snapshot.nodePools().stream()
+        .sorted(Comparator.comparingInt(NodePoolView::weight).reversed().thenComparing(NodePoolView::name))
+        .toList();
+    List<PoolContext> contexts = new ArrayList<>();
+    for (NodePoolView p : ordered) {
+      contexts.add(PoolContext.of(p, contexts.size(), snapshot.instanceTypesByNodePool().getOrDefault(p.name(), List.of()),
+          snapshot.daemonSetPods(), snapshot.kubelet(p.name())));
+    }
+    this.pools = List.copyOf(contexts);
+    this.planned = new Resources[pools.size()];
+    java.util.Arrays.fill(planned, Resources.ZERO);
+    Map<String, NodePoolView> poolsByName = new HashMap<>();
+    ordered.forEach(p -> poolsByName.put(p.name(), p));
+    List<ExistingNodeView> nodes = snapshot.existingNodes().stream()
+        .sorted(Comparator.comparing((ExistingNodeView n) -> !n.initialized()).thenComparing(ExistingNodeView::name))
+        .toList();
+    List<ExistingSlot> slots = new ArrayList<>();
+    for (ExistingNodeView n : nodes) {
+      NodePoolView pool = n.nodePool() == null ? null : poolsByName.get(n.nodePool());
+      slots.add(new ExistingSlot(n, slots.size(), pool == null ? List.of() : pool.startupTaints()));
+    }
+    this.existing = List.copyOf(slots);
+    this.topology = new TopologyState(universe(pools, existing));
+    this.zoneLikeKeys = new TreeSet<>();
+  }
+
+  /** Per topology key, every domain: existing nodes' label values, pools' offered zones and capacity types, pool values. */
+  private static Map<String, Set<String>> universe(List<PoolContext> pools, List<ExistingSlot> existing) {
+    Map<String, Set<String>> universe = new HashMap<>();
+    for (PoolContext pool : pools) {
+      if (pool.invalid != null) {
+        continue;
+      }
+      for (Option o : pool.compatible(pool.requirements)) {
+        universe.computeIfAbsent(WellKnown.ZONE_LABEL, k -> new TreeSet<>()).addAll(o.zones());
+        universe.computeIfAbsent(WellKnown.CAPACITY_TYPE_LABEL, k -> new TreeSet<>()).addAll(o.capacityTypes());
+      }
+      pool.requirements.constraints().forEach((key, c) -> {
+        if (c.in() != null && !Requirements.isOfferingKey(key)) {
+          universe.computeIfAbsent(key, k -> new TreeSet<>()).addAll(c.in());
+        }
+      });
+    }
+    for (ExistingSlot s : existing) {
+      s.node.labels().forEach((k, v) -> universe.computeIfAbsent(k, x -> new TreeSet<>()).add(v));
+    }
+    return universe;
+  }
+
+  ProvisioningPlan run(List<PodSpecView> pendingPods, String batchId, ClaimNamer namer) {
+    Map<String, PodSpecView> distinct = new LinkedHashMap<>();
+    pendingPods.forEach(p -> distinct.putIfAbsent(p.pod().key(), p));
+    Map<PodShape.Key, PodShape> shapes = new HashMap<>();
+    List<Map.Entry<PodSpecView, PodShape>> pods = new ArrayList<>();
+    for (PodSpecView p : distinct.values()) {
+      PodShape shape = shapes.computeIfAbsent(PodShape.Key.of(p), k -> new PodShape(p, pools.size()));
+      pods.add(Map.entry(p, shape));
+    }
+    shapes.values().forEach(topology::register);
+    for (ExistingSlot slot : existing) {
+      for (PodSpecView p : slot.node.pods()) {
+        topology.registerExisting(p, slot::domain);
+      }
+    }
+    topology.link(shapes.values());
+    if (topology.hasGroups()) {
+      for (ExistingSlot slot : existing) {
+        for (PodSpecView p : slot.node.pods()) {
+          topology.countExisting(p, slot::domain);
+        }
+      }
+    }
+    zoneLikeKeys.addAll(topology.zoneLikeKeys());
+
+    pods.sort(Comparator.comparingLong((Map.Entry<PodSpecView, PodShape> e) -> e.getValue().requests.milliCpu()).reversed()
+        .thenComparing(Comparator.comparingLong((Map.Entry<PodSpecView, PodShape> e) -> e.getValue().requests.memoryBytes()).reversed())
+        .thenComparing(e -> e.getKey().pod().key()));
+    List<Map.Entry<PodSpecView, PodShape>> failed = new ArrayList<>();
+    for (var e : pods) {
+      if (!place(e.getKey().pod(), e.getValue())) {
+        failed.add(e);
+      }
+    }
+    for (int pass = 0; pass < MAX_RETRY_PASSES && !failed.isEmpty(); pass++) {
+      List<Map.Entry<PodSpecView, PodShape>> still = new ArrayList<>();
+      boolean progress = false;
+      for (var e : failed) {
+        if (e.getValue().dependsOnOthers() && place(e.getKey().pod(), e.getValue())) {
+          progress = true;
+        } else {
+          still.add(e);
+        }
+      }
+      failed = still;
+      if (!progress) {
+        break;
+      }
+    }
+
+    List<UnschedulablePod> unschedulable = new ArrayList<>();
+    Map<PodShape, String> reasons = new HashMap<>();
+    for (var e : failed) {
+      unschedulable.add(new UnschedulablePod(e.getKey().pod(), reasons.computeIfAbsent(e.getValue(), this::explain)));
+    }
+    unschedulable.sort(Comparator.comparing(u -> u.pod().key()));
+    List<NodeClaimRequest> claims = new ArrayList<>();
+    for (int i = 0; i < drafts.size(); i++) {
+      Draft draft = drafts.get(i);
+      claims.add(draft.toRequest(namer.name(draft.pool.name(), batchId, i)));
+    }
+    List<ExistingPlacement> onExisting = new ArrayList<>();
+    existing.stream().filter(s -> !s.placed.isEmpty()).sorted(Comparator.comparing(s -> s.node.name()))
+        .forEach(s -> onExisting.add(new ExistingPlacement(s.node.name(), s.placed)));
+    return new ProvisioningPlan(claims, unschedulable, onExisting);
+  }
+
+  /** Places the pod on the first target that takes it, giving up preferences one at a time; false when none does. */
+  private boolean place(PodRef pod, PodShape shape) {
+    for (int level = 0; level < shape.levels(); level++) {
+      PodShape.Attempt attempt = shape.attempt(level);
+      Narrowing narrowing = topology.narrow(shape, attempt);
+      if (narrowing.failure() != null) {
+        continue;
+      }
+      if (tryExisting(pod, shape, attempt, narrowing) || tryDrafts(pod, shape, attempt, narrowing)
+          || tryOpen(pod, shape, attempt, narrowing)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean tryExisting(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+    for (ExistingSlot slot : existing) {
+      if (!slot.node.acceptsPods() || !shape.requests.fitsIn(slot.remaining)
+          || !attempt.fitsExisting(slot, shape.spec.tolerations(), existing.size())) {
+        continue;
+      }
+      boolean inDomain = true;
+      for (var e : narrowing.allowed().entrySet()) {
+        String d = slot.domain(e.getKey());
+        if (d == null || !e.getValue().contains(d)) {
+          inDomain = false;
+          break;
+        }
+      }
+      if (!inDomain || !narrowing.allowsHost(slot.host)) {
+        continue;
+      }
+      slot.remaining = slot.remaining.minus(shape.requests);
+      slot.placed.add(pod);
+      topology.record(shape, slot::domain, k -> true);
+      return true;
+    }
+    return false;
+  }
+
+  private boolean tryDrafts(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+    for (Draft draft : drafts) {
+      PoolContext pool = draft.pool;
+      if (shape.admission(pool) != null) {
+        continue;
+      }
+      Resources podRequests = draft.podRequests.plus(shape.requests);
+      Resources total = podRequests.plus(pool.daemonOverhead);
+      if (!draft.mightFit(total) || !narrowing.allowsHost(draft.host)) {
+        continue;
+      }
+      Function<Resources, String> limit = pool.limitCheck(planned[pool.index].minus(draft.counted));
+      for (int i = 0; i < attempt.alternatives.size(); i++) {
+        if (!attempt.compatibleWith(pool, i, pools.size())) {
+          continue;
+        }
+        Requirements r = draft.requirements.and(attempt.alternatives.get(i).requirements()).and(narrowing.requirements());
+        if (r.firstUnsatisfiable() != null) {
+          continue;
+        }
+        InstanceTypeOptions options = r.equals(draft.requirements)
+            ? InstanceTypeOptions.fit(draft.options.ranked(), r, total, limit)
+            : InstanceTypeOptions.fit(pool.compatible(r), r, total, limit);
+        if (options.isEmpty()) {
+          continue;
+        }
+        Pinned pinned = pin(pool, r, options, total, narrowing, limit);
+        if (pinned != null) {
+          commit(draft, pod, shape, pinned, podRequests);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private boolean tryOpen(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+    if (narrowing.blocksNewNode() != null) {
+      return false;
+    }
+    Resources podRequests = shape.requests;
+    for (PoolContext pool : pools) {
+      if (shape.admission(pool) != null) {
+        continue;
+      }
+      Resources total = podRequests.plus(pool.daemonOverhead);
+      Function<Resources, String> limit = pool.limitCheck(planned[pool.index]);
+      for (int i = 0; i < attempt.alternatives.size(); i++) {
+        if (!attempt.compatibleWith(pool, i, pools.size())) {
+          continue;
+        }
+        Requirements r = pool.requirements.and(attempt.alternatives.get(i).requirements()).and(narrowing.requirements());
+        if (r.firstUnsatisfiable() != null) {
+          continue;
+        }
+        InstanceTypeOptions options = InstanceTypeOptions.fit(pool.compatible(r), r, total, limit);
+        if (options.isEmpty()) {
+          continue;
+        }
+        Pinned pinned = pin(pool, r, options, total, narrowing, limit);
+        if (pinned != null) {
+          Draft draft = new Draft(pool, "planned-claim-" + drafts.size(), pool.requirements);
+          drafts.add(draft);
+          commit(draft, pod, shape, pinned, podRequests);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private record Pinned(Requirements requirements, InstanceTypeOptions options) {}
+
+  /**
+   * Narrows the claim to one domain of every key topology restricts, so the spread or affinity the pod counts on
+   * holds wherever the claim launches: the emptiest allowed domain of the spread group, then the cheapest, then by
+   * name. Null when no listed type can be bought in an allowed domain.
+   */
+  private Pinned pin(PoolContext pool, Requirements r, InstanceTypeOptions options, Resources total, Narrowing narrowing,
+      Function<Resources, String> limit) {
+    for (var e : narrowing.allowed().entrySet()) {
+      String key = e.getKey();
+      Set<String> in = r.get(key).in();
+      if (in != null && in.size() == 1) {
+        continue;
+      }
+      Map<String, Double> candidates = domainPrices(options.top(), r, key);
+      candidates.keySet().retainAll(e.getValue());
+      if (candidates.isEmpty()) {
+        return null;
+      }
+      TopologyGroup balance = narrowing.balanceBy().get(key);
+      String chosen = candidates.entrySet().stream()
+          .min(Comparator.comparingInt((Map.Entry<String, Double> c) -> balance == null ? 0 : balance.count(c.getKey()))
+              .thenComparingDouble(Map.Entry::getValue).thenComparing(Map.Entry::getKey))
+          .orElseThrow().getKey();
+      r = r.and(key, LabelConstraint.equalTo(chosen), "topology placement " + key + "=" + chosen);
+      options = InstanceTypeOptions.fit(pool.compatible(r), r, total, limit);
+      if (options.isEmpty()) {
+        return null;
+      }
+    }
+    return new Pinned(r, options);
+  }
+
+  /** The values of {@code key} the options can take, each with the cheapest price of an offering there. */
+  private static Map<String, Double> domainPrices(List<Option> options, Requirements r, String key) {
+    Map<String, Double> prices = new TreeMap<>();
+    boolean zone = key.equals(WellKnown.ZONE_LABEL);
+    if (zone || key.equals(WellKnown.CAPACITY_TYPE_LABEL)) {
+      for (Option o : options) {
+        for (OfferingView offering : o.type().offerings()) {
+          if (offering.available() && o.zones().contains(offering.zone()) && o.capacityTypes().contains(offering.capacityType())) {
+            prices.merge(zone ? offering.zone() : offering.capacityType(), offering.pricePerHour(), Math::min);
+          }
+        }
+      }
+    } else if (Requirements.isInstanceTypeKey(key)) {
+      for (Option o : options) {
+        String v = o.facts().labels().get(key);
+        if (v != null) {
+          prices.merge(v, o.price(), Math::min);
+        }
+      }
+    } else {
+      Set<String> in = r.get(key).in();
+      if (in != null) {
+        in.forEach(v -> prices.put(v, 0.0));
+      }
+    }
+    return prices;
+  }
+
+  private void commit(Draft draft, PodRef pod, PodShape shape, Pinned pinned, Resources podRequests) {
+    Map<String, String> before = new HashMap<>();
+    for (String key : zoneLikeKeys) {
+      before.put(key, draft.domain(key));
+    }
+    PoolContext pool = draft.pool;
+    Resources previouslyCounted = draft.counted;
+    draft.update(pinned.requirements(), pinned.options(), podRequests);
+    if (pool.limited()) {
+      planned[pool.index] = planned[pool.index].minus(previouslyCounted).plus(draft.counted);
+    }
+    draft.pods.add(pod);
+    // Pods already on the claim are counted for a key once the claim is pinned to one value of it.
+    for (String key : zoneLikeKeys) {
+      if (before.get(key) == null && draft.domain(key) != null) {
+        for (PodShape member : draft.members) {
+          topology.record(member, draft::domain, key::equals);
+        }
+      }
+    }
+    draft.members.add(shape);
+    topology.record(shape, draft::domain, k -> true);
+  }
+
+  /** Why no target takes a pod of this shape even with every preference given up, per NodePool. */
+  private String explain(PodShape shape) {
+    if (pools.isEmpty()) {
+      return "no NodePool exists";
+    }
+    PodShape.Attempt attempt = shape.attempt(shape.levels() - 1);
+    Narrowing narrowing = topology.narrow(shape, attempt);
+    List<String> reasons = new ArrayList<>();
+    for (PoolContext pool : pools) {
+      reasons.add("nodepool " + pool.name() + ": " + explain(shape, attempt, narrowing, pool));
+    }
+    String reason = String.join("; ", reasons);
+    if (existing.stream().anyMatch(s -> s.node.acceptsPods())) {
+      reason = reason + "; no existing node or in-flight claim has room for it within its constraints";
+    }
+    return reason;
+  }
+
+  private String explain(PodShape shape, PodShape.Attempt attempt, Narrowing narrowing, PoolContext pool) {
+    if (narrowing.failure() != null) {
+      return narrowing.failure();
+    }
+    String admission = shape.admission(pool);
+    if (admission != null) {
+      return admission;
+    }
+    HostRule blocking = narrowing.blocksNewNode();
+    if (blocking != null) {
+      return blocking.description() + " needs a node with a matching pod, and none with one can take it";
+    }
+    List<String> reasons = new ArrayList<>();
+    Resources total = shape.requests.plus(pool.daemonOverhead);
+    for (NodeAlternative alt : attempt.alternatives) {
+      if (alt.invalid() != null) {
+        reasons.add(alt.label() + alt.invalid());
+        continue;
+      }
+      Requirements pod = alt.requirements().and(narrowing.requirements());
+      String conflict = pool.requirements.conflictWith(pod);
+      if (conflict != null) {
+        reasons.add(alt.label() + conflict);
+        continue;
+      }
+      Requirements combined = pool.requirements.and(pod);
+      InstanceTypeOptions options = InstanceTypeOptions.rank(pool.types, combined, total, pool.limitCheck(planned[pool.index]));
+      reasons.add(alt.label() + (options.isEmpty() ? options.whyNone()
+          : "no compatible instance type can be bought in a domain topology allows (" + narrowing.allowed() + ")"));
+    }
+    return String.join(", ", reasons);
+  }
+}
