@@ -1,6 +1,9 @@
 package dev.farrier.bench;
 
+import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.KubeletSettings;
+import dev.farrier.workflows.planner.NodeAllocatable;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,10 +11,11 @@ import java.util.Locale;
  * A sound lower bound on the hourly price of any set of nodes that can hold pods requesting {@code milliCpu} and
  * {@code memoryBytes} in total, built from the given instance types.
  *
- * <p>Why it is a lower bound: a node of type {@code t} has capacity {@code cpu_t}, {@code mem_t} and costs at least
- * {@code p_t}, its cheapest offering in any zone and capacity type. Pods only land where their requests fit in the
- * node's allocatable, which is below its capacity, so the nodes of any valid placement, counted per type as
- * {@code x_t}, satisfy {@code sum cpu_t x_t >= C} and {@code sum mem_t x_t >= M}. Those counts are a feasible point
+ * <p>Why it is a lower bound: a node of type {@code t} gives pods {@code cpu_t} and {@code mem_t}, its allocatable
+ * (capacity less the VM overhead, kube-reserved and the eviction threshold: the EKS AMI's kubelet defaults, which the
+ * planner uses too, {@link NodeAllocatable}), and costs at least {@code p_t}, its cheapest offering in any zone and
+ * capacity type. Pods only land where their requests fit in allocatable, so the nodes of any valid placement,
+ * counted per type as {@code x_t}, satisfy {@code sum cpu_t x_t >= C} and {@code sum mem_t x_t >= M}. Those counts are a feasible point
  * of the linear program {@code min sum p_t x_t} over real {@code x_t >= 0} under the same two constraints, so its
  * optimum is at most the placement's price. (It is never weaker than pricing all CPU at the cheapest per-vCPU type
  * or all memory at the cheapest per-GiB type: both are the LP with one constraint dropped.)
@@ -33,13 +37,17 @@ record PriceBound(double perHour, String how) {
     double[] mem = new double[n];
     double[] price = new double[n];
     for (int i = 0; i < n; i++) {
-      cpu[i] = types.get(i).capacity().milliCpu();
-      mem[i] = types.get(i).capacity().memoryBytes();
+      Resources allocatable = NodeAllocatable.of(types.get(i), KubeletSettings.DEFAULTS);
+      cpu[i] = allocatable.milliCpu();
+      mem[i] = allocatable.memoryBytes();
       price[i] = BenchCatalog.cheapestPrice(types.get(i));
     }
     double best = Double.POSITIVE_INFINITY;
     String how = "no instance type";
     for (int i = 0; i < n; i++) {
+      if (cpu[i] <= 0 || mem[i] <= 0) {
+        continue; // a type that gives pods nothing can be in no placement
+      }
       double count = Math.max(milliCpu / cpu[i], memoryBytes / mem[i]);
       if (count * price[i] < best) {
         best = count * price[i];
@@ -49,7 +57,7 @@ record PriceBound(double perHour, String how) {
     for (int i = 0; i < n; i++) {
       for (int j = i + 1; j < n; j++) {
         double det = cpu[i] * mem[j] - cpu[j] * mem[i];
-        if (det == 0) {
+        if (det == 0 || cpu[i] <= 0 || mem[i] <= 0 || cpu[j] <= 0 || mem[j] <= 0) {
           continue;
         }
         double xi = (milliCpu * mem[j] - cpu[j] * memoryBytes) / det;

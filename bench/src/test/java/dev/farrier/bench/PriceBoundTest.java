@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.KubeletSettings;
+import dev.farrier.workflows.planner.NodeAllocatable;
 import dev.farrier.workflows.planner.OfferingView;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,18 +18,22 @@ class PriceBoundTest {
   private static final long GIB = 1L << 30;
 
   @Test
-  void oneTypeIsBoughtForItsTighterDimension() {
+  void oneTypeIsBoughtForItsTighterDimensionOfAllocatable() {
     var m = type("m.large", 2, 8, 0.10);
-    // 3 vCPU needs 1.5 nodes, 4 GiB needs 0.5: the CPU side decides.
-    assertEquals(0.15, PriceBound.of(List.of(m), 3_000, 4 * GIB).perHour(), 1e-9);
+    var allocatable = allocatable(m);
+    // Exactly three nodes' worth of allocatable CPU and half that much memory: the CPU side decides.
+    assertEquals(0.30, PriceBound.of(List.of(m), 3 * allocatable.milliCpu(), allocatable.memoryBytes()).perHour(), 1e-9);
   }
 
   @Test
   void mixesTwoTypesWhenThatIsCheaperThanEitherAlone() {
     var c = type("c.large", 2, 4, 0.08);
     var r = type("r.large", 2, 16, 0.12);
-    // 4 vCPU and 20 GiB: c alone needs 5 nodes (0.40), r alone 2 nodes (0.24); 1 c + 1 r covers it for 0.20.
-    assertEquals(0.20, PriceBound.of(List.of(c, r), 4_000, 20 * GIB).perHour(), 1e-9);
+    var ca = allocatable(c);
+    var ra = allocatable(r);
+    // One of each covers exactly their summed allocatable; c alone needs >4 nodes for the memory, r alone 2 for CPU.
+    assertEquals(0.20, PriceBound.of(List.of(c, r), ca.milliCpu() + ra.milliCpu(), ca.memoryBytes() + ra.memoryBytes())
+        .perHour(), 1e-9);
   }
 
   @Test
@@ -36,7 +42,7 @@ class PriceBoundTest {
     for (int round = 0; round < 200; round++) {
       List<InstanceTypeView> types = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
-        types.add(type("t" + i, 1 + random.nextInt(8), 1 + random.nextInt(32), 0.01 + random.nextInt(100) / 100.0));
+        types.add(type("t" + i, 1 + random.nextInt(8), 2 + random.nextInt(32), 0.01 + random.nextInt(100) / 100.0));
       }
       long cpu = 1 + random.nextInt(20_000);
       long memory = (1 + random.nextInt(60)) * GIB;
@@ -49,6 +55,8 @@ class PriceBoundTest {
   /** Brute force over whole node counts of three types: the best any real placement could pay. */
   private static double cheapestWholeFleet(List<InstanceTypeView> types, long cpu, long memory) {
     double best = Double.POSITIVE_INFINITY;
+    long[] typeCpu = types.stream().mapToLong(t -> allocatable(t).milliCpu()).toArray();
+    long[] typeMemory = types.stream().mapToLong(t -> allocatable(t).memoryBytes()).toArray();
     for (int a = 0; a <= 60; a++) {
       for (int b = 0; b <= 60; b++) {
         for (int c = 0; c <= 60; c++) {
@@ -57,8 +65,8 @@ class PriceBoundTest {
           long haveMemory = 0;
           double price = 0;
           for (int i = 0; i < 3; i++) {
-            haveCpu += n[i] * types.get(i).capacity().milliCpu();
-            haveMemory += n[i] * types.get(i).capacity().memoryBytes();
+            haveCpu += n[i] * typeCpu[i];
+            haveMemory += n[i] * typeMemory[i];
             price += n[i] * types.get(i).offerings().getFirst().pricePerHour();
           }
           if (haveCpu >= cpu && haveMemory >= memory) {
@@ -68,6 +76,10 @@ class PriceBoundTest {
       }
     }
     return best;
+  }
+
+  private static Resources allocatable(InstanceTypeView type) {
+    return NodeAllocatable.of(type, KubeletSettings.DEFAULTS);
   }
 
   private static InstanceTypeView type(String name, int vcpu, int memoryGiB, double price) {
