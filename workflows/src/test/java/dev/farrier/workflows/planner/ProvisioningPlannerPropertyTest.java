@@ -93,7 +93,8 @@ class ProvisioningPlannerPropertyTest {
       InstanceTypeView cheapest = types.get(claim.instanceTypes().getFirst());
       assertTrue(claim.requests().fitsIn(KubeletReserve.allocatable(cheapest.capacity())),
           claim.name() + " over capacity of " + cheapest.name());
-      counted.merge(pool.name(), cheapest.capacity(), Resources::plus);
+      // Whichever listed type launches, the pool stays within limits: count each resource at its largest.
+      counted.merge(pool.name(), largest(claim, types), Resources::plus);
 
       List<String> zones = values(claim, WellKnown.ZONE_LABEL);
       List<String> capacityTypes = values(claim, WellKnown.CAPACITY_TYPE_LABEL);
@@ -148,12 +149,22 @@ class ProvisioningPlannerPropertyTest {
     }
   }
 
-  private static List<String> values(NodeClaimRequest claim, String key) {
+  static Resources largest(NodeClaimRequest claim, Map<String, InstanceTypeView> types) {
+    long cpu = 0;
+    long memory = 0;
+    for (String name : claim.instanceTypes()) {
+      cpu = Math.max(cpu, types.get(name).capacity().milliCpu());
+      memory = Math.max(memory, types.get(name).capacity().memoryBytes());
+    }
+    return Resources.of(cpu, memory, 0);
+  }
+
+  static List<String> values(NodeClaimRequest claim, String key) {
     return claim.requirements().stream().filter(r -> r.key().equals(key) && r.operator().equals("In"))
         .findFirst().orElseThrow().values();
   }
 
-  private static Map<String, String> nodeLabels(InstanceTypeView type, OfferingView offering, NodeClaimRequest claim) {
+  static Map<String, String> nodeLabels(InstanceTypeView type, OfferingView offering, NodeClaimRequest claim) {
     Map<String, String> labels = new TreeMap<>(type.labels());
     labels.putAll(claim.labels());
     labels.put(WellKnown.INSTANCE_TYPE_LABEL, type.name());
@@ -167,7 +178,7 @@ class ProvisioningPlannerPropertyTest {
 
   // ---- Kubernetes' rules, written out independently of the planner ----
 
-  private static boolean schedulable(PodSpecView pod, Map<String, String> node) {
+  static boolean schedulable(PodSpecView pod, Map<String, String> node) {
     for (var e : pod.nodeSelector().entrySet()) {
       if (!e.getValue().equals(node.get(e.getKey()))) {
         return false;
@@ -180,7 +191,7 @@ class ProvisioningPlannerPropertyTest {
         .anyMatch(term -> !term.isEmpty() && term.stream().allMatch(r -> matches(r, node)));
   }
 
-  private static boolean matches(Requirement r, Map<String, String> node) {
+  static boolean matches(Requirement r, Map<String, String> node) {
     String v = node.get(r.key());
     return switch (r.operator()) {
       case "In" -> v != null && r.values().contains(v);
@@ -193,7 +204,7 @@ class ProvisioningPlannerPropertyTest {
     };
   }
 
-  private static boolean tolerated(Taint taint, List<Toleration> tolerations) {
+  static boolean tolerated(Taint taint, List<Toleration> tolerations) {
     if (taint.effect().equals("PreferNoSchedule")) {
       return true;
     }
@@ -214,7 +225,7 @@ class ProvisioningPlannerPropertyTest {
     return from.get(random.nextInt(from.size()));
   }
 
-  private static ProvisioningSnapshot randomSnapshot(Random random) {
+  static ProvisioningSnapshot randomSnapshot(Random random) {
     List<InstanceTypeView> types = new ArrayList<>(catalogue());
     int extra = random.nextInt(6);
     for (int i = 0; i < extra; i++) {
