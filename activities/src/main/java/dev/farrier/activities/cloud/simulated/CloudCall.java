@@ -27,6 +27,13 @@ public record CloudCall(Instant time, Operation operation, String instanceId, St
     /** a test registered an instance Farrier did not launch. */
     REGISTER_FOREIGN,
     /** a test made an offering (un)available. */
-    SET_OFFERING_AVAILABILITY
+    SET_OFFERING_AVAILABILITY,
+    /**
+     * resolveInstanceProfile created Farrier's instance profile for a node class's role or swapped its role, or
+     * refused to touch a profile of that name without Farrier's tags (detail says which).
+     */
+    INSTANCE_PROFILE_PUT,
+    /** a test registered an instance profile of its own (what a user's {@code spec.instanceProfile} names). */
+    REGISTER_INSTANCE_PROFILE
   }
 }

@@ -2,6 +2,7 @@ package dev.farrier.activities.cloud.simulated;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Everything the simulated cloud remembers ({@code state.json}).
@@ -12,36 +13,49 @@ import java.util.List;
  * @param launches              instances ever launched; the sequence behind ids and private IPs
  * @param instances             live instances and those terminated within {@link SimulatedCloud#TERMINATED_VISIBILITY}
  * @param unavailableOfferings  offerings with no capacity now (set by tests and the sandbox)
+ * @param instanceProfiles      IAM instance profiles (IAM is global, but the simulated cloud is one account)
  */
-record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings) {
+record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings,
+    List<StoredInstanceProfile> instanceProfiles) {
   static CloudState initial(int network) {
-    return new CloudState(network, 0, List.of(), List.of());
+    return new CloudState(network, 0, List.of(), List.of(), List.of());
   }
 
   CloudState {
     instances = instances == null ? List.of() : List.copyOf(instances);
     unavailableOfferings = unavailableOfferings == null ? List.of() : List.copyOf(unavailableOfferings);
+    instanceProfiles = instanceProfiles == null ? List.of() : List.copyOf(instanceProfiles);
+  }
+
+  Optional<StoredInstanceProfile> instanceProfile(String name) {
+    return instanceProfiles.stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  CloudState withInstanceProfile(StoredInstanceProfile profile) {
+    List<StoredInstanceProfile> next = new ArrayList<>(instanceProfiles.stream().filter(p -> !p.name().equals(profile.name())).toList());
+    next.add(profile);
+    return new CloudState(network, launches, instances, unavailableOfferings, next);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, unavailableOfferings);
+    return new CloudState(network, launches + 1, next, unavailableOfferings, instanceProfiles);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, unavailableOfferings);
+    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, unavailableOfferings);
+    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, unavailableOfferings);
+    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles);
   }
 
   CloudState withOfferingAvailable(OfferingKey offering, boolean available) {
@@ -50,6 +64,6 @@ record CloudState(int network, long launches, List<StoredInstance> instances, Li
     if (!available) {
       next.add(offering);
     }
-    return new CloudState(network, launches, instances, next);
+    return new CloudState(network, launches, instances, next, instanceProfiles);
   }
 }
