@@ -66,6 +66,10 @@ public final class LatencyBenchmark {
   }
 
   private static String row(ProvisioningLatency.Result r) {
+    if (r.millis().isEmpty()) {
+      return String.format(Locale.ROOT, "| %d | 0 (%d on earlier claims) | - | - | - | %d | %.2f |", r.pods(), r.earlier(),
+          r.claims(), r.creating().toMillis() / 1000.0);
+    }
     double[] sorted = r.millis().stream().mapToDouble(Double::doubleValue).sorted().toArray();
     int n = sorted.length;
     double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
