@@ -27,6 +27,7 @@ import dev.farrier.workflows.planner.DisruptionPlanner;
 import dev.farrier.workflows.planner.DisruptionSnapshot;
 import dev.farrier.workflows.planner.GoDurations;
 import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.KubeletSettings;
 import dev.farrier.workflows.planner.NodeClaimView;
 import dev.farrier.workflows.planner.NodePoolLimits;
 import dev.farrier.workflows.planner.NodePoolView;
@@ -55,8 +56,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. Nothing here
- * writes, so every retry is safe.
+ * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. The only write is
+ * the deduplicated Event on a pod that fits nowhere, so every retry is safe.
  */
 public class PlanningActivitiesImpl implements PlanningActivities {
   private static final Logger log = LoggerFactory.getLogger(PlanningActivitiesImpl.class);
@@ -70,6 +71,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final Clock clock;
   private final ProvisioningPlanner provisioning = new ProvisioningPlanner();
   private final DisruptionPlanner disruption = new DisruptionPlanner();
+  private final UnschedulableEvents unschedulableEvents;
+  /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
+  static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
 
   public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements) {
     this(cluster, cloud, replacements, Clock.systemUTC());
@@ -80,17 +84,26 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     this.cloud = cloud;
     this.replacements = replacements;
     this.clock = clock;
+    this.unschedulableEvents = new UnschedulableEvents(cluster, clock, UNSCHEDULABLE_EVENT_WINDOW);
   }
 
+  /**
+   * Reads pending pods (with their volume zones), existing nodes and in-flight claims with their pods, DaemonSets,
+   * NodePools (usage counting claims still launching), instance types and kubelet settings, and lets the planner
+   * decide. The one write is a Warning Event on each pod that fits nowhere, at most once per
+   * {@link #UNSCHEDULABLE_EVENT_WINDOW} for the same reason ({@link UnschedulableEvents}); a retry writes nothing new.
+   */
   @Override
   public ProvisioningPlan planProvisioning(PlanProvisioningRequest request) {
+    NamespaceSelectors namespaces = NamespaceSelectors.lazy(cluster::listNamespaces);
+    VolumeTopology volumes = new VolumeTopology(cluster);
     List<PodSpecView> pending = new ArrayList<>();
     for (var ref : request.pods()) {
       cluster.getPod(ref.namespace(), ref.name())
           .filter(p -> Objects.equals(p.getMetadata().getUid(), ref.uid()))
           .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
-          .ifPresent(p -> pending.add(PodViews.of(p)));
+          .ifPresent(p -> pending.add(PodViews.of(p, namespaces, volumes.of(p))));
     }
     if (pending.isEmpty()) {
       return new ProvisioningPlan(List.of(), List.of());
@@ -99,15 +112,22 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var claims = cluster.listNodeClaims();
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
+    Map<String, KubeletSettings> kubelets = new HashMap<>();
     List<NodePoolView> views = new ArrayList<>();
     for (var pool : pools) {
       var view = nodePoolView(pool, claims);
-      views.add(view);
-      types.put(view.name(), instanceTypes(catalog, nodeClassArchs(view.nodeClassName())));
+      var poolTypes = instanceTypes(catalog, nodeClassArchs(view.nodeClassName()));
+      types.put(view.name(), poolTypes);
+      kubelets.put(view.name(), ProvisioningSnapshots.kubelet(cluster.getNodeClass(view.nodeClassName()).orElse(null)));
+      views.add(ProvisioningSnapshots.withInFlightUsage(view, claims, poolTypes));
     }
-    var plan = provisioning.plan(new ProvisioningSnapshot(pending, views, types, daemonSetPods()), request.batchId(), ClaimNamer.standard());
-    log.info("provisioning planned batch={} pods={} claims={} unschedulable={}", request.batchId(), pending.size(),
-        plan.claims().size(), plan.unschedulable().size());
+    var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces);
+    var snapshot = new ProvisioningSnapshot(pending, views, types, daemonSetPods(), existing, kubelets);
+    var plan = provisioning.plan(snapshot, request.batchId(), ClaimNamer.standard());
+    int onExisting = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum();
+    log.info("provisioning planned batch={} pods={} onExisting={} claims={} unschedulable={}", request.batchId(), pending.size(),
+        onExisting, plan.claims().size(), plan.unschedulable().size());
+    unschedulableEvents.record(plan.unschedulable());
     return plan;
   }
 

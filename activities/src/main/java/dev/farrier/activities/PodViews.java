@@ -18,12 +18,24 @@ import java.util.Map;
 final class PodViews {
   private PodViews() {}
 
+  /** A pod with namespace selectors of its affinity terms read as its own namespace and no volume requirements. */
   static PodSpecView of(Pod pod) {
-    return of(pod.getMetadata(), pod.getSpec(), ownerKind(pod));
+    return of(pod, NamespaceSelectors.OWN_NAMESPACE, List.of());
+  }
+
+  /** A pod for the scheduler: namespace selectors resolved, volume requirements given by the caller. */
+  static PodSpecView of(Pod pod, NamespaceSelectors namespaces, List<Requirement> volumeRequirements) {
+    return of(pod.getMetadata(), pod.getSpec(), ownerKind(pod), namespaces, volumeRequirements);
   }
 
   static PodSpecView of(ObjectMeta meta, PodSpec spec, String ownerKind) {
+    return of(meta, spec, ownerKind, NamespaceSelectors.OWN_NAMESPACE, List.of());
+  }
+
+  private static PodSpecView of(ObjectMeta meta, PodSpec spec, String ownerKind, NamespaceSelectors namespaces,
+      List<Requirement> volumeRequirements) {
     var annotations = meta.getAnnotations() == null ? Map.<String, String>of() : meta.getAnnotations();
+    var labels = meta.getLabels() == null ? Map.<String, String>of() : meta.getLabels();
     return new PodSpecView(
         new PodRef(meta.getNamespace(), meta.getName(), meta.getUid()),
         requests(spec),
@@ -32,7 +44,12 @@ final class PodViews {
         spec.getTolerations() == null ? List.of() : spec.getTolerations().stream()
             .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList(),
         ownerKind,
-        "true".equals(annotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)));
+        "true".equals(annotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)),
+        labels,
+        PodTopologyViews.preferredNodeAffinity(spec),
+        PodTopologyViews.topologySpread(spec, labels),
+        PodTopologyViews.podAffinity(spec, meta.getNamespace(), namespaces),
+        volumeRequirements);
   }
 
   /** max(sum of containers, largest init container) + overhead, as the scheduler counts a pod. */

@@ -12,6 +12,7 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.kube.PodEvent;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -171,6 +172,112 @@ class ActivitiesIT extends ClusterIT {
       client.pods().resource(fits).delete();
       client.pods().resource(never).delete();
     }
+  }
+
+  private Pod pendingPod(String name, Map<String, String> nodeSelector, String cpu, String claimName) {
+    var builder = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+        .withNewSpec().withNodeSelector(nodeSelector)
+        .addNewContainer().withName("c").withImage("pause").withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity("256Mi"))).endResources().endContainer();
+    if (claimName != null) {
+      builder = builder.addNewVolume().withName("data").withNewPersistentVolumeClaim().withClaimName(claimName).endPersistentVolumeClaim()
+          .endVolume();
+    }
+    return client.pods().resource(builder.endSpec().build()).create();
+  }
+
+  @Test
+  void provisioningUsesInFlightClaimsHonoursVolumeZonesAndRecordsOneEventPerReason() {
+    // An in-flight claim (no node yet) promised 1 cpu on m5.large or m5.xlarge: about 930m is left on the smaller.
+    var inFlight = KubeTestSupport.unique(nodePool);
+    claims.createNodeClaim(claim(inFlight));
+    // A PV pinned to us-east-1c, pre-bound to its claim; and a WaitForFirstConsumer class allowed only in us-east-1b.
+    var pvName = KubeTestSupport.unique("pv");
+    var boundClaim = KubeTestSupport.unique("bound");
+    var storageClass = KubeTestSupport.unique("wffc");
+    var lateClaim = KubeTestSupport.unique("late");
+    KubeTestSupport.apply(client, """
+        apiVersion: v1
+        kind: PersistentVolume
+        metadata: {name: %s}
+        spec:
+          capacity: {storage: 1Gi}
+          accessModes: [ReadWriteOnce]
+          storageClassName: ""
+          hostPath: {path: /tmp/%s}
+          nodeAffinity:
+            required:
+              nodeSelectorTerms:
+                - matchExpressions:
+                    - {key: topology.ebs.csi.aws.com/zone, operator: In, values: [us-east-1c]}
+        ---
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata: {name: %s, namespace: default}
+        spec:
+          accessModes: [ReadWriteOnce]
+          storageClassName: ""
+          volumeName: %s
+          resources: {requests: {storage: 1Gi}}
+        ---
+        apiVersion: storage.k8s.io/v1
+        kind: StorageClass
+        metadata: {name: %s}
+        provisioner: ebs.csi.aws.com
+        volumeBindingMode: WaitForFirstConsumer
+        allowedTopologies:
+          - matchLabelExpressions:
+              - {key: topology.kubernetes.io/zone, values: [us-east-1b]}
+        ---
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata: {name: %s, namespace: default}
+        spec:
+          accessModes: [ReadWriteOnce]
+          storageClassName: %s
+          resources: {requests: {storage: 1Gi}}
+        """.formatted(pvName, pvName, boundClaim, pvName, storageClass, lateClaim, storageClass));
+    var intent = Map.of("intent", nodePool);
+    var small = pendingPod(KubeTestSupport.unique("small"), intent, "500m", null);
+    var zonalC = pendingPod(KubeTestSupport.unique("zonal-c"), intent, "1500m", boundClaim);
+    var zonalB = pendingPod(KubeTestSupport.unique("zonal-b"), intent, "1500m", lateClaim);
+    var never = pendingPod(KubeTestSupport.unique("never"), Map.of("intent", nodePool, WellKnown.ARCH_LABEL, "s390x"), "1", null);
+    try {
+      var refs = List.of(ref(small), ref(zonalC), ref(zonalB), ref(never));
+      var plan = planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-1", refs));
+      planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-2", refs));
+      planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-3", refs));
+
+      var onInFlight = plan.onExisting().stream().filter(e -> e.node().equals(inFlight)).flatMap(e -> e.pods().stream())
+          .map(PodRef::name).toList();
+      assertEquals(List.of(small.getMetadata().getName()), onInFlight, plan.toString());
+      assertEquals(List.of("us-east-1c"), zonesOfClaimFor(plan, zonalC));
+      assertEquals(List.of("us-east-1b"), zonesOfClaimFor(plan, zonalB));
+      var events = client.v1().events().inNamespace("default")
+          .withField("involvedObject.name", never.getMetadata().getName()).list().getItems().stream()
+          .filter(e -> "farrier".equals(e.getReportingComponent())).toList();
+      assertEquals(1, events.size(), events.toString());
+      assertEquals("FailedScheduling", events.getFirst().getReason());
+      assertEquals("Warning", events.getFirst().getType());
+      assertEquals(1, events.getFirst().getCount(), "three plans within the window record the same reason once");
+      assertTrue(events.getFirst().getMessage().contains("nodepool " + nodePool + ": "), events.getFirst().getMessage());
+      // A restarted worker (no memory of it) finds the stored Event and does not write it again within the window.
+      var again = new PodEvent("default", never.getMetadata().getName(), never.getMetadata().getUid(), "Warning", "FailedScheduling",
+          events.getFirst().getMessage());
+      assertFalse(cluster.recordPodEvent(again, Duration.ofMinutes(10)));
+      assertTrue(cluster.recordPodEvent(again, Duration.ZERO), "past the window it is counted again");
+    } finally {
+      for (var pod : List.of(small, zonalC, zonalB, never)) {
+        client.pods().resource(pod).delete();
+      }
+      claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, inFlight));
+    }
+  }
+
+  private static List<String> zonesOfClaimFor(dev.farrier.workflows.activities.ProvisioningPlan plan, Pod pod) {
+    var claim = plan.claims().stream().filter(c -> c.pods().stream().anyMatch(p -> p.name().equals(pod.getMetadata().getName())))
+        .findFirst().orElseThrow(() -> new AssertionError("no claim for " + pod.getMetadata().getName() + ": " + plan));
+    return claim.requirements().stream().filter(r -> r.key().equals(WellKnown.ZONE_LABEL)).findFirst().orElseThrow().values();
   }
 
   private static PodRef ref(Pod pod) {

@@ -7,10 +7,14 @@ import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.workflows.model.Taint;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -148,6 +152,16 @@ public interface Cluster {
 
   List<DaemonSet> listDaemonSets();
 
+  // Storage and namespaces: what the scheduler reads for volume topology and pod affinity namespace selectors.
+
+  List<PersistentVolumeClaim> listPersistentVolumeClaims();
+
+  List<PersistentVolume> listPersistentVolumes();
+
+  List<StorageClass> listStorageClasses();
+
+  List<Namespace> listNamespaces();
+
   /**
    * Evicts the pod through the policy/v1 Eviction API with the pod's UID as a precondition, so a namesake created
    * since the pod was read is never evicted. Idempotent: evicting a pod already gone or replaced answers
@@ -174,4 +188,12 @@ public interface Cluster {
    * existing Event's count instead of creating another.
    */
   void recordEvent(ClusterEvent event);
+
+  /**
+   * Records an Event about a Pod in its namespace, unless the same Event (pod UID, reason, message) was counted
+   * within {@code window}: the stored Event is the dedupe record (its name derives from that triple), so a reason
+   * repeated every planning round is written at most once per window, across worker restarts too. Returns whether
+   * it wrote.
+   */
+  boolean recordPodEvent(PodEvent event, java.time.Duration window);
 }

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -85,10 +86,77 @@ final class EventRecorder {
 
   /** The Event exists (a retry or a repeat): count it instead of creating another. */
   private void bumpCount(String name, String now) {
-    Event existing = client.v1().events().inNamespace(NAMESPACE).withName(name).get();
+    bumpCount(NAMESPACE, name, now);
+  }
+
+  private void bumpCount(String namespace, String name, String now) {
+    Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
     int count = existing == null || existing.getCount() == null ? 1 : existing.getCount();
     String patch = client.getKubernetesSerialization().asJson(Map.of("count", count + 1, "lastTimestamp", now));
-    client.v1().events().inNamespace(NAMESPACE).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    client.v1().events().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
+  /**
+   * Records the pod Event unless the same one (pod uid, reason, message) was last seen within {@code window}. The
+   * stored Event is the dedupe record: its name is derived from that triple and its lastTimestamp says when it was
+   * last counted, so a repeat every planning round costs one read, and a restarted worker does not repeat it either.
+   * Returns whether it wrote.
+   */
+  boolean recordPod(PodEvent event, Duration window) {
+    Instant at = clock.instant();
+    String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
+    String name = podEventName(event);
+    Event existing = client.v1().events().inNamespace(event.namespace()).withName(name).get();
+    if (existing != null) {
+      String last = existing.getLastTimestamp();
+      if (last != null && Instant.parse(last).isAfter(at.minus(window))) {
+        return false;
+      }
+      bumpCount(event.namespace(), name, now);
+      return true;
+    }
+    String message = event.message() == null ? "" : event.message();
+    if (message.length() > MAX_MESSAGE) {
+      message = message.substring(0, MAX_MESSAGE);
+    }
+    Event created = new EventBuilder()
+        .withNewMetadata().withName(name).withNamespace(event.namespace()).endMetadata()
+        .withNewInvolvedObject()
+          .withApiVersion("v1").withKind("Pod").withNamespace(event.namespace()).withName(event.podName()).withUid(event.podUid())
+        .endInvolvedObject()
+        .withType(event.type())
+        .withReason(event.reason())
+        .withMessage(message)
+        .withFirstTimestamp(now)
+        .withLastTimestamp(now)
+        .withEventTime(new MicroTime(MICRO_TIME.format(at)))
+        .withAction(event.reason())
+        .withCount(1)
+        .withNewSource().withComponent(COMPONENT).endSource()
+        .withReportingComponent(COMPONENT)
+        .withReportingInstance(instance)
+        .build();
+    try {
+      client.v1().events().inNamespace(event.namespace()).resource(created).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      // A concurrent or retried call created it a moment ago: that one counts.
+      return false;
+    }
+    return true;
+  }
+
+  /** {@code <pod>.<hash of uid, reason, message>}. */
+  static String podEventName(PodEvent event) {
+    String key = event.podUid() + "\n" + event.reason() + "\n" + event.message();
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+      return event.podName() + "." + HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   private HasMetadata involvedObject(ClusterEvent event) {

@@ -11,11 +11,15 @@ import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -307,6 +311,26 @@ public final class Fabric8Cluster implements Cluster {
   }
 
   @Override
+  public List<PersistentVolumeClaim> listPersistentVolumeClaims() {
+    return client.persistentVolumeClaims().inAnyNamespace().list().getItems();
+  }
+
+  @Override
+  public List<PersistentVolume> listPersistentVolumes() {
+    return client.persistentVolumes().list().getItems();
+  }
+
+  @Override
+  public List<StorageClass> listStorageClasses() {
+    return client.storage().v1().storageClasses().list().getItems();
+  }
+
+  @Override
+  public List<Namespace> listNamespaces() {
+    return client.namespaces().list().getItems();
+  }
+
+  @Override
   public EvictionOutcome evictPod(Pod pod) throws PdbBlockedException {
     return evictions.evict(pod);
   }
@@ -319,6 +343,11 @@ public final class Fabric8Cluster implements Cluster {
   @Override
   public void recordEvent(ClusterEvent event) {
     events.record(event);
+  }
+
+  @Override
+  public boolean recordPodEvent(PodEvent event, java.time.Duration window) {
+    return events.recordPod(event, window);
   }
 
   // Helpers.

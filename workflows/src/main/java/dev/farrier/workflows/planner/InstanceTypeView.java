@@ -24,6 +24,11 @@ public record InstanceTypeView(
     offerings = offerings == null ? List.of() : List.copyOf(offerings);
   }
 
+  /** What a node of this type gives pods under the node class's kubelet settings ({@link KubeletReserve}). */
+  public Resources allocatable(KubeletSettings kubelet) {
+    return KubeletReserve.allocatable(capacity, kubelet);
+  }
+
   /**
    * Every label a node of this type has that does not depend on the offering: the given {@code instance-*} labels
    * plus instance type, arch and os (Farrier launches Linux nodes only).

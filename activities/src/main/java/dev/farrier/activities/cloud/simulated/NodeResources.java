@@ -13,7 +13,9 @@ import java.util.Map;
  *   <li>pods = ENI max pods; ephemeral-storage = 20 GiB (the default root volume);</li>
  *   <li>allocatable = capacity - EKS kube-reserved (cpu: 6% of the first core, 1% of the second, 0.5% of the third
  *       and fourth, 0.25% of the rest; memory: 11 MiB per pod + 255 MiB; ephemeral-storage 1 GiB) - eviction
- *       threshold (memory 100 MiB, ephemeral-storage 10%).</li>
+ *       threshold (memory 100 MiB, ephemeral-storage 10%);</li>
+ *   <li>{@code nvidia.com/gpu} = the GPU count of NVIDIA GPU types, in capacity and allocatable, as the NVIDIA device
+ *       plugin reports it on an EKS GPU node.</li>
  * </ul>
  */
 final class NodeResources {
@@ -22,23 +24,34 @@ final class NodeResources {
 
   private NodeResources() {}
 
+  static final String GPU_RESOURCE = "nvidia.com/gpu";
+
   static Map<String, Quantity> capacity(InstanceType type) {
-    return Map.of(
+    return withGpus(type, Map.of(
         "cpu", new Quantity(Integer.toString(type.vcpu())),
         "memory", new Quantity(memoryCapacityMiB(type) + "Mi"),
         "pods", new Quantity(Long.toString(type.eniMaxPods())),
-        "ephemeral-storage", new Quantity(EPHEMERAL_STORAGE_GIB + "Gi"));
+        "ephemeral-storage", new Quantity(EPHEMERAL_STORAGE_GIB + "Gi")));
+  }
+
+  private static Map<String, Quantity> withGpus(InstanceType type, Map<String, Quantity> resources) {
+    if (type.gpuCount() <= 0 || !"NVIDIA".equalsIgnoreCase(type.gpuManufacturer())) {
+      return resources;
+    }
+    var all = new java.util.TreeMap<>(resources);
+    all.put(GPU_RESOURCE, new Quantity(Integer.toString(type.gpuCount())));
+    return Map.copyOf(all);
   }
 
   static Map<String, Quantity> allocatable(InstanceType type) {
     long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
     long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
     long storageMiB = EPHEMERAL_STORAGE_GIB * 1024 - 1024 - EPHEMERAL_STORAGE_GIB * 1024 / 10;
-    return Map.of(
+    return withGpus(type, Map.of(
         "cpu", new Quantity(cpuMillis + "m"),
         "memory", new Quantity(Math.max(0, memoryMiB) + "Mi"),
         "pods", new Quantity(Long.toString(type.eniMaxPods())),
-        "ephemeral-storage", new Quantity(storageMiB + "Mi"));
+        "ephemeral-storage", new Quantity(storageMiB + "Mi")));
   }
 
   static long memoryCapacityMiB(InstanceType type) {

@@ -1,0 +1,190 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.KubeletConfiguration;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.ExistingNodeView;
+import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.KubeletSettings;
+import dev.farrier.workflows.planner.NodePoolView;
+import dev.farrier.workflows.planner.PodSpecView;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads what the provisioning planner needs beyond pods and pools: existing nodes and in-flight NodeClaims (with
+ * their pods), the in-flight claims' share of NodePool limits, and each node class's kubelet settings.
+ */
+final class ProvisioningSnapshots {
+  private ProvisioningSnapshots() {}
+
+  /**
+   * Every Node (with its non-terminal pods) and every NodeClaim not yet registered to a Node and not being deleted.
+   * A claim's node is initialized only once the claim is Initialized; until then the requests it was made for
+   * ({@code spec.resources.requests}) are promised to pods that may not be bound yet.
+   */
+  static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, List<NodeClaim> claims,
+      Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool, NamespaceSelectors namespaces) {
+    Map<String, List<PodSpecView>> podsByNode = new HashMap<>();
+    for (Pod p : boundPods) {
+      if (!PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null) {
+        podsByNode.computeIfAbsent(p.getSpec().getNodeName(), k -> new ArrayList<>()).add(PodViews.of(p, namespaces, List.of()));
+      }
+    }
+    Map<String, NodeClaim> claimByNode = new HashMap<>();
+    List<ExistingNodeView> out = new ArrayList<>();
+    for (NodeClaim c : claims) {
+      String nodeName = c.getStatus() == null ? null : c.getStatus().nodeName();
+      if (nodeName != null && !nodeName.isEmpty()) {
+        claimByNode.put(nodeName, c);
+      } else if (c.getMetadata().getDeletionTimestamp() == null) {
+        out.add(inFlight(c, typesByPool, kubeletByPool));
+      }
+    }
+    for (Node n : nodes) {
+      String name = n.getMetadata().getName();
+      NodeClaim claim = claimByNode.get(name);
+      List<PodSpecView> pods = podsByNode.getOrDefault(name, List.of());
+      boolean initialized = claim == null
+          || Conditions.isTrue(claim.getStatus().conditionsOrEmpty(), NodeClaimStatus.INITIALIZED);
+      Resources reserved = Resources.ZERO;
+      if (!initialized) {
+        Resources promised = requests(claim);
+        for (PodSpecView p : pods) {
+          promised = promised.minus(p.requests());
+        }
+        reserved = atLeastZero(promised);
+      }
+      List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
+          : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
+      boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
+      boolean accepts = !Boolean.TRUE.equals(n.getSpec() == null ? null : n.getSpec().getUnschedulable())
+          && n.getMetadata().getDeletionTimestamp() == null && !disrupted
+          && (claim == null || claim.getMetadata().getDeletionTimestamp() == null);
+      Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
+      Resources allocatable = n.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(n.getStatus().getAllocatable());
+      out.add(new ExistingNodeView(name, labels.get(WellKnown.NODEPOOL_LABEL), labels, taints, allocatable, pods, reserved,
+          initialized, accepts));
+    }
+    return out;
+  }
+
+  /** A claim without a Node: its labels are what its requirements pin, its size its smallest listed type's. */
+  private static ExistingNodeView inFlight(NodeClaim c, Map<String, List<InstanceTypeView>> typesByPool,
+      Map<String, KubeletSettings> kubeletByPool) {
+    Map<String, String> labels = new TreeMap<>(c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels());
+    c.getSpec().requirementsOrEmpty().stream()
+        .filter(r -> "In".equals(r.operator()) && r.values() != null && r.values().size() == 1)
+        .forEach(r -> labels.putIfAbsent(r.key(), r.values().getFirst()));
+    labels.put(WellKnown.HOSTNAME_LABEL, c.getMetadata().getName());
+    String pool = labels.get(WellKnown.NODEPOOL_LABEL);
+    Resources allocatable;
+    if (c.getStatus() != null && c.getStatus().allocatable() != null && !c.getStatus().allocatable().isEmpty()) {
+      allocatable = ResourceQuantities.fromQuantities(c.getStatus().allocatable());
+    } else {
+      KubeletSettings kubelet = kubeletByPool.getOrDefault(pool, KubeletSettings.DEFAULTS);
+      allocatable = null;
+      for (InstanceTypeView t : listedTypes(c, typesByPool.getOrDefault(pool, List.of()))) {
+        Resources a = t.allocatable(kubelet);
+        allocatable = allocatable == null ? a : componentMin(allocatable, a);
+      }
+      allocatable = allocatable == null ? Resources.ZERO : allocatable;
+    }
+    List<Taint> taints = c.getSpec().taintsOrEmpty().stream()
+        .map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
+    return new ExistingNodeView(c.getMetadata().getName(), pool, labels, taints, allocatable, List.of(), requests(c), false, true);
+  }
+
+  /**
+   * The pool's usage with the claims that have no capacity in their status yet (not launched) counted at the largest
+   * capacity they list, so a launch in progress can never let the batch exceed the limit.
+   */
+  static NodePoolView withInFlightUsage(NodePoolView pool, List<NodeClaim> claims, List<InstanceTypeView> types) {
+    Resources extra = Resources.ZERO;
+    for (NodeClaim c : claims) {
+      Map<String, String> labels = c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels();
+      boolean hasCapacity = c.getStatus() != null && c.getStatus().capacity() != null && !c.getStatus().capacity().isEmpty();
+      if (!pool.name().equals(labels.get(WellKnown.NODEPOOL_LABEL)) || hasCapacity) {
+        continue;
+      }
+      Resources largest = Resources.ZERO;
+      for (InstanceTypeView t : listedTypes(c, types)) {
+        largest = componentMax(largest, t.capacity());
+      }
+      extra = extra.plus(largest);
+    }
+    if (extra.equals(Resources.ZERO)) {
+      return pool;
+    }
+    return new NodePoolView(pool.name(), pool.weight(), pool.requirements(), pool.labels(), pool.taints(), pool.startupTaints(),
+        pool.nodeClassName(), pool.limits(), pool.usage().plus(extra), pool.hash(), pool.budgets(), pool.expireAfter(),
+        pool.terminationGracePeriodSeconds());
+  }
+
+  static KubeletSettings kubelet(EC2NodeClass nodeClass) {
+    KubeletConfiguration k = nodeClass == null || nodeClass.getSpec() == null ? null : nodeClass.getSpec().kubelet();
+    if (k == null) {
+      return KubeletSettings.DEFAULTS;
+    }
+    Long evictionMemory = null;
+    if (k.evictionHard() != null && k.evictionHard().get("memory.available") != null
+        && !k.evictionHard().get("memory.available").endsWith("%")) {
+      evictionMemory = ResourceQuantities.fromQuantities(Map.of("memory", new Quantity(k.evictionHard().get("memory.available")))).memoryBytes();
+    }
+    return new KubeletSettings(k.maxPods(), k.podsPerCore(), quantities(k.kubeReserved()), quantities(k.systemReserved()), evictionMemory);
+  }
+
+  private static Resources quantities(Map<String, String> values) {
+    if (values == null || values.isEmpty()) {
+      return null;
+    }
+    Map<String, Quantity> q = new TreeMap<>();
+    values.forEach((k, v) -> q.put(k, new Quantity(v)));
+    return ResourceQuantities.fromQuantities(q);
+  }
+
+  private static List<InstanceTypeView> listedTypes(NodeClaim c, List<InstanceTypeView> types) {
+    Set<String> listed = c.getSpec().requirementsOrEmpty().stream()
+        .filter(r -> WellKnown.INSTANCE_TYPE_LABEL.equals(r.key()) && "In".equals(r.operator()) && r.values() != null)
+        .flatMap(r -> r.values().stream()).collect(java.util.stream.Collectors.toSet());
+    return types.stream().filter(t -> listed.contains(t.name())).toList();
+  }
+
+  private static Resources requests(NodeClaim c) {
+    return c == null || c.getSpec().resources() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(c.getSpec().resources().requests());
+  }
+
+  private static Resources atLeastZero(Resources r) {
+    Map<String, Long> ext = new TreeMap<>();
+    r.extended().forEach((k, v) -> ext.put(k, Math.max(0, v)));
+    return new Resources(Math.max(0, r.milliCpu()), Math.max(0, r.memoryBytes()), Math.max(0, r.ephemeralStorageBytes()),
+        Math.max(0, r.pods()), ext);
+  }
+
+  private static Resources componentMin(Resources a, Resources b) {
+    Map<String, Long> ext = new TreeMap<>();
+    a.extended().forEach((k, v) -> ext.put(k, Math.min(v, b.extended().getOrDefault(k, 0L))));
+    return new Resources(Math.min(a.milliCpu(), b.milliCpu()), Math.min(a.memoryBytes(), b.memoryBytes()),
+        Math.min(a.ephemeralStorageBytes(), b.ephemeralStorageBytes()), Math.min(a.pods(), b.pods()), ext);
+  }
+
+  private static Resources componentMax(Resources a, Resources b) {
+    Map<String, Long> ext = new TreeMap<>(a.extended());
+    b.extended().forEach((k, v) -> ext.merge(k, v, Math::max));
+    return new Resources(Math.max(a.milliCpu(), b.milliCpu()), Math.max(a.memoryBytes(), b.memoryBytes()),
+        Math.max(a.ephemeralStorageBytes(), b.ephemeralStorageBytes()), Math.max(a.pods(), b.pods()), ext);
+  }
+}
