@@ -5,11 +5,15 @@ import io.temporal.activity.ActivityMethod;
 
 /**
  * Read the cluster and the cloud, then decide with the pure planners in {@code dev.farrier.workflows.planner}.
- * None of these mutate anything, so retries are always safe.
+ * None of these mutate anything but the FailedScheduling Event on pods that fit nowhere (deduplicated per pod and
+ * reason), so retries are always safe.
  */
 @ActivityInterface
 public interface PlanningActivities {
-  /** Which new NodeClaims the given pending pods need. Pods that are no longer pending are ignored. */
+  /**
+   * Where the given pending pods go: existing nodes and in-flight claims with room, new NodeClaims, or nowhere (with
+   * the reason, also recorded as an Event on the pod). Pods that are no longer pending are ignored.
+   */
   @ActivityMethod
   ProvisioningPlan planProvisioning(PlanProvisioningRequest request);
 

@@ -37,8 +37,8 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
 
     ProvisioningPlan plan = ActivityStubs.planning()
         .planProvisioning(new PlanProvisioningRequest(cluster, namingId(input), input.pods()));
-    // No Event: EventRequest names cluster-scoped objects only, and a pod needs a namespace. The reasons are in the
-    // log and in the result.
+    // The planning activity records the FailedScheduling Event on each of these pods (deduplicated there); the
+    // reasons are also in the log and in the result.
     for (UnschedulablePod pod : plan.unschedulable()) {
       StructuredLog.warn(log, "pod cannot be scheduled on any NodePool", "pod", pod.pod().key(),
           "batch", input.batchId(), "reason", pod.reason());

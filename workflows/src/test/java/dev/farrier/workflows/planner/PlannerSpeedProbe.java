@@ -18,8 +18,20 @@ final class PlannerSpeedProbe {
           ProvisioningPlan plan = new ProvisioningPlanner().plan(snapshot, "b", ClaimNamer.standard());
           double seconds = (System.nanoTime() - start) / 1e9;
           double price = plan.claims().stream().mapToDouble(c -> ClaimPrice.perHour(c, types)).sum();
-          System.out.printf("%s n=%d run=%d %.0f pods/s claims=%d unschedulable=%d price=%.2f%n", mix, n, run, n / seconds,
-              plan.claims().size(), plan.unschedulable().size(), price);
+          double perCpu = Double.MAX_VALUE;
+          double perGib = Double.MAX_VALUE;
+          for (InstanceTypeView t : types) {
+            for (OfferingView o : t.offerings()) {
+              perCpu = Math.min(perCpu, o.pricePerHour() / (t.capacity().milliCpu() / 1000.0));
+              perGib = Math.min(perGib, o.pricePerHour() / (t.capacity().memoryBytes() / (double) Fixtures.GIB));
+            }
+          }
+          double bound = 0;
+          for (PodSpecView p : pods) {
+            bound += Math.max(p.requests().milliCpu() / 1000.0 * perCpu, p.requests().memoryBytes() / (double) Fixtures.GIB * perGib);
+          }
+          System.out.printf("%s n=%d run=%d %.0f pods/s claims=%d unschedulable=%d price=%.2f bound=%.2f ratio=%.3f%n", mix, n, run,
+              n / seconds, plan.claims().size(), plan.unschedulable().size(), price, bound, price / bound);
         }
       }
     }
