@@ -14,6 +14,7 @@ help:
 	@echo "make test      the whole suite: unit, workflow, integration, end to end"
 	@echo "make unit      unit and workflow tests only (no local stack)"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
+	@echo "make bench     scheduling benchmark and sandbox provisioning latency (figures in .run/bench/, see docs/BENCHMARKS.md)"
 
 check-java:
 	@test -n "$(JAVA_HOME)" || { echo "no JDK 25 found (see the message above)"; exit 1; }
@@ -33,6 +34,20 @@ unit: check-java
 sandbox: check-java tools build
 	@cp=$$(cat worker/target/classpath.txt):worker/target/classes; \
 	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.worker.sandbox.Sandbox $(SANDBOX_ARGS)
+
+# Not part of `make test`: the bench module's few unit tests run there, the measurements only here. Packages (no
+# install) just the modules it runs; BENCH_ARGS / LATENCY_ARGS pass options through (e.g. BENCH_ARGS="--sizes 100,5000").
+BENCH_ARGS ?=
+LATENCY_ARGS ?=
+BENCH_LABEL := planner $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- workflows 2>/dev/null || echo "+changes")
+JAVA_RUN := "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
+
+bench: check-java tools
+	$(MVN) -q -DskipTests -pl bench,worker -am package
+	@cp=$$(cat bench/target/classpath.txt):bench/target/classes; \
+	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS)
+	@cp=$$(cat worker/target/classpath.txt):worker/target/classes; \
+	  $(JAVA_RUN) -cp "$$cp" dev.farrier.worker.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
 
 clean:
 	$(MVN) -q clean

@@ -198,7 +198,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(PlanningActivitiesImpl::view).toList();
   }
 
-  static InstanceTypeView view(InstanceType t) {
+  /** The planner's view of a catalogue type; public so the scheduling benchmark feeds the planner what it sees here. */
+  public static InstanceTypeView view(InstanceType t) {
     Map<String, Long> extended = new TreeMap<>();
     if (t.gpuCount() > 0 && "NVIDIA".equalsIgnoreCase(t.gpuManufacturer())) {
       extended.put(GPU_RESOURCE, (long) t.gpuCount());

@@ -1,0 +1,51 @@
+package dev.farrier.bench;
+
+import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.NodePoolLimits;
+import dev.farrier.workflows.planner.NodePoolView;
+import dev.farrier.workflows.planner.PodAffinityTerm;
+import dev.farrier.workflows.planner.PodSelector;
+import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.workflows.planner.ProvisioningSnapshot;
+import dev.farrier.workflows.planner.TopologySpread;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Translates a benchmark workload into the provisioning planner's input: one NodePool ({@value #NODE_POOL}, spot
+ * and on-demand, every zone, no limits, no DaemonSets) over the given instance types, and the pods as a
+ * Deployment's pods would be read. The only part of the benchmark that knows the planner's model.
+ */
+final class PlannerInput {
+  static final String NODE_POOL = "default";
+  static final String NAMESPACE = "bench";
+
+  private PlannerInput() {}
+
+  static ProvisioningSnapshot snapshot(List<BenchPod> pods, List<InstanceTypeView> types) {
+    NodePoolView pool = new NodePoolView(NODE_POOL, 0,
+        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of("spot", "on-demand"))), Map.of(), List.of(),
+        List.of(), "default", NodePoolLimits.NONE, Resources.ZERO, "bench", List.of(), null, null);
+    List<PodSpecView> views = pods.stream().map(PlannerInput::pod).toList();
+    return new ProvisioningSnapshot(views, List.of(pool), Map.of(NODE_POOL, types), List.of());
+  }
+
+  private static PodSpecView pod(BenchPod pod) {
+    BenchPod.Constraint c = pod.constraint();
+    PodSelector selector = PodSelector.of(c.selector(), List.of());
+    List<TopologySpread> spread = c.kind() == BenchPod.Kind.SPREAD
+        ? List.of(new TopologySpread(c.topologyKey(), 1, true, null, selector))
+        : List.of();
+    List<PodAffinityTerm> affinity = c.kind() == BenchPod.Kind.AFFINITY || c.kind() == BenchPod.Kind.ANTI_AFFINITY
+        ? List.of(new PodAffinityTerm(c.topologyKey(), selector, Set.of(), false, c.kind() == BenchPod.Kind.ANTI_AFFINITY, true, 0))
+        : List.of();
+    return new PodSpecView(new PodRef(NAMESPACE, pod.name(), "uid-" + pod.name()),
+        Resources.of(pod.milliCpu(), pod.memoryBytes(), 1), Map.of(), List.of(), List.of(), "ReplicaSet", false,
+        pod.labels(), List.of(), spread, affinity, List.of());
+  }
+}
