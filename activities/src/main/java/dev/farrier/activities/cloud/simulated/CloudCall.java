@@ -27,6 +27,10 @@ public record CloudCall(Instant time, Operation operation, String instanceId, St
     /** a test registered an instance Farrier did not launch. */
     REGISTER_FOREIGN,
     /** a test made an offering (un)available. */
-    SET_OFFERING_AVAILABILITY
+    SET_OFFERING_AVAILABILITY,
+    /** an offering was marked unavailable for a while (after a spot interruption). */
+    MARK_UNAVAILABLE,
+    /** the sandbox or a test interrupted a spot instance: it is reclaimed at the deadline in the detail. */
+    SPOT_INTERRUPTION
   }
 }

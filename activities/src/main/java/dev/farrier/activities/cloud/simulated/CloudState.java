@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.simulated;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,36 +13,56 @@ import java.util.List;
  * @param launches              instances ever launched; the sequence behind ids and private IPs
  * @param instances             live instances and those terminated within {@link SimulatedCloud#TERMINATED_VISIBILITY}
  * @param unavailableOfferings  offerings with no capacity now (set by tests and the sandbox)
+ * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable}, each until a time
  */
-record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings) {
+record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings,
+    List<UnavailableOffering> unavailableUntil) {
+  /** An offering taken back for a while (a spot interruption). */
+  record UnavailableOffering(OfferingKey offering, Instant until, String reason) {}
+
   static CloudState initial(int network) {
-    return new CloudState(network, 0, List.of(), List.of());
+    return new CloudState(network, 0, List.of(), List.of(), List.of());
   }
 
   CloudState {
     instances = instances == null ? List.of() : List.copyOf(instances);
     unavailableOfferings = unavailableOfferings == null ? List.of() : List.copyOf(unavailableOfferings);
+    unavailableUntil = unavailableUntil == null ? List.of() : List.copyOf(unavailableUntil);
+  }
+
+  /** Offerings without capacity at {@code now}: those set by a test plus the marks that have not expired. */
+  List<OfferingKey> unavailableAt(Instant now) {
+    List<OfferingKey> all = new ArrayList<>(unavailableOfferings);
+    unavailableUntil.stream().filter(u -> now.isBefore(u.until())).map(UnavailableOffering::offering).forEach(all::add);
+    return all;
+  }
+
+  CloudState withUnavailableUntil(OfferingKey offering, Instant until, String reason, Instant now) {
+    List<UnavailableOffering> next = new ArrayList<>(unavailableUntil.stream()
+        .filter(u -> !u.offering().equals(offering) && now.isBefore(u.until())).toList());
+    next.add(new UnavailableOffering(offering, until, reason));
+    return new CloudState(network, launches, instances, unavailableOfferings, next);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, unavailableOfferings);
+    return new CloudState(network, launches + 1, next, unavailableOfferings, unavailableUntil);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, unavailableOfferings);
+    return new CloudState(network, launches, next, unavailableOfferings, unavailableUntil);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, unavailableOfferings);
+    return new CloudState(network, launches, next, unavailableOfferings, unavailableUntil);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, unavailableOfferings);
+    return new CloudState(network, launches, next, unavailableOfferings, unavailableUntil);
   }
 
   CloudState withOfferingAvailable(OfferingKey offering, boolean available) {
@@ -50,6 +71,6 @@ record CloudState(int network, long launches, List<StoredInstance> instances, Li
     if (!available) {
       next.add(offering);
     }
-    return new CloudState(network, launches, instances, next);
+    return new CloudState(network, launches, instances, next, unavailableUntil);
   }
 }
