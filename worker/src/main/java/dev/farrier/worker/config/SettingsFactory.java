@@ -5,6 +5,7 @@ import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -31,7 +32,11 @@ public class SettingsFactory {
       @Value("${farrier.launch.registration-timeout}") Duration registrationTimeout,
       @Value("${farrier.launch.initialization-timeout}") Duration initializationTimeout,
       @Value("${farrier.drain.poll}") Duration drainPoll,
-      @Value("${farrier.drain.poll-max}") Duration drainPollMax) {
+      @Value("${farrier.drain.poll-max}") Duration drainPollMax,
+      @Value("${farrier.aws.endpoint:}") String awsEndpoint,
+      @Value("${farrier.aws.access-key-id:}") String awsAccessKeyId,
+      @Value("${farrier.aws.secret-access-key:}") String awsSecretAccessKey,
+      @Value("${farrier.interruption.queue:}") String interruptionQueue) {
     var reconciler = new ReconcilerSettings(
         batchIdle.toMillis(), batchMax.toMillis(), disruptionInterval.toMillis(),
         new LaunchSettings(registrationTimeout.toSeconds(), initializationTimeout.toSeconds()),
@@ -40,6 +45,13 @@ public class SettingsFactory {
         simulatedStateDir.isBlank() ? null : Path.of(simulatedStateDir), simulatedKubernetesVersion, bootDelay, terminateDelay,
         kubeletKubeconfig.isBlank() ? null : Path.of(kubeletKubeconfig));
     return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
-        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, reconciler);
+        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, reconciler,
+        new WorkerSettings.AwsSettings(awsEndpoint.isBlank() ? null : URI.create(awsEndpoint), blankToNull(awsAccessKeyId),
+            blankToNull(awsSecretAccessKey)),
+        blankToNull(interruptionQueue));
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
   }
 }

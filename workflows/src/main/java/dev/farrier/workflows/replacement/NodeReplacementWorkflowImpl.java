@@ -174,7 +174,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       }
 
       checkpoint();
-      if (pendingLaunch != null) {
+      if (pendingLaunch != null && !pendingLaunch.isCompleted()) {
         StructuredLog.info(log, "interrupted node drained, replacement still launching", "nodeclaim", command.nodeClaim(),
             "node", command.nodeName(), "replacement", replacementName);
       }
