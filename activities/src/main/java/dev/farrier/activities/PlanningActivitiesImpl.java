@@ -1,7 +1,6 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.cloud.CloudProvider;
-import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
@@ -149,9 +148,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()))).toList();
     List<ResolvedImages> images = new ArrayList<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
-      var byArch = NodeClassImages.resolve(cloud, nodeClass).stream().collect(Collectors.groupingBy(i -> i.kubernetesArch(), TreeMap::new,
-          Collectors.mapping(Image::id, Collectors.toList())));
-      byArch.forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
+      NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
     var plan = disruption.plan(new DisruptionSnapshot(clock.millis(), pools, views, images));
     List<CandidateDecision> decisions = new ArrayList<>(plan.decisions());

@@ -23,7 +23,7 @@ public class CloudResources implements AutoCloseable {
     switch (settings.cloud()) {
       case "simulated" -> {
         var s = settings.simulated();
-        var cloud = new SimulatedCloud(new SimulatedCloudConfig(s.stateDir(), settings.region(), s.kubernetesVersion(),
+        var cloud = new SimulatedCloud(new SimulatedCloudConfig(settings.clusterName(), s.stateDir(), settings.region(), s.kubernetesVersion(),
             s.bootDelay(), s.terminateDelay(), Clock.systemUTC()));
         this.provider = cloud;
         this.kubeletClient = s.kubeletKubeconfig() == null ? null : ClientsFactory.client(s.kubeletKubeconfig(), "farrier.simulated.kubelet-kubeconfig");

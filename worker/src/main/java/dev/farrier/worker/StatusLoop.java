@@ -2,6 +2,7 @@ package dev.farrier.worker;
 
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.status.StatusRefresher;
+import dev.farrier.worker.config.WorkerSettings;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.concurrent.Executors;
@@ -26,8 +27,8 @@ public class StatusLoop implements AutoCloseable {
     return t;
   });
 
-  public StatusLoop(Cluster cluster, CloudResources cloud) {
-    this.refresher = new StatusRefresher(cluster, cloud.provider(), Clock.systemUTC());
+  public StatusLoop(Cluster cluster, CloudResources cloud, WorkerSettings settings) {
+    this.refresher = new StatusRefresher(cluster, cloud.provider(), settings.clusterName(), Clock.systemUTC());
   }
 
   public void start() {

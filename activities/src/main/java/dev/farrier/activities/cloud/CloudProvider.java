@@ -37,11 +37,44 @@ public interface CloudProvider {
   List<InstanceType> instanceTypes();
 
   /**
-   * Resolves AMI selector terms (id; name with {@code *} wildcards plus owner; tags; alias such as
-   * {@code al2023@latest} or {@code al2@v20240807}) to images. Per architecture only the newest match of each
-   * term survives; terms are ORed.
+   * Resolves AMI selector terms (id; name with {@code *} wildcards plus owner, default {@code self,amazon}; tags,
+   * a {@code *} value matching any value; alias such as {@code al2023@latest} or {@code al2@v20240807}, looked up
+   * in the SSM public parameters for the cluster's Kubernetes version) to images. Per architecture only the newest
+   * match of each term survives; terms are ORed; an empty list when nothing matches. An alias combined with other
+   * terms, or an unknown alias family, is {@link CloudProviderException.Kind#INVALID_REQUEST} (see
+   * {@link AmiAlias#validate}). Read-only.
    */
   List<Image> resolveImages(List<AmiSelectorTerm> terms);
+
+  /**
+   * Resolves subnet selector terms (id; tags, a {@code *} value matching any value; both ANDed within a term) to
+   * the subnets of the region, terms ORed, each subnet once, sorted by id; an empty list when nothing matches (an
+   * unknown id is no error). Read-only.
+   */
+  List<Subnet> resolveSubnets(List<SubnetTerm> terms);
+
+  /**
+   * Resolves security-group selector terms (id; group name; tags, a {@code *} value matching any value; ANDed within
+   * a term) to security groups, terms ORed, each group once, sorted by id; an empty list when nothing matches.
+   * Read-only.
+   */
+  List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms);
+
+  /**
+   * The name of the instance profile an EC2NodeClass's nodes launch with.
+   * <ul>
+   *   <li>{@code instanceProfile} set: it must exist ({@link CloudProviderException.Kind#NOT_FOUND} otherwise); its
+   *       name is returned, nothing is changed.</li>
+   *   <li>{@code role} set: Farrier's own profile for this cluster and class, named by
+   *       {@link InstanceProfileNames#managed} and tagged {@code farrier.dev/owner}, the cluster tag and the
+   *       EC2NodeClass tag, is created if absent and holds exactly {@code role} (a previous role is swapped out). A
+   *       missing role is {@code NOT_FOUND}; a profile of that name without Farrier's tags for this cluster is
+   *       {@code NOT_OWNED} and left alone. Idempotent: the name is deterministic, so a repeated or retried call
+   *       finds the profile and changes nothing when it already holds the role.</li>
+   * </ul>
+   * Neither or both set is {@code INVALID_REQUEST} ({@link InstanceProfileRequest#problem}).
+   */
+  String resolveInstanceProfile(InstanceProfileRequest request);
 
   /**
    * The cloud took this offering back (a spot interruption) or has no capacity for it: {@link #instanceTypes} reports

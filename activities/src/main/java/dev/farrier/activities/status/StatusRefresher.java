@@ -1,9 +1,7 @@
 package dev.farrier.activities.status;
 
 import dev.farrier.activities.ResourceQuantities;
-import dev.farrier.activities.NodeClassImages;
 import dev.farrier.activities.cloud.CloudProvider;
-import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
@@ -11,8 +9,6 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
-import dev.farrier.activities.crd.ResolvedAmi;
-import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.workflows.model.Resources;
@@ -26,7 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the status of EC2NodeClasses (resolved AMIs, AMIsReady, Ready) and NodePools (resources, nodes,
+ * Keeps the status of EC2NodeClasses (resolved AMIs, subnets, security groups and instance profile, their conditions
+ * and Ready; see {@link NodeClassResolution}) and NodePools (resources, nodes,
  * NodeClassReady, Ready) true, and records an Event whenever a Ready condition changes, so a user who writes a
  * selector that matches nothing or points a NodePool at a missing class sees why in {@code kubectl describe}.
  * Stateless and idempotent: each pass derives everything from the cluster and the cloud, so the worker simply runs
@@ -38,10 +35,12 @@ public final class StatusRefresher {
 
   private final Cluster cluster;
   private final CloudProvider cloud;
+  private final String clusterName;
   private final Clock clock;
 
-  public StatusRefresher(Cluster cluster, CloudProvider cloud, Clock clock) {
+  public StatusRefresher(Cluster cluster, CloudProvider cloud, String clusterName, Clock clock) {
     this.cluster = cluster;
+    this.clusterName = clusterName;
     this.cloud = cloud;
     this.clock = clock;
   }
@@ -49,7 +48,14 @@ public final class StatusRefresher {
   public void refresh() {
     Map<String, Condition> classReady = new HashMap<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
-      classReady.put(nodeClass.getMetadata().getName(), refresh(nodeClass));
+      try {
+        classReady.put(nodeClass.getMetadata().getName(), refresh(nodeClass));
+      } catch (RuntimeException e) {
+        // Its NodePools then say the class is not ready; the next pass tries again.
+        log.warn("node class status not refreshed nodeclass={}: {}", nodeClass.getMetadata().getName(), e.toString());
+        classReady.put(nodeClass.getMetadata().getName(), Condition.of(EC2NodeClassStatus.READY, Condition.UNKNOWN,
+            "StatusUnknown", "status not refreshed: " + e.getMessage(), clock.instant()));
+      }
     }
     var claims = cluster.listNodeClaims();
     for (NodePool pool : cluster.listNodePools()) {
@@ -57,22 +63,14 @@ public final class StatusRefresher {
     }
   }
 
+  /** One class's status; a failure to write it (or a bug) leaves the other classes' passes standing. */
   private Condition refresh(EC2NodeClass nodeClass) {
     var name = nodeClass.getMetadata().getName();
-    List<Image> images = NodeClassImages.resolve(cloud, nodeClass);
-    var now = clock.instant();
-    var amis = images.stream().map(i -> new ResolvedAmi(i.id(), i.name(), null,
-        List.of(new RequirementWithMinValues(WellKnown.ARCH_LABEL, "In", List.of(i.kubernetesArch()), null)))).toList();
-    Condition ready = images.isEmpty()
-        ? Condition.of(EC2NodeClassStatus.READY, Condition.FALSE, "AMIsNotFound",
-            "amiSelectorTerms matched no image: " + NodeClassImages.terms(nodeClass), now)
-        : Condition.of(EC2NodeClassStatus.READY, Condition.TRUE, "Ready", "", now);
-    Condition amisReady = new Condition(EC2NodeClassStatus.AMIS_READY, ready.status(), null, ready.lastTransitionTime(),
-        images.isEmpty() ? "AMIsNotFound" : "AMIsReady", ready.message());
+    var resolved = NodeClassResolution.resolve(cloud, clusterName, nodeClass, clock.instant());
     var before = nodeClass.getStatus() == null ? null : Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY).orElse(null);
-    cluster.patchNodeClassStatus(name, new EC2NodeClassStatus(amis, null, null, null, List.of(amisReady, ready)));
-    announce(EC2NodeClass.KIND, name, before, ready);
-    return ready;
+    cluster.patchNodeClassStatus(name, resolved.status());
+    announce(EC2NodeClass.KIND, name, before, resolved.ready());
+    return resolved.ready();
   }
 
   private void refresh(NodePool pool, Map<String, Condition> classReady, List<NodeClaim> claims) {

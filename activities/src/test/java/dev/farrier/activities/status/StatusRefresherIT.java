@@ -10,6 +10,11 @@ import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.crd.ResolvedSecurityGroup;
+import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.activities.NodeClassImages;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import io.fabric8.kubernetes.api.model.Event;
@@ -18,11 +23,14 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bad input shows up as status conditions and Events on the real API server, and heals when fixed. */
 class StatusRefresherIT extends ClusterIT {
+  /** The cluster {@link KubeTestSupport#nodeClassYaml} selects subnets and security groups of. */
+  private static final String CLUSTER = "test";
 
   private static Condition ready(EC2NodeClass nodeClass) {
     return Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY).orElseThrow();
@@ -35,8 +43,8 @@ class StatusRefresherIT extends ClusterIT {
 
   @Test
   void unresolvableAmiAndMissingNodeClassBecomeConditionsAndOneEventEach(@TempDir Path cloudDir) {
-    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir));
-    var refresher = new StatusRefresher(cluster, cloud, Clock.systemUTC());
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
     var className = KubeTestSupport.unique("bad-ami");
     var poolName = KubeTestSupport.unique("pool");
     var orphanName = KubeTestSupport.unique("orphan");
@@ -68,5 +76,101 @@ class StatusRefresherIT extends ClusterIT {
     assertEquals(List.of(goodAmi), nodeClass.getStatus().amisOrEmpty().stream().map(a -> a.id()).toList());
     pool = cluster.getNodePool(poolName).orElseThrow();
     assertTrue(Conditions.isTrue(pool.getStatus().conditions(), "Ready"));
+  }
+
+  private static Condition condition(EC2NodeClass nodeClass, String type) {
+    return Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), type).orElseThrow(() -> new AssertionError("no " + type));
+  }
+
+  private static String nodeClassYaml(String name, String amiTerms, String subnetTerms, String groupTerms, String identity) {
+    return """
+        apiVersion: karpenter.k8s.aws/v1
+        kind: EC2NodeClass
+        metadata:
+          name: %s
+        spec:
+          amiSelectorTerms:
+        %s
+          subnetSelectorTerms:
+        %s
+          securityGroupSelectorTerms:
+        %s
+          %s
+        """.formatted(name, amiTerms.indent(4).stripTrailing(), subnetTerms.indent(4).stripTrailing(),
+        groupTerms.indent(4).stripTrailing(), identity);
+  }
+
+  @Test
+  void everySelectorResolvesIntoStatusWithReadyConditions(@TempDir Path cloudDir) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
+    var name = KubeTestSupport.unique("resolved");
+    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@latest",
+        "- tags:\n    karpenter.sh/discovery: " + CLUSTER, "- tags:\n    karpenter.sh/discovery: \"*\"\n- name: no-such-group",
+        "role: KarpenterNodeRole-test"));
+
+    refresher.refresh();
+
+    var status = cluster.getNodeClass(name).orElseThrow().getStatus();
+    var nodeClass = cluster.getNodeClass(name).orElseThrow();
+    for (String type : List.of(EC2NodeClassStatus.AMIS_READY, EC2NodeClassStatus.SUBNETS_READY, EC2NodeClassStatus.SECURITY_GROUPS_READY,
+        EC2NodeClassStatus.INSTANCE_PROFILE_READY, EC2NodeClassStatus.READY)) {
+      assertEquals(Condition.TRUE, condition(nodeClass, type).status(), type + ": " + condition(nodeClass, type));
+    }
+    assertEquals(List.of("amd64", "arm64"), status.amisOrEmpty().stream().map(a -> a.requirements().getFirst().values().getFirst()).sorted().toList());
+    assertTrue(status.amisOrEmpty().stream().allMatch(a -> a.name().startsWith("amazon-eks-node-al2023-") && a.name().contains("-1.34-")), status.amis().toString());
+    assertEquals(cloud.network().subnets().stream().map(s -> new ResolvedSubnet(s.id(), s.zone(), s.zoneId())).toList(), status.subnets());
+    assertEquals(cloud.catalog().zones(), status.subnets().stream().map(ResolvedSubnet::zone).sorted().toList());
+    assertEquals(List.of(new ResolvedSecurityGroup(cloud.network().securityGroups().getFirst().id(), CLUSTER + "-node")), status.securityGroups());
+    assertEquals(InstanceProfileNames.managed("us-east-1", CLUSTER, name), status.instanceProfile());
+    assertEquals("KarpenterNodeRole-test", cloud.instanceProfileRole(status.instanceProfile()).orElseThrow());
+    assertEquals(List.of(), warnings(name));
+    var resolved = cloud.resolveImages(NodeClassImages.terms(nodeClass));
+    assertEquals(resolved.stream().collect(Collectors.toMap(Image::kubernetesArch, i -> List.of(i.id()))), NodeClassImages.fromStatus(nodeClass),
+        "drift planning reads back per arch what the refresher resolved");
+  }
+
+  @Test
+  void eachSelectorThatMatchesNothingIsNamedAndOneFailureDoesNotStopTheOthers(@TempDir Path cloudDir) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
+    var name = KubeTestSupport.unique("unresolved");
+    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: windows2022@latest",
+        "- tags:\n    karpenter.sh/discovery: nobody", "- name: " + CLUSTER + "-node", "instanceProfile: NoSuchProfile"));
+
+    refresher.refresh();
+    refresher.refresh();
+
+    var nodeClass = cluster.getNodeClass(name).orElseThrow();
+    var amis = condition(nodeClass, EC2NodeClassStatus.AMIS_READY);
+    assertEquals(List.of(Condition.FALSE, "AMIsResolutionFailed"), List.of(amis.status(), amis.reason()));
+    assertTrue(amis.message().contains("windows2022@latest") && amis.message().contains("al2, al2023, bottlerocket"), amis.message());
+    var subnets = condition(nodeClass, EC2NodeClassStatus.SUBNETS_READY);
+    assertEquals(List.of(Condition.FALSE, "SubnetsNotFound"), List.of(subnets.status(), subnets.reason()));
+    assertTrue(subnets.message().contains("subnetSelectorTerms matched no subnet") && subnets.message().contains("nobody"), subnets.message());
+    var profile = condition(nodeClass, EC2NodeClassStatus.INSTANCE_PROFILE_READY);
+    assertEquals(List.of(Condition.FALSE, "InstanceProfileResolutionFailed"), List.of(profile.status(), profile.reason()));
+    assertTrue(profile.message().contains("NoSuchProfile") && profile.message().contains("does not exist"), profile.message());
+    assertEquals(Condition.TRUE, condition(nodeClass, EC2NodeClassStatus.SECURITY_GROUPS_READY).status(), "resolved despite the others");
+    assertEquals(List.of(cloud.network().securityGroups().getFirst().id()),
+        nodeClass.getStatus().securityGroups().stream().map(ResolvedSecurityGroup::id).toList());
+    var ready = ready(nodeClass);
+    assertEquals(Condition.FALSE, ready.status());
+    assertTrue(ready.message().contains("AMIsReady=False") && ready.message().contains("SubnetsReady=False")
+        && ready.message().contains("InstanceProfileReady=False") && !ready.message().contains("SecurityGroupsReady"), ready.message());
+    assertEquals(1, warnings(name).size(), "one Event for the change to NotReady");
+
+    cloud.registerInstanceProfile("NoSuchProfile", "SomeRole");
+    client.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"amiSelectorTerms\":[{\"alias\":\"al2@latest\"}],\"subnetSelectorTerms\":[{\"tags\":{\"Name\":\"" + CLUSTER
+            + "-private-us-east-1a\"}}]}}");
+    refresher.refresh();
+
+    nodeClass = cluster.getNodeClass(name).orElseThrow();
+    assertEquals(Condition.TRUE, ready(nodeClass).status(), ready(nodeClass).toString());
+    assertEquals(List.of("us-east-1a"), nodeClass.getStatus().subnets().stream().map(ResolvedSubnet::zone).toList());
+    assertEquals("NoSuchProfile", nodeClass.getStatus().instanceProfile());
+    assertEquals(1, client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName()) && "Normal".equals(e.getType())).count());
   }
 }

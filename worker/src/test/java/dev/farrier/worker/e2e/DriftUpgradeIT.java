@@ -18,6 +18,7 @@ class DriftUpgradeIT {
       var scenario = E2e.scenario(env);
       try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
         var old = scenario.provision("1.34");
+        E2e.assertNodeClassResolved(env);
         var up = scenario.upgrade(old, "1.35");
 
         assertEquals("Done", up.result().outcome());

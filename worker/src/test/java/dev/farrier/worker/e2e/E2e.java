@@ -3,6 +3,7 @@ package dev.farrier.worker.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.farrier.activities.cloud.simulated.AmiCatalog;
+import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.CloudCallLog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
@@ -59,9 +61,24 @@ final class E2e {
     assertEquals(1, terminates.size(), "terminations since the switch: " + calls);
   }
 
+  /**
+   * The blueprint's EC2NodeClass, selecting subnets and security groups by {@code karpenter.sh/discovery: <cluster>}
+   * and naming a role, resolved in the simulated cloud: one subnet per zone, the node security group, Farrier's
+   * instance profile for the role, every condition True.
+   */
+  static void assertNodeClassResolved(SandboxEnvironment env) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(env.cloudDir()).withCluster(env.cluster()));
+    var status = env.kube().resources(EC2NodeClass.class).withName(DriftScenario.NODE_CLASS).get().getStatus();
+    assertEquals(cloud.catalog().zones(), status.subnets().stream().map(s -> s.zone()).sorted().toList());
+    assertEquals(List.of(env.cluster() + "-node"), status.securityGroups().stream().map(g -> g.name()).toList());
+    assertEquals("KarpenterNodeRole-" + env.cluster(), cloud.instanceProfileRole(status.instanceProfile()).orElseThrow());
+    assertEquals(List.of(), status.conditionsOrEmpty().stream().filter(c -> !c.isTrue()).toList(), "conditions not True");
+    assertEquals(5, status.conditionsOrEmpty().size(), status.conditionsOrEmpty().toString());
+  }
+
   /** (4): every live instance has a Node and every Node an instance. */
   static void assertInstancesMatchNodes(SandboxEnvironment env) {
-    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(env.cloudDir()));
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(env.cloudDir()).withCluster(env.cluster()));
     Set<String> instances = cloud.list(env.cluster()).stream()
         .filter(i -> !i.state().equals("shutting-down") && !i.state().equals("terminated"))
         .map(i -> i.providerId()).collect(Collectors.toCollection(TreeSet::new));

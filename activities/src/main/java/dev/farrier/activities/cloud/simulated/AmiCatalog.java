@@ -1,8 +1,10 @@
 package dev.farrier.activities.cloud.simulated;
 
+import dev.farrier.activities.cloud.AmiAlias;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CsvResource;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.SelectorTags;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,7 +38,6 @@ public final class AmiCatalog {
   /** The simulated account's own id: what {@code owner: self} means. */
   public static final String SELF_ACCOUNT_ID = "111122223333";
   private static final String RESOURCE = "amis/eks-optimized.csv";
-  private static final List<String> ARCHITECTURES = List.of("x86_64", "arm64");
 
   private final String clusterKubernetesVersion;
   private final List<CatalogImage> images;
@@ -109,8 +110,12 @@ public final class AmiCatalog {
     return new TreeMap<>(ssmParameters);
   }
 
-  /** Resolves the terms (ORed), newest image per architecture per term; an empty list when nothing matches. */
+  /**
+   * Resolves the terms (ORed), newest image per architecture per term; an empty list when nothing matches. An alias
+   * mixed with other terms or of an unknown family is an INVALID_REQUEST ({@link AmiAlias#validate}).
+   */
   public List<Image> resolve(List<AmiSelectorTerm> terms) {
+    AmiAlias.validate(terms);
     Map<String, Image> resolved = new LinkedHashMap<>();
     for (AmiSelectorTerm term : terms) {
       for (Image image : resolve(term)) {
@@ -154,13 +159,7 @@ public final class AmiCatalog {
     } else if (term.owner() != null && !ownedByAnyOf(term.owner(), candidate)) {
       return false;
     }
-    for (Map.Entry<String, String> tag : term.tags().entrySet()) {
-      String value = candidate.tags().get(tag.getKey());
-      if (value == null || !("*".equals(tag.getValue()) || tag.getValue().equals(value))) {
-        return false;
-      }
-    }
-    return true;
+    return SelectorTags.match(term.tags(), candidate.tags());
   }
 
   private static boolean ownedByAnyOf(String owners, CatalogImage candidate) {
@@ -197,17 +196,11 @@ public final class AmiCatalog {
     return Pattern.compile(regex.toString());
   }
 
-  private List<CatalogImage> resolveAlias(String alias) {
-    int at = alias.indexOf('@');
-    if (at <= 0 || at == alias.length() - 1) {
-      return List.of();
-    }
-    String family = alias.substring(0, at);
-    String version = alias.substring(at + 1);
+  private List<CatalogImage> resolveAlias(String text) {
+    AmiAlias alias = AmiAlias.parse(text);
     List<CatalogImage> found = new ArrayList<>();
-    for (String arch : ARCHITECTURES) {
-      SsmParameters.aliasParameter(family, version, arch, clusterKubernetesVersion)
-          .flatMap(this::ssmParameter)
+    for (String arch : AmiAlias.ARCHITECTURES) {
+      ssmParameter(alias.parameter(AmiAlias.AWS_PARAMETER_ROOT, arch, clusterKubernetesVersion))
           .map(byId::get)
           .ifPresent(found::add);
     }

@@ -3,6 +3,7 @@ package dev.farrier.activities.cloud.simulated;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Everything the simulated cloud remembers ({@code state.json}).
@@ -13,20 +14,22 @@ import java.util.List;
  * @param launches              instances ever launched; the sequence behind ids and private IPs
  * @param instances             live instances and those terminated within {@link SimulatedCloud#TERMINATED_VISIBILITY}
  * @param unavailableOfferings  offerings with no capacity now (set by tests and the sandbox)
+ * @param instanceProfiles      IAM instance profiles (IAM is global, but the simulated cloud is one account)
  * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable}, each until a time
  */
 record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings,
-    List<UnavailableOffering> unavailableUntil) {
+    List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil) {
   /** An offering taken back for a while (a spot interruption). */
   record UnavailableOffering(OfferingKey offering, Instant until, String reason) {}
 
   static CloudState initial(int network) {
-    return new CloudState(network, 0, List.of(), List.of(), List.of());
+    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of());
   }
 
   CloudState {
     instances = instances == null ? List.of() : List.copyOf(instances);
     unavailableOfferings = unavailableOfferings == null ? List.of() : List.copyOf(unavailableOfferings);
+    instanceProfiles = instanceProfiles == null ? List.of() : List.copyOf(instanceProfiles);
     unavailableUntil = unavailableUntil == null ? List.of() : List.copyOf(unavailableUntil);
   }
 
@@ -41,28 +44,38 @@ record CloudState(int network, long launches, List<StoredInstance> instances, Li
     List<UnavailableOffering> next = new ArrayList<>(unavailableUntil.stream()
         .filter(u -> !u.offering().equals(offering) && now.isBefore(u.until())).toList());
     next.add(new UnavailableOffering(offering, until, reason));
-    return new CloudState(network, launches, instances, unavailableOfferings, next);
+    return new CloudState(network, launches, instances, unavailableOfferings, instanceProfiles, next);
+  }
+
+  Optional<StoredInstanceProfile> instanceProfile(String name) {
+    return instanceProfiles.stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  CloudState withInstanceProfile(StoredInstanceProfile profile) {
+    List<StoredInstanceProfile> next = new ArrayList<>(instanceProfiles.stream().filter(p -> !p.name().equals(profile.name())).toList());
+    next.add(profile);
+    return new CloudState(network, launches, instances, unavailableOfferings, next, unavailableUntil);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, unavailableOfferings, unavailableUntil);
+    return new CloudState(network, launches + 1, next, unavailableOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, unavailableOfferings, unavailableUntil);
+    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, unavailableOfferings, unavailableUntil);
+    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, unavailableOfferings, unavailableUntil);
+    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withOfferingAvailable(OfferingKey offering, boolean available) {
@@ -71,6 +84,6 @@ record CloudState(int network, long launches, List<StoredInstance> instances, Li
     if (!available) {
       next.add(offering);
     }
-    return new CloudState(network, launches, instances, next, unavailableUntil);
+    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil);
   }
 }

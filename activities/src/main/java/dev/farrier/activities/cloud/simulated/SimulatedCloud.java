@@ -6,10 +6,16 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.InstanceProfileNames;
+import dev.farrier.activities.cloud.InstanceProfileRequest;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeCatalog;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.cloud.SecurityGroup;
+import dev.farrier.activities.cloud.SecurityGroupTerm;
+import dev.farrier.activities.cloud.Subnet;
+import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.cloud.simulated.StateStore.Change;
 import dev.farrier.workflows.model.Taint;
@@ -38,8 +44,12 @@ import org.slf4j.LoggerFactory;
  * terminated (and still visible for {@link #TERMINATED_VISIBILITY}, as on EC2). Every mutating call is appended to
  * the {@link CloudCallLog}.
  *
+ * <p>Subnets and security groups are the cluster's {@link SimulatedNetwork}; instance profiles live in the state
+ * file beside the instances.
+ *
  * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors), {@link #registerForeignInstance} (an instance
- * Farrier must never terminate), {@link #interruptSpot} (EC2 reclaims a spot instance two minutes after its warning).
+ * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile),
+ * {@link #interruptSpot} (EC2 reclaims a spot instance two minutes after its warning).
  */
 public final class SimulatedCloud implements CloudProvider {
   /** How long EC2 keeps reporting a terminated instance. */
@@ -50,12 +60,14 @@ public final class SimulatedCloud implements CloudProvider {
   private final InstanceTypeCatalog catalog;
   private final AmiCatalog amis;
   private final StateStore store;
+  private final SimulatedNetwork network;
 
   public SimulatedCloud(SimulatedCloudConfig config) {
     this.config = config;
     this.catalog = InstanceTypeCatalog.load(config.region());
     this.amis = AmiCatalog.load(config.clusterKubernetesVersion());
     this.store = new StateStore(config.stateDir());
+    this.network = new SimulatedNetwork(config.cluster(), config.region(), catalog.zones());
   }
 
   public SimulatedCloudConfig config() {
@@ -68,6 +80,11 @@ public final class SimulatedCloud implements CloudProvider {
 
   public AmiCatalog amis() {
     return amis;
+  }
+
+  /** The cluster's VPC: one subnet per zone and a node security group, tagged for discovery. */
+  public SimulatedNetwork network() {
+    return network;
   }
 
   /** The log of every mutating call on this cloud (shared by every SimulatedCloud on the same state directory). */
@@ -288,6 +305,74 @@ public final class SimulatedCloud implements CloudProvider {
   @Override
   public List<Image> resolveImages(List<AmiSelectorTerm> terms) {
     return amis.resolve(terms);
+  }
+
+  @Override
+  public List<Subnet> resolveSubnets(List<SubnetTerm> terms) {
+    return network.resolveSubnets(terms);
+  }
+
+  @Override
+  public List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms) {
+    return network.resolveSecurityGroups(terms);
+  }
+
+  /**
+   * As {@link CloudProvider#resolveInstanceProfile} says, with IAM simulated in the state file: any role name is
+   * taken to exist (the simulated cloud has no roles), and a {@code spec.instanceProfile} must have been
+   * registered ({@link #registerInstanceProfile}) or created from a role. Idempotent: a profile that already holds
+   * the role is found by its deterministic name and nothing is written.
+   */
+  @Override
+  public String resolveInstanceProfile(InstanceProfileRequest request) {
+    String problem = request.problem();
+    if (problem != null) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, problem);
+    }
+    if (request.instanceProfile() != null) {
+      return store.read().instanceProfile(request.instanceProfile()).map(StoredInstanceProfile::name)
+          .orElseThrow(() -> new CloudProviderException(Kind.NOT_FOUND, "instance profile " + request.instanceProfile()
+              + " of EC2NodeClass " + request.nodeClass() + " does not exist"));
+    }
+    String name = InstanceProfileNames.managed(config.region(), request.cluster(), request.nodeClass());
+    Map<String, String> tags = Map.of(WellKnown.TAG_OWNER, "farrier", WellKnown.TAG_CLUSTER, request.cluster(),
+        WellKnown.TAG_NODECLASS, request.nodeClass());
+    Optional<StoredInstanceProfile> current = store.read().instanceProfile(name);
+    if (current.isPresent() && request.role().equals(current.get().role()) && current.get().tags().equals(tags)) {
+      return name;
+    }
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      Optional<StoredInstanceProfile> existing = state.instanceProfile(name);
+      if (existing.isPresent() && !("farrier".equals(existing.get().tags().get(WellKnown.TAG_OWNER))
+          && request.cluster().equals(existing.get().tags().get(WellKnown.TAG_CLUSTER)))) {
+        return Change.fail(call(now, Operation.INSTANCE_PROFILE_PUT, "", "", name + " refused: not Farrier's"),
+            new CloudProviderException(Kind.NOT_OWNED, "instance profile " + name + " exists without Farrier's tags for cluster "
+                + request.cluster() + "; not changing it"));
+      }
+      if (existing.isPresent() && request.role().equals(existing.get().role())) {
+        return Change.unchanged(name, null);
+      }
+      StoredInstanceProfile profile = new StoredInstanceProfile(name, request.role(), tags);
+      return Change.of(state.withInstanceProfile(profile), name, call(now, Operation.INSTANCE_PROFILE_PUT, "", "",
+          name + " role=" + request.role() + (existing.isPresent() ? " (was " + existing.get().role() + ")" : "")));
+    });
+  }
+
+  /** Test hook: an instance profile a user made themselves, holding {@code role}, without Farrier's tags. */
+  public void registerInstanceProfile(String name, String role) {
+    store.mutate(state -> Change.of(state.withInstanceProfile(new StoredInstanceProfile(name, role, Map.of())), null,
+        call(config.clock().instant(), Operation.REGISTER_INSTANCE_PROFILE, "", "", name + " role=" + role)));
+  }
+
+  /** The role of an instance profile the simulated IAM holds, empty when there is no such profile. */
+  public Optional<String> instanceProfileRole(String name) {
+    return store.read().instanceProfile(name).map(StoredInstanceProfile::role);
+  }
+
+  /** The tags of an instance profile the simulated IAM holds, empty when there is no such profile. */
+  public Optional<Map<String, String>> instanceProfileTags(String name) {
+    return store.read().instanceProfile(name).map(StoredInstanceProfile::tags);
   }
 
   /** Every instance the cloud still reports (terminated ones for a while), with its node bootstrap. */

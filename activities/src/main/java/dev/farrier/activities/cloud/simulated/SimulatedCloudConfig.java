@@ -8,6 +8,8 @@ import java.util.Objects;
 /**
  * How a {@link SimulatedCloud} behaves.
  *
+ * @param cluster                  the cluster whose VPC this is: its subnets and security group carry
+ *                                 {@code karpenter.sh/discovery=<cluster>} ({@link SimulatedNetwork})
  * @param stateDir                 where the instances ({@code state.json}) and the call log ({@code calls.jsonl})
  *                                 live; every SimulatedCloud on the same directory, in any process, sees the same cloud
  * @param region                   the EC2 region of the catalogue (only {@code us-east-1} has prices)
@@ -17,12 +19,15 @@ import java.util.Objects;
  * @param clock                    the time instance states are derived from (a fixed or offset clock in tests)
  */
 public record SimulatedCloudConfig(
+    String cluster,
     Path stateDir, String region, String clusterKubernetesVersion, Duration bootDelay, Duration terminateDelay, Clock clock) {
+  public static final String DEFAULT_CLUSTER = "sandbox";
   public static final String DEFAULT_KUBERNETES_VERSION = "1.34";
   public static final Duration DEFAULT_BOOT_DELAY = Duration.ofSeconds(2);
   public static final Duration DEFAULT_TERMINATE_DELAY = Duration.ofSeconds(2);
 
   public SimulatedCloudConfig {
+    Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(stateDir, "stateDir");
     Objects.requireNonNull(region, "region");
     Objects.requireNonNull(clusterKubernetesVersion, "clusterKubernetesVersion");
@@ -32,21 +37,25 @@ public record SimulatedCloudConfig(
     }
   }
 
-  /** us-east-1, Kubernetes 1.34, 2 s boot and terminate delays, the system clock. */
+  /** Cluster {@code sandbox}, us-east-1, Kubernetes 1.34, 2 s boot and terminate delays, the system clock. */
   public static SimulatedCloudConfig defaults(Path stateDir) {
-    return new SimulatedCloudConfig(stateDir, "us-east-1", DEFAULT_KUBERNETES_VERSION, DEFAULT_BOOT_DELAY,
+    return new SimulatedCloudConfig(DEFAULT_CLUSTER, stateDir, "us-east-1", DEFAULT_KUBERNETES_VERSION, DEFAULT_BOOT_DELAY,
         DEFAULT_TERMINATE_DELAY, Clock.systemUTC());
   }
 
   public SimulatedCloudConfig withClock(Clock newClock) {
-    return new SimulatedCloudConfig(stateDir, region, clusterKubernetesVersion, bootDelay, terminateDelay, newClock);
+    return new SimulatedCloudConfig(cluster, stateDir, region, clusterKubernetesVersion, bootDelay, terminateDelay, newClock);
   }
 
   public SimulatedCloudConfig withDelays(Duration newBootDelay, Duration newTerminateDelay) {
-    return new SimulatedCloudConfig(stateDir, region, clusterKubernetesVersion, newBootDelay, newTerminateDelay, clock);
+    return new SimulatedCloudConfig(cluster, stateDir, region, clusterKubernetesVersion, newBootDelay, newTerminateDelay, clock);
   }
 
   public SimulatedCloudConfig withClusterKubernetesVersion(String version) {
-    return new SimulatedCloudConfig(stateDir, region, version, bootDelay, terminateDelay, clock);
+    return new SimulatedCloudConfig(cluster, stateDir, region, version, bootDelay, terminateDelay, clock);
+  }
+
+  public SimulatedCloudConfig withCluster(String newCluster) {
+    return new SimulatedCloudConfig(newCluster, stateDir, region, clusterKubernetesVersion, bootDelay, terminateDelay, clock);
   }
 }

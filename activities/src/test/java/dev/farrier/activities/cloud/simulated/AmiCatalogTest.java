@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.AmiSelectorTerm;
+import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import java.util.List;
 import java.util.Map;
@@ -83,14 +84,29 @@ class AmiCatalogTest {
   void unknownSelectorsResolveToNothing() {
     assertEquals(List.of(), names(AmiSelectorTerm.byId("ami-00000000000000000")));
     assertEquals(List.of(), names(name("ubuntu-*", null)));
-    assertEquals(List.of(), names(alias("windows2022@latest")));
     assertEquals(List.of(), names(alias("al2023@v19990101")));
     assertEquals(List.of(), names(new AmiSelectorTerm(null, null, null, Map.of(), null)));
   }
 
   @Test
   void termsAreOred() {
-    assertEquals(4, amis.resolve(List.of(alias("al2023@latest"), alias("al2@latest"))).size());
+    String al2023Arm = idOf("amazon-eks-node-al2023-arm64-standard-1.33-v20251020");
+    assertEquals(List.of("amazon-eks-node-1.35-v20251020", "amazon-eks-node-al2023-arm64-standard-1.33-v20251020"),
+        names(AmiSelectorTerm.byId(al2023Arm), name("amazon-eks-node-1.35-v2025102?", null)));
+  }
+
+  @Test
+  void anAliasMixedWithOtherTermsOrOfAnUnknownFamilyIsAnInvalidRequest() {
+    for (List<AmiSelectorTerm> terms : List.of(
+        List.of(alias("al2023@latest"), alias("al2@latest")),
+        List.of(alias("al2023@latest"), AmiSelectorTerm.byId(idOf("amazon-eks-node-1.34-v20251103"))),
+        List.of(new AmiSelectorTerm(null, "amazon-eks-*", null, Map.of(), "al2@latest")),
+        List.of(alias("windows2022@latest")),
+        List.of(alias("al2023")))) {
+      CloudProviderException e = assertThrows(CloudProviderException.class, () -> amis.resolve(terms), terms.toString());
+      assertEquals(CloudProviderException.Kind.INVALID_REQUEST, e.kind());
+      assertTrue(e.getMessage().contains("alias"), e.getMessage());
+    }
   }
 
   @Test

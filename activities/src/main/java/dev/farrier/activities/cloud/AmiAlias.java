@@ -1,0 +1,85 @@
+package dev.farrier.activities.cloud;
+
+import dev.farrier.activities.cloud.CloudProviderException.Kind;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An {@code amiSelectorTerms} alias {@code family@version}, and the SSM public parameter AWS publishes its image id
+ * under, for one architecture and Kubernetes minor version (as Karpenter's AWS provider reads them):
+ * <ul>
+ *   <li>{@code al2023}: {@code <root>/eks/optimized-ami/<k8s>/amazon-linux-2023/<arch>/standard/recommended/image_id},
+ *       pinned {@code .../standard/amazon-eks-node-al2023-<arch>-standard-<k8s>-<version>/image_id}</li>
+ *   <li>{@code al2}: {@code <root>/eks/optimized-ami/<k8s>/amazon-linux-2[-arm64]/recommended/image_id}, pinned
+ *       {@code .../amazon-linux-2[-arm64]/amazon-eks-[arm64-]node-<k8s>-<version>/image_id}</li>
+ *   <li>{@code bottlerocket}: {@code <root>/bottlerocket/aws-k8s-<k8s>/<arch>/latest/image_id}, pinned with the
+ *       version without its {@code v} ({@code .../x86_64/1.50.0/image_id})</li>
+ * </ul>
+ * The root is {@code /aws/service} in AWS; tests point it at a writable prefix. GPU/accelerated variants (AL2 gpu,
+ * Bottlerocket nvidia) and Windows are not resolved yet.
+ */
+public record AmiAlias(String family, String version) {
+  public static final String AWS_PARAMETER_ROOT = "/aws/service";
+  public static final String LATEST = "latest";
+  public static final Set<String> FAMILIES = Set.of("al2", "al2023", "bottlerocket");
+  /** EC2's architecture names, in the order aliases are resolved. */
+  public static final List<String> ARCHITECTURES = List.of("x86_64", "arm64");
+
+  /** Parses {@code family@version}; an unknown family or a missing version is an {@link Kind#INVALID_REQUEST}. */
+  public static AmiAlias parse(String alias) {
+    int at = alias.indexOf('@');
+    if (at <= 0 || at == alias.length() - 1 || alias.indexOf('@', at + 1) >= 0) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST,
+          "amiSelectorTerms alias '" + alias + "' must be family@version, e.g. al2023@latest or al2@v20251103");
+    }
+    String family = alias.substring(0, at);
+    if (!FAMILIES.contains(family)) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST,
+          "amiSelectorTerms alias '" + alias + "': family must be one of al2, al2023, bottlerocket");
+    }
+    return new AmiAlias(family, alias.substring(at + 1));
+  }
+
+  /**
+   * Checks the rule every provider applies before resolving: an alias must be the only term (Karpenter's CRD
+   * validation; an alias also picks the AMI family, which other terms could contradict). Throws
+   * {@link Kind#INVALID_REQUEST}.
+   */
+  public static void validate(List<AmiSelectorTerm> terms) {
+    boolean anyAlias = terms.stream().anyMatch(t -> t.alias() != null);
+    if (!anyAlias) {
+      return;
+    }
+    if (terms.size() > 1) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST,
+          "amiSelectorTerms: an alias cannot be combined with other terms; use one alias term alone");
+    }
+    AmiSelectorTerm term = terms.getFirst();
+    if (term.id() != null || term.name() != null || term.owner() != null || !term.tags().isEmpty()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST,
+          "amiSelectorTerms: a term with an alias cannot also set id, name, owner or tags");
+    }
+    parse(term.alias());
+  }
+
+  public boolean latest() {
+    return LATEST.equals(version);
+  }
+
+  /** The parameter holding the image id for EC2 architecture {@code arch} and Kubernetes minor version {@code k8s}. */
+  public String parameter(String root, String arch, String k8s) {
+    String base = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+    return base + switch (family) {
+      case "al2023" -> "/eks/optimized-ami/" + k8s + "/amazon-linux-2023/" + arch + "/standard/"
+          + (latest() ? "recommended" : "amazon-eks-node-al2023-" + arch + "-standard-" + k8s + "-" + version) + "/image_id";
+      case "al2" -> {
+        boolean arm = "arm64".equals(arch);
+        yield "/eks/optimized-ami/" + k8s + "/amazon-linux-2" + (arm ? "-arm64" : "") + "/"
+            + (latest() ? "recommended" : "amazon-eks-" + (arm ? "arm64-" : "") + "node-" + k8s + "-" + version) + "/image_id";
+      }
+      case "bottlerocket" -> "/bottlerocket/aws-k8s-" + k8s + "/" + arch + "/"
+          + (latest() ? LATEST : version.startsWith("v") ? version.substring(1) : version) + "/image_id";
+      default -> throw new IllegalStateException("parse admits only known families, not " + family);
+    };
+  }
+}
