@@ -40,6 +40,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import dev.farrier.workflows.activities.InterruptionKind;
+import dev.farrier.workflows.activities.ResolveInterruptionRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -129,6 +131,34 @@ class ActivitiesIT extends ClusterIT {
     claims.deleteNodeClaim(ref);
     KubeTestSupport.awaitTrue("node and claim gone", () -> cluster.getNode(nodeName).isEmpty() && cluster.getNodeClaim(name).isEmpty());
     kubelet.close();
+  }
+
+  @Test
+  void interruptedInstancesResolveToTheirClaimNodeAndNodePoolOthersAreNotFarriers() {
+    var name = KubeTestSupport.unique(nodePool);
+    claims.createNodeClaim(claim(name));
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    claims.registerNode(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), nodeName));
+    client.genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(nodePool).edit(p -> {
+      p.getMetadata().setAnnotations(Map.of(WellKnown.REBALANCE_REPLACEMENT_ANNOTATION, "true"));
+      return p;
+    });
+    var activities = new InterruptionActivitiesImpl((java.util.function.Function<String, dev.farrier.activities.interruption.SqsInterruptionQueue>) null,
+        cluster, cloud, new dev.farrier.activities.interruption.InterruptionCounters());
+
+    var resolved = activities.resolve(new ResolveInterruptionRequest(CLUSTER, InterruptionKind.RebalanceRecommendation,
+        "rebalance recommended", List.of(launched.instanceId(), "i-0000000000000dead")));
+
+    var ours = resolved.targets().get(0);
+    assertTrue(ours.farriers());
+    assertTrue(ours.rebalanceReplacement(), "the NodePool opted in");
+    assertEquals(launched.zone(), ours.zone());
+    var command = ours.command();
+    assertEquals(List.of(name, nodeName, nodePool, launched.instanceId(), "replace", "RebalanceRecommendation", "m5.large", "on-demand"),
+        java.util.Arrays.asList(command.nodeClaim(), command.nodeName(), command.nodePool(), command.instanceId(), command.method(),
+            command.reason(), command.instanceType(), command.capacityType()));
+    assertFalse(resolved.targets().get(1).farriers(), "an instance without a Farrier NodeClaim is not Farrier's");
   }
 
   @Test

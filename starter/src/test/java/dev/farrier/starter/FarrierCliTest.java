@@ -42,6 +42,9 @@ class FarrierCliTest {
     }
 
     @Override
+    public void interrupted(dev.farrier.workflows.replacement.Interruption interruption) {}
+
+    @Override
     public void abort(String reason) {
       aborted = reason;
     }

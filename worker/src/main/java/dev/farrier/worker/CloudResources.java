@@ -3,7 +3,6 @@ package dev.farrier.worker;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.aws.AwsClients;
 import dev.farrier.activities.cloud.aws.AwsCloudProvider;
-import dev.farrier.activities.cloud.aws.AwsConnection;
 import dev.farrier.activities.cloud.aws.AwsProviderSettings;
 import dev.farrier.activities.gc.CloudSweep;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
@@ -42,7 +41,7 @@ public class CloudResources implements AutoCloseable {
       }
       case "aws" -> {
         var a = settings.aws();
-        this.clients = new AwsClients(new AwsConnection(settings.region(), a.endpoint(), a.accessKeyId(), a.secretAccessKey()));
+        this.clients = new AwsClients(settings.awsConnection());
         var aws = new AwsCloudProvider(clients, new AwsProviderSettings(settings.clusterName(), settings.region(), a.clusterEndpoint(),
             a.clusterCaBundle(), a.serviceCidr(), a.ssmParameterRoot(), a.onDemandPricesFile(), a.catalogueRefresh()),
             () -> kubernetesMinorVersion(kube), Clock.systemUTC());

@@ -17,6 +17,8 @@ public class FarrierWorker implements AutoCloseable {
 
   private final WorkerSettings settings;
   private final ReconcilerClient reconciler;
+  private final InterruptionClient interruption;
+  private final InterruptionResources interruptionResources;
   private final WorkerFactory factory;
   private final PendingPodInformer informer;
   private final StatusLoop status;
@@ -24,20 +26,29 @@ public class FarrierWorker implements AutoCloseable {
   private final List<AutoCloseable> resources;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
-      StatusLoop status, GarbageCollectionLoop gc, CloudResources cloud) {
+      StatusLoop status, GarbageCollectionLoop gc, CloudResources cloud, InterruptionClient interruption,
+      InterruptionResources interruptionResources) {
     this.settings = settings;
     this.reconciler = reconciler;
+    this.interruption = interruption;
+    this.interruptionResources = interruptionResources;
     this.factory = factory;
     this.informer = informer;
     this.status = status;
     this.gc = gc;
-    this.resources = List.of(cloud);
+    this.resources = List.of(cloud, interruptionResources);
   }
 
   public void start() {
     factory.start();
     var runId = reconciler.ensureRunning();
     log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
+    if (settings.interruptionEnabled()) {
+      log.info("interruption handling running workflowId={} runId={} queue={}", interruption.workflowId(),
+          interruption.ensureRunning(), settings.interruptionQueue());
+    } else {
+      log.info("interruption handling off (farrier.interruption.queue is empty)");
+    }
     informer.start();
     status.start();
     gc.start();
@@ -51,6 +62,9 @@ public class FarrierWorker implements AutoCloseable {
     status.close();
     gc.close();
     factory.shutdown();
+    if (interruptionResources.enabled()) {
+      log.info("interruption messages seen by this worker {}", interruptionResources.counters());
+    }
     for (var r : resources) {
       try {
         r.close();

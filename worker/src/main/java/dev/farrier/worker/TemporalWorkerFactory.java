@@ -1,5 +1,6 @@
 package dev.farrier.worker;
 
+import dev.farrier.activities.InterruptionActivitiesImpl;
 import dev.farrier.activities.NodeActivitiesImpl;
 import dev.farrier.activities.NodeClaimActivitiesImpl;
 import dev.farrier.activities.PlanningActivitiesImpl;
@@ -23,7 +24,8 @@ public class TemporalWorkerFactory {
   }
 
   @Singleton
-  WorkerFactory workerFactory(WorkflowClient client, WorkerSettings settings, Cluster cluster, CloudResources cloud) {
+  WorkerFactory workerFactory(WorkflowClient client, WorkerSettings settings, Cluster cluster, CloudResources cloud,
+      InterruptionResources interruption) {
     var factory = WorkerFactory.newInstance(client);
     var worker = factory.newWorker(settings.taskQueue());
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
@@ -32,6 +34,10 @@ public class TemporalWorkerFactory {
         new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client)),
         new NodeClaimActivitiesImpl(cluster, provider),
         new NodeActivitiesImpl(cluster));
+    if (interruption.enabled()) {
+      worker.registerActivitiesImplementations(
+          new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster, provider, interruption.counters()));
+    }
     return factory;
   }
 }

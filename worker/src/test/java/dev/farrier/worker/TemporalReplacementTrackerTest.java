@@ -35,6 +35,9 @@ class TemporalReplacementTrackerTest {
     }
 
     @Override
+    public void interrupted(dev.farrier.workflows.replacement.Interruption interruption) {}
+
+    @Override
     public void abort(String reason) {}
 
     @Override

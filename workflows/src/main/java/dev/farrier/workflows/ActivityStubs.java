@@ -1,5 +1,6 @@
 package dev.farrier.workflows;
 
+import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
@@ -49,6 +50,10 @@ public final class ActivityStubs {
     return Workflow.newActivityStub(NodeActivities.class, QUICK, nodeOptions());
   }
 
+  public static InterruptionActivities interruption() {
+    return Workflow.newActivityStub(InterruptionActivities.class, QUICK, interruptionOptions());
+  }
+
   public static PlanningActivities planning() {
     return Workflow.newActivityStub(PlanningActivities.class, QUICK, planningOptions());
   }
@@ -89,6 +94,20 @@ public final class ActivityStubs {
         "PlanReplacement", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
         // The reconciler plans again at its next interval, so a failed round is cheap.
         "PlanDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
+  }
+
+  /**
+   * The receive is one SQS long poll of at most 20 s: a single blocking call cannot heartbeat, so instead its
+   * StartToClose (45 s) is short enough that a lost worker is noticed within it; what it had received becomes visible
+   * again after the queue's visibility timeout. Retries are bounded so the workflow sees a broken queue and backs off.
+   */
+  public static Map<String, ActivityOptions> interruptionOptions() {
+    return Map.of(
+        "Receive", call(Duration.ofSeconds(45), Duration.ofMinutes(3)),
+        "Resolve", QUICK,
+        // Best effort: a missed mark costs one launch attempt on the offering that was just taken back.
+        "MarkUnavailable", call(Duration.ofSeconds(10), Duration.ofMinutes(1)),
+        "DeleteMessages", call(Duration.ofSeconds(30), Duration.ofMinutes(2)));
   }
 
   private static ActivityOptions call(Duration startToClose, Duration scheduleToClose) {

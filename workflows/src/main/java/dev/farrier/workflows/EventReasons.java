@@ -16,6 +16,11 @@ public final class EventReasons {
   public static final String TERMINATED = "Terminated";
   public static final String REPLACEMENT_ABORTED = "ReplacementAborted";
 
+  /** The node is being interrupted (spot interruption, scheduled change, instance stopping): drained at once. */
+  public static final String INTERRUPTED = "Interrupted";
+  /** EC2 recommends rebalancing this spot node away (replaced only when its NodePool opts in). */
+  public static final String REBALANCE_RECOMMENDED = "RebalanceRecommendation";
+
   public static final String KIND_NODE = "Node";
   public static final String KIND_NODE_CLAIM = "NodeClaim";
   public static final String NORMAL = "Normal";

@@ -1,8 +1,10 @@
 package dev.farrier.workflows;
 
+import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.interruption.InterruptionWorkflowImpl;
 import dev.farrier.workflows.provisioning.NodeLaunchWorkflowImpl;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflowImpl;
@@ -25,12 +27,14 @@ public final class FarrierWorkflows {
       ClusterReconcilerWorkflowImpl.class,
       ProvisioningWorkflowImpl.class,
       NodeLaunchWorkflowImpl.class,
-      NodeReplacementWorkflowImpl.class);
+      NodeReplacementWorkflowImpl.class,
+      InterruptionWorkflowImpl.class);
 
   public static final List<Class<?>> ACTIVITY_INTERFACES = List.of(
       NodeClaimActivities.class,
       NodeActivities.class,
-      PlanningActivities.class);
+      PlanningActivities.class,
+      InterruptionActivities.class);
 
   public static Class<?>[] implementationTypes() {
     return IMPLEMENTATIONS.toArray(Class<?>[]::new);

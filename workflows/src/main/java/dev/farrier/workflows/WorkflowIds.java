@@ -19,4 +19,10 @@ public final class WorkflowIds {
   public static String disruption(String nodeClaim) {
     return "disrupt/" + nodeClaim;
   }
+
+  /** {@code interruption/<queue name>}: one poller per queue, whatever spelling (URL or name) configured it. */
+  public static String interruption(String queue) {
+    String trimmed = queue.endsWith("/") ? queue.substring(0, queue.length() - 1) : queue;
+    return "interruption/" + trimmed.substring(trimmed.lastIndexOf('/') + 1);
+  }
 }

@@ -75,4 +75,15 @@ public interface CloudProvider {
    * Neither or both set is {@code INVALID_REQUEST} ({@link InstanceProfileRequest#problem}).
    */
   String resolveInstanceProfile(InstanceProfileRequest request);
+
+  /**
+   * The cloud took this offering back (a spot interruption) or has no capacity for it: {@link #instanceTypes} reports
+   * it {@code available=false} and {@link #create} skips it for a while (a few minutes, as long as spot capacity
+   * that was just reclaimed is unlikely to return), then it is offered again. Idempotent: marking an offering again
+   * extends the same mark. Never fails for an unknown instance type or zone (it simply matches nothing).
+   *
+   * @param capacityType {@code spot} or {@code on-demand}
+   * @param reason       why, for logs (e.g. "SpotInterruption of i-0abc")
+   */
+  void markUnavailable(String instanceType, String zone, String capacityType, String reason);
 }

@@ -43,7 +43,8 @@ public class SettingsFactory {
       @Value("${farrier.launch.registration-timeout}") Duration registrationTimeout,
       @Value("${farrier.launch.initialization-timeout}") Duration initializationTimeout,
       @Value("${farrier.drain.poll}") Duration drainPoll,
-      @Value("${farrier.drain.poll-max}") Duration drainPollMax) {
+      @Value("${farrier.drain.poll-max}") Duration drainPollMax,
+      @Value("${farrier.interruption.queue:}") String interruptionQueue) {
     var reconciler = new ReconcilerSettings(
         batchIdle.toMillis(), batchMax.toMillis(), disruptionInterval.toMillis(),
         new LaunchSettings(registrationTimeout.toSeconds(), initializationTimeout.toSeconds()),
@@ -56,7 +57,7 @@ public class SettingsFactory {
         onDemandPricesFile.isBlank() ? null : Path.of(onDemandPricesFile), catalogueRefresh);
     return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
         kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, aws, new WorkerSettings.GcSettings(gcInterval, gcGrace),
-        reconciler);
+        reconciler, blankToNull(interruptionQueue));
   }
 
   private static String blankToNull(String value) {

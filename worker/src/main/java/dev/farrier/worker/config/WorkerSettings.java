@@ -1,5 +1,6 @@
 package dev.farrier.worker.config;
 
+import dev.farrier.activities.cloud.aws.AwsConnection;
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import java.net.URI;
@@ -12,6 +13,8 @@ import java.time.Duration;
  *
  * @param kubeconfig  null means in-cluster configuration (service account) or ~/.kube/config
  * @param cloud       {@code simulated} (sandbox and tests) or {@code aws}
+ * @param aws         how to reach AWS (or an emulator): used by the {@code aws} cloud and the interruption queue
+ * @param interruptionQueue the SQS queue URL or name of the EventBridge interruption rules; null = handling off
  */
 public record WorkerSettings(
     String clusterName,
@@ -24,7 +27,8 @@ public record WorkerSettings(
     SimulatedSettings simulated,
     AwsSettings aws,
     GcSettings gc,
-    ReconcilerSettings reconciler) {
+    ReconcilerSettings reconciler,
+    String interruptionQueue) {
 
   /**
    * The simulated cloud's knobs: where its state lives (shared with the sandbox), boot and terminate delays, and
@@ -77,6 +81,16 @@ public record WorkerSettings(
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException(name + why);
     }
+  }
+
+  /** The connection for every AWS client of this worker, in {@link #region()}. */
+  public AwsConnection awsConnection() {
+    return aws == null ? AwsConnection.of(region)
+        : new AwsConnection(region, aws.endpoint(), aws.accessKeyId(), aws.secretAccessKey());
+  }
+
+  public boolean interruptionEnabled() {
+    return interruptionQueue != null && !interruptionQueue.isBlank();
   }
 
   public LaunchSettings launch() {

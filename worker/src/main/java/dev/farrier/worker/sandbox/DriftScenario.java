@@ -61,7 +61,12 @@ public final class DriftScenario {
 
   /** Applies the blueprint pinned to {@code fromVersion} and waits until the pods run on a Farrier node. */
   public Provisioned provision(String fromVersion) {
-    var manifest = blueprint()
+    return provision(fromVersion, manifest -> manifest);
+  }
+
+  /** As {@link #provision(String)}, with the blueprint's manifests edited first (e.g. a spot-only NodePool). */
+  public Provisioned provision(String fromVersion, java.util.function.UnaryOperator<String> edit) {
+    var manifest = edit.apply(blueprint())
         .replace("<<CLUSTER_NAME>>", cluster)
         .replace("<<KARPENTER_NODE_IAM_ROLE_NAME>>", "KarpenterNodeRole-" + cluster)
         .replace("<<AMD64PREVAMI>>", amiLookup.apply(fromVersion, "amd64"))

@@ -1,5 +1,10 @@
 package dev.farrier.worker.sandbox;
 
+import dev.farrier.activities.cloud.aws.AwsClients;
+import dev.farrier.activities.cloud.aws.AwsConnection;
+import dev.farrier.activities.cloud.simulated.SimulatedCloud;
+import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.activities.cloud.simulated.SimulatedInterruptions;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -23,7 +28,8 @@ import java.util.stream.Stream;
 
 /**
  * A whole Farrier installation on the local stack: Temporal, Kubernetes with Farrier's CRDs, the simulated cloud's
- * state dir, and Farrier workers as separate JVMs. The sandbox and the end-to-end tests both stand on it.
+ * state dir, an SQS interruption queue on moto, and Farrier workers as separate JVMs. The sandbox and the end-to-end
+ * tests both stand on it.
  */
 public final class SandboxEnvironment implements AutoCloseable {
   /** Farrier's CRD files, copied onto the class path from deploy/crds by the build. */
@@ -31,6 +37,7 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   static final String WORKER_NAMESPACE = "farrier";
   static final String WORKER_ACCOUNT = "farrier";
+  static final String REGION = "us-east-1";
 
   private final String cluster;
   private final LocalStack stack;
@@ -40,6 +47,8 @@ public final class SandboxEnvironment implements AutoCloseable {
   private final Path cloudDir;
   private final Path logDir;
   private final Path workerKubeconfig;
+  private final AwsClients aws;
+  private final String interruptionQueueUrl;
   private final List<WorkerProcess> workers = new ArrayList<>();
 
   private SandboxEnvironment(String cluster, LocalStack stack, Path runDir) throws IOException {
@@ -51,6 +60,8 @@ public final class SandboxEnvironment implements AutoCloseable {
     this.cloudDir = Files.createDirectories(runDir.resolve("cloud"));
     this.logDir = Files.createDirectories(runDir.resolve("logs"));
     this.workerKubeconfig = runDir.resolve("worker.kubeconfig");
+    this.aws = new AwsClients(AwsConnection.emulator(REGION, stack.motoEndpoint()));
+    this.interruptionQueueUrl = aws.sqs().createQueue(r -> r.queueName("farrier-interruption-" + cluster)).queueUrl();
   }
 
   /** Empties {@code dir} (a previous run's files) and creates it. */
@@ -70,6 +81,7 @@ public final class SandboxEnvironment implements AutoCloseable {
         .runDir(runDir.resolve("stack"))
         .temporalUiPort(temporalUiPort)
         .searchAttributes(FarrierSearchAttributes.ALL.stream().map(k -> k.getName()).toList())
+        .moto(true)
         .start();
     try {
       var env = new SandboxEnvironment(cluster, stack, runDir);
@@ -116,6 +128,10 @@ public final class SandboxEnvironment implements AutoCloseable {
   /** Starts one more worker JVM (its log: logs/worker-N.log) and waits until it polls. */
   public WorkerProcess startWorker() throws IOException, InterruptedException {
     var env = WorkerProcess.environment(cluster, stack.temporalAddress(), workerKubeconfig, stack.kubeconfig(), cloudDir);
+    env.put("FARRIER_INTERRUPTION_QUEUE", interruptionQueueUrl);
+    env.put("FARRIER_AWS_ENDPOINT", stack.motoEndpoint());
+    env.put("FARRIER_AWS_ACCESS_KEY_ID", "farrier-sandbox");
+    env.put("FARRIER_AWS_SECRET_ACCESS_KEY", "farrier-sandbox");
     var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"));
     workers.add(worker);
     worker.awaitStarted(Duration.ofSeconds(90));
@@ -142,6 +158,21 @@ public final class SandboxEnvironment implements AutoCloseable {
     return cloudDir;
   }
 
+  /** The interruption queue on moto the workers poll. */
+  public String interruptionQueueUrl() {
+    return interruptionQueueUrl;
+  }
+
+  /** SQS, EC2, ... on the stack's moto. */
+  public AwsClients aws() {
+    return aws;
+  }
+
+  /** The simulated cloud's EventBridge: interrupts a spot instance and posts its warning to the interruption queue. */
+  public SimulatedInterruptions interruptions() {
+    return new SimulatedInterruptions(new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir)), aws.sqs(), interruptionQueueUrl);
+  }
+
   public List<WorkerProcess> workers() {
     return List.copyOf(workers);
   }
@@ -156,6 +187,7 @@ public final class SandboxEnvironment implements AutoCloseable {
       }
     }
     stubs.shutdownNow();
+    aws.close();
     kube.close();
     stack.close();
   }

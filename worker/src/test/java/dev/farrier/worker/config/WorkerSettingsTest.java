@@ -14,7 +14,7 @@ class WorkerSettingsTest {
 
   private static WorkerSettings aws(WorkerSettings.AwsSettings aws) {
     return new WorkerSettings("prod", "127.0.0.1:7233", "default", "farrier", null, "aws", "us-east-1", null, aws, GC,
-        ReconcilerSettings.DEFAULTS);
+        ReconcilerSettings.DEFAULTS, null);
   }
 
   private static WorkerSettings.AwsSettings awsSettings(String endpoint, String ca, String cidr, String key, String secret) {
@@ -39,6 +39,6 @@ class WorkerSettingsTest {
     var simulated = new WorkerSettings.SimulatedSettings(java.nio.file.Path.of("/tmp/x"), "1.35", Duration.ofSeconds(2), Duration.ofSeconds(2), null);
     var none = new WorkerSettings.AwsSettings((URI) null, null, null, "", "", "", "/aws/service", null, Duration.ofMinutes(30));
     assertDoesNotThrow(() -> new WorkerSettings("sandbox", "127.0.0.1:7233", "default", "farrier", null, "simulated", "us-east-1",
-        simulated, none, GC, ReconcilerSettings.DEFAULTS));
+        simulated, none, GC, ReconcilerSettings.DEFAULTS, null));
   }
 }

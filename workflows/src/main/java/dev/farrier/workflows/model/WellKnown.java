@@ -46,4 +46,6 @@ public final class WellKnown {
 
   /** Farrier-only annotations (never schema changes). */
   public static final String FARRIER_ABORTED_ANNOTATION = "farrier.dev/replacement-aborted";
+  /** On a NodePool: {@code "true"} replaces its nodes when EC2 recommends rebalancing them (otherwise only an Event). */
+  public static final String REBALANCE_REPLACEMENT_ANNOTATION = "farrier.dev/rebalance-replacement";
 }

@@ -8,6 +8,7 @@ import java.util.List;
  * otherwise grow one history past Temporal's limit. The node is tainted and cordoned, the replacement is up.
  *
  * @param graceEndsAtMillis when the NodePool's terminationGracePeriod ends (absolute), {@link Long#MAX_VALUE} if unset
+ * @param interruption      set when the node is being interrupted, so the next run keeps draining without backoff
  */
 public record DrainResume(
     String replacementName,
@@ -17,7 +18,8 @@ public record DrainResume(
     boolean paused,
     long graceEndsAtMillis,
     List<String> evicted,
-    String lastBlocker) {
+    String lastBlocker,
+    Interruption interruption) {
   public DrainResume {
     evicted = evicted == null ? List.of() : List.copyOf(evicted);
   }

@@ -30,6 +30,14 @@ public interface NodeReplacementWorkflow {
   @SignalMethod
   void abort(String reason);
 
+  /**
+   * The node is being interrupted (spot interruption, scheduled change, instance stopping): drain it now and let the
+   * replacement launch in parallel instead of waiting for it to initialize. Clears a pause; PodDisruptionBudgets are
+   * still respected. Ignored once the instance is being terminated, and when already interrupted.
+   */
+  @SignalMethod
+  void interrupted(Interruption interruption);
+
   @QueryMethod
   ReplacementProgress progress();
 }

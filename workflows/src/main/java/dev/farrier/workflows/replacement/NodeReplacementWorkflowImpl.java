@@ -47,6 +47,12 @@ import org.slf4j.Logger;
  * set it) the cordon are removed, a replacement whose launch had not completed is cancelled (its own saga terminates
  * the instance and deletes the claim), an initialized replacement is kept as ordinary capacity, and the node is
  * marked so the planner leaves it alone.
+ *
+ * <p>An interrupted node (input {@link ReplacementInput#interruption()} or signal {@code interrupted}) is going away
+ * in minutes whatever happens: from then on the workflow does not wait for its replacement to initialize, it cordons
+ * and drains at once (PodDisruptionBudgets still hold, passes without backoff) while the launch proceeds in parallel;
+ * a replacement that cannot be planned or fails to launch no longer stops the drain, and a pause is lifted. The
+ * change is gated by the version {@value #INTERRUPTION_CHANGE}, so replacements started by older code replay as they ran.
  */
 public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private static final Logger log = Workflow.getLogger(NodeReplacementWorkflowImpl.class);
@@ -70,6 +76,9 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   /** About 11 history events a blocked pass: a few thousand events per run, far below Temporal's limits. */
   static final int MAX_DRAIN_PASSES_PER_RUN = 200;
 
+  /** {@code Workflow.getVersion} change id of interruption handling (version 1). */
+  static final String INTERRUPTION_CHANGE = "interruption-drains-now";
+
   static final String OUTCOME_DONE = "Done";
   static final String OUTCOME_ABORTED = "Aborted";
 
@@ -92,6 +101,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private List<String> podsLeft = List.of();
   private final List<String> evicted = new ArrayList<>();
   private String blockedBy;
+  private int interruptionVersion = Workflow.DEFAULT_VERSION;
+  private Interruption interruption;
+  private boolean interruptionNoticed;
+  /** A replacement launch left running because the node was interrupted; collected after the drain. */
+  private Promise<LaunchedNode> pendingLaunch;
+  private CancellationScope pendingLaunchScope;
 
   private String cluster;
   private NodeActivities nodes;
@@ -111,6 +126,10 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     DrainResume resume = input.resume();
     if (resume != null) {
       restore(resume);
+    }
+    interruptionVersion = Workflow.getVersion(INTERRUPTION_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    if (interruption == null) {
+      interruption = input.interruption() != null ? input.interruption() : resume == null ? null : resume.interruption();
     }
     Workflow.upsertTypedSearchAttributes(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
@@ -155,6 +174,10 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       }
 
       checkpoint();
+      if (pendingLaunch != null && !pendingLaunch.isCompleted()) {
+        StructuredLog.info(log, "interrupted node drained, replacement still launching", "nodeclaim", command.nodeClaim(),
+            "node", command.nodeName(), "replacement", replacementName);
+      }
       // From here the node is going away: an abort can no longer give it back.
       pastPointOfNoReturn = true;
       enter(TERMINATING);
@@ -171,6 +194,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         claims.deleteNode(nodeRef());
       }
       claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
+      collectPendingLaunch();
       enter(DONE);
       StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
           "instance", command.instanceId(), "reason", command.reason(), "replacement", replacementName,
@@ -204,6 +228,35 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   }
 
   @Override
+  public void interrupted(Interruption notice) {
+    if (pastPointOfNoReturn || interruption != null || notice == null) {
+      StructuredLog.info(log, "interruption signal ignored", "nodeclaim", command == null ? null : command.nodeClaim(),
+          "phase", phase, "reason", notice == null ? null : notice.reason());
+      return;
+    }
+    interruption = notice;
+  }
+
+  /** Interrupted and running code that knows what that means (not a replay of a history from before it). */
+  private boolean urgent() {
+    return interruptionVersion >= 1 && interruption != null;
+  }
+
+  /** Once per run: lift a pause, show the reason in the search attributes, and say so on the node. */
+  private void noticeInterruption() {
+    if (!urgent() || interruptionNoticed) {
+      return;
+    }
+    interruptionNoticed = true;
+    paused = false;
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.REASON.valueSet(interruption.reason()));
+    StructuredLog.info(log, "node interrupted, draining now", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "instance", command.instanceId(), "reason", interruption.reason(), "detail", interruption.detail(), "phase", phase);
+    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.INTERRUPTED, interruption.reason() + ": " + interruption.detail()
+        + "; draining now" + (replacement == null && replacementName != null ? ", replacement " + replacementName + " launching in parallel" : ""));
+  }
+
+  @Override
   public ReplacementProgress progress() {
     return new ReplacementProgress(
         command == null ? null : command.nodeClaim(),
@@ -219,6 +272,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName));
     logDecision(plan);
     if (plan.replacement() == null) {
+      if (plan.reschedulablePods() > 0 && urgent()) {
+        // The node goes away anyway: its pods are better off pending (provisioning takes them) than killed.
+        StructuredLog.warn(log, "no replacement for an interrupted node, draining anyway", "nodeclaim", command.nodeClaim(),
+            "node", command.nodeName(), "pods", plan.reschedulablePods(), "why", plan.description());
+        return;
+      }
       if (plan.reschedulablePods() > 0) {
         // Draining now would evict pods with nowhere to go: the replacement-first guarantee forbids it.
         throw ApplicationFailure.newNonRetryableFailure("no replacement can be planned for the " + plan.reschedulablePods()
@@ -235,7 +294,14 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       launch[0] = Async.function(child::launch, new NodeLaunchInput(cluster, plan.replacement(), launchSettings));
     });
     launchScope.run();
-    Workflow.await(() -> launch[0].isCompleted() || abortReason != null);
+    Workflow.await(() -> launch[0].isCompleted() || abortReason != null || urgent());
+    if (!launch[0].isCompleted() && abortReason == null) {
+      // Interrupted: drain now; the launch goes on and is collected after the drain (or cancelled by an abort).
+      pendingLaunch = launch[0];
+      pendingLaunchScope = launchScope;
+      noticeInterruption();
+      return;
+    }
     if (!launch[0].isCompleted()) {
       // The launch rolls itself back when cancelled; waiting for it means nothing is left half launched.
       launchScope.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortReason);
@@ -245,6 +311,10 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     } catch (ChildWorkflowFailure failure) {
       if (abortReason != null) {
         throw new AbortRequested();
+      }
+      if (urgent()) {
+        replacementLaunchFailedWhileInterrupted(failure);
+        return;
       }
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "replacement nodeclaim " + replacementName + " for node " + command.nodeName() + " failed to launch: "
@@ -257,6 +327,29 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     }
   }
 
+  /** Collects a launch left running by an interruption; its failure no longer matters to the node going away. */
+  private void collectPendingLaunch() {
+    if (pendingLaunch == null) {
+      return;
+    }
+    try {
+      replacement = pendingLaunch.get();
+      StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
+          "replacement", replacementName, "node", replacement.nodeName());
+    } catch (ChildWorkflowFailure failure) {
+      replacementLaunchFailedWhileInterrupted(failure);
+    }
+    pendingLaunch = null;
+  }
+
+  private void replacementLaunchFailedWhileInterrupted(ChildWorkflowFailure failure) {
+    StructuredLog.warn(log, "replacement of an interrupted node failed to launch", "nodeclaim", command.nodeClaim(),
+        "node", command.nodeName(), "replacement", replacementName, "error", Failures.reason(failure));
+    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.LAUNCH_FAILED, "replacement " + replacementName
+        + " failed to launch: " + Failures.reason(failure) + "; the interrupted node is drained anyway");
+    replacement = null;
+  }
+
   /**
    * Continues as new with the drain's state, so a drain blocked for days keeps a bounded history. A signal that
    * arrived meanwhile is handled first: an abort rolls back here rather than being carried.
@@ -264,11 +357,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private void continueDraining(ReplacementInput input, long graceEndsAt, String lastBlocker) {
     Workflow.await(Workflow::isEveryHandlerFinished);
     checkpoint();
+    collectPendingLaunch();
     StructuredLog.info(log, "drain continues as new", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
         "podsLeft", podsLeft.size(), "blockedBy", blockedBy);
     Workflow.continueAsNew(new ReplacementInput(input.cluster(), command, input.launchSettings(), input.drainPollSeconds(),
         input.drainPollMaxSeconds(), new DrainResume(replacementName, replacement, tainted, cordoned, paused, graceEndsAt,
-            evicted, lastBlocker)));
+            evicted, lastBlocker, urgent() ? interruption : null)));
   }
 
   private void restore(DrainResume resume) {
@@ -315,12 +409,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       if (status.drained()) {
         return;
       }
-      if (!status.evicted().isEmpty()) {
-        waitSeconds = firstWait; // pods are moving: look again soon
+      if (!status.evicted().isEmpty() || urgent()) {
+        waitSeconds = firstWait; // pods are moving, or the node is going away: look again soon
       }
       long waitMillis = Math.min(waitSeconds * 1000, graceEndsAt - Workflow.currentTimeMillis());
       if (waitMillis > 0) {
-        Waits.awaitOrTimeout(Duration.ofMillis(waitMillis), () -> abortReason != null);
+        Waits.awaitOrTimeout(Duration.ofMillis(waitMillis), () -> abortReason != null || (urgent() && !interruptionNoticed));
       }
       waitSeconds = Math.min(waitSeconds * 2, maxWait);
     }
@@ -341,7 +435,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /** Holds while paused; turns an accepted abort into {@link AbortRequested}. */
   private void checkpoint() {
-    Workflow.await(() -> !paused || abortReason != null);
+    Workflow.await(() -> !paused || abortReason != null || urgent());
+    noticeInterruption();
     if (abortReason != null) {
       throw new AbortRequested();
     }
@@ -349,6 +444,17 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   private ReplacementResult rollBackAbort() {
     enter(ROLLING_BACK);
+    if (pendingLaunch != null) {
+      if (!pendingLaunch.isCompleted()) {
+        pendingLaunchScope.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortReason);
+      }
+      try {
+        replacement = pendingLaunch.get();
+      } catch (ChildWorkflowFailure cancelled) {
+        replacement = null; // the launch rolled itself back
+      }
+      pendingLaunch = null;
+    }
     Workflow.newDetachedCancellationScope(this::undoNodeChanges).run();
     if (command.nodeName() != null) {
       nodes.markAborted(nodeRef());

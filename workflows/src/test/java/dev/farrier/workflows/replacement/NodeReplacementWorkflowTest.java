@@ -309,6 +309,51 @@ class NodeReplacementWorkflowTest {
     assertEquals(0, test.journal.countStartingWith("terminateInstance"));
   }
 
+  @Test
+  void anInterruptedNodeIsDrainedEvenWhenNoReplacementIsPossible() {
+    test.planning.onPlanReplacement(request -> new ReplacementPlan(null, 3, "nodepool default: cpu limit 4 reached"));
+    test.start();
+
+    ReplacementResult result = test.newWorkflow(NodeReplacementWorkflow.class, ID).replace(new ReplacementInput(Fixtures.CLUSTER,
+        Fixtures.command(OLD, "replace", null), Fixtures.LAUNCH, 2, 30, null, new Interruption("SpotInterruption", "instance-action terminate")));
+
+    assertEquals("Done", result.outcome(), "the node goes away anyway: its pods are better off pending than killed");
+    assertNull(result.replacementNodeClaim());
+    assertEquals(1, test.journal.countStartingWith("drainStep"));
+    assertEquals(1, test.journal.count("terminateInstance " + OLD + " i-" + OLD));
+    assertEquals(List.of("Interrupted", "DisruptionTainted", "Cordoned", "Terminated"), nodeEventReasons());
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void anInterruptionLiftsAPauseAndDrainsWhileTheReplacementLaunches() {
+    AtomicInteger initializedChecks = new AtomicInteger();
+    AtomicReference<Boolean> drainedBeforeInitialized = new AtomicReference<>();
+    test.nodes.onDrainStep(request -> {
+      drainedBeforeInitialized.compareAndSet(null, initializedChecks.get() < 100);
+      return FakeNodeActivities.drained(List.of("default/web-1"));
+    });
+    test.nodeClaims.onAwaitInitialized(request -> {
+      if (initializedChecks.incrementAndGet() == 1) {
+        running().pause();
+        running().interrupted(new Interruption("InstanceStateChange", "state stopping"));
+      }
+      if (drainedBeforeInitialized.get() == null) {
+        throw FakeNodeClaimActivities.notYet("initialization");
+      }
+      initializedChecks.set(100);
+    });
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    assertEquals("Done", result.outcome());
+    assertTrue(drainedBeforeInitialized.get(), "drained while the replacement was still launching, despite the pause");
+    assertNotNull(result.replacementNode(), "the replacement launched in parallel is collected");
+    assertTrue(test.nodes.events().stream().anyMatch(e -> e.reason().equals("Interrupted")
+        && e.message().startsWith("InstanceStateChange: state stopping")), "" + test.nodes.events());
+  }
+
   private List<String> nodeEventReasons() {
     return test.nodes.events().stream().filter(e -> e.kind().equals("Node")).map(EventRequest::reason).toList();
   }

@@ -13,7 +13,16 @@ import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import dev.farrier.workflows.reconciler.PendingPods;
 import dev.farrier.workflows.reconciler.ReconcilerInput;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.workflows.activities.InterruptionKind;
+import dev.farrier.workflows.activities.ReceivedInterruptions;
+import dev.farrier.workflows.interruption.InterruptionInput;
+import dev.farrier.workflows.interruption.InterruptionWorkflow;
+import dev.farrier.workflows.replacement.Interruption;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.replacement.ReplacementInput;
+import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.workflows.testing.Eventually;
+import dev.farrier.workflows.testing.FakeInterruptionActivities;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
@@ -107,6 +116,40 @@ class HistoryRecorder {
       // history ends in an event the replayer does not expect after a completed task.
       write(test, id, "ClusterReconcilerWorkflow");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
+    }
+  }
+
+  @Test
+  void recordInterruption() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      test.interruption.notFarriers.add("i-foreign");
+      test.interruption.deliver(new ReceivedInterruptions(List.of(
+          FakeInterruptionActivities.notice(InterruptionKind.SpotInterruption, "default-spot"),
+          FakeInterruptionActivities.notice(InterruptionKind.RebalanceRecommendation, "default-spot2"),
+          FakeInterruptionActivities.notice(InterruptionKind.SpotInterruption, "foreign")), 1, 0));
+      test.start();
+      String queue = "farrier-interruption";
+      String id = WorkflowIds.interruption(queue);
+      WorkflowClient.start(test.newWorkflow(InterruptionWorkflow.class, id)::run,
+          new InterruptionInput(Fixtures.CLUSTER, queue, ReconcilerSettings.DEFAULTS));
+      Eventually.await("the batch handled", () -> test.journal.countStartingWith("deleteMessages"), n -> n > 0);
+      test.client().newUntypedWorkflowStub(WorkflowIds.disruption("default-spot")).getResult(ReplacementResult.class);
+      // Running, as an entity's history is when a new worker version replays it (see recordReconciler).
+      write(test, id, "InterruptionWorkflow");
+      WorkflowStub.fromTyped(test.existing(InterruptionWorkflow.class, id)).terminate("history recorded");
+    }
+  }
+
+  @Test
+  void recordInterruptedReplacement() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      test.start();
+      String id = WorkflowIds.disruption("default-spot");
+      var command = Fixtures.command("default-spot", "replace", null);
+      var result = test.newWorkflow(NodeReplacementWorkflow.class, id).replace(new ReplacementInput(Fixtures.CLUSTER, command,
+          Fixtures.LAUNCH, 2, 30, null, new Interruption("SpotInterruption", "instance-action terminate")));
+      assertEquals("Done", result.outcome());
+      write(test, id, "NodeReplacementWorkflow-interrupted");
     }
   }
 

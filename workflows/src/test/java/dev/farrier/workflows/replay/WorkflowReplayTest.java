@@ -1,5 +1,6 @@
 package dev.farrier.workflows.replay;
 
+import dev.farrier.workflows.interruption.InterruptionWorkflowImpl;
 import dev.farrier.workflows.provisioning.NodeLaunchWorkflowImpl;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflowImpl;
@@ -27,6 +28,18 @@ class WorkflowReplayTest {
   void nodeReplacementReplays() throws Exception {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow.json",
         NodeReplacementWorkflowImpl.class);
+  }
+
+  /** Interruption handling (version 1 of {@code interruption-drains-now}): drains while the replacement launches. */
+  @Test
+  void interruptedNodeReplacementReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow-interrupted.json",
+        NodeReplacementWorkflowImpl.class);
+  }
+
+  @Test
+  void interruptionReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/InterruptionWorkflow.json", InterruptionWorkflowImpl.class);
   }
 
   @Test

@@ -11,13 +11,14 @@ import io.temporal.worker.Worker;
 
 /**
  * A time-skipping Temporal test environment with Farrier's search attributes registered, every workflow
- * implementation and the three fakes on {@link TaskQueues#DEFAULT}. Configure the fakes, then {@link #start()}.
+ * implementation and the four fakes on {@link TaskQueues#DEFAULT}. Configure the fakes, then {@link #start()}.
  */
 public final class FarrierTestEnvironment implements AutoCloseable {
   public final CallJournal journal = new CallJournal();
   public final FakeNodeClaimActivities nodeClaims = new FakeNodeClaimActivities(journal);
   public final FakeNodeActivities nodes = new FakeNodeActivities(journal);
   public final FakePlanningActivities planning = new FakePlanningActivities(journal);
+  public final FakeInterruptionActivities interruption = new FakeInterruptionActivities(journal);
   public final TestWorkflowEnvironment env;
   public final Worker worker;
 
@@ -27,7 +28,7 @@ public final class FarrierTestEnvironment implements AutoCloseable {
         env.registerSearchAttribute(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
     worker = env.newWorker(TaskQueues.DEFAULT);
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
-    worker.registerActivitiesImplementations(nodeClaims, nodes, planning);
+    worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption);
   }
 
   public FarrierTestEnvironment start() {

@@ -247,6 +247,7 @@ public final class AwsCloudProvider implements CloudProvider {
   }
 
   /** Marks an offering unavailable for {@link UnavailableOfferings#DEFAULT_TTL} (e.g. after a spot interruption). */
+  @Override
   public void markUnavailable(String instanceType, String zone, String capacityType, String reason) {
     unavailable.mark(instanceType, zone, capacityType, reason);
   }

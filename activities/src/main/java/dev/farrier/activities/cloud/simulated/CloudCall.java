@@ -28,6 +28,10 @@ public record CloudCall(Instant time, Operation operation, String instanceId, St
     REGISTER_FOREIGN,
     /** a test made an offering (un)available. */
     SET_OFFERING_AVAILABILITY,
+    /** an offering was marked unavailable for a while (after a spot interruption). */
+    MARK_UNAVAILABLE,
+    /** the sandbox or a test interrupted a spot instance: it is reclaimed at the deadline in the detail. */
+    SPOT_INTERRUPTION,
     /**
      * resolveInstanceProfile created Farrier's instance profile for a node class's role or swapped its role, or
      * refused to touch a profile of that name without Farrier's tags (detail says which).

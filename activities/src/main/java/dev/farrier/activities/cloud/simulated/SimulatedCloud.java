@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * file beside the instances.
  *
  * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors), {@link #registerForeignInstance} (an instance
- * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile).
+ * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile),
+ * {@link #interruptSpot} (EC2 reclaims a spot instance two minutes after its warning).
  */
 public final class SimulatedCloud implements CloudProvider {
   /** How long EC2 keeps reporting a terminated instance. */
@@ -122,7 +123,7 @@ public final class SimulatedCloud implements CloudProvider {
       }
       OfferingSelection selection;
       try {
-        selection = OfferingSelection.select(catalog, request, state.unavailableOfferings());
+        selection = OfferingSelection.select(catalog, request, state.unavailableAt(now));
       } catch (CloudProviderException e) {
         return Change.fail(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), e.kind() + ": " + e.getMessage()), e);
       }
@@ -151,7 +152,8 @@ public final class SimulatedCloud implements CloudProvider {
           taints,
           now,
           null,
-          false);
+          false,
+          null);
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
           .addKeyValue("zone", launched.zone()).addKeyValue("capacityType", launched.capacityType()).log();
@@ -236,10 +238,61 @@ public final class SimulatedCloud implements CloudProvider {
         .toList();
   }
 
+  /** How long {@link #markUnavailable} takes an offering out, like Karpenter's unavailable-offerings cache. */
+  public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
+  /** How long a spot interruption warning comes before the instance is reclaimed, as on EC2. */
+  public static final Duration SPOT_INTERRUPTION_NOTICE = Duration.ofMinutes(2);
+
+  /** Persisted, so every process sharing the state directory avoids the offering until the mark expires. */
+  @Override
+  public void markUnavailable(String instanceType, String zone, String capacityType, String reason) {
+    OfferingKey offering = new OfferingKey(instanceType, zone, capacityType);
+    store.mutate(state -> {
+      Instant now = config.clock().instant();
+      Instant until = now.plus(UNAVAILABLE_FOR);
+      log.atInfo().setMessage("simulated offering marked unavailable").addKeyValue("instanceType", instanceType)
+          .addKeyValue("zone", zone).addKeyValue("capacityType", capacityType).addKeyValue("reason", reason)
+          .addKeyValue("until", until).log();
+      return Change.of(state.withUnavailableUntil(offering, until, reason, now), null,
+          call(now, Operation.MARK_UNAVAILABLE, "", "", offering + " until " + until + " (" + reason + ")"));
+    });
+  }
+
+  /** A spot interruption in progress: the warning's time and when the instance is reclaimed. */
+  public record SpotInterruption(Instance instance, Instant warnedAt, Instant reclaimAt) {}
+
+  /**
+   * Sandbox and test hook: EC2 takes a running spot instance back. The instance keeps running until
+   * {@code warnedAt + notice}, then shuts down and terminates on its own (Farrier may terminate it earlier). Persisted:
+   * every process on the state directory sees the deadline. The warning itself is posted by
+   * {@link SimulatedInterruptions}. Refuses instances that are not running spot instances.
+   */
+  public SpotInterruption interruptSpot(String instanceId, Duration notice) {
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      Optional<StoredInstance> found = state.instances().stream().filter(i -> i.id().equals(instanceId)).findFirst();
+      String problem = found.isEmpty() ? "is unknown"
+          : !WellKnown.CAPACITY_SPOT.equals(found.get().capacityType()) ? "is not a spot instance"
+          : !StoredInstance.RUNNING.equals(stateOf(found.get(), now)) ? "is " + stateOf(found.get(), now) + ", not running"
+          : null;
+      if (problem != null) {
+        return Change.fail(call(now, Operation.SPOT_INTERRUPTION, instanceId, "", "refused: " + problem),
+            new CloudProviderException(Kind.INVALID_REQUEST, "cannot interrupt instance " + instanceId + ": it " + problem));
+      }
+      Instant reclaimAt = now.plus(notice);
+      StoredInstance interrupted = found.get().interrupted(reclaimAt);
+      log.atInfo().setMessage("simulated spot interruption").addKeyValue("instance", instanceId)
+          .addKeyValue("reclaimAt", reclaimAt).log();
+      return Change.of(state.withReplaced(interrupted), new SpotInterruption(toInstance(interrupted, now), now, reclaimAt),
+          call(now, Operation.SPOT_INTERRUPTION, instanceId, interrupted.tags().getOrDefault(WellKnown.TAG_NODECLAIM, ""),
+              "reclaimed at " + reclaimAt));
+    });
+  }
+
   /** The catalogue's types with each offering's availability as set by {@link #setOfferingAvailable}. */
   @Override
   public List<InstanceType> instanceTypes() {
-    Set<OfferingKey> unavailable = new HashSet<>(store.read().unavailableOfferings());
+    Set<OfferingKey> unavailable = new HashSet<>(store.read().unavailableAt(config.clock().instant()));
     if (unavailable.isEmpty()) {
       return catalog.instanceTypes();
     }
@@ -354,7 +407,7 @@ public final class SimulatedCloud implements CloudProvider {
           .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
       StoredInstance foreign = new StoredInstance(instanceId("foreign/" + sequence), instanceType, zone,
           WellKnown.CAPACITY_ON_DEMAND, "", ip, PrivateAddresses.dnsName(ip, config.region()), price, tags, Map.of(),
-          List.of(), now.minus(config.bootDelay()), null, true);
+          List.of(), now.minus(config.bootDelay()), null, true, null);
       return Change.of(state.withLaunched(foreign), toInstance(foreign, now),
           call(now, Operation.REGISTER_FOREIGN, foreign.id(), "", describe(foreign)));
     });
@@ -376,8 +429,8 @@ public final class SimulatedCloud implements CloudProvider {
   /** Drops instances terminated longer than {@link #TERMINATED_VISIBILITY} ago, as EC2 forgets them. */
   private CloudState pruned(CloudState state, Instant now) {
     return state.withInstances(state.instances().stream()
-        .filter(i -> i.terminateRequested() == null
-            || now.isBefore(i.terminateRequested().plus(config.terminateDelay()).plus(TERMINATED_VISIBILITY)))
+        .filter(i -> i.goingAwayAt() == null
+            || now.isBefore(i.goingAwayAt().plus(config.terminateDelay()).plus(TERMINATED_VISIBILITY)))
         .toList());
   }
 

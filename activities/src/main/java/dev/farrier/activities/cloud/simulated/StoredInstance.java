@@ -12,6 +12,8 @@ import java.util.Map;
  *
  * @param terminateRequested when delete was first called; null while the instance lives
  * @param foreign            registered by a test as "not launched by Farrier": it has no node bootstrap
+ * @param reclaimAt          when a spot interruption takes the instance away (null: never interrupted); from then
+ *                           on it is shutting down, then terminated, as if terminate had been called
  */
 record StoredInstance(
     String id,
@@ -27,7 +29,8 @@ record StoredInstance(
     List<Taint> nodeTaints,
     Instant launchTime,
     Instant terminateRequested,
-    boolean foreign) {
+    boolean foreign,
+    Instant reclaimAt) {
   static final String PENDING = "pending";
   static final String RUNNING = "running";
   static final String SHUTTING_DOWN = "shutting-down";
@@ -40,15 +43,29 @@ record StoredInstance(
   }
 
   String state(Instant now, Duration bootDelay, Duration terminateDelay) {
-    if (terminateRequested != null) {
-      return now.isBefore(terminateRequested.plus(terminateDelay)) ? SHUTTING_DOWN : TERMINATED;
+    Instant end = goingAwayAt();
+    if (end != null && !now.isBefore(end)) {
+      return now.isBefore(end.plus(terminateDelay)) ? SHUTTING_DOWN : TERMINATED;
     }
     return now.isBefore(launchTime.plus(bootDelay)) ? PENDING : RUNNING;
   }
 
+  /** When terminate was called or the spot interruption reclaims it, whichever comes first; null while neither. */
+  Instant goingAwayAt() {
+    if (terminateRequested == null || reclaimAt == null) {
+      return terminateRequested != null ? terminateRequested : reclaimAt;
+    }
+    return terminateRequested.isBefore(reclaimAt) ? terminateRequested : reclaimAt;
+  }
+
   StoredInstance terminating(Instant now) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, now, foreign);
+        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt);
+  }
+
+  StoredInstance interrupted(Instant reclaim) {
+    return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
+        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim);
   }
 
   String providerId() {

@@ -132,6 +132,59 @@ class SimulatedCloudTest {
   }
 
   @Test
+  void aSpotInterruptionReclaimsTheInstanceAtItsDeadline() {
+    Instance spot = cloud.create(request("claim-s", List.of("m5.large"), List.of("spot"), List.of("us-east-1a")));
+    clock.advance(Duration.ofSeconds(2));
+    assertThrows(CloudProviderException.class, () -> cloud.interruptSpot(
+        cloud.create(onDemand("claim-od", "m5.large")).id(), Duration.ofMinutes(2)), "only spot instances are interrupted");
+
+    var interruption = cloud.interruptSpot(spot.id(), Duration.ofMinutes(2));
+
+    assertEquals(clock.instant().plus(Duration.ofMinutes(2)), interruption.reclaimAt());
+    clock.advance(Duration.ofSeconds(119));
+    assertEquals("running", cloud.get(spot.id()).orElseThrow().state(), "runs until the deadline");
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals("shutting-down", new SimulatedCloud(config()).get(spot.id()).orElseThrow().state(),
+        "the deadline is persisted: another process on the state directory sees it too");
+    clock.advance(Duration.ofSeconds(5));
+    assertEquals("terminated", cloud.get(spot.id()).orElseThrow().state());
+    assertTrue(cloud.list(CLUSTER).stream().noneMatch(i -> i.id().equals(spot.id())));
+    assertEquals(1, cloud.calls().count(Operation.SPOT_INTERRUPTION, "claim-s"));
+  }
+
+  @Test
+  void anInterruptedInstanceTerminatedEarlyByFarrierShutsDownAtOnce() {
+    Instance spot = cloud.create(request("claim-s", List.of("m5.large"), List.of("spot"), List.of("us-east-1a")));
+    clock.advance(Duration.ofSeconds(2));
+    cloud.interruptSpot(spot.id(), Duration.ofMinutes(2));
+    clock.advance(Duration.ofSeconds(30));
+    assertEquals("shutting-down", cloud.delete(CLUSTER, "claim-s", spot.id()).state());
+    clock.advance(Duration.ofSeconds(5));
+    assertEquals("terminated", cloud.get(spot.id()).orElseThrow().state());
+  }
+
+  @Test
+  void anOfferingMarkedUnavailableIsSkippedForAWhile() {
+    cloud.markUnavailable("m5.large", "us-east-1a", "spot", "SpotInterruption of i-1");
+    Instance launched = cloud.create(request("claim-s", List.of("m5.large"), List.of("spot"), List.of("us-east-1a", "us-east-1b")));
+    assertEquals("us-east-1b", launched.zone(), "the marked offering is skipped");
+    assertFalse(offering("m5.large", "us-east-1a", "spot").available());
+    assertTrue(offering("m5.large", "us-east-1b", "spot").available());
+
+    cloud.markUnavailable("m5.large", "us-east-1a", "spot", "again");
+    clock.advance(SimulatedCloud.UNAVAILABLE_FOR.minusSeconds(1));
+    assertFalse(offering("m5.large", "us-east-1a", "spot").available(), "marking again extends, never shortens");
+    clock.advance(Duration.ofSeconds(1));
+    assertTrue(offering("m5.large", "us-east-1a", "spot").available(), "offered again once the mark expires");
+    assertEquals(2, cloud.calls().read().stream().filter(c -> c.operation() == Operation.MARK_UNAVAILABLE).count());
+  }
+
+  private Offering offering(String type, String zone, String capacityType) {
+    return cloud.instanceTypes().stream().filter(t -> t.name().equals(type)).findFirst().orElseThrow().offerings().stream()
+        .filter(o -> o.zone().equals(zone) && o.capacityType().equals(capacityType)).findFirst().orElseThrow();
+  }
+
+  @Test
   void terminatedInstancesDisappearAfterAnHour() {
     Instance instance = cloud.create(onDemand("claim-a", "m5.large"));
     cloud.delete(CLUSTER, "claim-a", instance.id());

@@ -1,0 +1,164 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.interruption.EventBridgeParser;
+import dev.farrier.activities.interruption.InterruptionCounters;
+import dev.farrier.activities.interruption.InterruptionMessage;
+import dev.farrier.activities.interruption.SqsInterruptionQueue;
+import dev.farrier.activities.interruption.SqsInterruptionQueue.QueueMessage;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.workflows.activities.DeleteMessagesRequest;
+import dev.farrier.workflows.activities.DeletedMessages;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.InterruptionActivities;
+import dev.farrier.workflows.activities.InterruptionNotice;
+import dev.farrier.workflows.activities.InterruptionTarget;
+import dev.farrier.workflows.activities.MarkUnavailableRequest;
+import dev.farrier.workflows.activities.ReceiveInterruptionsRequest;
+import dev.farrier.workflows.activities.ReceivedInterruptions;
+import dev.farrier.workflows.activities.ResolveInterruptionRequest;
+import dev.farrier.workflows.activities.ResolvedInterruption;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.GoDurations;
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/** The interruption queue on SQS, and NodeClaims, Nodes and NodePools read from the {@link Cluster}. */
+public class InterruptionActivitiesImpl implements InterruptionActivities {
+  private static final Logger log = LoggerFactory.getLogger(InterruptionActivitiesImpl.class);
+  private static final int BODY_SHOWN = 200;
+
+  private final Cluster cluster;
+  private final CloudProvider cloud;
+  private final InterruptionCounters counters;
+  private final Function<String, SqsInterruptionQueue> queueFactory;
+  private final Map<String, SqsInterruptionQueue> queues = new ConcurrentHashMap<>();
+
+  public InterruptionActivitiesImpl(SqsClient sqs, Cluster cluster, CloudProvider cloud, InterruptionCounters counters) {
+    this(queue -> new SqsInterruptionQueue(sqs, queue), cluster, cloud, counters);
+  }
+
+  InterruptionActivitiesImpl(Function<String, SqsInterruptionQueue> queueFactory, Cluster cluster, CloudProvider cloud,
+      InterruptionCounters counters) {
+    this.queueFactory = queueFactory;
+    this.cluster = cluster;
+    this.cloud = cloud;
+    this.counters = counters;
+  }
+
+  private SqsInterruptionQueue queue(String queue) {
+    return queues.computeIfAbsent(queue, queueFactory);
+  }
+
+  @Override
+  public ReceivedInterruptions receive(ReceiveInterruptionsRequest request) {
+    SqsInterruptionQueue queue = queue(request.queue());
+    List<QueueMessage> messages = queue.receive();
+    counters.received(messages.size());
+    List<InterruptionNotice> notices = new ArrayList<>();
+    List<String> done = new ArrayList<>();
+    int malformed = 0;
+    int ignored = 0;
+    for (QueueMessage message : messages) {
+      switch (EventBridgeParser.parse(message.body())) {
+        case InterruptionMessage.Notice n -> {
+          counters.notice();
+          notices.add(new InterruptionNotice(n.kind(), n.instanceIds(), n.time().toEpochMilli(), n.detail(),
+              message.messageId(), message.receiptHandle()));
+        }
+        case InterruptionMessage.Ignored i -> {
+          counters.ignored();
+          ignored++;
+          done.add(message.receiptHandle());
+          log.info("interruption message needs nothing, deleted message={} why={}", message.messageId(), i.why());
+        }
+        case InterruptionMessage.Malformed m -> {
+          long total = counters.malformed();
+          malformed++;
+          done.add(message.receiptHandle());
+          log.warn("interruption message malformed, deleted message={} why={} malformedTotal={} body={}",
+              message.messageId(), m.why(), total, abbreviate(message.body()));
+        }
+      }
+    }
+    if (!done.isEmpty()) {
+      var outcome = queue.delete(done);
+      counters.deleted(outcome.deleted(), outcome.failures().size());
+      if (!outcome.failures().isEmpty()) {
+        log.warn("interruption messages not deleted, they come back queue={} failures={}", request.queue(), outcome.failures());
+      }
+    }
+    return new ReceivedInterruptions(notices, malformed, ignored);
+  }
+
+  /** Only claims Farrier launched are targets: another controller's instance is never drained or replaced. */
+  @Override
+  public ResolvedInterruption resolve(ResolveInterruptionRequest request) {
+    List<NodeClaim> claims = cluster.listNodeClaims();
+    List<InterruptionTarget> targets = new ArrayList<>();
+    for (String instanceId : request.instanceIds()) {
+      Optional<NodeClaim> claim = claims.stream()
+          .filter(c -> c.getStatus() != null && instanceId.equals(ProviderIds.instanceId(c.getStatus().providerID())))
+          .findFirst();
+      if (claim.isEmpty() || !PlanningActivitiesImpl.launchedByFarrier(claim.get())) {
+        log.info("interrupted instance has no Farrier NodeClaim instance={} kind={} claim={}", instanceId, request.kind(),
+            claim.map(c -> c.getMetadata().getName()).orElse(null));
+        targets.add(new InterruptionTarget(instanceId, null, false, null));
+        continue;
+      }
+      targets.add(target(request, instanceId, claim.get()));
+    }
+    return new ResolvedInterruption(targets);
+  }
+
+  private InterruptionTarget target(ResolveInterruptionRequest request, String instanceId, NodeClaim claim) {
+    String name = claim.getMetadata().getName();
+    String nodeName = claim.getStatus().nodeName();
+    Optional<Node> node = nodeName == null ? Optional.empty() : cluster.getNode(nodeName);
+    Map<String, String> labels = new java.util.HashMap<>(claim.getMetadata().getLabels() == null ? Map.of() : claim.getMetadata().getLabels());
+    node.map(n -> n.getMetadata().getLabels()).ifPresent(labels::putAll);
+    String nodePool = labels.get(WellKnown.NODEPOOL_LABEL);
+    boolean optIn = nodePool != null && cluster.getNodePool(nodePool)
+        .map(p -> p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get(WellKnown.REBALANCE_REPLACEMENT_ANNOTATION))
+        .map("true"::equals).orElse(false);
+    int pods = node.isEmpty() ? 0 : (int) cluster.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).count();
+    Long grace = GoDurations.toMillis(claim.getSpec().terminationGracePeriod());
+    var command = new DisruptionCommand(name, node.isPresent() ? nodeName : null, nodePool, instanceId, "replace",
+        request.kind().name(), request.detail(), pods, grace == null ? null : grace / 1000,
+        labels.get(WellKnown.INSTANCE_TYPE_LABEL), labels.get(WellKnown.CAPACITY_TYPE_LABEL));
+    return new InterruptionTarget(instanceId, command, optIn, labels.get(WellKnown.ZONE_LABEL));
+  }
+
+  @Override
+  public void markUnavailable(MarkUnavailableRequest request) {
+    cloud.markUnavailable(request.instanceType(), request.zone(), request.capacityType(), request.reason());
+  }
+
+  @Override
+  public DeletedMessages deleteMessages(DeleteMessagesRequest request) {
+    var outcome = queue(request.queue()).delete(request.receiptHandles());
+    counters.deleted(outcome.deleted(), outcome.failures().size());
+    return new DeletedMessages(outcome.deleted(), outcome.failures());
+  }
+
+  public InterruptionCounters counters() {
+    return counters;
+  }
+
+  private static String abbreviate(String body) {
+    if (body == null) {
+      return "";
+    }
+    String oneLine = body.replaceAll("\\s+", " ");
+    return oneLine.length() <= BODY_SHOWN ? oneLine : oneLine.substring(0, BODY_SHOWN) + "...";
+  }
+}

@@ -1,0 +1,36 @@
+package dev.farrier.activities.cloud.simulated;
+
+import dev.farrier.activities.interruption.EventBridgeEvents;
+import dev.farrier.activities.interruption.SqsInterruptionQueue;
+import java.time.Duration;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The simulated cloud's EventBridge: interrupts a spot instance and posts the real {@code EC2 Spot Instance
+ * Interruption Warning} to an SQS queue (moto in the sandbox and the tests), as the EventBridge rule of a real
+ * installation does. The instance is reclaimed {@link SimulatedCloud#SPOT_INTERRUPTION_NOTICE} later on the cloud's clock.
+ */
+public final class SimulatedInterruptions {
+  private final SimulatedCloud cloud;
+  private final SqsClient sqs;
+  private final SqsInterruptionQueue queue;
+
+  public SimulatedInterruptions(SimulatedCloud cloud, SqsClient sqs, String queue) {
+    this.cloud = cloud;
+    this.sqs = sqs;
+    this.queue = new SqsInterruptionQueue(sqs, queue);
+  }
+
+  /** Interrupts with the two-minute notice of EC2. */
+  public SimulatedCloud.SpotInterruption interrupt(String instanceId) {
+    return interrupt(instanceId, SimulatedCloud.SPOT_INTERRUPTION_NOTICE);
+  }
+
+  public SimulatedCloud.SpotInterruption interrupt(String instanceId, Duration notice) {
+    var interruption = cloud.interruptSpot(instanceId, notice);
+    String body = EventBridgeEvents.spotInterruptionWarning(instanceId, cloud.config().region(),
+        interruption.instance().zone(), interruption.warnedAt());
+    sqs.sendMessage(r -> r.queueUrl(queue.url()).messageBody(body));
+    return interruption;
+  }
+}
