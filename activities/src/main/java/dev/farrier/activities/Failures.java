@@ -22,6 +22,10 @@ final class Failures {
     return ApplicationFailure.newNonRetryableFailureWithCause(e.getMessage(), ObjectNotFoundException.FAILURE_TYPE, e);
   }
 
+  static ApplicationFailure nodeClassNotResolved(String message) {
+    return ApplicationFailure.newFailure(message, FailureTypes.NODE_CLASS_NOT_RESOLVED);
+  }
+
   static ApplicationFailure nodeClassNotReady(String message) {
     return ApplicationFailure.newNonRetryableFailure(message, FailureTypes.NODE_CLASS_NOT_READY);
   }

@@ -1,7 +1,9 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +16,10 @@ import java.util.Locale;
 final class NodeClassLaunches {
   private NodeClassLaunches() {}
 
-  /** Throws {@code NodeClassNotReady} naming every missing piece. */
+  /**
+   * Throws {@code NodeClassNotResolved} (retried) while the status loop has not yet written a Ready condition, and
+   * {@code NodeClassNotReady} (permanent) naming every missing piece once it has.
+   */
   static NodeClassLaunch of(EC2NodeClass nodeClass) {
     var spec = nodeClass.getSpec();
     var status = nodeClass.getStatus();
@@ -28,6 +33,10 @@ final class NodeClassLaunches {
     }
     if (status == null || status.instanceProfile() == null || status.instanceProfile().isBlank()) {
       missing.add("status.instanceProfile (spec.role or spec.instanceProfile not resolved yet)");
+    }
+    if (!missing.isEmpty() && (status == null || Conditions.find(status.conditionsOrEmpty(), EC2NodeClassStatus.READY).isEmpty())) {
+      throw Failures.nodeClassNotResolved("EC2NodeClass " + name + " has not been resolved by the status loop yet; its status lacks "
+          + String.join(", ", missing));
     }
     if (!missing.isEmpty()) {
       throw Failures.nodeClassNotReady("EC2NodeClass " + name + " cannot launch nodes: its status lacks " + String.join(", ", missing));

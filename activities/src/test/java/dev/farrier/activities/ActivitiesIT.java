@@ -10,6 +10,8 @@ import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
+import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.activities.kube.KubeTestSupport;
@@ -37,6 +39,7 @@ import io.temporal.testing.TestActivityEnvironment;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -176,21 +179,46 @@ class ActivitiesIT extends ClusterIT {
   }
 
   @Test
-  void aLaunchFromANodeClassWhoseStatusLacksSubnetsFailsNotReadyAndLaunchesNothing() {
+  void aLaunchFromANodeClassTheStatusLoopHasNotResolvedYetIsRetriedAndLaunchesNothing() {
     String unresolved = KubeTestSupport.unique("class");
     KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(unresolved, "ami-0123456789abcdef0"));
-    var name = KubeTestSupport.unique(nodePool);
-    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, unresolved, List.of("m5.large"),
-        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large"))), Resources.of(1000, 1L << 30, 1), Map.of(),
-        List.of(), List.of(), "hash-1", null, null, List.of()));
+    var name = claimOf(unresolved);
 
-    var failure = assertThrows(ActivityFailure.class, () -> claims.launchInstance(new NodeClaimRef(CLUSTER, name)));
+    var cause = launchFailure(name);
 
-    var cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
+    assertEquals("NodeClassNotResolved", cause.getType());
+    assertFalse(cause.isNonRetryable());
+    assertTrue(cause.getOriginalMessage().contains("status.subnets"), cause.getOriginalMessage());
+    assertEquals(0, cloud.calls().count(CloudCall.Operation.CREATE, name));
+  }
+
+  @Test
+  void aLaunchFromANodeClassResolvedWithoutSubnetsFailsNotReadyAndLaunchesNothing() {
+    String unresolved = KubeTestSupport.unique("class");
+    KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(unresolved, "ami-0123456789abcdef0"));
+    cluster.patchNodeClassStatus(unresolved, new EC2NodeClassStatus(null, null, null, null, List.of(Condition.of(
+        EC2NodeClassStatus.READY, Condition.FALSE, "SubnetsNotFound", "subnetSelectorTerms matched no subnet", Instant.now()))));
+    var name = claimOf(unresolved);
+
+    var cause = launchFailure(name);
+
     assertEquals("NodeClassNotReady", cause.getType());
     assertTrue(cause.isNonRetryable());
     assertTrue(cause.getOriginalMessage().contains("status.subnets"), cause.getOriginalMessage());
     assertEquals(0, cloud.calls().count(CloudCall.Operation.CREATE, name));
+  }
+
+  private String claimOf(String nodeClass) {
+    var name = KubeTestSupport.unique(nodePool);
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, nodeClass, List.of("m5.large"),
+        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large"))), Resources.of(1000, 1L << 30, 1), Map.of(),
+        List.of(), List.of(), "hash-1", null, null, List.of()));
+    return name;
+  }
+
+  private ApplicationFailure launchFailure(String claim) {
+    var failure = assertThrows(ActivityFailure.class, () -> claims.launchInstance(new NodeClaimRef(CLUSTER, claim)));
+    return assertInstanceOf(ApplicationFailure.class, failure.getCause());
   }
 
   private Pod pendingPod(String name, Map<String, String> nodeSelector) {

@@ -1,19 +1,32 @@
 package dev.farrier.worker;
 
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.worker.config.WorkerSettings;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the {@link StatusRefresher} every 10 seconds. It is a plain loop, not a workflow: status is derived afresh
- * on every pass, so there is nothing to make durable, and several workers running it write the same values.
+ * Runs the {@link StatusRefresher} every 10 seconds, and at once (coalesced) when an EC2NodeClass or NodePool is
+ * created, changes its spec or is deleted: a class applied together with its NodePool and pods is resolved before
+ * the first launch needs it, and a changed AMI selector reaches {@code status.amis} (and so drift) within a second.
+ * It is a plain loop, not a workflow: status is derived afresh on every pass, so there is nothing to make durable,
+ * and several workers running it write the same values.
  */
 @Singleton
 public class StatusLoop implements AutoCloseable {
@@ -27,12 +40,49 @@ public class StatusLoop implements AutoCloseable {
     return t;
   });
 
-  public StatusLoop(Cluster cluster, CloudResources cloud, WorkerSettings settings) {
+  private final KubernetesClient kube;
+  private final AtomicBoolean passRequested = new AtomicBoolean();
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+
+  public StatusLoop(Cluster cluster, CloudResources cloud, WorkerSettings settings, KubernetesClient kube) {
     this.refresher = new StatusRefresher(cluster, cloud.provider(), settings.clusterName(), Clock.systemUTC());
+    this.kube = kube;
   }
 
   public void start() {
     executor.scheduleWithFixedDelay(this::pass, 0, PERIOD_SECONDS, TimeUnit.SECONDS);
+    informers.add(kube.resources(EC2NodeClass.class).inform(new SpecChanges<>(), 0));
+    informers.add(kube.resources(NodePool.class).inform(new SpecChanges<>(), 0));
+  }
+
+  /** At most one extra pass queued however many changes arrive while one runs. */
+  private void requestPass() {
+    if (passRequested.compareAndSet(false, true)) {
+      executor.execute(() -> {
+        passRequested.set(false);
+        pass();
+      });
+    }
+  }
+
+  /** Creation, deletion and spec changes (a new generation); status writes, this loop's own included, are not. */
+  private final class SpecChanges<T extends HasMetadata> implements ResourceEventHandler<T> {
+    @Override
+    public void onAdd(T object) {
+      requestPass();
+    }
+
+    @Override
+    public void onUpdate(T before, T after) {
+      if (!Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+        requestPass();
+      }
+    }
+
+    @Override
+    public void onDelete(T object, boolean finalStateUnknown) {
+      requestPass();
+    }
   }
 
   private void pass() {
@@ -46,6 +96,7 @@ public class StatusLoop implements AutoCloseable {
 
   @Override
   public void close() {
+    informers.forEach(SharedIndexInformer::close);
     executor.shutdownNow();
   }
 }

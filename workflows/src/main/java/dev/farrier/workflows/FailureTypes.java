@@ -13,6 +13,11 @@ public final class FailureTypes {
   public static final String INSUFFICIENT_CAPACITY = "InsufficientCapacity";
   /** The EC2NodeClass resolves no image, subnet or security group. Permanent until a user fixes it. */
   public static final String NODE_CLASS_NOT_READY = "NodeClassNotReady";
+  /**
+   * The EC2NodeClass exists but the status loop has not resolved it yet (no Ready condition): a class created with
+   * its NodePool and pods. Retried under the activity's policy; the next status pass, seconds away, settles it.
+   */
+  public static final String NODE_CLASS_NOT_RESOLVED = "NodeClassNotResolved";
   /** The instance lacks Farrier's ownership tags or names another cluster or claim: never touch it. */
   public static final String NOT_OWNED = "NotOwned";
   /** The request itself is malformed; retrying the same input cannot help. */
