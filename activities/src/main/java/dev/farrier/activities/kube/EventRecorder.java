@@ -6,6 +6,8 @@ import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -48,32 +50,13 @@ final class EventRecorder {
     Instant at = clock.instant();
     String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
     String name = eventName(event);
-    String message = event.message() == null ? "" : event.message();
-    if (message.length() > MAX_MESSAGE) {
-      message = message.substring(0, MAX_MESSAGE);
-    }
     HasMetadata involved = involvedObject(event);
-    Event created = new EventBuilder()
-        .withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata()
-        .withNewInvolvedObject()
-          .withApiVersion(involved == null ? apiVersionOf(event.kind()) : involved.getApiVersion())
-          .withKind(event.kind())
-          .withName(event.name())
-          .withUid(involved == null ? null : involved.getMetadata().getUid())
-        .endInvolvedObject()
-        .withType(event.type())
-        .withReason(event.reason())
-        .withMessage(message)
-        .withFirstTimestamp(now)
-        .withLastTimestamp(now)
-        // first/lastTimestamp keep whole seconds; eventTime keeps microseconds so steps within a second stay in order.
-        .withEventTime(new MicroTime(MICRO_TIME.format(at)))
-        .withAction(event.reason())
-        .withCount(1)
-        .withNewSource().withComponent(COMPONENT).endSource()
-        .withReportingComponent(COMPONENT)
-        .withReportingInstance(instance)
-        .build();
+    Event created = build(NAMESPACE, name, new ObjectReferenceBuilder()
+        .withApiVersion(involved == null ? apiVersionOf(event.kind()) : involved.getApiVersion())
+        .withKind(event.kind())
+        .withName(event.name())
+        .withUid(involved == null ? null : involved.getMetadata().getUid())
+        .build(), event.type(), event.reason(), event.message(), at);
     try {
       client.v1().events().inNamespace(NAMESPACE).resource(created).create();
     } catch (KubernetesClientException e) {
@@ -115,27 +98,9 @@ final class EventRecorder {
       bumpCount(event.namespace(), name, now);
       return true;
     }
-    String message = event.message() == null ? "" : event.message();
-    if (message.length() > MAX_MESSAGE) {
-      message = message.substring(0, MAX_MESSAGE);
-    }
-    Event created = new EventBuilder()
-        .withNewMetadata().withName(name).withNamespace(event.namespace()).endMetadata()
-        .withNewInvolvedObject()
-          .withApiVersion("v1").withKind("Pod").withNamespace(event.namespace()).withName(event.podName()).withUid(event.podUid())
-        .endInvolvedObject()
-        .withType(event.type())
-        .withReason(event.reason())
-        .withMessage(message)
-        .withFirstTimestamp(now)
-        .withLastTimestamp(now)
-        .withEventTime(new MicroTime(MICRO_TIME.format(at)))
-        .withAction(event.reason())
-        .withCount(1)
-        .withNewSource().withComponent(COMPONENT).endSource()
-        .withReportingComponent(COMPONENT)
-        .withReportingInstance(instance)
-        .build();
+    Event created = build(event.namespace(), name, new ObjectReferenceBuilder()
+        .withApiVersion("v1").withKind("Pod").withNamespace(event.namespace()).withName(event.podName()).withUid(event.podUid())
+        .build(), event.type(), event.reason(), event.message(), at);
     try {
       client.v1().events().inNamespace(event.namespace()).resource(created).create();
     } catch (KubernetesClientException e) {
@@ -148,15 +113,31 @@ final class EventRecorder {
     return true;
   }
 
+  /** One Event as {@code kubectl describe} shows it; the message is cut to {@link #MAX_MESSAGE} characters. */
+  private Event build(String namespace, String name, ObjectReference involved, String type, String reason, String message, Instant at) {
+    String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
+    String text = message == null ? "" : message;
+    return new EventBuilder()
+        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+        .withInvolvedObject(involved)
+        .withType(type)
+        .withReason(reason)
+        .withMessage(text.length() > MAX_MESSAGE ? text.substring(0, MAX_MESSAGE) : text)
+        .withFirstTimestamp(now)
+        .withLastTimestamp(now)
+        // first/lastTimestamp keep whole seconds; eventTime keeps microseconds so steps within a second stay in order.
+        .withEventTime(new MicroTime(MICRO_TIME.format(at)))
+        .withAction(reason)
+        .withCount(1)
+        .withNewSource().withComponent(COMPONENT).endSource()
+        .withReportingComponent(COMPONENT)
+        .withReportingInstance(instance)
+        .build();
+  }
+
   /** {@code <pod>.<hash of uid, reason, message>}. */
   static String podEventName(PodEvent event) {
-    String key = event.podUid() + "\n" + event.reason() + "\n" + event.message();
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return event.podName() + "." + HexFormat.of().formatHex(digest, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    return event.podName() + "." + hash(event.podUid() + "\n" + event.reason() + "\n" + event.message());
   }
 
   private HasMetadata involvedObject(ClusterEvent event) {
@@ -179,10 +160,13 @@ final class EventRecorder {
 
   /** {@code <object>.<hash of kind, object, reason, message>}: the same occurrence always has the same name. */
   static String eventName(ClusterEvent event) {
-    String key = event.kind() + "\n" + event.name() + "\n" + event.reason() + "\n" + event.message();
+    return event.name() + "." + hash(event.kind() + "\n" + event.name() + "\n" + event.reason() + "\n" + event.message());
+  }
+
+  /** The first 8 bytes of SHA-256, hex: short enough for a name, wide enough never to collide in practice. */
+  private static String hash(String key) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return event.name() + "." + HexFormat.of().formatHex(digest, 0, 8);
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)), 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }
