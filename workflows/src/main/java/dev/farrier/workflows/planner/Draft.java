@@ -23,6 +23,11 @@ final class Draft {
   InstanceTypeOptions options;
   /** What this claim counts against the pool's limits: the largest of each resource over the types it lists. */
   Resources counted = Resources.ZERO;
+  /**
+   * The allocatable of the instance type chosen for its price when the claim was opened ({@link ClaimSizing}): the
+   * claim takes no pod that would not fit in it; null when nothing limits it.
+   */
+  Resources cap;
   private long maxCpu;
   private long maxMemory;
   private long maxPods;
@@ -45,9 +50,10 @@ final class Draft {
     return in != null && in.size() == 1 ? in.iterator().next() : null;
   }
 
-  /** A cheap necessary condition: some listed type is at least this big in cpu, memory and pods. */
+  /** A cheap necessary condition: some listed type is at least this big in cpu, memory and pods, within the cap. */
   boolean mightFit(Resources total) {
-    return total.milliCpu() <= maxCpu && total.memoryBytes() <= maxMemory && total.pods() <= maxPods;
+    return total.milliCpu() <= maxCpu && total.memoryBytes() <= maxMemory && total.pods() <= maxPods
+        && (cap == null || total.fitsIn(cap));
   }
 
   void update(Requirements requirements, InstanceTypeOptions options, Resources podRequests) {

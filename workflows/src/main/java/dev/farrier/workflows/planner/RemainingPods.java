@@ -1,0 +1,93 @@
+package dev.farrier.workflows.planner;
+
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Toleration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pods of one batch not placed yet that could share a node (same node selector, node affinity, tolerations and
+ * volume topology), counted per request vector, biggest first as the planner places them. {@link ClaimSizing}
+ * packs them onto each candidate instance type to see how full it would get. Topology constraints are left out: the
+ * count is an estimate for sizing a claim, never a promise that a pod fits (every join is still checked).
+ */
+final class RemainingPods {
+  /** What makes two pods able to share a node as far as node labels and taints go. */
+  record Compatibility(Map<String, String> nodeSelector, List<List<Requirement>> requiredTerms,
+      List<Toleration> tolerations, List<Requirement> volumes, List<PreferredNodeTerm> preferred) {
+    static Compatibility of(PodSpecView p) {
+      return new Compatibility(p.nodeSelector(), p.requiredAffinityTerms(), p.tolerations(), p.volumeRequirements(),
+          p.preferredAffinity());
+    }
+  }
+
+  /** Request vectors, biggest first (CPU, then memory). */
+  final List<Resources> requests;
+  /** Pods left per request vector, same index. */
+  final int[] counts;
+  private final Map<Resources, Integer> index;
+  private int left;
+  /** Changes when the counts have moved enough that a packing estimate may differ. */
+  private int version;
+  private int leftAtVersion;
+
+  private RemainingPods(List<Resources> requests, int[] counts) {
+    this.requests = requests;
+    this.counts = counts;
+    this.index = new HashMap<>();
+    for (int i = 0; i < requests.size(); i++) {
+      index.put(requests.get(i), i);
+      left += counts[i];
+    }
+    this.leftAtVersion = left;
+  }
+
+  /** One summary per compatibility class of the pods' shapes (each shape counted {@code replicas} times). */
+  static Map<PodShape, RemainingPods> of(Map<PodShape, Integer> replicas) {
+    Map<Compatibility, Map<Resources, Integer>> byClass = new HashMap<>();
+    replicas.forEach((shape, n) -> byClass.computeIfAbsent(Compatibility.of(shape.spec), k -> new HashMap<>())
+        .merge(shape.requests, n, Integer::sum));
+    Map<Compatibility, RemainingPods> summaries = new HashMap<>();
+    byClass.forEach((c, counts) -> {
+      List<Resources> sorted = new ArrayList<>(counts.keySet());
+      sorted.sort(Comparator.comparingLong(Resources::milliCpu).reversed()
+          .thenComparing(Comparator.comparingLong(Resources::memoryBytes).reversed())
+          .thenComparing(Resources::toString));
+      int[] n = new int[sorted.size()];
+      for (int i = 0; i < n.length; i++) {
+        n[i] = counts.get(sorted.get(i));
+      }
+      summaries.put(c, new RemainingPods(List.copyOf(sorted), n));
+    });
+    Map<PodShape, RemainingPods> out = new HashMap<>();
+    replicas.keySet().forEach(s -> out.put(s, summaries.get(Compatibility.of(s.spec))));
+    return out;
+  }
+
+  int indexOf(Resources podRequests) {
+    return index.getOrDefault(podRequests, -1);
+  }
+
+  /** A pod of these requests was placed. */
+  void placed(Resources podRequests) {
+    int i = indexOf(podRequests);
+    if (i < 0 || counts[i] == 0) {
+      return;
+    }
+    counts[i]--;
+    left--;
+    // A vector running out changes packings outright; otherwise re-estimate after every 2% of the pods.
+    if (counts[i] == 0 || leftAtVersion - left > Math.max(1, leftAtVersion / 50)) {
+      version++;
+      leftAtVersion = left;
+    }
+  }
+
+  int version() {
+    return version;
+  }
+}
