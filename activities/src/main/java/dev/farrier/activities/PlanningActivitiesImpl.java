@@ -149,7 +149,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var view = nodePoolView(pool, cluster.listNodeClaims());
     var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
     return provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
-        instanceTypes(cloud.instanceTypes(), nodeClassArchs(view.nodeClassName())), daemonSetPods(), replaced));
+        instanceTypes(cloud.instanceTypes(), nodeClassArchs(view.nodeClassName())), daemonSetPods(), replaced,
+        ProvisioningSnapshots.kubelet(cluster.getNodeClass(view.nodeClassName()).orElse(null))));
   }
 
   /**

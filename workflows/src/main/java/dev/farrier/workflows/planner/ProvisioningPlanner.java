@@ -64,7 +64,7 @@ public final class ProvisioningPlanner {
         pool.taints(), pool.startupTaints(), pool.nodeClassName(), pool.limits(), usage, pool.hash(), pool.budgets(),
         pool.expireAfter(), pool.terminationGracePeriodSeconds());
     ProvisioningSnapshot forNode = new ProvisioningSnapshot(reschedulable, List.of(withoutReplaced),
-        Map.of(pool.name(), snapshot.instanceTypes()), snapshot.daemonSetPods());
+        Map.of(pool.name(), snapshot.instanceTypes()), snapshot.daemonSetPods(), List.of(), Map.of(pool.name(), snapshot.kubelet()));
     String name = snapshot.replacementName();
     ProvisioningPlan plan = plan(forNode, name, (p, b, i) -> i == 0 ? name : name + "-" + i);
     int count = reschedulable.size();

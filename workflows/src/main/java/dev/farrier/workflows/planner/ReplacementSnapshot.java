@@ -15,6 +15,7 @@ import java.util.List;
  * @param replacedCapacity the capacity of the node being replaced: taken off the NodePool's usage for the limit
  *                         check, since it leaves once its replacement is up (otherwise a pool at its limit could
  *                         never be rolled)
+ * @param kubelet          the node class's kubelet settings ({@link KubeletSettings#DEFAULTS} when null)
  */
 public record ReplacementSnapshot(
     String nodeClaim,
@@ -23,11 +24,19 @@ public record ReplacementSnapshot(
     NodePoolView nodePool,
     List<InstanceTypeView> instanceTypes,
     List<PodSpecView> daemonSetPods,
-    Resources replacedCapacity) {
+    Resources replacedCapacity,
+    KubeletSettings kubelet) {
   public ReplacementSnapshot {
     podsOnNode = List.copyOf(podsOnNode);
     instanceTypes = instanceTypes == null ? List.of() : List.copyOf(instanceTypes);
     daemonSetPods = daemonSetPods == null ? List.of() : List.copyOf(daemonSetPods);
     replacedCapacity = replacedCapacity == null ? Resources.ZERO : replacedCapacity;
+    kubelet = kubelet == null ? KubeletSettings.DEFAULTS : kubelet;
+  }
+
+  /** A snapshot with the default kubelet settings. */
+  public ReplacementSnapshot(String nodeClaim, String replacementName, List<PodSpecView> podsOnNode, NodePoolView nodePool,
+      List<InstanceTypeView> instanceTypes, List<PodSpecView> daemonSetPods, Resources replacedCapacity) {
+    this(nodeClaim, replacementName, podsOnNode, nodePool, instanceTypes, daemonSetPods, replacedCapacity, KubeletSettings.DEFAULTS);
   }
 }

@@ -416,6 +416,15 @@ class ProvisioningPlannerTest {
   }
 
   @Test
+  void replacementHonoursTheNodeClassMaxPods() {
+    List<PodSpecView> onNode = List.of(pod("a", 10, 64), pod("b", 10, 64), pod("c", 10, 64));
+    ReplacementPlan plan = planner.planReplacement(new ReplacementSnapshot("old-1", "old-1-r", onNode, pool("default"),
+        catalogue(), List.of(), Resources.ZERO, new KubeletSettings(2, null, null, null, null)));
+    assertEquals(2, plan.replacement().pods().size(), "maxPods 2 leaves the third pod to the provisioner");
+    assertTrue(plan.description().contains("1 pods do not fit"), plan.description());
+  }
+
+  @Test
   void noReplacementWhenOnlyDaemonSetPodsRun() {
     ReplacementPlan plan = planner.planReplacement(new ReplacementSnapshot("old-1", "old-1-r",
         List.of(withOwner(pod("agent", 200, 128), PodSpecView.OWNER_DAEMON_SET)), pool("default"), catalogue(), List.of(),
