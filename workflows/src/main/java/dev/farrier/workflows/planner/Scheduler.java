@@ -221,7 +221,7 @@ final class Scheduler {
 
   private boolean tryDraft(Draft draft, PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
     PoolContext pool = draft.pool;
-    if (shape.admission(pool) != null) {
+    if (!draft.hasRoomFor(shape.requests) || shape.admission(pool) != null) {
       return false;
     }
     Resources podRequests = draft.podRequests.plus(shape.requests);
