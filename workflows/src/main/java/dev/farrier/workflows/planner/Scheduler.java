@@ -36,7 +36,15 @@ final class Scheduler {
   private final ClaimSizing[] sizing;
   private Map<PodShape, RemainingPods> remaining = Map.of();
 
+  /** False to let claims grow while any listed type holds them (a replacement must take all of a node's pods). */
+  private final boolean sizeByPrice;
+
   Scheduler(ProvisioningSnapshot snapshot) {
+    this(snapshot, true);
+  }
+
+  Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice) {
+    this.sizeByPrice = sizeByPrice;
     List<NodePoolView> ordered = snapshot.nodePools().stream()
         .sorted(Comparator.comparingInt(NodePoolView::weight).reversed().thenComparing(NodePoolView::name))
         .toList();
@@ -279,7 +287,10 @@ final class Scheduler {
         Pinned pinned = pin(pool, r, options, total, narrowing, limit);
         if (pinned != null) {
           Draft draft = new Draft(pool, "planned-claim-" + drafts.size(), pool.requirements);
-          draft.cap = sizing[pool.index].cap(pinned.requirements(), pinned.options().ranked(), podRequests, remaining.get(shape));
+          if (sizeByPrice) {
+            draft.cap = sizing[pool.index].cap(pinned.requirements(), pinned.options().ranked(), podRequests,
+                remaining.get(shape));
+          }
           drafts.add(draft);
           commit(draft, pod, shape, pinned, podRequests);
           return true;
