@@ -22,8 +22,10 @@ import java.util.Map;
  * type's allocatable is full ({@link Draft#cap}); it still lists every type, cheapest first, that holds what it got.
  *
  * <p>Cost: the shadow prices once per pool and batch (a ternary search over a concave function, O(types) each step);
- * a choice is O(candidate types x distinct request vectors) and cached per requirement set and first pod until the
- * remaining pods change noticeably ({@link RemainingPods#version}).
+ * a choice packs candidate types in order of the best ratio they could reach (price over the value of their whole
+ * allocatable) and stops at the first that cannot beat the best found, each packing O(request vectors, which
+ * {@link RemainingPods} rounds onto a coarse grid); it is cached per requirement set and first pod until the waiting
+ * pods change noticeably ({@link RemainingPods#version}).
  */
 final class ClaimSizing {
   private static final int SEARCH_STEPS = 100;
@@ -56,10 +58,26 @@ final class ClaimSizing {
       return cache.get(key);
     }
     shadowPrices();
+    // A type's price over the value of its whole allocatable is the best ratio it can reach: taking types in that
+    // order, the search stops at the first that cannot beat the best found, usually after a few packings.
+    int n = options.size();
+    double[] floor = new double[n];
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      Option o = options.get(i);
+      double full = value(o.facts().allocatable().minus(pool.daemonOverhead));
+      floor[i] = full > 0 ? o.price() / full : Double.POSITIVE_INFINITY;
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> Double.compare(floor[a], floor[b]));
     Resources best = null;
     double bestRatio = Double.POSITIVE_INFINITY;
     double bestValue = 0;
-    for (Option o : options) {
+    for (int i : order) {
+      if (floor[i] > bestRatio + 1e-12) {
+        break;
+      }
+      Option o = options.get(i);
       Resources room = o.facts().allocatable().minus(pool.daemonOverhead);
       double value = packedValue(room, first, pods);
       if (value <= 0) {
@@ -78,19 +96,28 @@ final class ClaimSizing {
     return best;
   }
 
+  private double value(Resources r) {
+    return yCpu * r.milliCpu() + yMem * r.memoryBytes();
+  }
+
   /** The shadow-price value of {@code first} plus what of {@code pods} fits beside it in {@code room}, biggest first. */
   private double packedValue(Resources room, Resources first, RemainingPods pods) {
     if (!first.fitsIn(room)) {
       return 0;
     }
-    Resources left = room.minus(first);
-    double cpu = first.milliCpu();
-    double mem = first.memoryBytes();
+    // The first pod counted as rounded too, so every candidate type is filled with the same estimate.
+    Resources rounded = RemainingPods.bucket(first);
+    Resources left = room.minus(rounded);
+    double cpu = rounded.milliCpu();
+    double mem = rounded.memoryBytes();
     int own = pods.indexOf(first);
     for (int i = 0; i < pods.counts.length; i++) {
       long n = pods.counts[i] - (i == own ? 1 : 0);
       if (n <= 0) {
         continue;
+      }
+      if (left.milliCpu() < pods.smallestCpu || left.memoryBytes() < pods.smallestMemory || left.pods() < 1) {
+        break; // no waiting pod fits any more
       }
       Resources r = pods.requests.get(i);
       long k = Math.min(n, fitCount(left, r));

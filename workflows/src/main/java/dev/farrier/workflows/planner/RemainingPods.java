@@ -25,8 +25,11 @@ final class RemainingPods {
     }
   }
 
-  /** Request vectors, biggest first (CPU, then memory). */
+  /** Request vectors (rounded, {@link #bucket}), biggest first (CPU, then memory). */
   final List<Resources> requests;
+  /** The smallest CPU and memory any vector asks for: a packing stops when less than that is left. */
+  final long smallestCpu;
+  final long smallestMemory;
   /** Pods left per request vector, same index. */
   final int[] counts;
   private final Map<Resources, Integer> index;
@@ -38,6 +41,8 @@ final class RemainingPods {
   private RemainingPods(List<Resources> requests, int[] counts) {
     this.requests = requests;
     this.counts = counts;
+    this.smallestCpu = requests.stream().mapToLong(Resources::milliCpu).min().orElse(0);
+    this.smallestMemory = requests.stream().mapToLong(Resources::memoryBytes).min().orElse(0);
     this.index = new HashMap<>();
     for (int i = 0; i < requests.size(); i++) {
       index.put(requests.get(i), i);
@@ -50,7 +55,7 @@ final class RemainingPods {
   static Map<PodShape, RemainingPods> of(Map<PodShape, Integer> replicas) {
     Map<Compatibility, Map<Resources, Integer>> byClass = new HashMap<>();
     replicas.forEach((shape, n) -> byClass.computeIfAbsent(Compatibility.of(shape.spec), k -> new HashMap<>())
-        .merge(shape.requests, n, Integer::sum));
+        .merge(bucket(shape.requests), n, Integer::sum));
     Map<Compatibility, RemainingPods> summaries = new HashMap<>();
     byClass.forEach((c, counts) -> {
       List<Resources> sorted = new ArrayList<>(counts.keySet());
@@ -69,7 +74,24 @@ final class RemainingPods {
   }
 
   int indexOf(Resources podRequests) {
-    return index.getOrDefault(podRequests, -1);
+    return index.getOrDefault(bucket(podRequests), -1);
+  }
+
+  /**
+   * Requests rounded to the nearest step of a geometric grid (four steps per doubling, about 19% apart) in CPU and
+   * memory, so a batch of pods that all differ (sized one by one, say) still has few vectors to pack: the count is
+   * only an estimate. Replicas, the common case, fall into one vector each as before.
+   */
+  static Resources bucket(Resources r) {
+    return new Resources(round(r.milliCpu()), round(r.memoryBytes()), r.ephemeralStorageBytes(), r.pods(), r.extended());
+  }
+
+  private static long round(long v) {
+    if (v <= 16) {
+      return v;
+    }
+    double step = Math.round(Math.log(v) / Math.log(2) * 4) / 4.0;
+    return Math.round(Math.pow(2, step));
   }
 
   /** A pod of these requests was placed. */
