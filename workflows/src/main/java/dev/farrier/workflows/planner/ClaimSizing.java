@@ -24,8 +24,8 @@ import java.util.Map;
  * <p>Cost: the shadow prices once per pool and batch (a ternary search over a concave function, O(types) each step);
  * a choice packs candidate types in order of the best ratio they could reach (price over the value of their whole
  * allocatable) and stops at the first that cannot beat the best found, each packing O(request vectors, which
- * {@link RemainingPods} rounds onto a coarse grid); it is cached per requirement set and first pod until the waiting
- * pods change noticeably ({@link RemainingPods#version}).
+ * {@link RemainingPods} rounds onto a coarse grid when a class has many); it is cached per requirement set and first
+ * pod until the waiting pods change noticeably ({@link RemainingPods#version}).
  */
 final class ClaimSizing {
   private static final int SEARCH_STEPS = 100;
@@ -105,8 +105,8 @@ final class ClaimSizing {
     if (!first.fitsIn(room)) {
       return 0;
     }
-    // The first pod counted as rounded too, so every candidate type is filled with the same estimate.
-    Resources rounded = RemainingPods.bucket(first);
+    // The first pod counted as the others are (rounded when they are), so every type is filled with one estimate.
+    Resources rounded = pods.asCounted(first);
     Resources left = room.minus(rounded);
     double cpu = rounded.milliCpu();
     double mem = rounded.memoryBytes();

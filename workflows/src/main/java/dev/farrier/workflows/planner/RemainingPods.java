@@ -25,7 +25,10 @@ final class RemainingPods {
     }
   }
 
-  /** Request vectors (rounded, {@link #bucket}), biggest first (CPU, then memory). */
+  /** Above this many distinct requests in a class, they are counted on a grid ({@link #bucket}). */
+  static final int MAX_EXACT_VECTORS = 64;
+
+  /** Request vectors (exact, or rounded when there are many: {@link #bucket}), biggest first (CPU, then memory). */
   final List<Resources> requests;
   /** The smallest CPU and memory any vector asks for: a packing stops when less than that is left. */
   final long smallestCpu;
@@ -38,7 +41,11 @@ final class RemainingPods {
   private int version;
   private int leftAtVersion;
 
-  private RemainingPods(List<Resources> requests, int[] counts) {
+  /** Whether this class has so many distinct requests that they are counted on the grid ({@link #bucket}). */
+  private final boolean rounded;
+
+  private RemainingPods(List<Resources> requests, int[] counts, boolean rounded) {
+    this.rounded = rounded;
     this.requests = requests;
     this.counts = counts;
     this.smallestCpu = requests.stream().mapToLong(Resources::milliCpu).min().orElse(0);
@@ -55,9 +62,17 @@ final class RemainingPods {
   static Map<PodShape, RemainingPods> of(Map<PodShape, Integer> replicas) {
     Map<Compatibility, Map<Resources, Integer>> byClass = new HashMap<>();
     replicas.forEach((shape, n) -> byClass.computeIfAbsent(Compatibility.of(shape.spec), k -> new HashMap<>())
-        .merge(bucket(shape.requests), n, Integer::sum));
+        .merge(shape.requests, n, Integer::sum));
     Map<Compatibility, RemainingPods> summaries = new HashMap<>();
-    byClass.forEach((c, counts) -> {
+    byClass.forEach((c, exact) -> {
+      boolean round = exact.size() > MAX_EXACT_VECTORS;
+      Map<Resources, Integer> counts = exact;
+      if (round) {
+        counts = new HashMap<>();
+        for (var e : exact.entrySet()) {
+          counts.merge(bucket(e.getKey()), e.getValue(), Integer::sum);
+        }
+      }
       List<Resources> sorted = new ArrayList<>(counts.keySet());
       sorted.sort(Comparator.comparingLong(Resources::milliCpu).reversed()
           .thenComparing(Comparator.comparingLong(Resources::memoryBytes).reversed())
@@ -66,7 +81,7 @@ final class RemainingPods {
       for (int i = 0; i < n.length; i++) {
         n[i] = counts.get(sorted.get(i));
       }
-      summaries.put(c, new RemainingPods(List.copyOf(sorted), n));
+      summaries.put(c, new RemainingPods(List.copyOf(sorted), n, round));
     });
     Map<PodShape, RemainingPods> out = new HashMap<>();
     replicas.keySet().forEach(s -> out.put(s, summaries.get(Compatibility.of(s.spec))));
@@ -74,13 +89,18 @@ final class RemainingPods {
   }
 
   int indexOf(Resources podRequests) {
-    return index.getOrDefault(bucket(podRequests), -1);
+    return index.getOrDefault(asCounted(podRequests), -1);
+  }
+
+  /** The requests as this summary counts them: exact, or on the grid when the class has many distinct ones. */
+  Resources asCounted(Resources podRequests) {
+    return rounded ? bucket(podRequests) : podRequests;
   }
 
   /**
    * Requests rounded to the nearest step of a geometric grid (four steps per doubling, about 19% apart) in CPU and
-   * memory, so a batch of pods that all differ (sized one by one, say) still has few vectors to pack: the count is
-   * only an estimate. Replicas, the common case, fall into one vector each as before.
+   * memory, so a batch of pods that all differ (sized one by one, say) still has few vectors to pack; used only for
+   * a class with more than {@link #MAX_EXACT_VECTORS} distinct requests (replicas, the common case, stay exact).
    */
   static Resources bucket(Resources r) {
     return new Resources(round(r.milliCpu()), round(r.memoryBytes()), r.ephemeralStorageBytes(), r.pods(), r.extended());
