@@ -121,7 +121,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       kubelets.put(view.name(), ProvisioningSnapshots.kubelet(cluster.getNodeClass(view.nodeClassName()).orElse(null)));
       views.add(ProvisioningSnapshots.withInFlightUsage(view, claims, poolTypes));
     }
-    var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces);
+    var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces,
+        clock.instant());
     var snapshot = new ProvisioningSnapshot(pending, views, types, daemonSetPods(), existing, kubelets);
     var plan = provisioning.plan(snapshot, request.batchId(), ClaimNamer.standard());
     int onExisting = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum();

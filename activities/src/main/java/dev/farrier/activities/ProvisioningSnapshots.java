@@ -17,6 +17,9 @@ import dev.farrier.workflows.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,12 +35,22 @@ final class ProvisioningSnapshots {
   private ProvisioningSnapshots() {}
 
   /**
+   * How long after its claim is Initialized a node still holds room for the pods its claim was planned for. The
+   * batch's pods are held back from later batches only until the claim is Initialized; the kube-scheduler then binds
+   * them over the next seconds (several on a loaded control plane). Until they are bound, a later batch must not be
+   * given their room: that is how 341 pods were once planned onto a node that 517 unbound pods were already promised
+   * to, and 263 of them stayed pending until a later batch.
+   */
+  static final Duration PROMISE_WINDOW = Duration.ofSeconds(60);
+
+  /**
    * Every Node (with its non-terminal pods) and every NodeClaim not yet registered to a Node and not being deleted.
-   * A claim's node is initialized only once the claim is Initialized; until then the requests it was made for
-   * ({@code spec.resources.requests}) are promised to pods that may not be bound yet.
+   * A claim's requests ({@code spec.resources.requests}: its planned pods' and DaemonSets') are promised until the
+   * claim has been Initialized for {@link #PROMISE_WINDOW}; the planner counts the larger of them and the bound pods.
    */
   static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, List<NodeClaim> claims,
-      Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool, NamespaceSelectors namespaces) {
+      Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool, NamespaceSelectors namespaces,
+      Instant now) {
     Map<String, List<PodSpecView>> podsByNode = new HashMap<>();
     for (Pod p : boundPods) {
       if (!PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null) {
@@ -60,14 +73,8 @@ final class ProvisioningSnapshots {
       List<PodSpecView> pods = podsByNode.getOrDefault(name, List.of());
       boolean initialized = claim == null
           || Conditions.isTrue(claim.getStatus().conditionsOrEmpty(), NodeClaimStatus.INITIALIZED);
-      Resources reserved = Resources.ZERO;
-      if (!initialized) {
-        Resources promised = requests(claim);
-        for (PodSpecView p : pods) {
-          promised = promised.minus(p.requests());
-        }
-        reserved = atLeastZero(promised);
-      }
+      Resources promised = claim != null && (!initialized || initializedWithin(claim, now, PROMISE_WINDOW))
+          ? requests(claim) : Resources.ZERO;
       List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
           : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
       boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
@@ -76,13 +83,31 @@ final class ProvisioningSnapshots {
           && (claim == null || claim.getMetadata().getDeletionTimestamp() == null);
       Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
       Resources allocatable = n.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(n.getStatus().getAllocatable());
-      out.add(new ExistingNodeView(name, labels.get(WellKnown.NODEPOOL_LABEL), labels, taints, allocatable, pods, reserved,
+      out.add(new ExistingNodeView(name, labels.get(WellKnown.NODEPOOL_LABEL), labels, taints, allocatable, pods, promised,
           initialized, accepts));
     }
     return out;
   }
 
-  /** A claim without a Node: its labels are what its requirements pin, its size its smallest listed type's. */
+  /** Whether the claim's Initialized condition turned True less than {@code window} before {@code now}. */
+  static boolean initializedWithin(NodeClaim claim, Instant now, Duration window) {
+    return Conditions.find(claim.getStatus() == null ? List.of() : claim.getStatus().conditionsOrEmpty(), NodeClaimStatus.INITIALIZED)
+        .filter(c -> c.isTrue() && c.lastTransitionTime() != null)
+        .map(c -> {
+          try {
+            return Instant.parse(c.lastTransitionTime()).plus(window).isAfter(now);
+          } catch (DateTimeParseException e) {
+            return true; // an unreadable time: keep the promise rather than give its room away
+          }
+        })
+        .orElse(false);
+  }
+
+  /**
+   * A claim without a Node: its labels are what its requirements pin, its size that of the instance type it launched
+   * as (the label the launch sets) or, before launch, of the smallest type it lists, so pods planned onto it always
+   * fit whatever it becomes.
+   */
   private static ExistingNodeView inFlight(NodeClaim c, Map<String, List<InstanceTypeView>> typesByPool,
       Map<String, KubeletSettings> kubeletByPool) {
     Map<String, String> labels = new TreeMap<>(c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels());
@@ -97,7 +122,10 @@ final class ProvisioningSnapshots {
     } else {
       KubeletSettings kubelet = kubeletByPool.getOrDefault(pool, KubeletSettings.DEFAULTS);
       allocatable = null;
-      for (InstanceTypeView t : listedTypes(c, typesByPool.getOrDefault(pool, List.of()))) {
+      String launchedAs = c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.INSTANCE_TYPE_LABEL);
+      List<InstanceTypeView> candidates = listedTypes(c, typesByPool.getOrDefault(pool, List.of()));
+      List<InstanceTypeView> launched = candidates.stream().filter(t -> t.name().equals(launchedAs)).toList();
+      for (InstanceTypeView t : launched.isEmpty() ? candidates : launched) {
         Resources a = t.allocatable(kubelet);
         allocatable = allocatable == null ? a : componentMin(allocatable, a);
       }
@@ -167,12 +195,6 @@ final class ProvisioningSnapshots {
     return c == null || c.getSpec().resources() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(c.getSpec().resources().requests());
   }
 
-  private static Resources atLeastZero(Resources r) {
-    Map<String, Long> ext = new TreeMap<>();
-    r.extended().forEach((k, v) -> ext.put(k, Math.max(0, v)));
-    return new Resources(Math.max(0, r.milliCpu()), Math.max(0, r.memoryBytes()), Math.max(0, r.ephemeralStorageBytes()),
-        Math.max(0, r.pods()), ext);
-  }
 
   private static Resources componentMin(Resources a, Resources b) {
     Map<String, Long> ext = new TreeMap<>();

@@ -94,15 +94,17 @@ public final class SchedulingBenchmark {
     Set<String> unplaced = plan.unschedulable().stream().map(u -> u.pod().name()).collect(Collectors.toSet());
     long cpu = 0;
     long memory = 0;
+    List<long[]> placed = new ArrayList<>();
     for (BenchPod pod : pods) {
       if (!unplaced.contains(pod.name())) {
         cpu += pod.milliCpu();
         memory += pod.memoryBytes();
+        placed.add(new long[] {pod.milliCpu(), pod.memoryBytes()});
       }
     }
     int antiAffinityBroken = PlanCheck.verify(plan, pods);
     return new CaseResult(mix, size, warmed, Stats.of(millis), plan.claims().size(), unplaced.size(), antiAffinityBroken,
-        new PlanPrice(types).perHour(plan), PriceBound.of(types, cpu, memory));
+        new PlanPrice(types).perHour(plan), PriceBound.of(types, cpu, memory), PodClassBound.of(types, placed));
   }
 
   private static ProvisioningPlan plan(ProvisioningSnapshot snapshot) {

@@ -16,12 +16,15 @@ import java.util.Map;
  *                      one value (zone, instance type, capacity type once launched)
  * @param taints        the Node's (or the claim's) taints; startup taints and the {@code karpenter.sh/unregistered}
  *                      and {@code node.kubernetes.io/not-ready} taints are ignored while {@code initialized} is false
- * @param allocatable   {@code status.allocatable} of the Node or NodeClaim; for a claim not launched yet, the
- *                      allocatable of the smallest instance type it lists
+ * @param allocatable   {@code status.allocatable} of the Node or NodeClaim; for a claim without a Node, the
+ *                      allocatable of the instance type it launched as, or before launch of the smallest type it lists
  * @param pods          the non-terminal pods bound to it (their requests use capacity; their labels count for
  *                      topology spread and pod affinity)
- * @param reserved      requests promised to pods not bound yet: for an in-flight claim, {@code spec.resources.requests}
- *                      less what its bound pods use (never below zero); zero for a ready node
+ * @param promised      what a claim was planned to hold ({@code spec.resources.requests}: the requests of every pod
+ *                      planned onto it and of its DaemonSets), while those pods may not all be bound yet (in flight,
+ *                      or initialized only moments ago); zero otherwise. The node counts as using the larger of this
+ *                      and its bound pods' requests, per resource, so pods planned onto it but not bound yet keep
+ *                      their room
  * @param initialized   the claim is Initialized (or the node has no claim): false means in flight
  * @param acceptsPods   false when cordoned, being deleted or disrupted: its pods still count for topology, but
  *                      nothing new lands on it
@@ -33,7 +36,7 @@ public record ExistingNodeView(
     List<Taint> taints,
     Resources allocatable,
     List<PodSpecView> pods,
-    Resources reserved,
+    Resources promised,
     boolean initialized,
     boolean acceptsPods) {
   public ExistingNodeView {
@@ -41,6 +44,6 @@ public record ExistingNodeView(
     taints = taints == null ? List.of() : List.copyOf(taints);
     allocatable = allocatable == null ? Resources.ZERO : allocatable;
     pods = pods == null ? List.of() : List.copyOf(pods);
-    reserved = reserved == null ? Resources.ZERO : reserved;
+    promised = promised == null ? Resources.ZERO : promised;
   }
 }

@@ -6,9 +6,14 @@ import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
-/** A node or in-flight claim during planning: the room it has left and the pending pods planned onto it. */
+/**
+ * A node or in-flight claim during planning: the room it has left (allocatable less the larger of its bound pods' and
+ * its promised requests) and the pending pods planned onto it.
+ */
 final class ExistingSlot {
   /** Taints a node carries only until it is ready; Karpenter ignores them on nodes it is still launching. */
   private static final Set<String> TRANSIENT_TAINTS = Set.of(WellKnown.UNREGISTERED_TAINT_KEY,
@@ -27,11 +32,20 @@ final class ExistingSlot {
     this.host = node.labels().getOrDefault(WellKnown.HOSTNAME_LABEL, node.name());
     this.taints = node.initialized() ? node.taints() : node.taints().stream()
         .filter(t -> !TRANSIENT_TAINTS.contains(t.key()) && !startupTaints.contains(t)).toList();
-    Resources used = node.reserved();
+    Resources bound = Resources.ZERO;
     for (PodSpecView p : node.pods()) {
-      used = used.plus(p.requestsAsOnePod());
+      bound = bound.plus(p.requestsAsOnePod());
     }
-    this.remaining = node.allocatable().minus(used);
+    // The pods planned onto a claim are among its bound pods or still on their way: never count them twice, never
+    // forget the ones on their way.
+    this.remaining = node.allocatable().minus(componentMax(bound, node.promised()));
+  }
+
+  private static Resources componentMax(Resources a, Resources b) {
+    Map<String, Long> ext = new TreeMap<>(a.extended());
+    b.extended().forEach((k, v) -> ext.merge(k, v, Math::max));
+    return new Resources(Math.max(a.milliCpu(), b.milliCpu()), Math.max(a.memoryBytes(), b.memoryBytes()),
+        Math.max(a.ephemeralStorageBytes(), b.ephemeralStorageBytes()), Math.max(a.pods(), b.pods()), ext);
   }
 
   String domain(String key) {

@@ -32,6 +32,9 @@ import java.util.Map;
  *       capacity type, meets minValues, and keeps the pool within its limits, counting the pool's current usage
  *       (including in-flight claims) and every claim of the batch at the largest capacity it lists.</li>
  * </ul>
+ * A new claim is sized by price ({@link ClaimSizing}): of the types that hold its first pod, the one with the lowest
+ * price per shadow-priced CPU and memory it would be filled with (the batch's waiting pods that could share it) caps
+ * how much the claim takes, instead of the claim growing until only the largest type still holds it.
  * When no target takes a pod, its preferences (preferred pod and node affinity terms from the lowest weight, then
  * ScheduleAnyway spreads) are given up one at a time. Pods that still fit nowhere get a reason naming, per NodePool,
  * the constraint that excluded it. Pods whose placement depends on others (spread, pod affinity) are retried once
@@ -66,7 +69,8 @@ public final class ProvisioningPlanner {
     ProvisioningSnapshot forNode = new ProvisioningSnapshot(reschedulable, List.of(withoutReplaced),
         Map.of(pool.name(), snapshot.instanceTypes()), snapshot.daemonSetPods(), List.of(), Map.of(pool.name(), snapshot.kubelet()));
     String name = snapshot.replacementName();
-    ProvisioningPlan plan = plan(forNode, name, (p, b, i) -> i == 0 ? name : name + "-" + i);
+    // Not sized by price: one claim should take every pod the node had, so the node can be drained in one go.
+    ProvisioningPlan plan = new Scheduler(forNode, false).run(forNode.pendingPods(), name, (p, b, i) -> i == 0 ? name : name + "-" + i);
     int count = reschedulable.size();
     if (plan.claims().isEmpty()) {
       return new ReplacementPlan(null, count, "no replacement for " + snapshot.nodeClaim() + " can hold its " + count

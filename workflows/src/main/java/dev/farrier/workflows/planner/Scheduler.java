@@ -33,8 +33,18 @@ final class Scheduler {
   private final Resources[] planned;
   private final TopologyState topology;
   private final Set<String> zoneLikeKeys;
+  private final ClaimSizing[] sizing;
+  private Map<PodShape, RemainingPods> remaining = Map.of();
+
+  /** False to let claims grow while any listed type holds them (a replacement must take all of a node's pods). */
+  private final boolean sizeByPrice;
 
   Scheduler(ProvisioningSnapshot snapshot) {
+    this(snapshot, true);
+  }
+
+  Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice) {
+    this.sizeByPrice = sizeByPrice;
     List<NodePoolView> ordered = snapshot.nodePools().stream()
         .sorted(Comparator.comparingInt(NodePoolView::weight).reversed().thenComparing(NodePoolView::name))
         .toList();
@@ -45,6 +55,7 @@ final class Scheduler {
     }
     this.pools = List.copyOf(contexts);
     this.planned = new Resources[pools.size()];
+    this.sizing = new ClaimSizing[pools.size()];
     java.util.Arrays.fill(planned, Resources.ZERO);
     Map<String, NodePoolView> poolsByName = new HashMap<>();
     ordered.forEach(p -> poolsByName.put(p.name(), p));
@@ -94,6 +105,16 @@ final class Scheduler {
       pods.add(Map.entry(p, shape));
     }
     shapes.values().forEach(topology::register);
+    Map<PodShape, Integer> replicas = new HashMap<>();
+    Resources demand = Resources.ZERO;
+    for (var e : pods) {
+      replicas.merge(e.getValue(), 1, Integer::sum);
+      demand = demand.plus(e.getValue().requests);
+    }
+    remaining = RemainingPods.of(replicas);
+    for (PoolContext pool : pools) {
+      sizing[pool.index] = new ClaimSizing(pool, demand);
+    }
     for (ExistingSlot slot : existing) {
       for (PodSpecView p : slot.node.pods()) {
         topology.registerExisting(p, slot::domain);
@@ -161,6 +182,10 @@ final class Scheduler {
       }
       if (tryExisting(pod, shape, attempt, narrowing) || tryDrafts(pod, shape, attempt, narrowing)
           || tryOpen(pod, shape, attempt, narrowing)) {
+        RemainingPods left = remaining.get(shape);
+        if (left != null) {
+          left.placed(shape.requests);
+        }
         return true;
       }
     }
@@ -192,37 +217,45 @@ final class Scheduler {
     return false;
   }
 
+  /** Offers the pod to the claims planned so far, in the order they were opened. */
   private boolean tryDrafts(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
     for (Draft draft : drafts) {
-      PoolContext pool = draft.pool;
-      if (shape.admission(pool) != null) {
+      if (tryDraft(draft, pod, shape, attempt, narrowing)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean tryDraft(Draft draft, PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+    PoolContext pool = draft.pool;
+    if (!draft.hasRoomFor(shape.requests) || shape.admission(pool) != null) {
+      return false;
+    }
+    Resources podRequests = draft.podRequests.plus(shape.requests);
+    Resources total = podRequests.plus(pool.daemonOverhead);
+    if (!draft.mightFit(total) || !narrowing.allowsHost(draft.host)) {
+      return false;
+    }
+    Function<Resources, String> limit = pool.limitCheck(planned[pool.index].minus(draft.counted));
+    for (int i = 0; i < attempt.alternatives.size(); i++) {
+      if (!attempt.compatibleWith(pool, i, pools.size())) {
         continue;
       }
-      Resources podRequests = draft.podRequests.plus(shape.requests);
-      Resources total = podRequests.plus(pool.daemonOverhead);
-      if (!draft.mightFit(total) || !narrowing.allowsHost(draft.host)) {
+      Requirements r = draft.requirements.and(attempt.alternatives.get(i).requirements()).and(narrowing.requirements());
+      if (r.firstUnsatisfiable() != null) {
         continue;
       }
-      Function<Resources, String> limit = pool.limitCheck(planned[pool.index].minus(draft.counted));
-      for (int i = 0; i < attempt.alternatives.size(); i++) {
-        if (!attempt.compatibleWith(pool, i, pools.size())) {
-          continue;
-        }
-        Requirements r = draft.requirements.and(attempt.alternatives.get(i).requirements()).and(narrowing.requirements());
-        if (r.firstUnsatisfiable() != null) {
-          continue;
-        }
-        InstanceTypeOptions options = r.equals(draft.requirements)
-            ? InstanceTypeOptions.fit(draft.options.ranked(), r, total, limit)
-            : InstanceTypeOptions.fit(pool.compatible(r), r, total, limit);
-        if (options.isEmpty()) {
-          continue;
-        }
-        Pinned pinned = pin(pool, r, options, total, narrowing, limit);
-        if (pinned != null) {
-          commit(draft, pod, shape, pinned, podRequests);
-          return true;
-        }
+      InstanceTypeOptions options = r.equals(draft.requirements)
+          ? InstanceTypeOptions.fit(draft.options.ranked(), r, total, limit)
+          : InstanceTypeOptions.fit(pool.compatible(r), r, total, limit);
+      if (options.isEmpty()) {
+        continue;
+      }
+      Pinned pinned = pin(pool, r, options, total, narrowing, limit);
+      if (pinned != null) {
+        commit(draft, pod, shape, pinned, podRequests);
+        return true;
       }
     }
     return false;
@@ -254,6 +287,10 @@ final class Scheduler {
         Pinned pinned = pin(pool, r, options, total, narrowing, limit);
         if (pinned != null) {
           Draft draft = new Draft(pool, "planned-claim-" + drafts.size(), pool.requirements);
+          if (sizeByPrice) {
+            draft.cap = sizing[pool.index].cap(pinned.requirements(), pinned.options().ranked(), podRequests,
+                remaining.get(shape));
+          }
           drafts.add(draft);
           commit(draft, pod, shape, pinned, podRequests);
           return true;

@@ -415,6 +415,24 @@ class ProvisioningPlannerTest {
     assertEquals(List.of("web", "api"), plan.replacement().pods().stream().map(PodRef::name).sorted(Collections.reverseOrder()).toList());
   }
 
+  /**
+   * A batch of provisioning buys four small nodes when they are cheaper per CPU; a replacement still takes every pod
+   * of the node on one claim, so the node can be drained at once.
+   */
+  @Test
+  void newClaimsAreSizedByPriceButAReplacementHoldsAllThePods() {
+    List<InstanceTypeView> types = List.of(type("s.large", "amd64", 2, 4, 29, 0.05), type("s.2xlarge", "amd64", 8, 16, 58, 0.40));
+    List<PodSpecView> pods = List.of(pod("a", 1000, 256), pod("b", 1000, 256), pod("c", 1000, 256), pod("d", 1000, 256));
+    ProvisioningPlan batch = planner.plan(snapshot(pods, List.of(pool("default")), types), "b1", ClaimNamer.standard());
+    assertEquals(4, batch.claims().size());
+    batch.claims().forEach(c -> assertEquals("s.large", c.instanceTypes().getFirst()));
+
+    ReplacementPlan replacement = planner.planReplacement(new ReplacementSnapshot("old-1", "old-1-r", pods, pool("default"),
+        types, List.of(), Resources.ZERO));
+    assertEquals(4, replacement.replacement().pods().size());
+    assertEquals(List.of("s.2xlarge"), replacement.replacement().instanceTypes());
+  }
+
   @Test
   void replacementHonoursTheNodeClassMaxPods() {
     List<PodSpecView> onNode = List.of(pod("a", 10, 64), pod("b", 10, 64), pod("c", 10, 64));

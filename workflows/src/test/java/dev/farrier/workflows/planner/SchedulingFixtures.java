@@ -86,17 +86,17 @@ final class SchedulingFixtures {
   }
 
   static ExistingNodeView withTaints(ExistingNodeView n, List<Taint> taints, boolean initialized) {
-    return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), taints, n.allocatable(), n.pods(), n.reserved(), initialized,
+    return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), taints, n.allocatable(), n.pods(), n.promised(), initialized,
         n.acceptsPods());
   }
 
-  static ExistingNodeView withReserved(ExistingNodeView n, Resources reserved) {
-    return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), n.taints(), n.allocatable(), n.pods(), reserved,
+  static ExistingNodeView withPromised(ExistingNodeView n, Resources promised) {
+    return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), n.taints(), n.allocatable(), n.pods(), promised,
         n.initialized(), n.acceptsPods());
   }
 
   static ExistingNodeView cordoned(ExistingNodeView n) {
-    return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), n.taints(), n.allocatable(), n.pods(), n.reserved(),
+    return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), n.taints(), n.allocatable(), n.pods(), n.promised(),
         n.initialized(), false);
   }
 

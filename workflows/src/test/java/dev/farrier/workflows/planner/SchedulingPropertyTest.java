@@ -94,7 +94,7 @@ class SchedulingPropertyTest {
       ExistingNodeView n = node("node-" + i, pool.name(), pick(random, ZONES),
           cpuMem(2000 + random.nextInt(6) * 1000L, 4 + random.nextInt(12), 20 + random.nextInt(30)), running);
       if (random.nextInt(4) == 0) {
-        n = withTaints(withReserved(n, cpuMem(500, 1, 0)), List.of(WellKnown.UNREGISTERED_TAINT), false);
+        n = withTaints(withPromised(n, cpuMem(500, 1, 0)), List.of(WellKnown.UNREGISTERED_TAINT), false);
       }
       if (random.nextInt(5) == 0) {
         n = cordoned(n);
@@ -139,10 +139,15 @@ class SchedulingPropertyTest {
     for (ExistingPlacement e : plan.onExisting()) {
       ExistingNodeView n = nodes.get(e.node());
       assertTrue(n.acceptsPods(), e.node() + " does not accept pods");
-      Resources used = n.reserved();
+      Resources bound = Resources.ZERO;
       for (PodSpecView p : n.pods()) {
-        used = used.plus(one(p));
+        bound = bound.plus(one(p));
       }
+      // Pods promised to a claim may be among those bound: the larger of the two is in use.
+      Resources promised = n.promised();
+      Resources used = new Resources(Math.max(bound.milliCpu(), promised.milliCpu()),
+          Math.max(bound.memoryBytes(), promised.memoryBytes()), Math.max(bound.ephemeralStorageBytes(),
+          promised.ephemeralStorageBytes()), Math.max(bound.pods(), promised.pods()), bound.extended());
       for (PodRef ref : e.pods()) {
         PodSpecView p = pods.get(ref.key());
         used = used.plus(one(p));
