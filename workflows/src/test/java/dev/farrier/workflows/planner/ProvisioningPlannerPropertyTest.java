@@ -130,13 +130,7 @@ class ProvisioningPlannerPropertyTest {
       }
     }
 
-    for (var e : counted.entrySet()) {
-      NodePoolView pool = pools.get(e.getKey());
-      Resources total = pool.usage().plus(e.getValue());
-      NodePoolLimits limits = pool.limits();
-      assertTrue(limits.milliCpu() == null || total.milliCpu() <= limits.milliCpu(), "cpu limit of " + pool.name());
-      assertTrue(limits.memoryBytes() == null || total.memoryBytes() <= limits.memoryBytes(), "memory limit of " + pool.name());
-    }
+    assertLimitsHold(counted, pools);
 
     // Without limits nothing in the batch competes, so a pod reported unschedulable must be unschedulable alone.
     if (snapshot.nodePools().stream().allMatch(p -> p.limits().equals(NodePoolLimits.NONE))) {
@@ -146,6 +140,17 @@ class ProvisioningPlannerPropertyTest {
         assertEquals(0, new ProvisioningPlanner().plan(alone, "x", ClaimNamer.standard()).claims().size(),
             u.pod().key() + " fits alone");
       }
+    }
+  }
+
+  /** Each NodePool's usage plus what its new claims count (at their largest listed type) stays within its limits. */
+  static void assertLimitsHold(Map<String, Resources> counted, Map<String, NodePoolView> pools) {
+    for (var e : counted.entrySet()) {
+      NodePoolView pool = pools.get(e.getKey());
+      Resources total = pool.usage().plus(e.getValue());
+      NodePoolLimits limits = pool.limits();
+      assertTrue(limits.milliCpu() == null || total.milliCpu() <= limits.milliCpu(), "cpu limit of " + pool.name());
+      assertTrue(limits.memoryBytes() == null || total.memoryBytes() <= limits.memoryBytes(), "memory limit of " + pool.name());
     }
   }
 

@@ -191,13 +191,7 @@ class SchedulingPropertyTest {
       }
       counted.merge(pool.name(), ProvisioningPlannerPropertyTest.largest(claim, types), Resources::plus);
     }
-    for (var e : counted.entrySet()) {
-      NodePoolView pool = pools.get(e.getKey());
-      Resources total = pool.usage().plus(e.getValue());
-      NodePoolLimits limits = pool.limits();
-      assertTrue(limits.milliCpu() == null || total.milliCpu() <= limits.milliCpu(), "cpu limit of " + pool.name());
-      assertTrue(limits.memoryBytes() == null || total.memoryBytes() <= limits.memoryBytes(), "memory limit of " + pool.name());
-    }
+    ProvisioningPlannerPropertyTest.assertLimitsHold(counted, pools);
     checkTopology(snapshot, plan, landings);
     checkLeftOutCouldNotFit(snapshot, plan, pods);
   }
