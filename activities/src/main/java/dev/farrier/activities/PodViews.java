@@ -52,17 +52,28 @@ final class PodViews {
         volumeRequirements);
   }
 
-  /** max(sum of containers, largest init container) + overhead, as the scheduler counts a pod. */
+  /**
+   * The pod's effective requests as the kube-scheduler counts them: sidecars (init containers with
+   * {@code restartPolicy: Always}) run beside the containers, so they add to the containers' sum and to every init
+   * container that starts after them; the result is the larger of that sum and the largest init container's moment,
+   * plus the pod's overhead.
+   */
   static Resources requests(PodSpec spec) {
     Resources containers = Resources.ZERO;
     for (Container c : spec.getContainers()) {
       containers = containers.plus(containerRequests(c));
     }
+    Resources sidecars = Resources.ZERO;
     Resources init = Resources.ZERO;
     for (Container c : spec.getInitContainers() == null ? List.<Container>of() : spec.getInitContainers()) {
-      init = max(init, containerRequests(c));
+      if ("Always".equals(c.getRestartPolicy())) {
+        sidecars = sidecars.plus(containerRequests(c));
+        init = max(init, sidecars);
+      } else {
+        init = max(init, sidecars.plus(containerRequests(c)));
+      }
     }
-    return max(containers, init).plus(ResourceQuantities.fromQuantities(spec.getOverhead()));
+    return max(containers.plus(sidecars), init).plus(ResourceQuantities.fromQuantities(spec.getOverhead()));
   }
 
   private static Resources containerRequests(Container c) {

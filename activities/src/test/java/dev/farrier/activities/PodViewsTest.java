@@ -43,6 +43,24 @@ class PodViewsTest {
   }
 
   @Test
+  void sidecarInitContainersAddToTheContainersAndToEveryLaterInitContainer() {
+    PodSpecView view = PodViews.of(pod("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: ns}
+        spec:
+          initContainers:
+            - {name: before, image: x, resources: {requests: {cpu: 300m, memory: 64Mi}}}
+            - {name: proxy, image: x, restartPolicy: Always, resources: {requests: {cpu: 500m, memory: 256Mi}}}
+            - {name: migrate, image: x, resources: {requests: {cpu: "1", memory: 128Mi}}}
+          containers:
+            - {name: a, image: x, resources: {requests: {cpu: 600m, memory: 512Mi}}}
+        """));
+    assertEquals(1500, view.requests().milliCpu(), "migrate 1 cpu runs beside the 500m sidecar started before it");
+    assertEquals(768 * (1L << 20), view.requests().memoryBytes(), "the sidecar's 256Mi runs beside the container's 512Mi");
+  }
+
+  @Test
   void topologySpreadFoldsMatchLabelKeysAndReadsWhenUnsatisfiable() {
     PodSpecView view = PodViews.of(pod("""
         apiVersion: v1
