@@ -18,8 +18,8 @@ import dev.farrier.workflows.model.Resources;
  * </pre>
  * Pods and extended resources (GPUs) are not reserved. An EC2NodeClass's {@link KubeletSettings} replace parts of
  * this: {@code maxPods} and {@code podsPerCore} cap the pod count (and so the memory kube-reserved grows with),
- * {@code kubeReserved} replaces the formula, {@code systemReserved} is taken off as well, {@code evictionHard}
- * replaces the 100 MiB.
+ * {@code kubeReserved} replaces the formula for each resource it sets, {@code systemReserved} is taken off as well,
+ * {@code evictionHard} replaces the 100 MiB.
  */
 final class KubeletReserve {
   private KubeletReserve() {}
@@ -59,13 +59,27 @@ final class KubeletReserve {
     long memoryMiB = capacity.memoryBytes() / MIB;
     long vmOverhead = (memoryMiB * 75 + 999) / 1000 * MIB;
     long eviction = kubelet.evictionHardMemoryBytes() != null ? kubelet.evictionHardMemoryBytes() : 100 * MIB;
-    Resources kubeReserved = kubelet.kubeReserved() != null ? kubelet.kubeReserved()
-        : new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * maxPods) * MIB, capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of());
+    Resources kubeReserved = merged(new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * maxPods) * MIB,
+        capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of()), kubelet.kubeReserved());
     Resources system = kubelet.systemReserved() != null ? kubelet.systemReserved() : Resources.ZERO;
     long nodefs = capacity.ephemeralStorageBytes() > 0 ? (capacity.ephemeralStorageBytes() + 9) / 10 : 0;
     return new Resources(kubeReserved.milliCpu() + system.milliCpu(),
         vmOverhead + kubeReserved.memoryBytes() + system.memoryBytes() + eviction,
         kubeReserved.ephemeralStorageBytes() + system.ephemeralStorageBytes() + nodefs, 0, java.util.Map.of());
+  }
+
+  /**
+   * The node class's {@code kubeReserved} over the default, resource by resource, as Karpenter merges them: setting
+   * only cpu keeps the default memory reserve. A resource the setting leaves at zero keeps the default (an explicit
+   * zero cannot be told from an absent key here; reserving the default is the side that never over-packs).
+   */
+  private static Resources merged(Resources defaults, Resources set) {
+    if (set == null) {
+      return defaults;
+    }
+    return new Resources(set.milliCpu() > 0 ? set.milliCpu() : defaults.milliCpu(),
+        set.memoryBytes() > 0 ? set.memoryBytes() : defaults.memoryBytes(),
+        set.ephemeralStorageBytes() > 0 ? set.ephemeralStorageBytes() : defaults.ephemeralStorageBytes(), 0, java.util.Map.of());
   }
 
   static long cpuReserve(long milliCpu) {

@@ -9,7 +9,8 @@ import dev.farrier.workflows.model.Resources;
  *
  * @param maxPods        {@code maxPods}: replaces the ENI-based limit
  * @param podsPerCore    {@code podsPerCore}: caps max pods at this many per vCPU
- * @param kubeReserved   {@code kubeReserved} (cpu, memory, ephemeral-storage), replacing the default formula when set
+ * @param kubeReserved   {@code kubeReserved} (cpu, memory, ephemeral-storage), replacing the default formula for
+ *                       each resource it sets (the others keep the default)
  * @param systemReserved {@code systemReserved}, taken off allocatable when set
  * @param evictionHard   the {@code memory.available} hard eviction threshold in bytes, replacing 100Mi when set
  */

@@ -42,4 +42,13 @@ class KubeletReserveTest {
     Resources allocatable = KubeletReserve.allocatable(new Resources(2000, 8 * GIB, diskGiB * GIB, 29, Map.of()));
     assertEquals(allocatableMiB * MIB, allocatable.ephemeralStorageBytes());
   }
+
+  @org.junit.jupiter.api.Test
+  void kubeReservedSettingOnlyCpuKeepsTheDefaultMemoryAndDiskReserve() {
+    var onlyCpu = new KubeletSettings(null, null, new Resources(200, 0, 0, 0, Map.of()), null, null);
+    Resources allocatable = KubeletReserve.allocatable(new Resources(2000, 8 * GIB, 20 * GIB, 29, Map.of()), onlyCpu);
+    assertEquals(1800, allocatable.milliCpu());
+    assertEquals(6903 * MIB, allocatable.memoryBytes(), "m5.large keeps 255 + 11 x 29 MiB reserved for the kubelet");
+    assertEquals(17408 * MIB, allocatable.ephemeralStorageBytes());
+  }
 }
