@@ -100,7 +100,12 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
     return new ReceivedInterruptions(notices, malformed, ignored);
   }
 
-  /** Only claims Farrier launched are targets: another controller's instance is never drained or replaced. */
+  /**
+   * Only claims Farrier launched are targets: another controller's instance is never drained or replaced. Nor is a
+   * claim already being deleted: its instance goes away on purpose (its own termination, a finished replacement,
+   * {@code kubectl delete}), and the state-change events that termination causes must not start a replacement of it
+   * under the same {@code disrupt/<nodeclaim>} id once the first one has closed.
+   */
   @Override
   public ResolvedInterruption resolve(ResolveInterruptionRequest request) {
     List<NodeClaim> claims = cluster.listNodeClaims();
@@ -112,6 +117,12 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
       if (claim.isEmpty() || !PlanningActivitiesImpl.launchedByFarrier(claim.get())) {
         log.info("interrupted instance has no Farrier NodeClaim instance={} kind={} claim={}", instanceId, request.kind(),
             claim.map(c -> c.getMetadata().getName()).orElse(null));
+        targets.add(new InterruptionTarget(instanceId, null, false, null));
+        continue;
+      }
+      if (claim.get().getMetadata().getDeletionTimestamp() != null) {
+        log.info("interrupted instance's NodeClaim is already being deleted, nothing to replace instance={} kind={} claim={}",
+            instanceId, request.kind(), claim.get().getMetadata().getName());
         targets.add(new InterruptionTarget(instanceId, null, false, null));
         continue;
       }

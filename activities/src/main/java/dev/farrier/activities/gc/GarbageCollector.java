@@ -15,18 +15,22 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles the cloud with the cluster's NodeClaims, in both directions, after a grace period:
  * <ul>
- *   <li>an instance with Farrier's tags for this cluster whose NodeClaim does not exist, launched longer than
- *       {@code grace} ago, is terminated (a launch whose claim was deleted, a crash between launch and rollback);</li>
+ *   <li>an instance with Farrier's tags for this cluster that no NodeClaim owns, launched longer than
+ *       {@code grace} ago, is terminated (a launch whose claim was deleted, a crash between launch and rollback).
+ *       A claim owns the instance its {@code providerID} names; a claim without a providerID yet (its launch in
+ *       flight) owns every instance tagged with its name. So a second instance tagged with a claim that records
+ *       another one (a retried launch that did not find the first, e.g. in an eventually consistent
+ *       DescribeInstances) is collected instead of running unaccounted forever;</li>
  *   <li>a NodeClaim Farrier created whose instance is gone (terminated or unknown), launched longer than
  *       {@code grace} ago, is deleted with its Node (the instance was terminated behind Farrier's back).</li>
  * </ul>
@@ -60,10 +64,12 @@ public final class GarbageCollector {
   public Pass collect() {
     Instant cutoff = clock.instant().minus(grace);
     List<NodeClaim> claims = cluster.listNodeClaims();
-    Set<String> claimNames = claims.stream().map(c -> c.getMetadata().getName()).collect(Collectors.toSet());
+    Map<String, String> instanceByClaim = new HashMap<>();
+    claims.forEach(c -> instanceByClaim.put(c.getMetadata().getName(),
+        c.getStatus() == null ? null : ProviderIds.instanceId(c.getStatus().providerID())));
     List<Instance> instances = cloud.list(clusterName);
     List<String> terminated = instances.stream()
-        .filter(i -> !claimNames.contains(i.tags().getOrDefault(WellKnown.TAG_NODECLAIM, "")))
+        .filter(i -> !owned(i, instanceByClaim))
         .filter(i -> i.launchTime() != null && i.launchTime().isBefore(cutoff))
         .filter(i -> !"shutting-down".equals(i.state()))
         .map(this::terminateOrphan).flatMap(Optional::stream).toList();
@@ -77,11 +83,21 @@ public final class GarbageCollector {
     return new Pass(terminated, deleted);
   }
 
+  /** Whether a claim owns {@code instance}: its claim records it, or records no instance yet. */
+  private static boolean owned(Instance instance, Map<String, String> instanceByClaim) {
+    String claim = instance.tags().getOrDefault(WellKnown.TAG_NODECLAIM, "");
+    if (!instanceByClaim.containsKey(claim)) {
+      return false;
+    }
+    String recorded = instanceByClaim.get(claim);
+    return recorded == null || recorded.equals(instance.id());
+  }
+
   private Optional<String> terminateOrphan(Instance instance) {
     String claim = instance.tags().get(WellKnown.TAG_NODECLAIM);
     try {
       Instance after = cloud.delete(clusterName, claim, instance.id());
-      log.info("gc terminated orphan instance={} nodeclaim={} launched={} state={} reason=no-nodeclaim", instance.id(), claim,
+      log.info("gc terminated orphan instance={} nodeclaim={} launched={} state={} reason=no-nodeclaim-owns-it", instance.id(), claim,
           instance.launchTime(), after.state());
       return Optional.of(instance.id());
     } catch (CloudProviderException e) {

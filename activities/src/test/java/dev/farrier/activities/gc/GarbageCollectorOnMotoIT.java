@@ -93,4 +93,27 @@ class GarbageCollectorOnMotoIT extends ClusterIT {
     assertEquals(List.of(), again.terminatedInstances(), "idempotent");
     assertEquals(List.of(), again.deletedNodeClaims());
   }
+
+  @Test
+  void aSecondInstanceTaggedWithAClaimThatRecordsAnotherIsTerminatedPastTheGrace() {
+    String claim = KubeTestSupport.unique("dup");
+    cluster.createNodeClaimIfAbsent(claim(claim));
+    Instance recorded = aws.launch(clusterName, claim);
+    launched(claim, recorded);
+    Instance duplicate = aws.launchDuplicate(recorded);
+    String inFlightClaim = KubeTestSupport.unique("inflight");
+    cluster.createNodeClaimIfAbsent(claim(inFlightClaim));
+    Instance inFlight = aws.launch(clusterName, inFlightClaim);
+
+    var later = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(10));
+    var pass = new GarbageCollector(cluster, aws.provider(), CloudSweep.NONE, clusterName, later, Duration.ofMinutes(5)).collect();
+
+    assertTrue(pass.terminatedInstances().contains(duplicate.id()), pass.terminatedInstances().toString());
+    assertTrue(List.of("shutting-down", "terminated").contains(aws.provider().get(duplicate.id()).orElseThrow().state()));
+    assertEquals("running", aws.provider().get(recorded.id()).orElseThrow().state(), "the instance the claim records is kept");
+    assertEquals("running", aws.provider().get(inFlight.id()).orElseThrow().state(),
+        "a claim without a providerID yet (launch in flight) keeps its tagged instance");
+    assertTrue(!pass.terminatedInstances().contains(recorded.id()) && !pass.terminatedInstances().contains(inFlight.id()));
+    assertTrue(cluster.getNodeClaim(claim).isPresent());
+  }
 }

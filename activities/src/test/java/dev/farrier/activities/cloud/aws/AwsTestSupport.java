@@ -4,6 +4,9 @@ import dev.farrier.activities.cloud.Instance;
 import dev.farrier.localstack.LocalStack;
 import java.time.Clock;
 import java.util.List;
+import software.amazon.awssdk.services.ec2.model.ResourceType;
+import software.amazon.awssdk.services.ec2.model.Tag;
+import software.amazon.awssdk.services.ec2.model.TagSpecification;
 
 /** For tests outside this package that need the AWS provider on moto (e.g. garbage collection with a cluster). */
 public final class AwsTestSupport {
@@ -23,6 +26,19 @@ public final class AwsTestSupport {
 
   public AwsClients clients() {
     return aws;
+  }
+
+  /**
+   * A second instance with {@code original}'s image and tags, launched with RunInstances behind the provider's back:
+   * what a retried launch that did not see the first instance would leave.
+   */
+  public Instance launchDuplicate(Instance original) {
+    var tags = original.tags().entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
+    String id = aws.ec2().runInstances(b -> b.imageId(original.imageId()).instanceType(original.instanceType()).minCount(1).maxCount(1)
+        .subnetId(network.subnets().getFirst().id())
+        .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.INSTANCE).tags(tags).build()))
+        .instances().getFirst().instanceId();
+    return provider.get(id).orElseThrow();
   }
 
   /** Launches an AL2023 on-demand instance for {@code claim} through the provider. */
