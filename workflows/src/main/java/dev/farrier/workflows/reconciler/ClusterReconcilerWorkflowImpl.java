@@ -49,6 +49,14 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   static final int REPLACEMENTS_SHOWN = 50;
   /** How much longer than a launch may take a carried batch's pods stay out of new batches. */
   static final long CARRY_MARGIN_MILLIS = 5 * 60_000;
+  /**
+   * Pods per provisioning batch. A batch's pod list travels to the planning activity and its plan comes back through
+   * Temporal, whose payloads must stay under 2 MB: 10,000 pods made a 1.3 MB list and, when none could be placed, a
+   * 4 MB plan; 1,000 keep both near a tenth of that. More pending pods go out as several batches back to back.
+   */
+  static final int MAX_BATCH_PODS = 1_000;
+  /** {@code Workflow.getVersion} change id of {@link #MAX_BATCH_PODS} (version 1): older runs replay uncapped. */
+  static final String BATCH_CAP_CHANGE = "provisioning-batch-cap";
 
   private final PodBatcher batcher = new PodBatcher();
   private final List<String> replacementsStarted = new ArrayList<>();
@@ -127,7 +135,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private void startProvisioning(String cluster, ReconcilerSettings settings) {
     long batch = nextBatch++;
     String batchId = WorkflowIds.provisioning(cluster, batch);
-    List<PodRef> pods = batcher.dispatch(batchId);
+    int maxPods = Workflow.getVersion(BATCH_CAP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1 ? MAX_BATCH_PODS : Integer.MAX_VALUE;
+    List<PodRef> pods = batcher.dispatch(batchId, maxPods);
     ProvisioningWorkflow child = Workflow.newChildWorkflowStub(ProvisioningWorkflow.class,
         ChildWorkflowStarts.provisioning(cluster, batch));
     Promise<ProvisioningResult> result = Async.function(child::provision,

@@ -65,10 +65,17 @@ final class PodBatcher {
     return now >= dueAt(idleMillis, maxMillis);
   }
 
-  /** Closes the open batch and marks its pods in flight under {@code batchId}. */
-  List<PodRef> dispatch(String batchId) {
-    List<PodRef> pods = new ArrayList<>(queued.values());
-    queued.clear();
+  /**
+   * Takes up to {@code maxPods} of the queued pods, oldest first, as one batch and marks them in flight under
+   * {@code batchId}. The rest stay queued and the batch stays due, so they go out as the next batch at once.
+   */
+  List<PodRef> dispatch(String batchId, int maxPods) {
+    List<PodRef> pods = new ArrayList<>();
+    var it = queued.values().iterator();
+    while (it.hasNext() && pods.size() < maxPods) {
+      pods.add(it.next());
+      it.remove();
+    }
     Set<String> ids = new HashSet<>();
     pods.forEach(pod -> ids.add(identity(pod)));
     inFlight.put(batchId, ids);

@@ -79,6 +79,22 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
+  void manyPendingPodsGoOutAsBatchesOfAtMostTheCapBackToBack() {
+    ClusterReconcilerWorkflow reconciler = start(SETTINGS);
+    int total = ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS + 500;
+    List<PodRef> pods = java.util.stream.IntStream.range(0, total).mapToObj(i -> Fixtures.pod("p" + i)).toList();
+
+    for (int from = 0; from < total; from += 500) {
+      reconciler.podsPending(new PendingPods(pods.subList(from, from + 500)));
+    }
+    test.env.sleep(Duration.ofSeconds(90));
+
+    List<List<String>> batches = batches();
+    assertEquals(List.of(ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS, 500), batches.stream().map(List::size).toList());
+    assertEquals(pods.stream().map(PodRef::name).toList(), batches.stream().flatMap(List::stream).toList(), "oldest first, none lost");
+  }
+
+  @Test
   void aBatchClosesAtTheMaxWindowWhilePodsKeepArriving() {
     ClusterReconcilerWorkflow reconciler = start(SETTINGS);
 

@@ -37,7 +37,7 @@ class PodBatcherTest {
   @Test
   void podsAreDeduplicatedByUidAgainstTheQueueAndBatchesInFlight() {
     assertEquals(2, batcher.offer(List.of(pod("a"), pod("b"), pod("a")), 0));
-    List<PodRef> dispatched = batcher.dispatch("provision/c/1");
+    List<PodRef> dispatched = batcher.dispatch("provision/c/1", 100);
     assertEquals(List.of(pod("a"), pod("b")), dispatched);
 
     assertEquals(1, batcher.offer(List.of(pod("a"), pod("c")), 100), "a is in flight");
@@ -45,6 +45,18 @@ class PodBatcherTest {
 
     batcher.completed("provision/c/1");
     assertEquals(1, batcher.offer(List.of(pod("a")), 200), "a may come back once its batch is done");
+  }
+
+  @Test
+  void aBatchTakesAtMostItsCapOldestFirstAndTheRestStayDue() {
+    batcher.offer(List.of(pod("a"), pod("b"), pod("c")), 0);
+
+    assertEquals(List.of(pod("a"), pod("b")), batcher.dispatch("provision/c/1", 2));
+
+    assertEquals(List.of(pod("c")), batcher.queued());
+    assertTrue(batcher.isDue(IDLE, IDLE, MAX), "the rest goes out as the next batch, not after another window");
+    assertEquals(List.of(pod("c")), batcher.dispatch("provision/c/2", 2));
+    assertFalse(batcher.isOpen());
   }
 
   @Test
@@ -58,7 +70,7 @@ class PodBatcherTest {
   @Test
   void aRequeuedBatchIsDueAtOnceAndKeepsItsPodsFirst() {
     batcher.offer(List.of(pod("a")), 0);
-    List<PodRef> pods = batcher.dispatch("provision/c/1");
+    List<PodRef> pods = batcher.dispatch("provision/c/1", 100);
     batcher.offer(List.of(pod("b")), 50);
 
     batcher.requeue("provision/c/1", pods, 60);
