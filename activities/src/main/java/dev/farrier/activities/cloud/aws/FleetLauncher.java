@@ -71,16 +71,24 @@ final class FleetLauncher {
               .defaultTargetCapacityType(spot ? DefaultTargetCapacityType.SPOT : DefaultTargetCapacityType.ON_DEMAND))
           .onDemandOptions(o -> o.allocationStrategy(FleetOnDemandAllocationStrategy.LOWEST_PRICE))
           .spotOptions(o -> o.allocationStrategy(SpotAllocationStrategy.PRICE_CAPACITY_OPTIMIZED))
-          .tagSpecifications(
-              // The fleet too: the IAM policy allows CreateFleet only with Farrier's tags on everything it creates.
-              TagSpecification.builder().resourceType(ResourceType.FLEET).tags(tagList).build(),
-              TagSpecification.builder().resourceType(ResourceType.INSTANCE).tags(tagList).build(),
-              TagSpecification.builder().resourceType(ResourceType.VOLUME).tags(tagList).build(),
-              TagSpecification.builder().resourceType(ResourceType.NETWORK_INTERFACE).tags(tagList).build()));
+          .tagSpecifications(tagSpecifications(tagList, spot)));
     } catch (SdkException e) {
       throw Ec2Errors.map("CreateFleet for NodeClaim " + nodeClaim, e);
     }
     return instanceId(nodeClaim, plan, response);
+  }
+
+  /**
+   * Everything the fleet creates carries Farrier's tags (the IAM policy allows CreateFleet only so): the fleet, the
+   * instance, its volumes and, for spot, the spot request. Network interfaces are not a CreateFleet tag type; the
+   * launch template tags them ({@link LaunchTemplates#ensure}).
+   */
+  static List<TagSpecification> tagSpecifications(List<Tag> tags, boolean spot) {
+    List<ResourceType> types = new ArrayList<>(List.of(ResourceType.FLEET, ResourceType.INSTANCE, ResourceType.VOLUME));
+    if (spot) {
+      types.add(ResourceType.SPOT_INSTANCES_REQUEST);
+    }
+    return types.stream().map(t -> TagSpecification.builder().resourceType(t).tags(tags).build()).toList();
   }
 
   /** The first instance of the response, or the typed failure its errors explain. */

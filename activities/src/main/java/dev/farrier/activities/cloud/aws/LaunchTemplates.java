@@ -14,6 +14,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.model.DescribeLaunchTemplatesResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplate;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateTagSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
 import software.amazon.awssdk.services.ec2.model.Tag;
 import software.amazon.awssdk.services.ec2.model.TagSpecification;
@@ -46,10 +47,13 @@ public final class LaunchTemplates {
     Map<String, String> tags = new TreeMap<>(spec.tags());
     tags.put(WellKnown.TAG_OWNER, FarrierTags.OWNER_VALUE);
     tags.put(WellKnown.TAG_CLUSTER, spec.cluster());
+    List<Tag> tagList = tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
+    // CreateFleet cannot tag network interfaces; the template tags them at launch, as the IAM policy requires.
+    var data = spec.data().toBuilder().tagSpecifications(LaunchTemplateTagSpecificationRequest.builder()
+        .resourceType(ResourceType.NETWORK_INTERFACE).tags(tagList).build()).build();
     try {
-      ec2.createLaunchTemplate(b -> b.launchTemplateName(name).launchTemplateData(spec.data())
-          .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.LAUNCH_TEMPLATE)
-              .tags(tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList()).build()));
+      ec2.createLaunchTemplate(b -> b.launchTemplateName(name).launchTemplateData(data)
+          .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.LAUNCH_TEMPLATE).tags(tagList).build()));
       log.info("launch template created name={} image={} cluster={}", name, spec.imageId(), spec.cluster());
     } catch (SdkException e) {
       if (!ALREADY_EXISTS.equals(Ec2Errors.code(e))) {

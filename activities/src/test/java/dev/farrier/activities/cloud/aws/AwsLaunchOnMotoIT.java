@@ -116,6 +116,9 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertTrue(userData.contains("maxPods: 58"), userData);
     assertTrue(userData.contains("--node-labels=intent=apps,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=default"), userData);
     assertTrue(userData.contains("key: \"dedicated\""), userData);
+    var eniTags = data.tagSpecifications().stream().filter(t -> t.resourceTypeAsString().equals("network-interface")).findFirst()
+        .orElseThrow(() -> new AssertionError("the template tags network interfaces: " + data.tagSpecifications()));
+    assertTrue(eniTags.tags().stream().anyMatch(t -> t.key().equals(WellKnown.TAG_CLUSTER) && t.value().equals(cluster)), eniTags.toString());
     assertEquals("required", data.metadataOptions().httpTokensAsString());
     assertEquals(1, data.metadataOptions().httpPutResponseHopLimit());
     assertEquals("enabled", data.metadataOptions().httpEndpointAsString());

@@ -70,4 +70,14 @@ class FleetPlanTest {
         () -> FleetPlan.plan(List.of("m5.large"), TYPES, List.of("on-demand"), SUBNETS, List.of("us-east-1c"), IMAGES));
     assertEquals(CloudProviderException.Kind.INVALID_REQUEST, noSubnet.kind());
   }
+
+  @Test
+  void theFleetTagsWhatCreateFleetCanTagAndTheSpotRequestOnlyForSpot() {
+    var tags = List.of(software.amazon.awssdk.services.ec2.model.Tag.builder().key("farrier.dev/owner").value("farrier").build());
+
+    assertEquals(List.of("fleet", "instance", "volume"),
+        FleetLauncher.tagSpecifications(tags, false).stream().map(t -> t.resourceTypeAsString()).toList());
+    assertEquals(List.of("fleet", "instance", "volume", "spot-instances-request"),
+        FleetLauncher.tagSpecifications(tags, true).stream().map(t -> t.resourceTypeAsString()).toList());
+  }
 }
