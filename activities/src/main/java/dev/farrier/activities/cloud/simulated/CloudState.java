@@ -18,7 +18,8 @@ import java.util.Optional;
  *                              does not announce them: a launch finds out and marks them in {@code unavailableUntil}.
  *                              Read from the field's old name too, whose entries meant the same shortage.
  * @param instanceProfiles      IAM instance profiles (IAM is global, but the simulated cloud is one account)
- * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable}, each until a time
+ * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable} or by a launch that
+ *                              found them exhausted, each until a time
  */
 record CloudState(int network, long launches, List<StoredInstance> instances,
     @JsonAlias("unavailableOfferings") List<OfferingKey> exhaustedOfferings,
