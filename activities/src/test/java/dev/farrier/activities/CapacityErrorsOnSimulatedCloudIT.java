@@ -33,6 +33,7 @@ import io.temporal.testing.TestActivityEnvironment;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,7 @@ class CapacityErrorsOnSimulatedCloudIT extends ClusterIT {
   @Test
   void anInsufficientCapacityLaunchMarksTheOfferingsAndTheNextPlanAvoidsThemOnSimulatedCloud() {
     var pod = pendingPod(KubeTestSupport.unique("pending"));
-    String launchedClaim = null;
+    List<String> created = new ArrayList<>();
     try {
       var first = claimFor(planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-1", List.of(ref(pod)))), pod);
       List<OfferingKey> exhausted = offeringsOf(first);
@@ -94,6 +95,7 @@ class CapacityErrorsOnSimulatedCloudIT extends ClusterIT {
           "the shortage is not announced: the plan still ranks the exhausted types, cheapest (" + first.instanceTypes().getFirst() + ") first");
 
       claims.createNodeClaim(first);
+      created.add(first.name());
       var failure = assertThrows(ActivityFailure.class, () -> claims.launchInstance(new NodeClaimRef(CLUSTER, first.name())));
 
       var cause = assertInstanceOf(ApplicationFailure.class, failure.getCause());
@@ -109,7 +111,7 @@ class CapacityErrorsOnSimulatedCloudIT extends ClusterIT {
       stillListed.retainAll(exhausted);
       assertEquals(Set.of(), stillListed, "the next plan lists none of the offerings the failed launch marked");
       claims.createNodeClaim(second);
-      launchedClaim = second.name();
+      created.add(second.name());
       var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, second.name()));
 
       assertTrue(second.instanceTypes().contains(launched.instanceType()), launched.toString());
@@ -119,10 +121,8 @@ class CapacityErrorsOnSimulatedCloudIT extends ClusterIT {
       assertEquals(0, cloud.calls().count(Operation.MARK_UNAVAILABLE, second.name()), "the plan left out every exhausted offering");
     } finally {
       client.pods().resource(pod).delete();
-      if (launchedClaim != null) {
-        cloud.list(CLUSTER).forEach(i -> cloud.delete(CLUSTER, null, i.id()));
-        claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, launchedClaim));
-      }
+      cloud.list(CLUSTER).forEach(i -> cloud.delete(CLUSTER, null, i.id()));
+      created.forEach(name -> claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name)));
     }
   }
 
