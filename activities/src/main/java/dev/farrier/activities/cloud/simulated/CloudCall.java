@@ -26,9 +26,12 @@ public record CloudCall(Instant time, Operation operation, String instanceId, St
     TERMINATE_REFUSED,
     /** a test registered an instance Farrier did not launch. */
     REGISTER_FOREIGN,
-    /** a test made an offering (un)available. */
+    /** a test exhausted an offering or gave its capacity back (not announced; a launch finds it). */
     SET_OFFERING_AVAILABILITY,
-    /** an offering was marked unavailable for a while (after a spot interruption). */
+    /**
+     * an offering was marked unavailable for a while: after a spot interruption, or by a create that found it
+     * exhausted (the call then names the claim and precedes its CREATE or CREATE_FAILED).
+     */
     MARK_UNAVAILABLE,
     /** the sandbox or a test interrupted a spot instance: it is reclaimed at the deadline in the detail. */
     SPOT_INTERRUPTION,

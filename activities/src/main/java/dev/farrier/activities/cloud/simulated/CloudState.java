@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.simulated;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,13 +14,17 @@ import java.util.Optional;
  *                              on one local stack) rarely give two Nodes the same name
  * @param launches              instances ever launched; the sequence behind ids and private IPs
  * @param instances             live instances and those terminated within {@link SimulatedCloud#TERMINATED_VISIBILITY}
- * @param unavailableOfferings  offerings with no capacity now (set by tests and the sandbox)
+ * @param exhaustedOfferings    offerings with no capacity now (set by tests and the sandbox); like EC2, the cloud
+ *                              does not announce them: a launch finds out and marks them in {@code unavailableUntil}.
+ *                              Read from the field's old name too, whose entries meant the same shortage.
  * @param instanceProfiles      IAM instance profiles (IAM is global, but the simulated cloud is one account)
- * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable}, each until a time
+ * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable} or by a launch that
+ *                              found them exhausted, each until a time
  */
-record CloudState(int network, long launches, List<StoredInstance> instances, List<OfferingKey> unavailableOfferings,
+record CloudState(int network, long launches, List<StoredInstance> instances,
+    @JsonAlias("unavailableOfferings") List<OfferingKey> exhaustedOfferings,
     List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil) {
-  /** An offering taken back for a while (a spot interruption). */
+  /** An offering taken out for a while (a spot interruption, a launch that found no capacity). */
   record UnavailableOffering(OfferingKey offering, Instant until, String reason) {}
 
   static CloudState initial(int network) {
@@ -28,23 +33,21 @@ record CloudState(int network, long launches, List<StoredInstance> instances, Li
 
   CloudState {
     instances = instances == null ? List.of() : List.copyOf(instances);
-    unavailableOfferings = unavailableOfferings == null ? List.of() : List.copyOf(unavailableOfferings);
+    exhaustedOfferings = exhaustedOfferings == null ? List.of() : List.copyOf(exhaustedOfferings);
     instanceProfiles = instanceProfiles == null ? List.of() : List.copyOf(instanceProfiles);
     unavailableUntil = unavailableUntil == null ? List.of() : List.copyOf(unavailableUntil);
   }
 
-  /** Offerings without capacity at {@code now}: those set by a test plus the marks that have not expired. */
+  /** Offerings marked unavailable whose marks have not expired at {@code now}: what the cloud reports. */
   List<OfferingKey> unavailableAt(Instant now) {
-    List<OfferingKey> all = new ArrayList<>(unavailableOfferings);
-    unavailableUntil.stream().filter(u -> now.isBefore(u.until())).map(UnavailableOffering::offering).forEach(all::add);
-    return all;
+    return unavailableUntil.stream().filter(u -> now.isBefore(u.until())).map(UnavailableOffering::offering).toList();
   }
 
   CloudState withUnavailableUntil(OfferingKey offering, Instant until, String reason, Instant now) {
     List<UnavailableOffering> next = new ArrayList<>(unavailableUntil.stream()
         .filter(u -> !u.offering().equals(offering) && now.isBefore(u.until())).toList());
     next.add(new UnavailableOffering(offering, until, reason));
-    return new CloudState(network, launches, instances, unavailableOfferings, instanceProfiles, next);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next);
   }
 
   Optional<StoredInstanceProfile> instanceProfile(String name) {
@@ -54,34 +57,34 @@ record CloudState(int network, long launches, List<StoredInstance> instances, Li
   CloudState withInstanceProfile(StoredInstanceProfile profile) {
     List<StoredInstanceProfile> next = new ArrayList<>(instanceProfiles.stream().filter(p -> !p.name().equals(profile.name())).toList());
     next.add(profile);
-    return new CloudState(network, launches, instances, unavailableOfferings, next, unavailableUntil);
+    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, unavailableOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, unavailableOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
   }
 
-  CloudState withOfferingAvailable(OfferingKey offering, boolean available) {
-    List<OfferingKey> next = new ArrayList<>(unavailableOfferings);
+  CloudState withOfferingExhausted(OfferingKey offering, boolean exhausted) {
+    List<OfferingKey> next = new ArrayList<>(exhaustedOfferings);
     next.remove(offering);
-    if (!available) {
+    if (exhausted) {
       next.add(offering);
     }
     return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil);

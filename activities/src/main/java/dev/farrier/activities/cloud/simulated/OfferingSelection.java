@@ -8,6 +8,7 @@ import dev.farrier.activities.cloud.InstanceTypeCatalog;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.workflows.model.WellKnown;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -15,22 +16,27 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which offering a launch gets, the way EC2 Fleet does for Karpenter: the first ranked instance type that has an
- * image for its architecture and an available offering in the allowed zones; spot before on-demand when both are
- * allowed; among a type's offerings of one capacity type, the cheapest zone (ties by zone name).
+ * Which offerings a launch tries, in order, the way EC2 Fleet walks its overrides for Karpenter: the ranked instance
+ * types that have an image for their architecture; spot before on-demand when both are allowed; within a type and
+ * capacity type, the allowed zones cheapest first (ties by zone name). Offerings marked unavailable are left out.
  */
 record OfferingSelection(InstanceType type, Offering offering, Image image) {
   private static final List<String> CAPACITY_PREFERENCE = List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND);
 
+  OfferingKey key() {
+    return new OfferingKey(type.name(), offering.zone(), offering.capacityType());
+  }
+
   /**
-   * Throws {@link Kind#INVALID_REQUEST} when no type exists or no image fits any type, and
-   * {@link Kind#INSUFFICIENT_CAPACITY} when every fitting offering is unavailable.
+   * Every offering the launch may use, best first; empty when all are marked unavailable. Throws
+   * {@link Kind#INVALID_REQUEST} when no type exists or no image fits any type.
    */
-  static OfferingSelection select(InstanceTypeCatalog catalog, LaunchRequest request, List<OfferingKey> unavailableOfferings) {
+  static List<OfferingSelection> candidates(InstanceTypeCatalog catalog, LaunchRequest request, List<OfferingKey> unavailableOfferings) {
     Set<OfferingKey> unavailable = new HashSet<>(unavailableOfferings);
     List<String> zones = request.allowedZones();
     boolean anyKnownType = false;
     boolean anyImage = false;
+    List<OfferingSelection> candidates = new ArrayList<>();
     for (String typeName : request.instanceTypes()) {
       Optional<InstanceType> type = catalog.find(typeName);
       if (type.isEmpty()) {
@@ -48,14 +54,12 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
         if (!request.capacityTypes().contains(capacityType)) {
           continue;
         }
-        Optional<Offering> offering = type.get().offerings().stream()
+        type.get().offerings().stream()
             .filter(o -> o.capacityType().equals(capacityType))
             .filter(o -> zones.isEmpty() || zones.contains(o.zone()))
             .filter(o -> !unavailable.contains(new OfferingKey(typeName, o.zone(), o.capacityType())))
-            .min(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone));
-        if (offering.isPresent()) {
-          return new OfferingSelection(type.get(), offering.get(), image.get());
-        }
+            .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
+            .forEach(o -> candidates.add(new OfferingSelection(type.get(), o, image.get())));
       }
     }
     if (!anyKnownType) {
@@ -66,7 +70,6 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "no image matches the architecture of any of "
           + request.instanceTypes());
     }
-    throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity for " + request.instanceTypes()
-        + " in zones " + (zones.isEmpty() ? "any" : zones) + " as " + request.capacityTypes());
+    return candidates;
   }
 }

@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * <p>Subnets and security groups are the cluster's {@link SimulatedNetwork}; instance profiles live in the state
  * file beside the instances.
  *
- * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors), {@link #registerForeignInstance} (an instance
+ * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors, found only by a launch, as on EC2), {@link #registerForeignInstance} (an instance
  * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile),
  * {@link #interruptSpot} (EC2 reclaims a spot instance two minutes after its warning).
  */
@@ -101,6 +101,11 @@ public final class SimulatedCloud implements CloudProvider {
    * Idempotent by the NodeClaim: an instance tagged {@code karpenter.sh/nodeclaim=<claim>} in the same cluster that
    * is not terminated is returned as it is (and logged as {@link Operation#CREATE_EXISTING}), so a retry after a
    * lost response never launches a second instance. The lookup and the launch happen under the state lock.
+   *
+   * <p>Capacity as EC2 Fleet reports it: the offerings are tried in {@link OfferingSelection}'s order, skipping
+   * those marked unavailable; one exhausted by {@link #setOfferingAvailable} is marked unavailable for
+   * {@link #UNAVAILABLE_FOR} (logged as {@link Operation#MARK_UNAVAILABLE}) and the next one tried. When none is
+   * left, {@link Kind#INSUFFICIENT_CAPACITY} is thrown, the marks kept.
    */
   @Override
   public Instance create(LaunchRequest request) {
@@ -121,14 +126,36 @@ public final class SimulatedCloud implements CloudProvider {
             .addKeyValue("instance", i.id()).log();
         return Change.unchanged(toInstance(i, now), call(now, Operation.CREATE_EXISTING, i.id(), request.nodeClaim(), describe(i)));
       }
-      OfferingSelection selection;
+      List<OfferingSelection> candidates;
       try {
-        selection = OfferingSelection.select(catalog, request, state.unavailableAt(now));
+        candidates = OfferingSelection.candidates(catalog, request, state.unavailableAt(now));
       } catch (CloudProviderException e) {
         return Change.fail(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), e.kind() + ": " + e.getMessage()), e);
       }
-      long sequence = state.launches() + 1;
-      String ip = PrivateAddresses.ip(state.network(), sequence, selection.offering().zone(), catalog.zones());
+      // As an instant fleet walks its overrides: an exhausted offering is marked and the next one tried.
+      Set<OfferingKey> exhausted = new HashSet<>(state.exhaustedOfferings());
+      CloudState marked = state;
+      List<CloudCall> calls = new ArrayList<>();
+      Optional<OfferingSelection> chosen = Optional.empty();
+      for (OfferingSelection candidate : candidates) {
+        if (!exhausted.contains(candidate.key())) {
+          chosen = Optional.of(candidate);
+          break;
+        }
+        Instant until = now.plus(UNAVAILABLE_FOR);
+        marked = marked.withUnavailableUntil(candidate.key(), until, NO_CAPACITY_REASON, now);
+        calls.add(unavailableCall(now, candidate.key(), until, NO_CAPACITY_REASON, request.nodeClaim()));
+      }
+      if (chosen.isEmpty()) {
+        CloudProviderException noCapacity = new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity for "
+            + request.instanceTypes() + " in zones " + (request.allowedZones().isEmpty() ? "any" : request.allowedZones())
+            + " as " + request.capacityTypes() + " (" + calls.size() + " offerings found exhausted now, any others already marked unavailable)");
+        calls.add(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), noCapacity.kind() + ": " + noCapacity.getMessage()));
+        return Change.failAfter(marked == state ? null : marked, calls, noCapacity);
+      }
+      OfferingSelection selection = chosen.get();
+      long sequence = marked.launches() + 1;
+      String ip = PrivateAddresses.ip(marked.network(), sequence, selection.offering().zone(), catalog.zones());
       Map<String, String> tags = new HashMap<>(request.tags());
       tags.putIfAbsent(WellKnown.TAG_NODECLAIM, request.nodeClaim());
       tags.putIfAbsent(WellKnown.TAG_CLUSTER, request.cluster());
@@ -157,8 +184,8 @@ public final class SimulatedCloud implements CloudProvider {
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
           .addKeyValue("zone", launched.zone()).addKeyValue("capacityType", launched.capacityType()).log();
-      return Change.of(pruned(state.withLaunched(launched), now), toInstance(launched, now),
-          call(now, Operation.CREATE, launched.id(), request.nodeClaim(), describe(launched)));
+      calls.add(call(now, Operation.CREATE, launched.id(), request.nodeClaim(), describe(launched)));
+      return Change.of(pruned(marked.withLaunched(launched), now), toInstance(launched, now), calls);
     });
   }
 
@@ -238,8 +265,13 @@ public final class SimulatedCloud implements CloudProvider {
         .toList();
   }
 
-  /** How long {@link #markUnavailable} takes an offering out, like Karpenter's unavailable-offerings cache. */
+  /**
+   * How long {@link #markUnavailable}, or a launch that finds an offering exhausted, takes the offering out, like
+   * Karpenter's unavailable-offerings cache.
+   */
   public static final Duration UNAVAILABLE_FOR = Duration.ofMinutes(3);
+  /** Why a launch marks an exhausted offering: EC2's error code for it. */
+  static final String NO_CAPACITY_REASON = "InsufficientInstanceCapacity";
   /** How long a spot interruption warning comes before the instance is reclaimed, as on EC2. */
   public static final Duration SPOT_INTERRUPTION_NOTICE = Duration.ofMinutes(2);
 
@@ -250,12 +282,16 @@ public final class SimulatedCloud implements CloudProvider {
     store.mutate(state -> {
       Instant now = config.clock().instant();
       Instant until = now.plus(UNAVAILABLE_FOR);
-      log.atInfo().setMessage("simulated offering marked unavailable").addKeyValue("instanceType", instanceType)
-          .addKeyValue("zone", zone).addKeyValue("capacityType", capacityType).addKeyValue("reason", reason)
-          .addKeyValue("until", until).log();
       return Change.of(state.withUnavailableUntil(offering, until, reason, now), null,
-          call(now, Operation.MARK_UNAVAILABLE, "", "", offering + " until " + until + " (" + reason + ")"));
+          unavailableCall(now, offering, until, reason, ""));
     });
+  }
+
+  private static CloudCall unavailableCall(Instant now, OfferingKey offering, Instant until, String reason, String nodeClaim) {
+    log.atInfo().setMessage("simulated offering marked unavailable").addKeyValue("instanceType", offering.instanceType())
+        .addKeyValue("zone", offering.zone()).addKeyValue("capacityType", offering.capacityType())
+        .addKeyValue("nodeclaim", nodeClaim).addKeyValue("reason", reason).addKeyValue("until", until).log();
+    return call(now, Operation.MARK_UNAVAILABLE, "", nodeClaim, offering + " until " + until + " (" + reason + ")");
   }
 
   /** A spot interruption in progress: the warning's time and when the instance is reclaimed. */
@@ -289,7 +325,11 @@ public final class SimulatedCloud implements CloudProvider {
     });
   }
 
-  /** The catalogue's types with each offering's availability as set by {@link #setOfferingAvailable}. */
+  /**
+   * The catalogue's types, with the offerings marked unavailable (by {@link #markUnavailable} or by a launch that
+   * found them exhausted) reported so until the mark expires. Offerings exhausted by {@link #setOfferingAvailable}
+   * are reported available until a launch tries them: EC2 does not announce a shortage either.
+   */
   @Override
   public List<InstanceType> instanceTypes() {
     Set<OfferingKey> unavailable = new HashSet<>(store.read().unavailableAt(config.clock().instant()));
@@ -383,11 +423,14 @@ public final class SimulatedCloud implements CloudProvider {
         .toList();
   }
 
-  /** Test and sandbox hook: no capacity for this offering until made available again. Persisted. */
+  /**
+   * Test and sandbox hook: no capacity for this offering until made available again. Persisted. Not reported by
+   * {@link #instanceTypes}: a launch that reaches the offering marks it unavailable and tries the next one.
+   */
   public void setOfferingAvailable(OfferingKey offering, boolean available) {
     store.mutate(state -> {
       Instant now = config.clock().instant();
-      return Change.of(state.withOfferingAvailable(offering, available), null,
+      return Change.of(state.withOfferingExhausted(offering, !available), null,
           call(now, Operation.SET_OFFERING_AVAILABILITY, "", "", offering + " available=" + available));
     });
   }

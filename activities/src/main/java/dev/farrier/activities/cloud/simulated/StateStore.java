@@ -14,6 +14,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -29,18 +32,34 @@ import java.util.function.Function;
 final class StateStore {
   private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
 
-  /** What a mutation decided: the new state (null: unchanged), its result, the call to log, or a failure to throw. */
-  record Change<T>(CloudState state, T result, CloudCall call, CloudProviderException failure) {
+  /**
+   * What a mutation decided: the new state (null: unchanged), its result, the calls to log, or a failure to throw
+   * (after writing the state, when a failed call still changed something, as a launch that found no capacity marks
+   * the offerings it tried).
+   */
+  record Change<T>(CloudState state, T result, List<CloudCall> calls, CloudProviderException failure) {
+    Change {
+      calls = calls.stream().filter(Objects::nonNull).toList();
+    }
+
     static <T> Change<T> of(CloudState state, T result, CloudCall call) {
-      return new Change<>(state, result, call, null);
+      return new Change<>(state, result, Collections.singletonList(call), null);
+    }
+
+    static <T> Change<T> of(CloudState state, T result, List<CloudCall> calls) {
+      return new Change<>(state, result, calls, null);
     }
 
     static <T> Change<T> unchanged(T result, CloudCall call) {
-      return new Change<>(null, result, call, null);
+      return new Change<>(null, result, Collections.singletonList(call), null);
     }
 
     static <T> Change<T> fail(CloudCall call, CloudProviderException failure) {
-      return new Change<>(null, null, call, failure);
+      return new Change<>(null, null, Collections.singletonList(call), failure);
+    }
+
+    static <T> Change<T> failAfter(CloudState state, List<CloudCall> calls, CloudProviderException failure) {
+      return new Change<>(state, null, calls, failure);
     }
   }
 
@@ -79,8 +98,8 @@ final class StateStore {
   }
 
   /**
-   * Runs {@code mutation} on the current state under the lock, writes the new state, then appends the call; a
-   * failure is logged and thrown without touching the state. The state is written before the call is logged so a
+   * Runs {@code mutation} on the current state under the lock, writes the new state, then appends the calls and
+   * throws the failure, if any. The state is written before the call is logged so a
    * crash in between can lose a log line but never log a launch that did not happen.
    */
   <T> T mutate(Function<CloudState, Change<T>> mutation) {
@@ -91,9 +110,7 @@ final class StateStore {
       if (change.state() != null) {
         write(change.state());
       }
-      if (change.call() != null) {
-        calls.append(change.call());
-      }
+      change.calls().forEach(calls::append);
       if (change.failure() != null) {
         throw change.failure();
       }

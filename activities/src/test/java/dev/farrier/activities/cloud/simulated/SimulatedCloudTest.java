@@ -16,9 +16,12 @@ import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -269,7 +272,91 @@ class SimulatedCloudTest {
     assertTrue(cloud.list(CLUSTER).stream().noneMatch(i -> "claim-c".equals(i.tags().get(WellKnown.TAG_NODECLAIM))));
 
     cloud.setOfferingAvailable(new OfferingKey("m6g.large", "us-east-1b", "on-demand"), true);
+    assertEquals(CloudProviderException.Kind.INSUFFICIENT_CAPACITY, assertThrows(CloudProviderException.class,
+        () -> cloud.create(request("claim-c", List.of("m5.large", "m6g.large"), List.of("spot", "on-demand"), zones))).kind(),
+        "capacity back, but the offering stays marked unavailable until the mark expires");
+    clock.advance(SimulatedCloud.UNAVAILABLE_FOR);
     assertEquals("us-east-1b", cloud.create(request("claim-c", List.of("m5.large", "m6g.large"), List.of("spot", "on-demand"), zones)).zone());
+  }
+
+  @Test
+  void anExhaustedCheapestOfferingIsMarkedAndTheNextOneLaunchedOnSimulatedCloud() {
+    List<String> zones = List.of("us-east-1a", "us-east-1b");
+    Offering cheapest = offeringsOf("m5.large", "on-demand", zones).getFirst();
+    Offering next = offeringsOf("m5.large", "on-demand", zones).get(1);
+    OfferingKey exhausted = new OfferingKey("m5.large", cheapest.zone(), "on-demand");
+    cloud.setOfferingAvailable(exhausted, false);
+    assertTrue(availability(exhausted), "EC2 does not announce a shortage: only a launch finds it");
+
+    Instance instance = cloud.create(request("claim-a", List.of("m5.large"), List.of("on-demand"), zones));
+
+    assertEquals(next.zone(), instance.zone());
+    assertEquals("on-demand", instance.capacityType());
+    assertFalse(availability(exhausted), "the launch marked the exhausted offering, and instanceTypes reports it");
+    List<CloudCall> marks = cloud.calls().read(Operation.MARK_UNAVAILABLE);
+    assertEquals(1, marks.size());
+    assertEquals("claim-a", marks.getFirst().nodeClaim());
+    assertTrue(marks.getFirst().detail().startsWith(exhausted + " until " + clock.instant().plus(SimulatedCloud.UNAVAILABLE_FOR)),
+        marks.getFirst().detail());
+    List<Operation> order = cloud.calls().read().stream().map(CloudCall::operation)
+        .filter(o -> o == Operation.MARK_UNAVAILABLE || o == Operation.CREATE).toList();
+    assertEquals(List.of(Operation.MARK_UNAVAILABLE, Operation.CREATE), order);
+
+    clock.advance(SimulatedCloud.UNAVAILABLE_FOR);
+    assertTrue(availability(exhausted), "the mark expires; the shortage is hidden again until a launch finds it");
+  }
+
+  @Test
+  void everyOfferingExhaustedFailsWithInsufficientCapacityAndMarksThemAllOnSimulatedCloud() {
+    List<String> zones = List.of("us-east-1a", "us-east-1b");
+    List<OfferingKey> all = new ArrayList<>();
+    for (String type : List.of("m5.large", "m6g.large")) {
+      for (String capacityType : List.of("spot", "on-demand")) {
+        offeringsOf(type, capacityType, zones).forEach(o -> all.add(new OfferingKey(type, o.zone(), capacityType)));
+      }
+    }
+    all.forEach(o -> cloud.setOfferingAvailable(o, false));
+
+    CloudProviderException e = assertThrows(CloudProviderException.class,
+        () -> cloud.create(request("claim-a", List.of("m5.large", "m6g.large"), List.of("spot", "on-demand"), zones)));
+
+    assertEquals(CloudProviderException.Kind.INSUFFICIENT_CAPACITY, e.kind());
+    assertEquals(8, all.size());
+    all.forEach(o -> assertFalse(availability(o), o + " marked unavailable"));
+    assertEquals(all.size(), cloud.calls().count(Operation.MARK_UNAVAILABLE, "claim-a"));
+    assertEquals(1, cloud.calls().count(Operation.CREATE_FAILED, "claim-a"));
+    assertEquals(0, cloud.calls().count(Operation.CREATE, "claim-a"));
+    assertTrue(cloud.instances().isEmpty());
+
+    CloudProviderException again = assertThrows(CloudProviderException.class,
+        () -> cloud.create(request("claim-a", List.of("m5.large", "m6g.large"), List.of("spot", "on-demand"), zones)));
+    assertEquals(CloudProviderException.Kind.INSUFFICIENT_CAPACITY, again.kind());
+    assertEquals(all.size(), cloud.calls().count(Operation.MARK_UNAVAILABLE, "claim-a"), "marked offerings are not tried again");
+  }
+
+  @Test
+  void aStateFileWrittenWithTheOldFieldNameKeepsItsShortagesOnSimulatedCloud() throws Exception {
+    Files.writeString(stateDir.resolve("state.json"), """
+        {"network": 7, "launches": 0, "instances": [], "instanceProfiles": [], "unavailableUntil": [],
+         "unavailableOfferings": [{"instanceType": "m5.large", "zone": "us-east-1a", "capacityType": "on-demand"}]}
+        """);
+    Instance instance = cloud.create(request("claim-a", List.of("m5.large"), List.of("on-demand"), List.of("us-east-1a", "us-east-1b")));
+    assertEquals("us-east-1b", instance.zone());
+    assertFalse(availability(new OfferingKey("m5.large", "us-east-1a", "on-demand")));
+  }
+
+  /** The type's offerings of one capacity type in the zones, in the order a launch tries them. */
+  private List<Offering> offeringsOf(String type, String capacityType, List<String> zones) {
+    return cloud.catalog().find(type).orElseThrow().offerings().stream()
+        .filter(o -> o.capacityType().equals(capacityType) && zones.contains(o.zone()))
+        .sorted(Comparator.comparingDouble(Offering::pricePerHour).thenComparing(Offering::zone))
+        .toList();
+  }
+
+  private boolean availability(OfferingKey key) {
+    return cloud.instanceTypes().stream().filter(t -> t.name().equals(key.instanceType())).findFirst().orElseThrow()
+        .offerings().stream().filter(o -> o.zone().equals(key.zone()) && o.capacityType().equals(key.capacityType()))
+        .findFirst().orElseThrow().available();
   }
 
   @Test
