@@ -8,12 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
-import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.kube.ClusterIT;
-import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.kube.PodEvent;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
@@ -31,13 +29,9 @@ import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.testing.TestActivityEnvironment;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -55,12 +49,11 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes Ready), run in Temporal's activity test environment so heartbeats and failures behave as in a worker.
  */
 class ActivitiesIT extends ClusterIT {
-  /** The simulated VPC is tagged karpenter.sh/discovery=<cluster>; KubeTestSupport's EC2NodeClass selects "test". */
-  private static final String CLUSTER = "test";
+  private static final String CLUSTER = SimulatedActivities.CLUSTER;
 
   private SimulatedCloud cloud;
   private SimulatedKubelet kubelet;
-  private TestActivityEnvironment env;
+  private SimulatedActivities activities;
   private NodeClaimActivities claims;
   private PlanningActivities planning;
   private String nodeClass;
@@ -68,26 +61,18 @@ class ActivitiesIT extends ClusterIT {
 
   @BeforeEach
   void start(@TempDir Path cloudDir) {
-    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER).withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
+    activities = new SimulatedActivities(client, cluster, cloudDir);
+    cloud = activities.cloud;
+    claims = activities.claims;
+    planning = activities.planning;
+    nodeClass = activities.nodeClass;
+    nodePool = activities.nodePool;
     kubelet = new SimulatedKubelet(client, cloud).start();
-    env = TestActivityEnvironment.newInstance();
-    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud), new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING));
-    var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
-        .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
-    claims = env.newActivityStub(NodeClaimActivities.class, options);
-    planning = env.newActivityStub(PlanningActivities.class, options);
-    nodeClass = KubeTestSupport.unique("class");
-    nodePool = KubeTestSupport.unique("pool");
-    var ami = cloud.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow();
-    KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(nodeClass, ami));
-    KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
-    // Launches take subnets, security groups and the instance profile from the status the worker's loop writes.
-    new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
   }
 
   @AfterEach
   void stop() {
-    env.close();
+    activities.close();
     kubelet.close();
   }
 

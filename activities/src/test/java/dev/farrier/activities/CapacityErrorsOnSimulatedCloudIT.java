@@ -9,10 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.cloud.simulated.OfferingKey;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
-import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -25,14 +23,9 @@ import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.testing.TestActivityEnvironment;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,36 +42,26 @@ import org.junit.jupiter.api.io.TempDir;
  * fails (the AWS side of the same loop is {@code CapacityErrorsFromAFakeCreateFleetOnMotoIT}).
  */
 class CapacityErrorsOnSimulatedCloudIT extends ClusterIT {
-  /** The simulated VPC is tagged karpenter.sh/discovery=<cluster>; KubeTestSupport's EC2NodeClass selects "test". */
-  private static final String CLUSTER = "test";
+  private static final String CLUSTER = SimulatedActivities.CLUSTER;
 
   private SimulatedCloud cloud;
-  private TestActivityEnvironment env;
+  private SimulatedActivities activities;
   private NodeClaimActivities claims;
   private PlanningActivities planning;
   private String nodePool;
 
   @BeforeEach
   void start(@TempDir Path cloudDir) {
-    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER).withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
-    env = TestActivityEnvironment.newInstance();
-    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud),
-        new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING));
-    var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
-        .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
-    claims = env.newActivityStub(NodeClaimActivities.class, options);
-    planning = env.newActivityStub(PlanningActivities.class, options);
-    String nodeClass = KubeTestSupport.unique("class");
-    nodePool = KubeTestSupport.unique("pool");
-    var ami = cloud.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow();
-    KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(nodeClass, ami));
-    KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
-    new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
+    activities = new SimulatedActivities(client, cluster, cloudDir);
+    cloud = activities.cloud;
+    claims = activities.claims;
+    planning = activities.planning;
+    nodePool = activities.nodePool;
   }
 
   @AfterEach
   void stop() {
-    env.close();
+    activities.close();
   }
 
   @Test

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.activities.cloud.simulated.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.ec2.model.SpotPrice;
@@ -50,30 +48,14 @@ class PricingAndVolumesTest {
 
   @Test
   void anUnavailableOfferingComesBackAfterItsTtl() {
-    var now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-    Clock clock = new Clock() {
-      @Override
-      public Instant instant() {
-        return now.get();
-      }
-
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-    };
+    var clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     var offerings = new UnavailableOfferings(clock);
     offerings.mark("m5.large", "us-east-1a", "spot", "InsufficientInstanceCapacity");
     assertTrue(offerings.isUnavailable("m5.large", "us-east-1a", "spot"));
     assertFalse(offerings.isUnavailable("m5.large", "us-east-1a", "on-demand"), "another capacity type is another pool");
-    now.set(now.get().plus(UnavailableOfferings.DEFAULT_TTL).minusSeconds(1));
+    clock.advance(UnavailableOfferings.DEFAULT_TTL.minusSeconds(1));
     assertTrue(offerings.isUnavailable("m5.large", "us-east-1a", "spot"));
-    now.set(now.get().plusSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
     assertFalse(offerings.isUnavailable("m5.large", "us-east-1a", "spot"), "three minutes later EC2 is asked again");
   }
 }

@@ -7,14 +7,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock tests move by hand. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private Instant now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     now = now.plus(duration);
   }
 

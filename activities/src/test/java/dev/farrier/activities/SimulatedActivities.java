@@ -1,0 +1,54 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.cloud.simulated.SimulatedCloud;
+import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.status.StatusRefresher;
+import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.PlanningActivities;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.testing.TestActivityEnvironment;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The real activity implementations on a simulated cloud against the shared kube-apiserver: a new EC2NodeClass (the
+ * Kubernetes 1.34 AL2 image) and NodePool, resolved by the status loop as the worker's would, and activity stubs that
+ * try once, so a test sees each failure as it is raised.
+ */
+final class SimulatedActivities implements AutoCloseable {
+  /** The simulated VPC is tagged karpenter.sh/discovery=<cluster>; KubeTestSupport's EC2NodeClass selects "test". */
+  static final String CLUSTER = "test";
+
+  final SimulatedCloud cloud;
+  final NodeClaimActivities claims;
+  final PlanningActivities planning;
+  final String nodeClass = KubeTestSupport.unique("class");
+  final String nodePool = KubeTestSupport.unique("pool");
+  private final TestActivityEnvironment env = TestActivityEnvironment.newInstance();
+
+  SimulatedActivities(KubernetesClient client, Cluster cluster, Path cloudDir) {
+    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER)
+        .withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
+    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud),
+        new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING));
+    var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
+        .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
+    claims = env.newActivityStub(NodeClaimActivities.class, options);
+    planning = env.newActivityStub(PlanningActivities.class, options);
+    var ami = cloud.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow();
+    KubeTestSupport.apply(client, KubeTestSupport.nodeClassYaml(nodeClass, ami));
+    KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
+    // Launches take subnets, security groups and the instance profile from the status the worker's loop writes.
+    new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
+  }
+
+  @Override
+  public void close() {
+    env.close();
+  }
+}
