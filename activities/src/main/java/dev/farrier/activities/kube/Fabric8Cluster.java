@@ -291,6 +291,11 @@ public final class Fabric8Cluster implements Cluster {
   }
 
   @Override
+  public List<Pod> listUnboundPods() {
+    return client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems();
+  }
+
+  @Override
   public List<Pod> listPendingPods() {
     return client.pods().inAnyNamespace()
         .withField("spec.nodeName", "")
