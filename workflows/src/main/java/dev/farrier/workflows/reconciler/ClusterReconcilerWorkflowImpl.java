@@ -57,6 +57,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   static final int MAX_BATCH_PODS = 1_000;
   /** {@code Workflow.getVersion} change id of {@link #MAX_BATCH_PODS} (version 1): older runs replay uncapped. */
   static final String BATCH_CAP_CHANGE = "provisioning-batch-cap";
+  /**
+   * Queued pods carried across continue-as-new (about 0.6 MB); the input of the next run must stay under Temporal's
+   * 2 MB payload limit, and pods beyond it are still pending, so the informer's resync brings them back.
+   */
+  static final int MAX_CARRIED_PODS = 5_000;
+  /** {@code Workflow.getVersion} change id of {@link #MAX_CARRIED_PODS} (version 1). */
+  static final String CARRY_CAP_CHANGE = "carried-pods-cap";
 
   private final PodBatcher batcher = new PodBatcher();
   private final List<String> replacementsStarted = new ArrayList<>();
@@ -100,7 +107,14 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
         cooldowns.values().removeIf(c -> c.untilMillis() <= now);
         StructuredLog.info(log, "continuing as new", "cluster", cluster, "nextBatch", nextBatch,
             "carriedPods", batcher.queuedCount(), "carriedBatches", batcher.inFlightBatches().size());
-        Workflow.continueAsNew(new ReconcilerInput(cluster, settings, nextBatch, batcher.queued(), batcher.carry(release),
+        List<PodRef> carried = batcher.queued();
+        if (Workflow.getVersion(CARRY_CAP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1 && carried.size() > MAX_CARRIED_PODS) {
+          // The rest are still pending; the informer's resync signals them again within 30 s.
+          StructuredLog.warn(log, "queued pods left to the informer's resync", "cluster", cluster,
+              "carried", MAX_CARRIED_PODS, "left", carried.size() - MAX_CARRIED_PODS);
+          carried = batcher.queued(MAX_CARRIED_PODS);
+        }
+        Workflow.continueAsNew(new ReconcilerInput(cluster, settings, nextBatch, carried, batcher.carry(release),
             List.copyOf(cooldowns.values())));
         return;
       }

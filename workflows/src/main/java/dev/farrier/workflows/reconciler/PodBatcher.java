@@ -131,6 +131,11 @@ final class PodBatcher {
     return List.copyOf(queued.values());
   }
 
+  /** The oldest {@code max} queued pods, for a continue-as-new whose input must stay small. */
+  List<PodRef> queued(int max) {
+    return queued.values().stream().limit(max).toList();
+  }
+
   int queuedCount() {
     return queued.size();
   }

@@ -60,6 +60,14 @@ class PodBatcherTest {
   }
 
   @Test
+  void aContinueAsNewCarriesTheOldestQueuedPodsUpToItsCap() {
+    batcher.offer(List.of(pod("a"), pod("b"), pod("c")), 0);
+
+    assertEquals(List.of(pod("a"), pod("b")), batcher.queued(2));
+    assertEquals(3, batcher.queuedCount(), "reading the carry takes nothing out");
+  }
+
+  @Test
   void arrivalsOnlyMoveWhenSomethingNewWasQueued() {
     batcher.offer(List.of(pod("a")), 0);
     long seen = batcher.arrivals();
