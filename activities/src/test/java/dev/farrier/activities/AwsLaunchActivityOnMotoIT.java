@@ -3,11 +3,9 @@ package dev.farrier.activities;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.activities.cloud.aws.AwsTestSupport;
-import dev.farrier.activities.kube.ClusterIT;
+import dev.farrier.activities.cloud.aws.AwsClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.status.StatusRefresher;
-import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.model.NodeClaimRequest;
@@ -17,8 +15,6 @@ import dev.farrier.workflows.model.WellKnown;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.Tag;
@@ -28,21 +24,7 @@ import software.amazon.awssdk.services.ec2.model.Tag;
  * (subnets and security group by discovery tag, an instance profile managed from a role) through the AWS provider,
  * and the launch activity launches from that status into the resolved subnets with the resolved profile.
  */
-class AwsLaunchActivityOnMotoIT extends ClusterIT {
-  private static AwsTestSupport aws;
-  private static String clusterName;
-
-  @BeforeAll
-  static void moto(LocalStack stack) {
-    clusterName = KubeTestSupport.unique("aws-activity-it");
-    aws = new AwsTestSupport(stack, clusterName);
-  }
-
-  @AfterAll
-  static void close() {
-    aws.clients().close();
-  }
-
+class AwsLaunchActivityOnMotoIT extends AwsClusterIT {
   @Test
   void aClaimLaunchesIntoTheSubnetsAndWithTheProfileTheStatusLoopResolved() {
     var ec2 = aws.clients().ec2();

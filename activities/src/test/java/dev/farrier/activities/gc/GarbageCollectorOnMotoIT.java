@@ -4,16 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.Instance;
-import dev.farrier.activities.cloud.aws.AwsTestSupport;
+import dev.farrier.activities.cloud.aws.AwsClusterIT;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimSpec;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.NodePoolHash;
-import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Clock;
@@ -21,29 +19,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Garbage collection with the AWS provider on moto and NodeClaims on the real kube-apiserver. moto cannot age an
  * instance, so the collector's clock runs ten minutes ahead instead (grace five minutes).
  */
-class GarbageCollectorOnMotoIT extends ClusterIT {
-  private static AwsTestSupport aws;
-  private static String clusterName;
-
-  @BeforeAll
-  static void moto(LocalStack stack) {
-    clusterName = KubeTestSupport.unique("gc-it");
-    aws = new AwsTestSupport(stack, clusterName);
-  }
-
-  @AfterAll
-  static void close() {
-    aws.clients().close();
-  }
-
+class GarbageCollectorOnMotoIT extends AwsClusterIT {
   private static NodeClaim claim(String name) {
     var claim = new NodeClaim();
     claim.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(Map.of(WellKnown.NODEPOOL_LABEL, "default"))
