@@ -11,6 +11,7 @@ import dev.farrier.activities.kube.Cluster;
 import dev.farrier.workflows.activities.DeleteMessagesRequest;
 import dev.farrier.workflows.activities.DeletedMessages;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.InterruptionNotice;
 import dev.farrier.workflows.activities.InterruptionTarget;
@@ -143,7 +144,7 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
         .map("true"::equals).orElse(false);
     int pods = node.isEmpty() ? 0 : (int) cluster.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).count();
     Long grace = GoDurations.toMillis(claim.getSpec().terminationGracePeriod());
-    var command = new DisruptionCommand(name, node.isPresent() ? nodeName : null, nodePool, instanceId, "replace",
+    var command = new DisruptionCommand(name, node.isPresent() ? nodeName : null, nodePool, instanceId, DisruptionMethod.REPLACE,
         request.kind().name(), request.detail(), pods, grace == null ? null : grace / 1000,
         labels.get(WellKnown.INSTANCE_TYPE_LABEL), labels.get(WellKnown.CAPACITY_TYPE_LABEL));
     return new InterruptionTarget(instanceId, command, optIn, labels.get(WellKnown.ZONE_LABEL));

@@ -8,6 +8,7 @@ import dev.farrier.activities.kube.PdbBlockedException;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
+import dev.farrier.workflows.activities.HeldPod;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.model.WellKnown;
@@ -15,11 +16,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.temporal.activity.Activity;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 public class NodeActivitiesImpl implements NodeActivities {
   private static final Logger log = LoggerFactory.getLogger(NodeActivitiesImpl.class);
   static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+  /** A drain pass stops starting evictions after this (its StartToClose is 2 minutes); the workflow runs the next. */
+  static final Duration PASS_BUDGET = Duration.ofSeconds(60);
 
   private final Cluster cluster;
   private final Clock clock;
@@ -72,26 +74,32 @@ public class NodeActivitiesImpl implements NodeActivities {
   }
 
   /**
-   * Idempotent: evicting a pod that is gone (or replaced by a namesake) is a no-op thanks to the UID precondition,
-   * and pods already terminating are only waited for.
+   * One pass over the node's pods: evicts each evictable pod once and reports the ones it leaves, with why. Idempotent:
+   * evicting a pod that is gone (or replaced by a namesake) is a no-op thanks to the UID precondition, and pods
+   * already terminating are only waited for. Each call is bounded (see {@code PodEvictions}) and the pass heartbeats
+   * per pod; a pass that has run for {@link #PASS_BUDGET} stops starting evictions and reports what is left, so
+   * a node with many refused pods never outlives the activity's timeout.
    */
   @Override
   public DrainStatus drainStep(DrainRequest request) {
     List<String> evicted = new ArrayList<>();
-    Set<String> blocking = new LinkedHashSet<>();
-    List<String> doNotDisrupt = new ArrayList<>();
-    List<String> failures = new ArrayList<>();
+    List<HeldPod> held = new ArrayList<>();
+    var deadline = clock.instant().plus(PASS_BUDGET);
     for (Pod pod : drainable(cluster.listPodsOnNode(request.nodeName()))) {
       var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
       Activity.getExecutionContext().heartbeat(key);
+      if (clock.instant().isAfter(deadline)) {
+        log.info("drain pass out of time, the rest next pass node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+        break;
+      }
       try {
         if (request.bypassPdb()) {
-          // terminationGracePeriod expired: the user's deadline outranks PDBs and do-not-disrupt, and a pod stuck
-          // terminating (its kubelet gone) is removed without waiting for it.
+          // terminationGracePeriod expired or an operator forced the drain: that outranks PDBs and do-not-disrupt, and
+          // a pod stuck terminating (its kubelet gone) is removed without waiting for it.
           boolean stuck = pod.getMetadata().getDeletionTimestamp() != null;
           if (cluster.deletePod(pod, stuck ? 0L : null)) {
             evicted.add(key);
-            log.info("pod deleted past terminationGracePeriod node={} nodeclaim={} pod={} forced={}", request.nodeName(), request.nodeClaim(), key, stuck);
+            log.info("pod deleted past its PDB node={} nodeclaim={} pod={} forced={}", request.nodeName(), request.nodeClaim(), key, stuck);
           }
           continue;
         }
@@ -99,7 +107,11 @@ public class NodeActivitiesImpl implements NodeActivities {
           continue;
         }
         if ("true".equals(annotations(pod).get(WellKnown.DO_NOT_DISRUPT_ANNOTATION))) {
-          doNotDisrupt.add(key);
+          held.add(new HeldPod(key, HeldPod.Cause.DO_NOT_DISRUPT, null));
+          continue;
+        }
+        if (request.holdUnowned() && !hasController(pod)) {
+          held.add(new HeldPod(key, HeldPod.Cause.NO_CONTROLLER, null));
           continue;
         }
         if (cluster.evictPod(pod) == EvictionOutcome.EVICTED) {
@@ -107,17 +119,23 @@ public class NodeActivitiesImpl implements NodeActivities {
           log.info("pod evicted node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
         }
       } catch (PdbBlockedException e) {
-        blocking.add(e.pdbName() == null ? "(unknown)" : e.pdbKey());
+        held.add(new HeldPod(key, HeldPod.Cause.PDB, e.pdbName() == null ? "(unknown)" : e.pdbKey()));
         log.info("eviction blocked node={} nodeclaim={} pod={} pdb={}", request.nodeName(), request.nodeClaim(), key, e.pdbKey());
       } catch (KubernetesClientException e) {
         // One pod the API refuses (e.g. covered by two PDBs: HTTP 500) must not stop the pass for the others.
-        failures.add(key + ": " + e.getMessage());
+        held.add(new HeldPod(key, HeldPod.Cause.EVICTION_FAILED, e.getMessage()));
         log.warn("eviction failed node={} nodeclaim={} pod={}: {}", request.nodeName(), request.nodeClaim(), key, e.getMessage());
       }
     }
     var remaining = drainable(cluster.listPodsOnNode(request.nodeName())).stream()
         .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
-    return new DrainStatus(evicted, remaining, List.copyOf(blocking), doNotDisrupt, failures);
+    return DrainStatus.of(evicted, remaining, held);
+  }
+
+  /** A controller (ReplicaSet, StatefulSet, Job, ...) owns the pod and will recreate it elsewhere. */
+  static boolean hasController(Pod pod) {
+    return pod.getMetadata().getOwnerReferences() != null
+        && pod.getMetadata().getOwnerReferences().stream().anyMatch(o -> Boolean.TRUE.equals(o.getController()));
   }
 
   /** Pods that must leave before the node can go: not DaemonSet pods, not mirror pods, not finished ones. */

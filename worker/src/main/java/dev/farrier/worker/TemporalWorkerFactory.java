@@ -12,6 +12,7 @@ import dev.farrier.worker.config.WorkerSettings;
 import dev.farrier.workflows.FarrierWorkflows;
 import io.micronaut.context.annotation.Factory;
 import io.temporal.client.WorkflowClient;
+import io.micronaut.context.annotation.Bean;
 import io.temporal.worker.WorkerFactory;
 import jakarta.inject.Singleton;
 
@@ -19,7 +20,8 @@ import jakarta.inject.Singleton;
 @Factory
 public class TemporalWorkerFactory {
   @Singleton
-  Cluster cluster(KubernetesClient kube) {
+  @Bean(preDestroy = "close")
+  Fabric8Cluster cluster(KubernetesClient kube) {
     return new Fabric8Cluster(kube);
   }
 

@@ -4,18 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementInput;
-import dev.farrier.workflows.replacement.ReplacementProgress;
 import dev.farrier.workflows.replacement.ReplacementResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.workflow.Workflow;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class TemporalReplacementTrackerTest {
+  /** The replacement's workflow type, with only what this test drives. */
+  @WorkflowInterface
+  public interface NodeReplacementWorkflow {
+    @WorkflowMethod
+    ReplacementResult replace(ReplacementInput input);
+
+    @SignalMethod
+    void resume();
+  }
+
   /** A replacement that runs until told to finish. */
   public static class WaitingReplacement implements NodeReplacementWorkflow {
     private boolean finish;
@@ -27,22 +38,8 @@ class TemporalReplacementTrackerTest {
     }
 
     @Override
-    public void pause() {}
-
-    @Override
     public void resume() {
       finish = true;
-    }
-
-    @Override
-    public void interrupted(dev.farrier.workflows.replacement.Interruption interruption) {}
-
-    @Override
-    public void abort(String reason) {}
-
-    @Override
-    public ReplacementProgress progress() {
-      return null;
     }
   }
 

@@ -9,6 +9,14 @@ public final class EventReasons {
   public static final String INITIALIZED = "Initialized";
   public static final String LAUNCH_FAILED = "LaunchFailed";
 
+  /** A replacement started (on the Node and its NodeClaim): method, reason and detail. */
+  public static final String DISRUPTION_STARTED = "DisruptionStarted";
+  /** A replacement finished: the NodeClaim's last Event. */
+  public static final String DISRUPTION_COMPLETED = "DisruptionCompleted";
+  /** A step failed; the replacement waits for an operator's Retry. */
+  public static final String DISRUPTION_FAILED = "DisruptionFailed";
+  /** An operator forced the drain past PodDisruptionBudgets, with the reason. */
+  public static final String FORCE_DRAIN = "ForceDrain";
   public static final String DISRUPTION_TAINTED = "DisruptionTainted";
   public static final String CORDONED = "Cordoned";
   public static final String EVICTED = "Evicted";

@@ -37,6 +37,14 @@ public final class EventRecorder {
     record(messages.stream().map(m -> new EventRequest(cluster, kind, name, EventReasons.NORMAL, reason, m)).toList());
   }
 
+  /** An object an Event is about. */
+  public record Target(String kind, String name) {}
+
+  /** The same Event on several objects (a Node and its NodeClaim), recorded in parallel. */
+  public void each(String type, String reason, String message, List<Target> targets) {
+    record(targets.stream().map(t -> new EventRequest(cluster, t.kind(), t.name(), type, reason, message)).toList());
+  }
+
   private void record(List<EventRequest> events) {
     List<Promise<Void>> sent = events.stream().map(e -> Async.procedure(nodes::recordEvent, e)).toList();
     for (int i = 0; i < sent.size(); i++) {

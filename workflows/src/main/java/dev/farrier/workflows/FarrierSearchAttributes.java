@@ -13,7 +13,10 @@ public final class FarrierSearchAttributes {
   public static final SearchAttributeKey<String> INSTANCE_ID = SearchAttributeKey.forKeyword("FarrierInstanceId");
   public static final SearchAttributeKey<String> REASON = SearchAttributeKey.forKeyword("FarrierReason");
   public static final SearchAttributeKey<String> PHASE = SearchAttributeKey.forKeyword("FarrierPhase");
+  public static final SearchAttributeKey<String> NODE_CLAIM = SearchAttributeKey.forKeyword("FarrierNodeClaim");
+  /** What holds a replacement up now (a PDB, do-not-disrupt pods, a failed step, an approval); unset when nothing does. */
+  public static final SearchAttributeKey<String> BLOCKER = SearchAttributeKey.forKeyword("FarrierBlocker");
 
   /** Every key, for registration. All are Keyword. */
-  public static final List<SearchAttributeKey<String>> ALL = List.of(CLUSTER, NODE_POOL, NODE, INSTANCE_ID, REASON, PHASE);
+  public static final List<SearchAttributeKey<String>> ALL = List.of(CLUSTER, NODE_POOL, NODE, INSTANCE_ID, REASON, PHASE, NODE_CLAIM, BLOCKER);
 }

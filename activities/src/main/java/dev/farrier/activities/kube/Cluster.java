@@ -139,7 +139,10 @@ public interface Cluster {
 
   Optional<Pod> getPod(String namespace, String name);
 
-  /** Every pod bound to the node, in all namespaces (terminal ones included: callers decide what counts). */
+  /**
+   * Every pod bound to the node, in all namespaces (terminal ones included: callers decide what counts). One call of
+   * at most a few seconds, never retried inside: a drain pass heartbeats between calls.
+   */
   List<Pod> listPodsOnNode(String nodeName);
 
   /** Every pod bound to some node, in all namespaces: one read for a planning round instead of one per node. */

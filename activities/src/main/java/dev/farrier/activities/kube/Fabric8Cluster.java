@@ -34,8 +34,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** {@link Cluster} on the fabric8 client. Thread-safe; the client is owned (and closed) by the caller. */
-public final class Fabric8Cluster implements Cluster {
+/**
+ * {@link Cluster} on the fabric8 client. Thread-safe; the client is owned (and closed) by the caller, the bounded
+ * client the drain's calls use (see {@link PodEvictions}) by this object.
+ */
+public final class Fabric8Cluster implements Cluster, AutoCloseable {
   private final KubernetesClient client;
   private final OptimisticPatcher patcher;
   private final PodEvictions evictions;
@@ -282,7 +285,7 @@ public final class Fabric8Cluster implements Cluster {
 
   @Override
   public List<Pod> listPodsOnNode(String nodeName) {
-    return client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+    return evictions.podsOn(nodeName);
   }
 
   @Override
@@ -440,5 +443,10 @@ public final class Fabric8Cluster implements Cluster {
     return pod.getStatus() != null && pod.getStatus().getConditions() != null
         && pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())
             && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()));
+  }
+
+  @Override
+  public void close() {
+    evictions.close();
   }
 }

@@ -4,7 +4,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -22,22 +25,43 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Eviction and forced deletion of pods, with the pod's UID as a precondition. Raw requests rather than the
- * client's {@code evict()}, because that returns a bare {@code false} on 429 and drops the server's Status, whose
- * cause names the blocking PodDisruptionBudget.
+ * Eviction and forced deletion of pods, with the pod's UID as a precondition, and the pod reads a drain needs.
+ * Raw requests rather than the client's {@code evict()}, because that returns a bare {@code false} on 429 and drops
+ * the server's Status, whose cause names the blocking PodDisruptionBudget.
+ *
+ * <p>Every call here answers within {@link #CALL_TIMEOUT}, shorter than a drain pass's heartbeat timeout: the calls go
+ * through a client of their own that never retries (the fabric8 client otherwise retries a 429 and 5xx with backoff,
+ * honouring Retry-After, inside one call: a refused eviction then waited tens of seconds and the activity's
+ * heartbeat timed out). A refusal is returned as a fact at once; retrying is the drain workflow's business.
  */
-final class PodEvictions {
+final class PodEvictions implements AutoCloseable {
   /** When the server sends no Retry-After: about the time a replacement pod takes to become ready again. */
   static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
-  private static final long REQUEST_TIMEOUT_SECONDS = 30;
+  /** The bound of one call; the drain pass heartbeats between calls and its heartbeat timeout is 10 s. */
+  static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
   private static final int TOO_MANY_REQUESTS = 429;
   /** The server's words: "The disruption budget <name> needs 2 healthy pods and has 2 currently" (and kin). */
   private static final Pattern BUDGET_NAME = Pattern.compile("[Dd]isruption budget ([a-z0-9]([-a-z0-9.]*[a-z0-9])?)");
 
   private final KubernetesClient client;
 
-  PodEvictions(KubernetesClient client) {
-    this.client = client;
+  /** @param shared the worker's client: its configuration (endpoint, credentials) is reused, not its retry policy */
+  PodEvictions(KubernetesClient shared) {
+    Config bounded = new ConfigBuilder(shared.getConfiguration())
+        .withRequestRetryBackoffLimit(0)
+        .withRequestTimeout((int) CALL_TIMEOUT.toMillis())
+        .build();
+    this.client = new KubernetesClientBuilder().withConfig(bounded).build();
+  }
+
+  /** The pods bound to {@code nodeName}, in one bounded LIST. */
+  List<Pod> podsOn(String nodeName) {
+    return client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
+  }
+
+  @Override
+  public void close() {
+    client.close();
   }
 
   EvictionOutcome evict(Pod pod) throws PdbBlockedException {
@@ -179,7 +203,8 @@ final class PodEvictions {
 
   private static HttpResponse<String> send(HttpClient http, HttpRequest request) {
     try {
-      return http.sendAsync(request, String.class).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      // The client's own request timeout ends the call first; this bound only guards against a lost completion.
+      return http.sendAsync(request, String.class).get(CALL_TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw KubernetesClientException.launderThrowable(e);

@@ -3,8 +3,8 @@ package dev.farrier.workflows.activities;
 /**
  * One node the disruption planner decided to disrupt now.
  *
- * @param method        {@code replace} (launch a replacement first) or {@code delete} (no replacement needed, or the
- *                      NodeClaim is being deleted by a user)
+ * @param method        replace (launch a replacement first) or delete (no replacement needed, or the NodeClaim is
+ *                      being deleted by a user)
  * @param reason        Karpenter's reason word: {@code drifted}, {@code expired}, {@code deleted}
  * @param detail        why, in words (e.g. "image ami-0abc is not among ami-0def, ami-0123 resolved for amd64")
  * @param instanceType  the node's {@code node.kubernetes.io/instance-type}, for the disruption log line (may be null)
@@ -15,7 +15,7 @@ public record DisruptionCommand(
     String nodeName,
     String nodePool,
     String instanceId,
-    String method,
+    DisruptionMethod method,
     String reason,
     String detail,
     int podCount,
@@ -24,7 +24,7 @@ public record DisruptionCommand(
     String capacityType) {
 
   /** Without the node's instance and capacity type (the log line then shows them empty, as Karpenter does). */
-  public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, String method,
+  public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,
       String reason, String detail, int podCount, Long terminationGracePeriodSeconds) {
     this(nodeClaim, nodeName, nodePool, instanceId, method, reason, detail, podCount, terminationGracePeriodSeconds,
         null, null);

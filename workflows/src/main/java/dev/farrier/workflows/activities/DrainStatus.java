@@ -11,19 +11,31 @@ import java.util.List;
  * @param doNotDisrupt  pods with {@code karpenter.sh/do-not-disrupt} that this pass did not evict
  * @param failures      pods whose eviction failed for another reason, with the error (e.g. a pod two PDBs cover);
  *                      one bad pod never stops the pass for the others
+ * @param held          every pod this pass left on the node on purpose or by refusal, with the cause (the lists above
+ *                      say the same per cause; this one also names pods without a controller and which PDB holds each)
  */
 public record DrainStatus(List<String> evicted, List<String> remaining, List<String> blockingPdbs, List<String> doNotDisrupt,
-    List<String> failures) {
+    List<String> failures, List<HeldPod> held) {
   public DrainStatus {
     evicted = List.copyOf(evicted);
     remaining = List.copyOf(remaining);
     blockingPdbs = List.copyOf(blockingPdbs);
     doNotDisrupt = List.copyOf(doNotDisrupt);
     failures = failures == null ? List.of() : List.copyOf(failures);
+    held = held == null ? List.of() : List.copyOf(held);
   }
 
   public DrainStatus(List<String> evicted, List<String> remaining, List<String> blockingPdbs, List<String> doNotDisrupt) {
-    this(evicted, remaining, blockingPdbs, doNotDisrupt, List.of());
+    this(evicted, remaining, blockingPdbs, doNotDisrupt, List.of(), List.of());
+  }
+
+  /** A pass that reports its held pods only through {@code held}; the per-cause lists are derived from it. */
+  public static DrainStatus of(List<String> evicted, List<String> remaining, List<HeldPod> held) {
+    List<String> pdbs = held.stream().filter(h -> h.cause() == HeldPod.Cause.PDB).map(HeldPod::detail).distinct().toList();
+    List<String> doNotDisrupt = held.stream().filter(h -> h.cause() == HeldPod.Cause.DO_NOT_DISRUPT).map(HeldPod::pod).toList();
+    List<String> failures = held.stream().filter(h -> h.cause() == HeldPod.Cause.EVICTION_FAILED)
+        .map(h -> h.pod() + ": " + h.detail()).toList();
+    return new DrainStatus(evicted, remaining, pdbs, doNotDisrupt, failures, held);
   }
 
   public boolean drained() {

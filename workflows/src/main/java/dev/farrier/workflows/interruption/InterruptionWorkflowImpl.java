@@ -168,7 +168,7 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
         ChildWorkflowStarts.disruption(command.nodeClaim()));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
-        settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds(), null, interruption));
+        settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds(), interruption));
     try {
       Workflow.getWorkflowExecution(child).get();
     } catch (ChildWorkflowFailure failure) {

@@ -2,6 +2,7 @@ package dev.farrier.workflows.planner;
 
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,8 +37,6 @@ public final class DisruptionPlanner {
   static final String REASON_DELETED = "deleted";
   static final String REASON_EXPIRED = "expired";
   static final String REASON_DRIFTED = "drifted";
-  static final String METHOD_REPLACE = "replace";
-  static final String METHOD_DELETE = "delete";
 
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
     Map<String, NodePoolView> pools = snapshot.nodePools().stream()
@@ -66,7 +65,7 @@ public final class DisruptionPlanner {
         if (claim.disruptedTaint()) {
           decisions.put(claim.name(), skip(claim, "being deleted; a disruption is already under way"));
         } else {
-          commands.add(new Decided(claim, pool, METHOD_DELETE, REASON_DELETED, "NodeClaim is being deleted"));
+          commands.add(new Decided(claim, pool, DisruptionMethod.DELETE, REASON_DELETED, "NodeClaim is being deleted"));
         }
         continue;
       }
@@ -128,8 +127,8 @@ public final class DisruptionPlanner {
     return new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered);
   }
 
-  private static String method(NodeClaimView claim) {
-    return claim.pods().reschedulable() > 0 ? METHOD_REPLACE : METHOD_DELETE;
+  private static DisruptionMethod method(NodeClaimView claim) {
+    return claim.pods().reschedulable() > 0 ? DisruptionMethod.REPLACE : DisruptionMethod.DELETE;
   }
 
   /** Why the claim has expired, or null when it has not (or never expires). */
@@ -148,7 +147,7 @@ public final class DisruptionPlanner {
   }
 
   /** A claim the planner decided to disrupt (pending the budget for drift). */
-  private record Decided(NodeClaimView claim, NodePoolView pool, String method, String reason, String detail) {
+  private record Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail) {
     static final Comparator<Decided> ORDER = Comparator
         .comparingLong((Decided d) -> d.claim.driftedSinceMillis() != null ? d.claim.driftedSinceMillis() : d.claim.createdAtMillis())
         .thenComparing(d -> d.claim.name());

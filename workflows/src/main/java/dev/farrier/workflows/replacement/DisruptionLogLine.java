@@ -1,6 +1,7 @@
 package dev.farrier.workflows.replacement;
 
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.WellKnown;
@@ -20,7 +21,7 @@ final class DisruptionLogLine {
 
   /** {@code replacement} null means no new capacity is needed, which Karpenter calls a delete. */
   static String of(DisruptionCommand command, NodeClaimRequest replacement) {
-    String action = replacement == null ? "delete" : "replace";
+    String action = (replacement == null ? DisruptionMethod.DELETE : DisruptionMethod.REPLACE).word();
     StringBuilder line = new StringBuilder("disrupting nodeclaim(s) via ").append(action)
         .append(", terminating 1 nodes (").append(command.podCount()).append(" pods) ")
         .append(Objects.toString(command.nodeName(), "")).append('/')

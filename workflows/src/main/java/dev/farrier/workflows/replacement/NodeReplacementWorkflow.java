@@ -2,31 +2,90 @@ package dev.farrier.workflows.replacement;
 
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
 /**
  * {@code disrupt/<nodeclaim>}: taint disrupted, launch the replacement and wait until it is initialized, cordon,
  * drain through the Eviction API, terminate the instance, wait until it is terminated, delete Node and NodeClaim.
- * Operators pause, resume and abort it from the Temporal UI or the {@code farrier} CLI.
+ *
+ * <p>Operators act on it with Updates ({@code Pause}, {@code Resume}, {@code Abort}, {@code Retry}, {@code ForceDrain},
+ * {@code Approve}), from the {@code farrier} CLI, the Temporal UI or the {@code temporal} CLI. Each is validated first:
+ * an action that makes no sense in the replacement's state is refused with a message saying why, and nothing
+ * changes. The lower-case signals {@code pause}, {@code resume} and {@code abort} are the unvalidated forms that
+ * replacements started before the Updates existed also understand.
  */
 @WorkflowInterface
 public interface NodeReplacementWorkflow {
+  String PAUSE = "Pause";
+  String RESUME = "Resume";
+  String ABORT = "Abort";
+  String RETRY = "Retry";
+  String FORCE_DRAIN = "ForceDrain";
+  String APPROVE = "Approve";
+
   @WorkflowMethod
   ReplacementResult replace(ReplacementInput input);
 
-  /** Stops before the next step (a running step finishes). */
-  @SignalMethod
-  void pause();
+  /** Holds before the next step (a running step finishes; a drain holds between passes). */
+  @UpdateMethod(name = PAUSE)
+  String pauseReplacement(OperatorRequest request);
 
-  @SignalMethod
-  void resume();
+  @UpdateValidatorMethod(updateName = PAUSE)
+  void validatePause(OperatorRequest request);
+
+  @UpdateMethod(name = RESUME)
+  String resumeReplacement(OperatorRequest request);
+
+  @UpdateValidatorMethod(updateName = RESUME)
+  void validateResume(OperatorRequest request);
 
   /**
    * Rolls back: untaint, uncordon (if this workflow cordoned), remove the replacement if it is still launching (an
-   * initialized one is kept as capacity), and mark the node so the planner
-   * leaves it alone. Ignored once the instance is being terminated (past the point of no return).
+   * initialized one is kept as capacity), and mark the node so the planner leaves it alone. Refused once the
+   * instance is being terminated (past the point of no return). A reason is required.
    */
+  @UpdateMethod(name = ABORT)
+  String abortReplacement(OperatorRequest request);
+
+  @UpdateValidatorMethod(updateName = ABORT)
+  void validateAbort(OperatorRequest request);
+
+  /** Runs a failed step again (phase AwaitingRetry): before the point of no return the replacement starts over. */
+  @UpdateMethod(name = RETRY)
+  String retryReplacement(OperatorRequest request);
+
+  @UpdateValidatorMethod(updateName = RETRY)
+  void validateRetry(OperatorRequest request);
+
+  /**
+   * Deletes the pods still on the node past their PodDisruptionBudgets and do-not-disrupt annotations, as an
+   * expired terminationGracePeriod does. Only while draining; a reason is required and recorded as an Event.
+   */
+  @UpdateMethod(name = FORCE_DRAIN)
+  String forceDrain(OperatorRequest request);
+
+  @UpdateValidatorMethod(updateName = FORCE_DRAIN)
+  void validateForceDrain(OperatorRequest request);
+
+  /** Lets a replacement that waits for a person (phase AwaitingApproval) cordon and drain the old node. */
+  @UpdateMethod(name = APPROVE)
+  String approve(OperatorRequest request);
+
+  @UpdateValidatorMethod(updateName = APPROVE)
+  void validateApprove(OperatorRequest request);
+
+  /** Unvalidated form of {@code Pause}, kept for replacements started before the Updates. */
+  @SignalMethod
+  void pause();
+
+  /** Unvalidated form of {@code Resume}. */
+  @SignalMethod
+  void resume();
+
+  /** Unvalidated form of {@code Abort}: ignored (and logged) once past the point of no return. */
   @SignalMethod
   void abort(String reason);
 

@@ -1,9 +1,20 @@
 package dev.farrier.workflows.replacement;
 
 import static dev.farrier.workflows.EventReasons.KIND_NODE;
+import static dev.farrier.workflows.replacement.ReplacementPhase.ABORTED;
+import static dev.farrier.workflows.replacement.ReplacementPhase.AWAITING_APPROVAL;
+import static dev.farrier.workflows.replacement.ReplacementPhase.AWAITING_RETRY;
+import static dev.farrier.workflows.replacement.ReplacementPhase.CORDONING;
+import static dev.farrier.workflows.replacement.ReplacementPhase.DONE;
+import static dev.farrier.workflows.replacement.ReplacementPhase.DRAINING;
+import static dev.farrier.workflows.replacement.ReplacementPhase.FAILED;
+import static dev.farrier.workflows.replacement.ReplacementPhase.FINALIZING;
+import static dev.farrier.workflows.replacement.ReplacementPhase.LAUNCHING;
+import static dev.farrier.workflows.replacement.ReplacementPhase.ROLLING_BACK;
+import static dev.farrier.workflows.replacement.ReplacementPhase.TAINTING;
+import static dev.farrier.workflows.replacement.ReplacementPhase.TERMINATING;
 
 import dev.farrier.workflows.ActivityStubs;
-import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.EventRecorder;
 import dev.farrier.workflows.FailureTypes;
@@ -12,27 +23,21 @@ import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
-import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
-import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.provisioning.LaunchSettings;
-import dev.farrier.workflows.provisioning.LaunchedNode;
-import dev.farrier.workflows.provisioning.NodeLaunchInput;
-import dev.farrier.workflows.provisioning.NodeLaunchWorkflow;
+import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.failure.TemporalFailure;
-import io.temporal.workflow.Async;
 import io.temporal.workflow.CancellationScope;
-import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,34 +45,30 @@ import java.util.List;
 import org.slf4j.Logger;
 
 /**
- * Replaces one node: Tainting, Launching, Cordoning, Draining, Terminating, Finalizing, Done.
+ * Replaces one node. The script ({@link #runSteps}) reads top to bottom: taint, launch the replacement
+ * ({@link ReplacementLaunch}), wait for approval if required, cordon, drain, terminate, finalize. Everything the
+ * workflow knows is one {@link ReplacementState}; the drain's decisions are {@link DrainPolicy}'s.
  *
- * <p>Operators steer it with signals. {@code pause} holds it before its next step (and between drain passes);
- * {@code abort} is honoured until Terminating starts and rolls back what was done: the taint and (if this workflow
- * set it) the cordon are removed, a replacement whose launch had not completed is cancelled (its own saga terminates
- * the instance and deletes the claim), an initialized replacement is kept as ordinary capacity, and the node is
- * marked so the planner leaves it alone.
+ * <p>Operators steer it with validated Updates (see {@link NodeReplacementWorkflow}). {@code Abort} is honoured until
+ * Terminating starts and rolls back what was done: the taint and (if this workflow set it) the cordon are removed, a
+ * replacement whose launch had not completed is cancelled (its own saga terminates the instance and deletes the
+ * claim), an initialized replacement is kept as ordinary capacity, and the node is marked so the planner leaves it
+ * alone. A step that fails is not the end: the node is given back (before the point of no return) and the
+ * replacement waits in AwaitingRetry for an operator's {@code Retry} or {@code Abort}, for at most
+ * {@link #RETRY_WINDOW} (past the point of no return: {@link #RETRY_WINDOW_PAST_NO_RETURN}), then fails as before.
  *
  * <p>An interrupted node (input {@link ReplacementInput#interruption()} or signal {@code interrupted}) is going away
  * in minutes whatever happens: from then on the workflow does not wait for its replacement to initialize, it cordons
  * and drains at once (PodDisruptionBudgets still hold, passes without backoff) while the launch proceeds in parallel;
- * a replacement that cannot be planned or fails to launch no longer stops the drain, and a pause is lifted. The
- * change is gated by the version {@value #INTERRUPTION_CHANGE}, so replacements started by older code replay as they ran.
+ * a replacement that cannot be planned or fails to launch no longer stops the drain, and a pause is lifted.
+ *
+ * <p>Changes to the commands it emits are gated: {@value #INTERRUPTION_CHANGE} (version 1) for interruption handling,
+ * {@value #OPERATOR_CHANGE} (version 1) for what operators see and do (the FarrierNodeClaim and FarrierBlocker search
+ * attributes, Events on the NodeClaim, holding failed steps for Retry, approval, pods without a controller held).
+ * Replacements started by older code replay as they ran.
  */
 public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private static final Logger log = Workflow.getLogger(NodeReplacementWorkflowImpl.class);
-
-  static final String PENDING = "Pending";
-  static final String TAINTING = "Tainting";
-  static final String LAUNCHING = "Launching";
-  static final String CORDONING = "Cordoning";
-  static final String DRAINING = "Draining";
-  static final String TERMINATING = "Terminating";
-  static final String FINALIZING = "Finalizing";
-  static final String DONE = "Done";
-  static final String ROLLING_BACK = "RollingBack";
-  static final String ABORTED = "Aborted";
-  static final String FAILED = "Failed";
 
   /** Failures this workflow raises itself: their message and type are the workflow's result as they are. */
   private static final List<String> OWN_FAILURES =
@@ -78,35 +79,33 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /** {@code Workflow.getVersion} change id of interruption handling (version 1). */
   static final String INTERRUPTION_CHANGE = "interruption-drains-now";
+  /** {@code Workflow.getVersion} change id of operator visibility and actions (version 1). */
+  static final String OPERATOR_CHANGE = "operator-actions";
+
+  /** How long a step that failed before the point of no return waits for a Retry before the replacement fails. */
+  static final Duration RETRY_WINDOW = Duration.ofMinutes(10);
+  /** Past the point of no return the node is drained and half gone: a person has a day to retry the last steps. */
+  static final Duration RETRY_WINDOW_PAST_NO_RETURN = Duration.ofHours(24);
 
   static final String OUTCOME_DONE = "Done";
   static final String OUTCOME_ABORTED = "Aborted";
 
   /** Thrown inside the workflow method when an accepted abort is noticed; caught there, never leaves it. */
-  private static final class AbortRequested extends RuntimeException {
+  static final class AbortRequested extends RuntimeException {
     AbortRequested() {
       super(null, null, false, false);
     }
   }
 
+  private ReplacementInput input;
   private DisruptionCommand command;
-  private String phase = PENDING;
-  private boolean paused;
-  private String abortReason;
-  private boolean pastPointOfNoReturn;
-  private boolean tainted;
-  private boolean cordoned;
-  private String replacementName;
-  private LaunchedNode replacement;
-  private List<String> podsLeft = List.of();
-  private final List<String> evicted = new ArrayList<>();
-  private String blockedBy;
+  private ReplacementState state = ReplacementState.initial();
+  private OperatorRequest abortRequest;
+  private boolean retryRequested;
   private int interruptionVersion = Workflow.DEFAULT_VERSION;
-  private Interruption interruption;
+  private int operatorVersion = Workflow.DEFAULT_VERSION;
   private boolean interruptionNoticed;
-  /** A replacement launch left running because the node was interrupted; collected after the drain. */
-  private Promise<LaunchedNode> pendingLaunch;
-  private CancellationScope pendingLaunchScope;
+  private ReplacementLaunch launch;
 
   private String cluster;
   private NodeActivities nodes;
@@ -116,6 +115,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   @Override
   public ReplacementResult replace(ReplacementInput input) {
+    this.input = input;
     cluster = input.cluster();
     command = input.command();
     LaunchSettings launchSettings = input.launchSettings() == null ? LaunchSettings.DEFAULTS : input.launchSettings();
@@ -123,374 +123,487 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     claims = ActivityStubs.nodeClaims(launchSettings);
     planning = ActivityStubs.planning();
     events = new EventRecorder(nodes, cluster);
-    DrainResume resume = input.resume();
-    if (resume != null) {
-      restore(resume);
+    boolean resumed = input.state() != null || input.resume() != null;
+    if (input.state() != null) {
+      state = input.state();
+    } else if (input.resume() != null) {
+      state = ReplacementState.resumedFrom(input.resume());
     }
     interruptionVersion = Workflow.getVersion(INTERRUPTION_CHANGE, Workflow.DEFAULT_VERSION, 1);
-    if (interruption == null) {
-      interruption = input.interruption() != null ? input.interruption() : resume == null ? null : resume.interruption();
+    operatorVersion = Workflow.getVersion(OPERATOR_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    if (state.interruption() == null && input.interruption() != null) {
+      state = state.withInterruption(input.interruption());
     }
-    Workflow.upsertTypedSearchAttributes(
-        FarrierSearchAttributes.CLUSTER.valueSet(cluster),
-        FarrierSearchAttributes.NODE_POOL.valueSet(command.nodePool()),
-        FarrierSearchAttributes.REASON.valueSet(command.reason()),
-        FarrierSearchAttributes.PHASE.valueSet(phase));
-    if (command.nodeName() != null) {
-      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(command.nodeName()));
-    }
-    if (command.instanceId() != null) {
-      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(command.instanceId()));
+    launch = new ReplacementLaunch(this, planning, cluster, command, launchSettings);
+    upsertIdentity();
+    if (!resumed && operatorsSee()) {
+      recordOnNodeAndClaim(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED, "disrupting via " + command.method()
+          + ": " + command.reason() + (command.detail() == null ? "" : " (" + command.detail() + ")"));
     }
 
-    try {
-      if (resume == null) {
+    boolean drainNext = resumed;
+    while (true) {
+      try {
+        runSteps(drainNext);
+        return finish();
+      } catch (AbortRequested abort) {
+        return rollBackAbort();
+      } catch (TemporalFailure failure) {
+        RuntimeException failed = fail(failure);
+        if (!awaitRetry(failed)) {
+          throw failed;
+        }
+        drainNext = false;
+      }
+    }
+  }
+
+  /** The steps, in order; a retry before the point of no return starts over, after it only the last steps run again. */
+  private void runSteps(boolean drainNext) {
+    if (!state.pastPointOfNoReturn()) {
+      if (!drainNext) {
         checkpoint();
         enter(TAINTING);
         if (command.nodeName() != null) {
-          tainted = true;
+          state = state.withNodeChanges(true, state.cordoned());
           nodes.taintDisrupted(nodeRef());
           events.normal(KIND_NODE, command.nodeName(), EventReasons.DISRUPTION_TAINTED,
               "tainted karpenter.sh/disrupted:NoSchedule (" + command.reason() + ")");
         }
-
-        if ("replace".equals(command.method())) {
-          checkpoint();
-          launchReplacement(launchSettings);
-        } else {
+        if (command.method() != DisruptionMethod.REPLACE) {
           logDecision(null);
+        } else if (state.replacement() == null) {
+          checkpoint();
+          enter(LAUNCHING);
+          launch.run();
         }
-
+        if (operatorsSee() && input.approvalRequired() && !state.approved()) {
+          awaitApproval();
+        }
         if (command.nodeName() != null) {
           checkpoint();
           enter(CORDONING);
           // Only a cordon this workflow made is undone by a rollback.
-          cordoned = Boolean.TRUE.equals(nodes.cordon(nodeRef()));
+          boolean cordonedNow = Boolean.TRUE.equals(nodes.cordon(nodeRef()));
+          state = state.withNodeChanges(state.tainted(), state.cordoned() || cordonedNow);
           events.normal(KIND_NODE, command.nodeName(), EventReasons.CORDONED, "cordoned for " + command.reason());
         }
       }
       if (command.nodeName() != null) {
-        drain(input);
+        drain();
       }
-
       checkpoint();
-      if (pendingLaunch != null && !pendingLaunch.isCompleted()) {
+      if (launch.stillRunning()) {
         StructuredLog.info(log, "interrupted node drained, replacement still launching", "nodeclaim", command.nodeClaim(),
-            "node", command.nodeName(), "replacement", replacementName);
+            "node", command.nodeName(), "replacement", state.replacementName());
       }
-      // From here the node is going away: an abort can no longer give it back.
-      pastPointOfNoReturn = true;
-      enter(TERMINATING);
-      if (command.instanceId() != null) {
-        var terminate = new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId());
-        claims.terminateInstance(terminate);
-        claims.awaitInstanceTerminated(terminate);
-        events.normal(KIND_NODE, nodeNameOrClaim(), EventReasons.TERMINATED,
-            "terminated instance " + command.instanceId());
-      }
-
-      enter(FINALIZING);
-      if (command.nodeName() != null) {
-        claims.deleteNode(nodeRef());
-      }
-      claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
-      collectPendingLaunch();
-      enter(DONE);
-      StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-          "instance", command.instanceId(), "reason", command.reason(), "replacement", replacementName,
-          "evicted", evicted.size());
-      return result(OUTCOME_DONE);
-    } catch (AbortRequested abort) {
-      return rollBackAbort();
-    } catch (TemporalFailure failure) {
-      throw fail(failure);
     }
+    // From here the node is going away: an abort can no longer give it back.
+    enter(TERMINATING);
+    if (command.instanceId() != null) {
+      var terminate = new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId());
+      claims.terminateInstance(terminate);
+      claims.awaitInstanceTerminated(terminate);
+      events.normal(KIND_NODE, nodeNameOrClaim(), EventReasons.TERMINATED, "terminated instance " + command.instanceId());
+    }
+    enter(FINALIZING);
+    if (command.nodeName() != null) {
+      claims.deleteNode(nodeRef());
+    }
+    claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
+    launch.collect();
+  }
+
+  private ReplacementResult finish() {
+    enter(DONE);
+    StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "instance", command.instanceId(), "reason", command.reason(), "replacement", state.replacementName(),
+        "evicted", state.evicted().size());
+    if (operatorsSee()) {
+      events.normal(EventReasons.KIND_NODE_CLAIM, command.nodeClaim(), EventReasons.DISRUPTION_COMPLETED,
+          "disrupted (" + command.reason() + "): " + state.evicted().size() + " pod(s) evicted"
+              + (state.replacementName() == null ? "" : ", replaced by " + state.replacementName()));
+    }
+    return result(OUTCOME_DONE);
+  }
+
+  // Operator actions: each validator refuses what makes no sense now, with a message; the handler then only records it.
+
+  @Override
+  public void validatePause(OperatorRequest request) {
+    refuseWhenFinishedOrGone("pause");
+    refuseIf(state.paused(), "already paused; resume it with Resume");
+    refuseIf(urgent(), "the node is being interrupted (" + reasonOfInterruption() + "): its drain cannot wait");
+    refuseIf(state.phase() == AWAITING_RETRY || state.phase() == AWAITING_APPROVAL,
+        "it is " + state.phase() + " already: nothing runs until an operator acts");
+  }
+
+  @Override
+  public String pauseReplacement(OperatorRequest request) {
+    state = state.withPaused(true);
+    return said("paused before its next step", request);
+  }
+
+  @Override
+  public void validateResume(OperatorRequest request) {
+    refuseIf(state.phase().finished(), "it has ended (" + state.phase() + ")");
+    refuseIf(!state.paused(), "it is not paused (phase " + state.phase() + ")");
+  }
+
+  @Override
+  public String resumeReplacement(OperatorRequest request) {
+    state = state.withPaused(false);
+    return said("resumed", request);
+  }
+
+  @Override
+  public void validateAbort(OperatorRequest request) {
+    refuseWhenFinishedOrGone("abort");
+    refuseIf(abortRequest != null, "an abort is already rolling it back (" + (abortRequest == null ? "" : abortRequest.describe()) + ")");
+    refuseIf(request == null || !request.hasReason(), "an abort needs a reason (it is recorded on the node)");
+  }
+
+  @Override
+  public String abortReplacement(OperatorRequest request) {
+    abortRequest = request;
+    return said("abort accepted in phase " + state.phase() + ": rolling back", request);
+  }
+
+  @Override
+  public void validateRetry(OperatorRequest request) {
+    refuseIf(state.phase() != AWAITING_RETRY, "nothing to retry: no step has failed (phase " + state.phase() + ")");
+    refuseIf(retryRequested, "a retry is already starting");
+  }
+
+  @Override
+  public String retryReplacement(OperatorRequest request) {
+    retryRequested = true;
+    return said(state.pastPointOfNoReturn() ? "retrying termination" : "retrying the replacement from the start", request);
+  }
+
+  @Override
+  public void validateForceDrain(OperatorRequest request) {
+    refuseIf(request == null || !request.hasReason(), "a force-drain needs a reason (it is recorded as an Event)");
+    refuseIf(state.phase() != DRAINING, "force-drain applies while the node drains; this replacement is " + state.phase()
+        + (state.phase() == LAUNCHING || state.phase() == TAINTING || state.phase() == CORDONING ? " (not draining yet)" : ""));
+    refuseIf(state.forceDrain() != null, "already forced (" + (state.forceDrain() == null ? "" : state.forceDrain().describe()) + ")");
+    refuseIf(abortRequest != null, "an abort is rolling it back");
+  }
+
+  @Override
+  public String forceDrain(OperatorRequest request) {
+    state = state.withForceDrain(request);
+    StructuredLog.warn(log, "drain forced by operator", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "reason", request.describe(), "podsLeft", state.podsLeft().size());
+    recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.FORCE_DRAIN, "drain forced past PodDisruptionBudgets and "
+        + "do-not-disrupt: " + request.describe() + "; " + state.podsLeft().size() + " pod(s) left to delete");
+    return said("forcing the drain: the " + state.podsLeft().size() + " pod(s) left are deleted past their PDBs", request);
+  }
+
+  @Override
+  public void validateApprove(OperatorRequest request) {
+    refuseIf(state.phase() != AWAITING_APPROVAL, "it is not waiting for approval (phase " + state.phase() + ")");
+  }
+
+  @Override
+  public String approve(OperatorRequest request) {
+    state = state.withApproved(true);
+    return said("approved: cordoning and draining " + nodeNameOrClaim(), request);
   }
 
   @Override
   public void pause() {
-    paused = true;
+    state = state.withPaused(true);
   }
 
   @Override
   public void resume() {
-    paused = false;
+    state = state.withPaused(false);
   }
 
   @Override
   public void abort(String reason) {
-    if (pastPointOfNoReturn || abortReason != null) {
+    if (state.pastPointOfNoReturn() || abortRequest != null) {
       StructuredLog.info(log, "abort ignored", "nodeclaim", command == null ? null : command.nodeClaim(),
-          "phase", phase, "reason", reason);
+          "phase", state.phase(), "reason", reason);
       return;
     }
-    abortReason = reason == null || reason.isBlank() ? "no reason given" : reason;
+    abortRequest = OperatorRequest.of(reason);
   }
 
   @Override
   public void interrupted(Interruption notice) {
-    if (pastPointOfNoReturn || interruption != null || notice == null) {
+    if (state.pastPointOfNoReturn() || state.interruption() != null || notice == null) {
       StructuredLog.info(log, "interruption signal ignored", "nodeclaim", command == null ? null : command.nodeClaim(),
-          "phase", phase, "reason", notice == null ? null : notice.reason());
+          "phase", state.phase(), "reason", notice == null ? null : notice.reason());
       return;
     }
-    interruption = notice;
-  }
-
-  /** Interrupted and running code that knows what that means (not a replay of a history from before it). */
-  private boolean urgent() {
-    return interruptionVersion >= 1 && interruption != null;
-  }
-
-  /** Once per run: lift a pause, show the reason in the search attributes, and say so on the node. */
-  private void noticeInterruption() {
-    if (!urgent() || interruptionNoticed) {
-      return;
-    }
-    interruptionNoticed = true;
-    paused = false;
-    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.REASON.valueSet(interruption.reason()));
-    StructuredLog.info(log, "node interrupted, draining now", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-        "instance", command.instanceId(), "reason", interruption.reason(), "detail", interruption.detail(), "phase", phase);
-    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.INTERRUPTED, interruption.reason() + ": " + interruption.detail()
-        + "; draining now" + (replacement == null && replacementName != null ? ", replacement " + replacementName + " launching in parallel" : ""));
+    state = state.withInterruption(notice);
   }
 
   @Override
   public ReplacementProgress progress() {
+    Blocker blocker = state.blocker();
     return new ReplacementProgress(
         command == null ? null : command.nodeClaim(),
         command == null ? null : command.nodeName(),
-        phase, replacementName, List.copyOf(podsLeft), List.copyOf(evicted), blockedBy, paused);
+        state.phase().label(), state.replacementName(), state.podsLeft(), state.evicted(),
+        blocker == null ? null : blocker.summary(), state.paused(),
+        command == null ? null : urgent() ? state.interruption().reason() : command.reason(),
+        command == null ? null : command.nodePool(),
+        blocker, state.forceDrain() == null ? null : state.forceDrain().describe(), state.pastPointOfNoReturn());
   }
 
-  /** Plans the replacement, launches it as a child and waits until it is initialized (or an abort arrives). */
-  private void launchReplacement(LaunchSettings launchSettings) {
-    enter(LAUNCHING);
-    String proposedName = command.nodePool() + "-" + Workflow.randomUUID().toString().substring(0, 8);
-    ReplacementPlan plan = planning.planReplacement(
-        new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName));
-    logDecision(plan);
-    if (plan.replacement() == null) {
-      if (plan.reschedulablePods() > 0 && urgent()) {
-        // The node goes away anyway: its pods are better off pending (provisioning takes them) than killed.
-        StructuredLog.warn(log, "no replacement for an interrupted node, draining anyway", "nodeclaim", command.nodeClaim(),
-            "node", command.nodeName(), "pods", plan.reschedulablePods(), "why", plan.description());
-        return;
-      }
-      if (plan.reschedulablePods() > 0) {
-        // Draining now would evict pods with nowhere to go: the replacement-first guarantee forbids it.
-        throw ApplicationFailure.newNonRetryableFailure("no replacement can be planned for the " + plan.reschedulablePods()
-            + " pod(s) on node " + command.nodeName() + ": " + plan.description(), FailureTypes.NO_REPLACEMENT_POSSIBLE);
-      }
-      return;
+  private void refuseWhenFinishedOrGone(String action) {
+    refuseIf(state.phase().finished(), "it has ended (" + state.phase() + "): nothing to " + action);
+    refuseIf(state.pastPointOfNoReturn(), "the node is past the point of no return (" + state.phase()
+        + "): its instance is being terminated");
+  }
+
+  private static void refuseIf(boolean refused, String why) {
+    if (refused) {
+      throw new IllegalStateException(why);
     }
-    replacementName = plan.replacement().name();
-    @SuppressWarnings("unchecked")
-    Promise<LaunchedNode>[] launch = new Promise[1];
-    CancellationScope launchScope = Workflow.newCancellationScope(() -> {
-      NodeLaunchWorkflow child = Workflow.newChildWorkflowStub(NodeLaunchWorkflow.class,
-          ChildWorkflowStarts.launch(replacementName));
-      launch[0] = Async.function(child::launch, new NodeLaunchInput(cluster, plan.replacement(), launchSettings));
-    });
-    launchScope.run();
-    Workflow.await(() -> launch[0].isCompleted() || abortReason != null || urgent());
-    if (!launch[0].isCompleted() && abortReason == null) {
-      // Interrupted: drain now; the launch goes on and is collected after the drain (or cancelled by an abort).
-      pendingLaunch = launch[0];
-      pendingLaunchScope = launchScope;
-      noticeInterruption();
-      return;
-    }
-    if (!launch[0].isCompleted()) {
-      // The launch rolls itself back when cancelled; waiting for it means nothing is left half launched.
-      launchScope.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortReason);
-    }
-    try {
-      replacement = launch[0].get();
-    } catch (ChildWorkflowFailure failure) {
-      if (abortReason != null) {
-        throw new AbortRequested();
-      }
-      if (urgent()) {
-        replacementLaunchFailedWhileInterrupted(failure);
-        return;
-      }
-      throw ApplicationFailure.newNonRetryableFailureWithCause(
-          "replacement nodeclaim " + replacementName + " for node " + command.nodeName() + " failed to launch: "
-              + Failures.reason(failure), FailureTypes.REPLACEMENT_LAUNCH_FAILED, failure);
-    }
-    StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
-        "replacement", replacementName, "node", replacement.nodeName());
-    if (abortReason != null) {
+  }
+
+  private String said(String what, OperatorRequest request) {
+    String text = "disrupt/" + command.nodeClaim() + ": " + what;
+    return request != null && request.hasReason() ? text + " (" + request.describe() + ")" : text;
+  }
+
+  // Waiting for people.
+
+  /** Holds once the replacement is up until an operator approves (or aborts). */
+  private void awaitApproval() {
+    enter(AWAITING_APPROVAL);
+    setBlocker(new Blocker(Blocker.Kind.APPROVAL, "awaiting approval: replacement "
+        + (state.replacementName() == null ? "(none needed)" : state.replacementName()) + " is up; Approve to drain "
+        + nodeNameOrClaim(), List.of(), List.of(), Workflow.currentTimeMillis()));
+    Workflow.await(() -> state.approved() || abortRequest != null || urgent());
+    setBlocker(null);
+    if (abortRequest != null) {
       throw new AbortRequested();
     }
   }
 
-  /** Collects a launch left running by an interruption; its failure no longer matters to the node going away. */
-  private void collectPendingLaunch() {
-    if (pendingLaunch == null) {
+  /**
+   * After a failed step (already rolled back by {@link #fail}), waits for an operator's Retry. Returns whether to run
+   * the steps again; false when this run cannot hold (older code, cancellation) or nobody retried in time. An abort
+   * while waiting rolls back and ends the workflow from here.
+   */
+  private boolean awaitRetry(RuntimeException failed) {
+    if (!operatorsSee() || failed instanceof CanceledFailure) {
+      return false;
+    }
+    enter(AWAITING_RETRY);
+    setBlocker(new Blocker(Blocker.Kind.STEP_FAILED, DrainPolicy.truncate("step failed: " + failed.getMessage()
+        + "; Retry or Abort"), List.of(), List.of(), Workflow.currentTimeMillis()));
+    recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.DISRUPTION_FAILED, failed.getMessage() + "; waiting for Retry");
+    Duration window = state.pastPointOfNoReturn() ? RETRY_WINDOW_PAST_NO_RETURN : RETRY_WINDOW;
+    boolean acted = Waits.awaitOrTimeout(window, () -> retryRequested || (abortRequest != null && !state.pastPointOfNoReturn()));
+    setBlocker(null);
+    if (!acted) {
+      enter(FAILED);
+      return false;
+    }
+    if (abortRequest != null && !retryRequested) {
+      throw new AbortRequested();
+    }
+    retryRequested = false;
+    StructuredLog.info(log, "retrying replacement", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "pastPointOfNoReturn", state.pastPointOfNoReturn());
+    return true;
+  }
+
+  // Interruption.
+
+  /** Interrupted and running code that knows what that means (not a replay of a history from before it). */
+  boolean urgent() {
+    return interruptionVersion >= 1 && state.interruption() != null;
+  }
+
+  /** Running code that shows operators what holds it and takes their actions (not a replay of older histories). */
+  private boolean operatorsSee() {
+    return operatorVersion >= 1;
+  }
+
+  private String reasonOfInterruption() {
+    return state.interruption() == null ? null : state.interruption().reason();
+  }
+
+  /** Once per run: lift a pause, show the reason in the search attributes, and say so on the node. */
+  void noticeInterruption() {
+    if (!urgent() || interruptionNoticed) {
       return;
     }
-    try {
-      replacement = pendingLaunch.get();
-      StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
-          "replacement", replacementName, "node", replacement.nodeName());
-    } catch (ChildWorkflowFailure failure) {
-      replacementLaunchFailedWhileInterrupted(failure);
-    }
-    pendingLaunch = null;
+    interruptionNoticed = true;
+    state = state.withPaused(false);
+    Interruption interruption = state.interruption();
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.REASON.valueSet(interruption.reason()));
+    StructuredLog.info(log, "node interrupted, draining now", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "instance", command.instanceId(), "reason", interruption.reason(), "detail", interruption.detail(), "phase", state.phase());
+    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.INTERRUPTED, interruption.reason() + ": " + interruption.detail()
+        + "; draining now" + (state.replacement() == null && state.replacementName() != null
+            ? ", replacement " + state.replacementName() + " launching in parallel" : ""));
   }
 
-  private void replacementLaunchFailedWhileInterrupted(ChildWorkflowFailure failure) {
-    StructuredLog.warn(log, "replacement of an interrupted node failed to launch", "nodeclaim", command.nodeClaim(),
-        "node", command.nodeName(), "replacement", replacementName, "error", Failures.reason(failure));
-    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.LAUNCH_FAILED, "replacement " + replacementName
-        + " failed to launch: " + Failures.reason(failure) + "; the interrupted node is drained anyway");
-    replacement = null;
-  }
-
-  /**
-   * Continues as new with the drain's state, so a drain blocked for days keeps a bounded history. A signal that
-   * arrived meanwhile is handled first: an abort rolls back here rather than being carried.
-   */
-  private void continueDraining(ReplacementInput input, long graceEndsAt, String lastBlocker) {
-    Workflow.await(Workflow::isEveryHandlerFinished);
-    checkpoint();
-    collectPendingLaunch();
-    StructuredLog.info(log, "drain continues as new", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-        "podsLeft", podsLeft.size(), "blockedBy", blockedBy);
-    Workflow.continueAsNew(new ReplacementInput(input.cluster(), command, input.launchSettings(), input.drainPollSeconds(),
-        input.drainPollMaxSeconds(), new DrainResume(replacementName, replacement, tainted, cordoned, paused, graceEndsAt,
-            evicted, lastBlocker, urgent() ? interruption : null)));
-  }
-
-  private void restore(DrainResume resume) {
-    phase = DRAINING;
-    replacementName = resume.replacementName();
-    replacement = resume.replacement();
-    tainted = resume.tainted();
-    cordoned = resume.cordoned();
-    paused = resume.paused();
-    evicted.addAll(resume.evicted());
-  }
+  // The drain.
 
   /** Drain passes until no pod is left, backing off while nothing moves; bypasses PDBs once the grace period ends. */
-  private void drain(ReplacementInput input) {
+  private void drain() {
+    boolean resumedDrain = state.phase() == DRAINING;
     enter(DRAINING);
     long firstWait = Math.max(1, input.drainPollSeconds());
     long maxWait = Math.max(firstWait, input.drainPollMaxSeconds());
-    Long gracePeriod = command.terminationGracePeriodSeconds();
-    long graceEndsAt = input.resume() != null ? input.resume().graceEndsAtMillis()
-        : gracePeriod == null ? Long.MAX_VALUE : Workflow.currentTimeMillis() + gracePeriod * 1000;
+    if (!resumedDrain) {
+      state = state.withGraceEndsAt(DrainPolicy.graceEndsAt(command.terminationGracePeriodSeconds(), Workflow.currentTimeMillis()));
+    }
     long waitSeconds = firstWait;
-    String lastBlocker = input.resume() == null ? null : input.resume().lastBlocker();
     for (int pass = 1; ; pass++) {
       if (pass > MAX_DRAIN_PASSES_PER_RUN || Workflow.getInfo().isContinueAsNewSuggested()) {
-        continueDraining(input, graceEndsAt, lastBlocker);
+        continueDraining();
       }
       checkpoint();
-      boolean bypassPdb = Workflow.currentTimeMillis() >= graceEndsAt;
-      DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb));
-      evicted.addAll(status.evicted());
-      podsLeft = status.remaining();
-      blockedBy = status.drained() ? null : blockerOf(status);
+      boolean bypassPdb = DrainPolicy.bypassPdb(Workflow.currentTimeMillis(), state.graceEndsAtMillis(), state.forceDrain() != null);
+      DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb,
+          operatorsSee() && !urgent()));
+      state = state.withDrainPass(status.evicted(), status.remaining());
       if (!status.evicted().isEmpty()) {
         events.normalEach(KIND_NODE, command.nodeName(), EventReasons.EVICTED,
             status.evicted().stream().map(pod -> "evicted " + pod).toList());
       }
-      if (blockedBy != null && !blockedBy.equals(lastBlocker)) {
-        events.warning(KIND_NODE, command.nodeName(), EventReasons.DRAIN_BLOCKED,
-            "drain blocked by " + blockedBy + "; " + podsLeft.size() + " pod(s) left");
-        StructuredLog.info(log, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-            "blockedBy", blockedBy, "podsLeft", podsLeft.size());
-      }
-      lastBlocker = blockedBy;
+      reportBlocker(status);
       if (status.drained()) {
+        setBlocker(null);
         return;
       }
-      if (!status.evicted().isEmpty() || urgent()) {
-        waitSeconds = firstWait; // pods are moving, or the node is going away: look again soon
+      var wait = DrainPolicy.nextWait(waitSeconds, firstWait, maxWait, !status.evicted().isEmpty(), urgent(),
+          Workflow.currentTimeMillis(), state.graceEndsAtMillis());
+      if (wait.millis() > 0) {
+        ReplacementState before = state;
+        Waits.awaitOrTimeout(Duration.ofMillis(wait.millis()), () -> abortRequest != null
+            || (urgent() && !interruptionNoticed) || state.forceDrain() != before.forceDrain());
       }
-      long waitMillis = Math.min(waitSeconds * 1000, graceEndsAt - Workflow.currentTimeMillis());
-      if (waitMillis > 0) {
-        Waits.awaitOrTimeout(Duration.ofMillis(waitMillis), () -> abortReason != null || (urgent() && !interruptionNoticed));
-      }
-      waitSeconds = Math.min(waitSeconds * 2, maxWait);
+      waitSeconds = wait.nextSeconds();
     }
   }
 
-  private static String blockerOf(DrainStatus status) {
-    if (!status.blockingPdbs().isEmpty()) {
-      return "PodDisruptionBudget " + String.join(", ", status.blockingPdbs());
+  /** Names a new blocker in the search attributes, the log and Events on the node (and its claim); not one per pass. */
+  private void reportBlocker(DrainStatus status) {
+    Blocker previous = state.blocker();
+    if (!operatorsSee()) {
+      String blockedBy = status.drained() ? null : DrainPolicy.legacyBlockedBy(status);
+      String lastBlocker = previous == null ? null : previous.summary();
+      state = state.withBlocker(blockedBy == null ? null : new Blocker(Blocker.Kind.PDB, blockedBy, List.of(), status.remaining(), 0));
+      if (blockedBy != null && !blockedBy.equals(lastBlocker)) {
+        events.warning(KIND_NODE, command.nodeName(), EventReasons.DRAIN_BLOCKED,
+            "drain blocked by " + blockedBy + "; " + status.remaining().size() + " pod(s) left");
+        StructuredLog.info(log, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+            "blockedBy", blockedBy, "podsLeft", status.remaining().size());
+      }
+      return;
     }
-    if (!status.doNotDisrupt().isEmpty()) {
-      return "karpenter.sh/do-not-disrupt on " + String.join(", ", status.doNotDisrupt());
+    Blocker next = DrainPolicy.blocker(status, Workflow.currentTimeMillis(), previous);
+    setBlocker(next);
+    if (next != null && !next.sameAs(previous)) {
+      StructuredLog.info(log, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+          "blockedBy", next.summary(), "pods", next.pods(), "podsLeft", status.remaining().size());
+      recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.DRAIN_BLOCKED, "drain blocked by " + next.summary()
+          + "; held: " + String.join(", ", next.pods()) + "; " + status.remaining().size() + " pod(s) left");
+    } else if (next == null && previous != null && !status.drained()) {
+      StructuredLog.info(log, "drain unblocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+          "was", previous.summary());
     }
-    if (!status.failures().isEmpty()) {
-      return "eviction failing: " + String.join("; ", status.failures());
+  }
+
+  /**
+   * Continues as new with the whole state, so a drain blocked for days keeps a bounded history. An action that
+   * arrived meanwhile is handled first: an abort rolls back here rather than being carried.
+   */
+  private void continueDraining() {
+    Workflow.await(Workflow::isEveryHandlerFinished);
+    checkpoint();
+    launch.collect();
+    StructuredLog.info(log, "drain continues as new", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
+        "podsLeft", state.podsLeft().size(), "blockedBy", state.blocker() == null ? null : state.blocker().summary());
+    ReplacementState carried = urgent() ? state : state.withInterruption(null);
+    if (!operatorsSee()) {
+      // Older code carried DrainResume: its runs continue in that shape, so their next run replays the same way.
+      Workflow.continueAsNew(new ReplacementInput(input.cluster(), command, input.launchSettings(), input.drainPollSeconds(),
+          input.drainPollMaxSeconds(), new DrainResume(state.replacementName(), state.replacement(), state.tainted(),
+              state.cordoned(), state.paused(), state.graceEndsAtMillis(), state.evicted(),
+              state.blocker() == null ? null : state.blocker().summary(), carried.interruption()), null, null, false));
     }
-    return null;
+    Workflow.continueAsNew(input.continuedWith(carried));
   }
 
   /** Holds while paused; turns an accepted abort into {@link AbortRequested}. */
-  private void checkpoint() {
-    Workflow.await(() -> !paused || abortReason != null || urgent());
+  void checkpoint() {
+    Workflow.await(() -> !state.paused() || abortRequest != null || urgent());
     noticeInterruption();
-    if (abortReason != null) {
+    if (abortRequest != null) {
       throw new AbortRequested();
     }
   }
 
+  boolean abortRequested() {
+    return abortRequest != null;
+  }
+
+  String abortDescription() {
+    return abortRequest == null ? null : abortRequest.describe();
+  }
+
+  // Endings.
+
   private ReplacementResult rollBackAbort() {
     enter(ROLLING_BACK);
-    if (pendingLaunch != null) {
-      if (!pendingLaunch.isCompleted()) {
-        pendingLaunchScope.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortReason);
-      }
-      try {
-        replacement = pendingLaunch.get();
-      } catch (ChildWorkflowFailure cancelled) {
-        replacement = null; // the launch rolled itself back
-      }
-      pendingLaunch = null;
-    }
+    launch.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortRequest.describe());
+    boolean wasCordoned = state.cordoned();
     Workflow.newDetachedCancellationScope(this::undoNodeChanges).run();
     if (command.nodeName() != null) {
       nodes.markAborted(nodeRef());
     }
-    String kept = replacement == null
-        ? (replacementName == null ? "no replacement was launched" : "unused replacement " + replacementName + " removed")
-        : "initialized replacement " + replacementName + " kept as capacity";
-    String message = "replacement aborted: " + abortReason + "; node untainted" + (cordoned ? " and uncordoned" : "")
+    String kept = state.replacement() == null
+        ? (state.replacementName() == null ? "no replacement was launched" : "unused replacement " + state.replacementName() + " removed")
+        : "initialized replacement " + state.replacementName() + " kept as capacity";
+    String message = "replacement aborted: " + abortRequest.describe() + "; node untainted" + (wasCordoned ? " and uncordoned" : "")
         + ", " + kept;
-    events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.REPLACEMENT_ABORTED, message);
+    if (operatorsSee()) {
+      recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.REPLACEMENT_ABORTED, message);
+    } else {
+      events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.REPLACEMENT_ABORTED, message);
+    }
     enter(ABORTED);
     StructuredLog.info(log, "disruption aborted", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-        "reason", abortReason, "replacement", replacementName, "replacementKept", replacement != null);
+        "reason", abortRequest.describe(), "replacement", state.replacementName(), "replacementKept", state.replacement() != null);
     ReplacementResult result = result(OUTCOME_ABORTED);
-    return replacement == null
+    return state.replacement() == null
         ? new ReplacementResult(result.nodeClaim(), result.outcome(), null, null, result.evictedPods())
         : result;
   }
 
-  /** Fails with a clear message; before the point of no return the node is given back to the scheduler first. */
+  /** A clear failure; before the point of no return the node is given back to the scheduler first. */
   private RuntimeException fail(TemporalFailure failure) {
-    String failedIn = phase;
+    ReplacementPhase failedIn = state.phase();
     boolean canceled = CancellationScope.current().isCancelRequested();
-    String undone = "";
-    if (!pastPointOfNoReturn) {
+    String undone;
+    if (!state.pastPointOfNoReturn()) {
       enter(ROLLING_BACK);
+      boolean wasCordoned = state.cordoned();
       try {
         Workflow.newDetachedCancellationScope(this::undoNodeChanges).run();
-        undone = "; node untainted" + (cordoned ? " and uncordoned" : "") + ", left in service";
+        undone = "; node untainted" + (wasCordoned ? " and uncordoned" : "") + ", left in service";
       } catch (TemporalFailure rollbackFailure) {
         undone = "; ROLLBACK FAILED (" + Failures.reason(rollbackFailure) + "), node may still be tainted";
       }
     } else {
-      undone = "; the instance is past the point of no return: retry by resetting this workflow";
+      undone = operatorsSee() ? "; the instance is past the point of no return: Retry runs its termination again"
+          : "; the instance is past the point of no return: retry by resetting this workflow";
     }
-    enter(FAILED);
+    if (!operatorsSee() || canceled) {
+      enter(FAILED);
+    }
     boolean ownFailure = failure instanceof ApplicationFailure app && OWN_FAILURES.contains(app.getType());
     String message = ownFailure
         ? ((ApplicationFailure) failure).getOriginalMessage() + undone
@@ -503,36 +616,103 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     return ApplicationFailure.newNonRetryableFailureWithCause(message, type, failure);
   }
 
+  /** Removes the taint and this workflow's cordon; what was undone is no longer this workflow's to undo. */
   private void undoNodeChanges() {
-    if (tainted) {
+    if (state.tainted()) {
       nodes.untaintDisrupted(nodeRef());
     }
-    if (cordoned) {
+    if (state.cordoned()) {
       nodes.uncordon(nodeRef());
+    }
+    if (operatorsSee()) {
+      state = state.withNodeChanges(false, false);
     }
   }
 
-  private void logDecision(ReplacementPlan plan) {
+  // Shared helpers.
+
+  void logDecision(dev.farrier.workflows.activities.ReplacementPlan plan) {
     StructuredLog.info(log, DisruptionLogLine.of(command, plan == null ? null : plan.replacement()),
         "reason", command.reason(), "detail", command.detail(), "nodeclaim", command.nodeClaim(),
         "node", command.nodeName(), "instance", command.instanceId(), "nodepool", command.nodePool());
   }
 
+  ReplacementState state() {
+    return state;
+  }
+
+  void update(ReplacementState next) {
+    state = next;
+  }
+
+  EventRecorder events() {
+    return events;
+  }
+
   private ReplacementResult result(String outcome) {
-    return new ReplacementResult(command.nodeClaim(), outcome, replacementName,
-        replacement == null ? null : replacement.nodeName(), evicted.size());
+    return new ReplacementResult(command.nodeClaim(), outcome, state.replacementName(),
+        state.replacement() == null ? null : state.replacement().nodeName(), state.evicted().size());
   }
 
-  private void enter(String next) {
-    phase = next;
-    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next));
+  /** The search attributes that say which replacement this is; one upsert in current code, three in older. */
+  private void upsertIdentity() {
+    List<SearchAttributeUpdate<?>> identity = new ArrayList<>(List.of(
+        FarrierSearchAttributes.CLUSTER.valueSet(cluster),
+        FarrierSearchAttributes.NODE_POOL.valueSet(command.nodePool()),
+        FarrierSearchAttributes.REASON.valueSet(command.reason()),
+        FarrierSearchAttributes.PHASE.valueSet(state.phase().label())));
+    if (!operatorsSee()) {
+      Workflow.upsertTypedSearchAttributes(identity.toArray(SearchAttributeUpdate<?>[]::new));
+      if (command.nodeName() != null) {
+        Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(command.nodeName()));
+      }
+      if (command.instanceId() != null) {
+        Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(command.instanceId()));
+      }
+      return;
+    }
+    identity.add(FarrierSearchAttributes.NODE_CLAIM.valueSet(command.nodeClaim()));
+    if (command.nodeName() != null) {
+      identity.add(FarrierSearchAttributes.NODE.valueSet(command.nodeName()));
+    }
+    if (command.instanceId() != null) {
+      identity.add(FarrierSearchAttributes.INSTANCE_ID.valueSet(command.instanceId()));
+    }
+    if (state.blocker() != null) {
+      identity.add(FarrierSearchAttributes.BLOCKER.valueSet(state.blocker().summary()));
+    }
+    Workflow.upsertTypedSearchAttributes(identity.toArray(SearchAttributeUpdate<?>[]::new));
   }
 
-  private NodeRef nodeRef() {
+  void enter(ReplacementPhase next) {
+    state = state.withPhase(next);
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next.label()));
+  }
+
+  /** Sets (or clears) what blocks the replacement; the search attribute changes only when the blocker's words do. */
+  private void setBlocker(Blocker next) {
+    Blocker previous = state.blocker();
+    state = state.withBlocker(next);
+    boolean changed = next == null ? previous != null : previous == null || !previous.summary().equals(next.summary());
+    if (operatorsSee() && changed) {
+      Workflow.upsertTypedSearchAttributes(next == null ? FarrierSearchAttributes.BLOCKER.valueUnset()
+          : FarrierSearchAttributes.BLOCKER.valueSet(next.summary()));
+    }
+  }
+
+  /** The same Event on the node (when there is one) and on its NodeClaim, recorded together. */
+  private void recordOnNodeAndClaim(String type, String reason, String message) {
+    events.each(type, reason, message, command.nodeName() == null
+        ? List.of(new EventRecorder.Target(EventReasons.KIND_NODE_CLAIM, command.nodeClaim()))
+        : List.of(new EventRecorder.Target(KIND_NODE, command.nodeName()),
+            new EventRecorder.Target(EventReasons.KIND_NODE_CLAIM, command.nodeClaim())));
+  }
+
+  NodeRef nodeRef() {
     return new NodeRef(cluster, command.nodeName(), command.nodeClaim());
   }
 
-  private String nodeNameOrClaim() {
+  String nodeNameOrClaim() {
     return command.nodeName() != null ? command.nodeName() : command.nodeClaim();
   }
 }

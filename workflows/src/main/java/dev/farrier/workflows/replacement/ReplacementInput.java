@@ -7,8 +7,11 @@ import dev.farrier.workflows.provisioning.LaunchSettings;
  * Input of {@link NodeReplacementWorkflow}: the planner's command and the worker's settings.
  *
  * @param drainPollSeconds first wait between drain passes while pods remain; doubles up to {@code drainPollMaxSeconds}
- * @param resume           null for a new replacement; set when a long drain continued as new (see {@link DrainResume})
+ * @param resume           set only in runs continued as new by code older than {@link ReplacementState}; read, never written
  * @param interruption     null for a planned replacement; set when the node is being interrupted (see {@link Interruption})
+ * @param state            null for a new replacement; the whole state when a long drain continued as new
+ * @param approvalRequired wait for an operator's {@code Approve} once the replacement is up, before the old node is
+ *                         cordoned and drained
  */
 public record ReplacementInput(
     String cluster,
@@ -17,15 +20,28 @@ public record ReplacementInput(
     long drainPollSeconds,
     long drainPollMaxSeconds,
     DrainResume resume,
-    Interruption interruption) {
+    Interruption interruption,
+    ReplacementState state,
+    boolean approvalRequired) {
 
   public ReplacementInput(String cluster, DisruptionCommand command, LaunchSettings launchSettings, long drainPollSeconds,
       long drainPollMaxSeconds) {
-    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, null);
+    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, null, null, false);
   }
 
   public ReplacementInput(String cluster, DisruptionCommand command, LaunchSettings launchSettings, long drainPollSeconds,
-      long drainPollMaxSeconds, DrainResume resume) {
-    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, resume, null);
+      long drainPollMaxSeconds, Interruption interruption) {
+    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, interruption, null, false);
+  }
+
+  /** The input of the next run of a drain that continues as new. */
+  ReplacementInput continuedWith(ReplacementState next) {
+    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null,
+        null, next, approvalRequired);
+  }
+
+  public ReplacementInput withApprovalRequired(boolean required) {
+    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, resume,
+        interruption, state, required);
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +71,7 @@ class DisruptionPlannerTest {
   void commandCarriesWhatTheReplacementNeeds() {
     DisruptionCommand command = plan(List.of(pool("default")), List.of(onImage(claim("a", "default"), "ami-old")))
         .commands().getFirst();
-    assertEquals(new DisruptionCommand("a", "node-a", "default", "i-a", "replace", "drifted",
+    assertEquals(new DisruptionCommand("a", "node-a", "default", "i-a", DisruptionMethod.REPLACE, "drifted",
         "image ami-old is not among ami-new resolved for amd64", 2, 3600L, "m5.large", "on-demand"), command);
   }
 

@@ -3,6 +3,7 @@ package dev.farrier.workflows.replacement;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.WellKnown;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class DisruptionLogLineTest {
   private static final DisruptionCommand COMMAND = new DisruptionCommand("default-abc", "ip-10-0-1-2", "default",
-      "i-0abc", "replace", "drifted", "image", 3, null, "m5.large", "spot");
+      "i-0abc", DisruptionMethod.REPLACE, "drifted", "image", 3, null, "m5.large", "spot");
 
   private static NodeClaimRequest claim(List<String> types, List<String> capacityTypes) {
     return new NodeClaimRequest("default-new", "default", "default", types,
@@ -42,7 +43,7 @@ class DisruptionLogLineTest {
 
   @Test
   void unknownInstanceAndCapacityTypesAreEmptyAsInKarpenter() {
-    var command = new DisruptionCommand("c", "n", "p", "i", "delete", "expired", "", 0, null);
+    var command = new DisruptionCommand("c", "n", "p", "i", DisruptionMethod.DELETE, "expired", "", 0, null);
     assertEquals("disrupting nodeclaim(s) via delete, terminating 1 nodes (0 pods) n//", DisruptionLogLine.of(command, null));
   }
 }

@@ -315,7 +315,7 @@ class NodeReplacementWorkflowTest {
     test.start();
 
     ReplacementResult result = test.newWorkflow(NodeReplacementWorkflow.class, ID).replace(new ReplacementInput(Fixtures.CLUSTER,
-        Fixtures.command(OLD, "replace", null), Fixtures.LAUNCH, 2, 30, null, new Interruption("SpotInterruption", "instance-action terminate")));
+        Fixtures.command(OLD, "replace", null), Fixtures.LAUNCH, 2, 30, new Interruption("SpotInterruption", "instance-action terminate")));
 
     assertEquals("Done", result.outcome(), "the node goes away anyway: its pods are better off pending than killed");
     assertNull(result.replacementNodeClaim());

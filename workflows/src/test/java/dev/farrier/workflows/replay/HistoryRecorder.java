@@ -147,7 +147,7 @@ class HistoryRecorder {
       String id = WorkflowIds.disruption("default-spot");
       var command = Fixtures.command("default-spot", "replace", null);
       var result = test.newWorkflow(NodeReplacementWorkflow.class, id).replace(new ReplacementInput(Fixtures.CLUSTER, command,
-          Fixtures.LAUNCH, 2, 30, null, new Interruption("SpotInterruption", "instance-action terminate")));
+          Fixtures.LAUNCH, 2, 30, new Interruption("SpotInterruption", "instance-action terminate")));
       assertEquals("Done", result.outcome());
       write(test, id, "NodeReplacementWorkflow-interrupted");
     }

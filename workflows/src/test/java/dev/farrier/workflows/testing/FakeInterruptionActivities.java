@@ -3,6 +3,7 @@ package dev.farrier.workflows.testing;
 import dev.farrier.workflows.activities.DeleteMessagesRequest;
 import dev.farrier.workflows.activities.DeletedMessages;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.InterruptionNotice;
@@ -64,7 +65,7 @@ public class FakeInterruptionActivities implements InterruptionActivities {
         return new InterruptionTarget(id, null, false, null);
       }
       String claim = id.substring(2);
-      var command = new DisruptionCommand(claim, FakeNodeClaimActivities.nodeNameOf(claim), "default", id, "replace",
+      var command = new DisruptionCommand(claim, FakeNodeClaimActivities.nodeNameOf(claim), "default", id, DisruptionMethod.REPLACE,
           request.kind().name(), request.detail(), 3, null, "m5.large", "spot");
       return new InterruptionTarget(id, command, rebalanceOptIn.contains("default"), "us-west-2a");
     }).toList());

@@ -1,6 +1,7 @@
 package dev.farrier.workflows.testing;
 
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Requirement;
@@ -35,7 +36,7 @@ public final class Fixtures {
   /** A drift command for claim {@code nodeClaim} on node {@code node-<nodeClaim>}. */
   public static DisruptionCommand command(String nodeClaim, String method, Long terminationGracePeriodSeconds) {
     return new DisruptionCommand(nodeClaim, FakeNodeClaimActivities.nodeNameOf(nodeClaim), "default",
-        FakeNodeClaimActivities.instanceIdOf(nodeClaim), method, "drifted", "image ami-old is not ami-new", 3,
+        FakeNodeClaimActivities.instanceIdOf(nodeClaim), DisruptionMethod.of(method), "drifted", "image ami-old is not ami-new", 3,
         terminationGracePeriodSeconds, "m5.large", "on-demand");
   }
 

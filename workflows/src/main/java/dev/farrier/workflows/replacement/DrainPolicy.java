@@ -1,0 +1,136 @@
+package dev.farrier.workflows.replacement;
+
+import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.HeldPod;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The drain's decisions, apart from the workflow that acts on them: when PodDisruptionBudgets stop holding, how long
+ * to wait before the next pass, and what blocks the drain. Pure, so it is tested without a Temporal environment.
+ */
+final class DrainPolicy {
+  /** A blocker's one-line summary is a search attribute value too: kept short enough to read in a table. */
+  static final int SUMMARY_LIMIT = 200;
+  private static final int PODS_NAMED = 3;
+
+  private DrainPolicy() {}
+
+  /** The wait before the next pass and the backoff to use after it. */
+  record Wait(long millis, long nextSeconds) {}
+
+  /** When the NodePool's terminationGracePeriod ends for a drain starting at {@code nowMillis}. */
+  static long graceEndsAt(Long gracePeriodSeconds, long nowMillis) {
+    return gracePeriodSeconds == null ? Long.MAX_VALUE : nowMillis + gracePeriodSeconds * 1000;
+  }
+
+  /**
+   * PDBs and do-not-disrupt stop holding once the user's terminationGracePeriod expired, or an operator forced the
+   * drain; never otherwise.
+   */
+  static boolean bypassPdb(long nowMillis, long graceEndsAtMillis, boolean forced) {
+    return forced || nowMillis >= graceEndsAtMillis;
+  }
+
+  /**
+   * Backs off from {@code firstSeconds} doubling to {@code maxSeconds} while nothing moves; looks again soon when
+   * pods moved or the node is going away; never waits past the grace period's end.
+   */
+  static Wait nextWait(long currentSeconds, long firstSeconds, long maxSeconds, boolean podsMoved, boolean urgent,
+      long nowMillis, long graceEndsAtMillis) {
+    long seconds = podsMoved || urgent ? firstSeconds : currentSeconds;
+    long millis = Math.max(0, Math.min(seconds * 1000, graceEndsAtMillis - nowMillis));
+    return new Wait(millis, Math.min(seconds * 2, maxSeconds));
+  }
+
+  /**
+   * What blocks the drain after a pass, or null when nothing does (drained, or pods only still terminating). The same
+   * hold as {@code previous} keeps its first-seen time, so "blocked for" counts from the first refusal.
+   */
+  static Blocker blocker(DrainStatus status, long nowMillis, Blocker previous) {
+    if (status.drained()) {
+      return null;
+    }
+    List<HeldPod> held = status.held().isEmpty() ? fromCauseLists(status) : status.held();
+    if (held.isEmpty()) {
+      return null;
+    }
+    List<String> parts = new ArrayList<>();
+    Blocker.Kind kind = null;
+    for (HeldPod.Cause cause : HeldPod.Cause.values()) {
+      List<HeldPod> ofCause = held.stream().filter(h -> h.cause() == cause).toList();
+      if (ofCause.isEmpty()) {
+        continue;
+      }
+      kind = kind == null ? kindOf(cause) : kind;
+      parts.add(describe(cause, ofCause));
+    }
+    List<String> budgets = held.stream().filter(h -> h.cause() == HeldPod.Cause.PDB && h.detail() != null)
+        .map(HeldPod::detail).distinct().toList();
+    Set<String> pods = new LinkedHashSet<>();
+    held.forEach(h -> pods.add(h.pod()));
+    Blocker next = new Blocker(kind, truncate(String.join("; ", parts)), budgets, List.copyOf(pods), nowMillis);
+    return next.sameAs(previous) ? next.since(previous.sinceMillis()) : next;
+  }
+
+  /** Before drain passes reported {@code held}: the PDB names hold every pod left, the other lists name theirs. */
+  private static List<HeldPod> fromCauseLists(DrainStatus status) {
+    List<HeldPod> held = new ArrayList<>();
+    for (String pdb : status.blockingPdbs()) {
+      status.remaining().forEach(pod -> held.add(new HeldPod(pod, HeldPod.Cause.PDB, pdb)));
+    }
+    status.doNotDisrupt().forEach(pod -> held.add(new HeldPod(pod, HeldPod.Cause.DO_NOT_DISRUPT, null)));
+    for (String failure : status.failures()) {
+      int colon = failure.indexOf(": ");
+      held.add(new HeldPod(colon < 0 ? failure : failure.substring(0, colon), HeldPod.Cause.EVICTION_FAILED,
+          colon < 0 ? null : failure.substring(colon + 2)));
+    }
+    return held;
+  }
+
+  private static String describe(HeldPod.Cause cause, List<HeldPod> held) {
+    return switch (cause) {
+      case PDB -> "PodDisruptionBudget " + String.join(", ", held.stream()
+          .map(h -> h.detail() == null ? "(unknown)" : h.detail()).distinct().toList());
+      case DO_NOT_DISRUPT -> "karpenter.sh/do-not-disrupt on " + pods(held);
+      case NO_CONTROLLER -> "no controller (an eviction would delete it for good) for " + pods(held);
+      case EVICTION_FAILED -> "eviction failing: " + String.join("; ", held.stream()
+          .map(h -> h.pod() + (h.detail() == null ? "" : ": " + h.detail())).toList());
+    };
+  }
+
+  private static String pods(List<HeldPod> held) {
+    List<String> names = held.stream().map(HeldPod::pod).toList();
+    return names.size() <= PODS_NAMED ? String.join(", ", names)
+        : String.join(", ", names.subList(0, PODS_NAMED)) + " and " + (names.size() - PODS_NAMED) + " more";
+  }
+
+  private static Blocker.Kind kindOf(HeldPod.Cause cause) {
+    return switch (cause) {
+      case PDB -> Blocker.Kind.PDB;
+      case DO_NOT_DISRUPT -> Blocker.Kind.DO_NOT_DISRUPT;
+      case NO_CONTROLLER -> Blocker.Kind.NO_CONTROLLER;
+      case EVICTION_FAILED -> Blocker.Kind.EVICTION_FAILED;
+    };
+  }
+
+  static String truncate(String text) {
+    return text.length() <= SUMMARY_LIMIT ? text : text.substring(0, SUMMARY_LIMIT - 1) + "…";
+  }
+
+  /** The blocker's words as replacements before {@link Blocker} reported them (kept for their histories). */
+  static String legacyBlockedBy(DrainStatus status) {
+    if (!status.blockingPdbs().isEmpty()) {
+      return "PodDisruptionBudget " + String.join(", ", status.blockingPdbs());
+    }
+    if (!status.doNotDisrupt().isEmpty()) {
+      return "karpenter.sh/do-not-disrupt on " + String.join(", ", status.doNotDisrupt());
+    }
+    if (!status.failures().isEmpty()) {
+      return "eviction failing: " + String.join("; ", status.failures());
+    }
+    return null;
+  }
+}
