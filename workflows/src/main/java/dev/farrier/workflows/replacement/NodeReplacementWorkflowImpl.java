@@ -144,16 +144,18 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     boolean drainNext = resumed;
     while (true) {
       try {
-        runSteps(drainNext);
-        return finish();
+        try {
+          runSteps(drainNext);
+          return finish();
+        } catch (TemporalFailure failure) {
+          RuntimeException failed = fail(failure);
+          if (!awaitRetry(failed)) {
+            throw failed;
+          }
+          drainNext = false;
+        }
       } catch (AbortRequested abort) {
         return rollBackAbort();
-      } catch (TemporalFailure failure) {
-        RuntimeException failed = fail(failure);
-        if (!awaitRetry(failed)) {
-          throw failed;
-        }
-        drainNext = false;
       }
     }
   }
@@ -292,12 +294,13 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   @Override
   public String forceDrain(OperatorRequest request) {
+    int left = state.podsLeft().size();
     state = state.withForceDrain(request);
     StructuredLog.warn(log, "drain forced by operator", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-        "reason", request.describe(), "podsLeft", state.podsLeft().size());
+        "reason", request.describe(), "podsLeft", left);
     recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.FORCE_DRAIN, "drain forced past PodDisruptionBudgets and "
-        + "do-not-disrupt: " + request.describe() + "; " + state.podsLeft().size() + " pod(s) left to delete");
-    return said("forcing the drain: the " + state.podsLeft().size() + " pod(s) left are deleted past their PDBs", request);
+        + "do-not-disrupt: " + request.describe() + "; " + left + " pod(s) left to delete");
+    return said("forcing the drain: the " + left + " pod(s) left are deleted past their PDBs", request);
   }
 
   @Override
@@ -423,7 +426,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   }
 
   /** Running code that shows operators what holds it and takes their actions (not a replay of older histories). */
-  private boolean operatorsSee() {
+  boolean operatorsSee() {
     return operatorVersion >= 1;
   }
 

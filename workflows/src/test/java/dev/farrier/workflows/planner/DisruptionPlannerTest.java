@@ -78,7 +78,7 @@ class DisruptionPlannerTest {
   @Test
   void aNodeWithoutReschedulablePodsIsDeletedNotReplaced() {
     NodeClaimView onlyDaemons = withPods(onImage(claim("a", "default"), "ami-old"), new PodsOnNode(2, 0, List.of()));
-    assertEquals("delete", plan(List.of(pool("default")), List.of(onlyDaemons)).commands().getFirst().method());
+    assertEquals(DisruptionMethod.DELETE, plan(List.of(pool("default")), List.of(onlyDaemons)).commands().getFirst().method());
   }
 
   // ---- skips ----
@@ -119,7 +119,7 @@ class DisruptionPlannerTest {
         withFlags(claim("b", "default"), false, true, false, true, false));
     DisruptionPlan plan = plan(List.of(frozen), claims);
     assertEquals(List.of("a", "b"), plan.commands().stream().map(DisruptionCommand::nodeClaim).toList());
-    assertTrue(plan.commands().stream().allMatch(c -> c.method().equals("delete") && c.reason().equals("deleted")));
+    assertTrue(plan.commands().stream().allMatch(c -> c.method() == DisruptionMethod.DELETE && c.reason().equals("deleted")));
   }
 
   // ---- budgets ----
@@ -223,7 +223,7 @@ class DisruptionPlannerTest {
     assertEquals(List.of("old"), plan.commands().stream().map(DisruptionCommand::nodeClaim).toList());
     DisruptionCommand command = plan.commands().getFirst();
     assertEquals("expired", command.reason());
-    assertEquals("replace", command.method());
+    assertEquals(DisruptionMethod.REPLACE, command.method());
     assertTrue(command.detail().startsWith("older than expireAfter 24h"), command.detail());
     assertFalse(decision(plan, "fresh").disrupt());
   }
@@ -238,6 +238,6 @@ class DisruptionPlannerTest {
         null, PodsOnNode.NONE);
     DisruptionPlan plan = plan(List.of(withExpireAfter(pool("default"), "Never")), List.of(ownExpiry));
     assertEquals("expired", plan.commands().getFirst().reason());
-    assertEquals("delete", plan.commands().getFirst().method());
+    assertEquals(DisruptionMethod.DELETE, plan.commands().getFirst().method());
   }
 }

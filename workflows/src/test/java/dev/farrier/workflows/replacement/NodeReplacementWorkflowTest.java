@@ -87,7 +87,7 @@ class NodeReplacementWorkflowTest {
         "awaitInstanceTerminated " + OLD + " i-" + OLD,
         "deleteNode " + OLD_NODE,
         "deleteNodeClaim " + OLD), test.journal.steps());
-    assertEquals(List.of("DisruptionTainted", "Cordoned", "Evicted", "Terminated"), nodeEventReasons());
+    assertEquals(List.of("DisruptionStarted", "DisruptionTainted", "Cordoned", "Evicted", "Terminated"), nodeEventReasons());
     assertTrue(test.nodes.events().stream().anyMatch(e -> e.message().equals("evicted default/web-1")));
 
     ILoggingEvent decision = logs.list.stream()
@@ -137,7 +137,7 @@ class NodeReplacementWorkflowTest {
     assertEquals("Done", result.outcome());
     assertEquals(2, result.evictedPods());
     assertEquals(4, passes.get());
-    List<EventRequest> drainBlocked = test.nodes.events().stream().filter(e -> e.reason().equals("DrainBlocked")).toList();
+    List<EventRequest> drainBlocked = test.nodes.events().stream().filter(e -> e.reason().equals("DrainBlocked") && e.kind().equals("Node")).toList();
     assertEquals(1, drainBlocked.size(), "one Event per blocker, not one per pass");
     assertEquals("Warning", drainBlocked.getFirst().type());
     assertTrue(drainBlocked.getFirst().message().contains("default/web-pdb"));
@@ -321,7 +321,7 @@ class NodeReplacementWorkflowTest {
     assertNull(result.replacementNodeClaim());
     assertEquals(1, test.journal.countStartingWith("drainStep"));
     assertEquals(1, test.journal.count("terminateInstance " + OLD + " i-" + OLD));
-    assertEquals(List.of("Interrupted", "DisruptionTainted", "Cordoned", "Terminated"), nodeEventReasons());
+    assertEquals(List.of("DisruptionStarted", "Interrupted", "DisruptionTainted", "Cordoned", "Terminated"), nodeEventReasons());
   }
 
   @Test

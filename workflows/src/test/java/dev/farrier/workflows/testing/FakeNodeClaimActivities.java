@@ -19,6 +19,7 @@ import java.util.function.Function;
  */
 public class FakeNodeClaimActivities implements NodeClaimActivities {
   private final CallJournal journal;
+  private volatile Consumer<TerminateInstanceRequest> awaitInstanceTerminated = r -> {};
   private volatile Function<NodeClaimRef, LaunchedInstance> launchInstance = FakeNodeClaimActivities::launched;
   private volatile Function<AwaitNodeRequest, String> awaitRegistered = r -> nodeNameOf(r.nodeClaim());
   private volatile Consumer<AwaitNodeRequest> awaitInitialized = r -> {};
@@ -58,6 +59,11 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
 
   public FakeNodeClaimActivities onAwaitRegistered(Function<AwaitNodeRequest, String> behaviour) {
     this.awaitRegistered = behaviour;
+    return this;
+  }
+
+  public FakeNodeClaimActivities onAwaitInstanceTerminated(Consumer<TerminateInstanceRequest> behaviour) {
+    this.awaitInstanceTerminated = behaviour;
     return this;
   }
 
@@ -104,6 +110,7 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
   @Override
   public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
     journal.record("awaitInstanceTerminated", request.nodeClaim(), request.instanceId());
+    awaitInstanceTerminated.accept(request);
     return new InstanceState(request.instanceId(), "terminated");
   }
 
