@@ -1,0 +1,29 @@
+package dev.farrier.starter;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What {@code farrier} exits with, for scripts; every command's help lists them (and the README repeats them). */
+final class ExitCodes {
+  private ExitCodes() {}
+
+  static final int DONE = 0;
+  /** Temporal cannot be reached, or something unexpected failed. */
+  static final int ERROR = 1;
+  /** Picocli's code for bad input: an unknown option, a missing argument. */
+  static final int USAGE = 2;
+  /** The workflow's validator refused the action: nothing changed. */
+  static final int REFUSED = 3;
+  /** No such workflow (or it has ended and the action needs a running one). */
+  static final int NOT_FOUND = 4;
+
+  static Map<String, String> helpList() {
+    var codes = new LinkedHashMap<String, String>();
+    codes.put(Integer.toString(DONE), "done");
+    codes.put(Integer.toString(ERROR), "error: Temporal cannot be reached, or something unexpected failed");
+    codes.put(Integer.toString(USAGE), "usage error: unknown option, missing argument or value");
+    codes.put(Integer.toString(REFUSED), "refused: the replacement's validator refused the action (nothing changed)");
+    codes.put(Integer.toString(NOT_FOUND), "not found: no such replacement (or it has ended)");
+    return codes;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.farrier.starter;
+
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
+import java.time.Instant;
+import picocli.CommandLine.Command;
+
+@Command(name = "plan", description = "The reconciler's last disruption plan: why each node is or is not being disrupted.")
+final class PlanCommand extends FarrierCommand {
+  @Override
+  public Integer call() {
+    String id = WorkflowIds.reconciler(parent.cluster);
+    var client = client();
+    var reconciler = client.newWorkflowStub(ClusterReconcilerWorkflow.class, id);
+    var status = WorkflowCalls.on(client, "reconciler", id, reconciler::status);
+    out().printf("%s: %d pending pods, provisioning %s, replacements started %s%n",
+        id, status.pendingPods(), status.provisioningInFlight(), status.replacementsStarted());
+    for (var c : status.cooldowns()) {
+      out().printf("%s: last replacement failed (%d in a row), next try after %s%n", c.nodeClaim(), c.failures(),
+          Instant.ofEpochMilli(c.untilMillis()));
+    }
+    if (status.lastPlan() == null) {
+      out().println("no disruption plan yet");
+      return ExitCodes.DONE;
+    }
+    for (CandidateDecision d : status.lastPlan().decisions()) {
+      out().printf("%-40s %-45s %-8s %s%n", d.nodeClaim(), d.nodeName(), d.disrupt() ? "DISRUPT" : "keep", d.reason());
+    }
+    return ExitCodes.DONE;
+  }
+}
