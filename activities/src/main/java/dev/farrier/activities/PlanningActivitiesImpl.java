@@ -24,6 +24,7 @@ import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ClaimNamer;
 import dev.farrier.workflows.planner.DisruptionBudget;
+import dev.farrier.workflows.planner.DisruptionConditions;
 import dev.farrier.workflows.planner.DisruptionPlanner;
 import dev.farrier.workflows.planner.DisruptionSnapshot;
 import dev.farrier.workflows.planner.GoDurations;
@@ -58,8 +59,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. The only write is
- * the deduplicated Event on a pod that fits nowhere, so every retry is safe.
+ * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. The only writes are
+ * the deduplicated Event on a pod that fits nowhere and the NodeClaims' Drifted and Expired conditions, both written
+ * toward a target and not sent when already there, so every retry is safe.
  */
 public class PlanningActivitiesImpl implements PlanningActivities {
   private static final Logger log = LoggerFactory.getLogger(PlanningActivitiesImpl.class);
@@ -74,6 +76,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final ProvisioningPlanner provisioning = new ProvisioningPlanner();
   private final DisruptionPlanner disruption = new DisruptionPlanner();
   private final UnschedulableEvents unschedulableEvents;
+  private final DisruptionConditionWriter disruptionConditions;
   /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
   static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
 
@@ -87,6 +90,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     this.replacements = replacements;
     this.clock = clock;
     this.unschedulableEvents = new UnschedulableEvents(cluster, clock, UNSCHEDULABLE_EVENT_WINDOW);
+    this.disruptionConditions = new DisruptionConditionWriter(cluster, clock);
   }
 
   /**
@@ -172,9 +176,12 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   }
 
   /**
-   * Plans drift and deletion for the NodeClaims Farrier launched. Claims it did not launch (Karpenter's, or a
+   * Plans drift, expiry and deletion for the NodeClaims Farrier launched. Claims it did not launch (Karpenter's, or a
    * user's) are left alone with a decision that says so: Farrier never terminates their instances, so it must not
-   * start draining them either.
+   * start draining them either. Then brings the Drifted and Expired conditions of Farrier's claims to what
+   * {@link DisruptionConditions} decides from the same snapshot (idempotent: merged by type toward that target, an
+   * unchanged status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails
+   * the plan.
    */
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
@@ -190,7 +197,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
-    var plan = disruption.plan(new DisruptionSnapshot(clock.millis(), pools, views, images));
+    var snapshot = new DisruptionSnapshot(clock.millis(), pools, views, images);
+    var plan = disruption.plan(snapshot);
+    disruptionConditions.write(claims, DisruptionConditions.of(snapshot));
     List<CandidateDecision> decisions = new ArrayList<>(plan.decisions());
     all.stream().filter(c -> !launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
         nodeName(c), c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), false,

@@ -1,6 +1,7 @@
 package dev.farrier.activities.crd;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -39,6 +40,11 @@ public final class Conditions {
           update.reason(), update.message()));
     }
     return List.copyOf(merged);
+  }
+
+  /** {@link #merge(List, List)}, then without the conditions of the {@code removed} types. */
+  public static List<Condition> merge(List<Condition> current, List<Condition> updates, Collection<String> removed) {
+    return merge(current, updates).stream().filter(c -> !removed.contains(c.type())).toList();
   }
 
   private static int indexOf(List<Condition> conditions, String type) {

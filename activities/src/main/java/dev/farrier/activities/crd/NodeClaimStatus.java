@@ -28,6 +28,7 @@ public record NodeClaimStatus(
   public static final String INITIALIZED = "Initialized";
   public static final String READY = "Ready";
   public static final String DRIFTED = "Drifted";
+  public static final String EXPIRED = "Expired";
   public static final String CONSOLIDATABLE = "Consolidatable";
   public static final String DISRUPTION_REASON = "DisruptionReason";
   public static final String TERMINATING = "Terminating";

@@ -1,5 +1,6 @@
 package dev.farrier.activities.kube;
 
+import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +82,14 @@ public interface Cluster {
    * Throws {@link ObjectNotFoundException}.
    */
   NodeClaim patchNodeClaimStatus(String name, NodeClaimStatus patch);
+
+  /**
+   * Merges {@code set} into the claim's conditions by type (as {@link #patchNodeClaimStatus}: an unchanged status keeps
+   * its lastTransitionTime) and removes the conditions of the {@code removed} types, in one status write with the
+   * read resourceVersion as precondition (retried from a fresh read on conflict). Idempotent: when the conditions are
+   * already so nothing is sent. Throws {@link ObjectNotFoundException}.
+   */
+  NodeClaim patchNodeClaimConditions(String name, List<Condition> set, Collection<String> removed);
 
   /**
    * Merges labels into the claim's metadata (what {@code kubectl get nodeclaims} shows: instance type, zone,

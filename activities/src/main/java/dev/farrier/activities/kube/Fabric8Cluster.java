@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,6 +141,15 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
 
   @Override
   public NodeClaim patchNodeClaimStatus(String name, NodeClaimStatus patch) {
+    return patchNodeClaimStatus(name, patch, List.of());
+  }
+
+  @Override
+  public NodeClaim patchNodeClaimConditions(String name, List<Condition> set, Collection<String> removed) {
+    return patchNodeClaimStatus(name, new NodeClaimStatus(null, null, null, null, null, set, null), removed);
+  }
+
+  private NodeClaim patchNodeClaimStatus(String name, NodeClaimStatus patch, Collection<String> removedConditions) {
     var outcome = patcher.apply(nodeClaim(name), true, current -> {
       NodeClaimStatus stored = current.getStatus();
       NodeClaimStatus target = new NodeClaimStatus(
@@ -148,7 +158,7 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
           patch.nodeName() != null ? patch.nodeName() : stored == null ? null : stored.nodeName(),
           patch.capacity() != null ? patch.capacity() : stored == null ? null : stored.capacity(),
           patch.allocatable() != null ? patch.allocatable() : stored == null ? null : stored.allocatable(),
-          mergeConditions(stored == null ? null : stored.conditions(), patch.conditions()),
+          mergeConditions(stored == null ? null : stored.conditions(), patch.conditions(), removedConditions),
           patch.lastPodEventTime() != null ? patch.lastPodEventTime() : stored == null ? null : stored.lastPodEventTime());
       return statusPatch(stored, target);
     });
@@ -393,6 +403,14 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
       return stored;
     }
     return Conditions.merge(stored, updates);
+  }
+
+  /** Conditions merged by type, without the {@code removed} types; the stored list when nothing is to change. */
+  private static List<Condition> mergeConditions(List<Condition> stored, List<Condition> updates, Collection<String> removed) {
+    if (removed.isEmpty() || stored == null) {
+      return mergeConditions(stored, updates);
+    }
+    return Conditions.merge(stored, updates == null ? List.of() : updates, removed);
   }
 
   /** The merge patch that writes {@code target} as the whole status, or null when it equals what is stored. */

@@ -6,7 +6,7 @@ import io.temporal.activity.ActivityMethod;
 /**
  * Read the cluster and the cloud, then decide with the pure planners in {@code dev.farrier.workflows.planner}.
  * None of these mutate anything but the FailedScheduling Event on pods that fit nowhere (deduplicated per pod and
- * reason), so retries are always safe.
+ * reason) and the NodeClaims' Drifted and Expired conditions (written toward a target), so retries are always safe.
  */
 @ActivityInterface
 public interface PlanningActivities {
@@ -21,7 +21,10 @@ public interface PlanningActivities {
   @ActivityMethod
   ReplacementPlan planReplacement(PlanReplacementRequest request);
 
-  /** Drift (AMI and NodePool hash) and deletion candidates, within each NodePool's disruption budget. */
+  /**
+   * Drift (AMI and NodePool hash), expiry and deletion candidates, within each NodePool's disruption budget; keeps
+   * the Drifted and Expired conditions of the NodeClaims up to date on the way.
+   */
   @ActivityMethod
   DisruptionPlan planDisruption(PlanDisruptionRequest request);
 }

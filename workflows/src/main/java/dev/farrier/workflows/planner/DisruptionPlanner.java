@@ -41,10 +41,7 @@ public final class DisruptionPlanner {
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
     Map<String, NodePoolView> pools = snapshot.nodePools().stream()
         .collect(Collectors.toMap(NodePoolView::name, Function.identity(), (a, b) -> a));
-    Map<String, List<String>> images = new HashMap<>();
-    for (ResolvedImages r : snapshot.resolvedImages()) {
-      images.computeIfAbsent(r.nodeClassName() + "/" + r.arch(), k -> new ArrayList<>()).addAll(r.imageIds());
-    }
+    Map<String, List<String>> images = ResolvedImages.index(snapshot.resolvedImages());
     Map<String, Integer> nodes = new HashMap<>();
     Map<String, Integer> disrupting = new HashMap<>();
     for (NodeClaimView c : snapshot.nodeClaims()) {
@@ -79,14 +76,14 @@ public final class DisruptionPlanner {
         decisions.put(claim.name(), skip(claim, skipReason));
         continue;
       }
-      String expiry = expiry(claim, pool, snapshot.nowMillis());
+      String expiry = Expiry.of(claim, pool, snapshot.nowMillis());
       if (expiry != null) {
-        commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED, expiry));
+        commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED,
+            expiry + "; forceful: not budget-limited and not held by do-not-disrupt"));
         disrupting.merge(pool.name(), 1, Integer::sum);
         continue;
       }
-      String nodeClass = claim.nodeClassName() != null ? claim.nodeClassName() : pool.nodeClassName();
-      DriftCheck drift = DriftCheck.of(claim, pool, images.getOrDefault(nodeClass + "/" + claim.arch(), List.of()));
+      DriftCheck drift = DriftCheck.of(claim, pool, images);
       if (!drift.drifted()) {
         decisions.put(claim.name(), skip(claim, drift.detail()));
         continue;
@@ -129,17 +126,6 @@ public final class DisruptionPlanner {
 
   private static DisruptionMethod method(NodeClaimView claim) {
     return claim.pods().reschedulable() > 0 ? DisruptionMethod.REPLACE : DisruptionMethod.DELETE;
-  }
-
-  /** Why the claim has expired, or null when it has not (or never expires). */
-  private static String expiry(NodeClaimView claim, NodePoolView pool, long now) {
-    String text = claim.expireAfter() != null ? claim.expireAfter() : pool.expireAfter();
-    Long after = GoDurations.toMillis(text);
-    if (after == null || now < claim.createdAtMillis() + after) {
-      return null;
-    }
-    return "older than expireAfter " + text + " (created at " + java.time.Instant.ofEpochMilli(claim.createdAtMillis())
-        + "); forceful: not budget-limited and not held by do-not-disrupt";
   }
 
   private static CandidateDecision skip(NodeClaimView claim, String reason) {

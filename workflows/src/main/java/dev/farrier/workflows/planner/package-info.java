@@ -12,9 +12,10 @@
  *       and {@link dev.farrier.workflows.planner.ReplacementSnapshot} to a {@code ReplacementPlan}.</li>
  *   <li>{@link dev.farrier.workflows.planner.DisruptionPlanner}: {@link dev.farrier.workflows.planner.DisruptionSnapshot}
  *       ({@link dev.farrier.workflows.planner.NodeClaimView}s, pools, {@link dev.farrier.workflows.planner.ResolvedImages},
- *       now) to a {@code DisruptionPlan}.</li>
+ *       now) to a {@code DisruptionPlan}; {@link dev.farrier.workflows.planner.DisruptionConditions}: the same snapshot
+ *       to the {@link dev.farrier.workflows.planner.ClaimConditions} (Drifted, Expired) each NodeClaim should carry.</li>
  * </ul>
  * Label matching lives in {@code Requirements}/{@code LabelConstraint}, node sizing in {@code KubeletReserve},
- * budgets in {@code BudgetCheck}, drift in {@code DriftCheck}.
+ * budgets in {@code BudgetCheck}, drift in {@code DriftCheck}, expiry in {@code Expiry}.
  */
 package dev.farrier.workflows.planner;

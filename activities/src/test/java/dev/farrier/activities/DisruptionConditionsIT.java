@@ -1,0 +1,181 @@
+package dev.farrier.activities;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.EC2NodeClassStatus;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.activities.crd.NodePoolHash;
+import dev.farrier.activities.crd.ResolvedAmi;
+import dev.farrier.activities.kube.ClusterIT;
+import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.ClaimConditions;
+import dev.farrier.workflows.planner.ClaimConditions.TrueCondition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The planning activity keeps NodeClaims' Drifted and Expired conditions on the real kube-apiserver (simulated cloud,
+ * EC2NodeClass resolved by the status loop), and {@code kubectl get nodeclaims} shows them.
+ */
+class DisruptionConditionsIT extends ClusterIT {
+  private static final String CLUSTER = SimulatedActivities.CLUSTER;
+
+  private SimulatedActivities activities;
+
+  @BeforeEach
+  void start(@TempDir Path cloudDir) {
+    activities = new SimulatedActivities(client, cluster, cloudDir);
+  }
+
+  @AfterEach
+  void stop() {
+    activities.close();
+  }
+
+  /** A launched claim of the test's NodePool (with its current hash, so only the image can drift), amd64. */
+  private String launchedClaim(String expireAfter) {
+    var name = KubeTestSupport.unique(activities.nodePool);
+    var hash = NodePoolHash.of(cluster.getNodePool(activities.nodePool).orElseThrow());
+    activities.claims.createNodeClaim(new NodeClaimRequest(name, activities.nodePool, activities.nodeClass, List.of("m5.large"),
+        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large")),
+            Requirement.in(WellKnown.ARCH_LABEL, List.of("amd64"))),
+        Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), hash, expireAfter, null, List.of()));
+    activities.claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    return name;
+  }
+
+  private void plan() {
+    activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER));
+  }
+
+  private NodeClaim stored(String name) {
+    return cluster.getNodeClaim(name).orElseThrow();
+  }
+
+  private Optional<Condition> condition(String claim, String type) {
+    return Conditions.find(stored(claim).getStatus().conditions(), type);
+  }
+
+  @Test
+  void aClaimOnAnImageItsClassNoLongerResolvesIsAmiDriftedOnceUntilItMatchesAgain(LocalStack stack) throws Exception {
+    var name = launchedClaim("720h");
+    var image = stored(name).getStatus().imageID();
+    plan();
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED), "on the image its class resolves: not drifted");
+    var resolved = cluster.getNodeClass(activities.nodeClass).orElseThrow().getStatus().amis();
+    var newer = activities.cloud.ssmParameter("/aws/service/eks/optimized-ami/1.35/amazon-linux-2/recommended/image_id").orElseThrow();
+    var upgraded = resolved.stream().map(a -> new ResolvedAmi(newer, a.name(), a.deprecated(), a.requirements())).toList();
+    cluster.patchNodeClassStatus(activities.nodeClass, new EC2NodeClassStatus(upgraded, null, null, null, null));
+
+    plan();
+
+    var drifted = condition(name, NodeClaimStatus.DRIFTED).orElseThrow();
+    assertEquals(List.of("True", "AMIDrift", "image " + image + " is not among " + newer + " resolved for amd64"),
+        List.of(drifted.status(), drifted.reason(), drifted.message()));
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.EXPIRED));
+    assertEquals("AMIDrift", kubectlGetNodeClaim(stack, name).get("DRIFTED"), "kubectl get nodeclaims says why");
+    var written = stored(name);
+
+    TimeUnit.MILLISECONDS.sleep(1100); // a rewrite would now carry another second
+    plan();
+
+    var again = stored(name);
+    assertEquals(written.getMetadata().getResourceVersion(), again.getMetadata().getResourceVersion(), "nothing written");
+    assertEquals(drifted.lastTransitionTime(), condition(name, NodeClaimStatus.DRIFTED).orElseThrow().lastTransitionTime());
+
+    cluster.patchNodeClassStatus(activities.nodeClass, new EC2NodeClassStatus(resolved, null, null, null, null));
+    plan();
+
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED), "removed once the image matches again");
+    assertTrue(Conditions.isTrue(stored(name).getStatus().conditions(), NodeClaimStatus.LAUNCHED), "the others stay");
+    assertEquals("", kubectlGetNodeClaim(stack, name).get("DRIFTED"));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  @Test
+  void aClaimPastItsExpireAfterIsExpired(LocalStack stack) throws Exception {
+    var name = launchedClaim("1s");
+
+    KubeTestSupport.awaitTrue("Expired on " + name, () -> {
+      plan();
+      return condition(name, NodeClaimStatus.EXPIRED).isPresent();
+    });
+
+    var expired = condition(name, NodeClaimStatus.EXPIRED).orElseThrow();
+    assertEquals(List.of("True", "Expired"), List.of(expired.status(), expired.reason()));
+    assertTrue(expired.message().startsWith("older than expireAfter 1s (created at "), expired.message());
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED));
+    var row = kubectlGetNodeClaim(stack, name);
+    assertEquals(List.of("True", ""), List.of(row.get("EXPIRED"), row.get("DRIFTED")));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  @Test
+  void aWriteThatFailsIsLoggedAndTheOtherClaimsAreStillWritten() {
+    var gone = launchedClaim("720h");
+    var kept = launchedClaim("720h");
+    var listed = List.of(stored(gone), stored(kept));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, gone));
+    KubeTestSupport.awaitTrue("nodeclaim " + gone + " gone", () -> cluster.getNodeClaim(gone).isEmpty());
+    var drift = List.of(new TrueCondition(ClaimConditions.DRIFTED, "AMIDrift", "image changed"));
+
+    int written = new DisruptionConditionWriter(cluster, Clock.systemUTC()).write(listed,
+        List.of(new ClaimConditions(gone, drift, List.of()), new ClaimConditions(kept, drift, List.of())));
+
+    assertEquals(1, written);
+    assertEquals("AMIDrift", condition(kept, NodeClaimStatus.DRIFTED).orElseThrow().reason());
+    assertFalse(cluster.getNodeClaim(gone).isPresent());
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, kept));
+  }
+
+  /** {@code kubectl get nodeclaim <name>} (default columns) as header -> value, "" for an empty cell. */
+  private static Map<String, String> kubectlGetNodeClaim(LocalStack stack, String name) throws IOException, InterruptedException {
+    Process kubectl = new ProcessBuilder(stack.kubectl().toString(), "--kubeconfig", stack.kubeconfig().toString(),
+        "get", "nodeclaim", name).redirectErrorStream(true).start();
+    String out = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, kubectl.waitFor(), out);
+    List<String> lines = out.lines().toList();
+    assertEquals(2, lines.size(), out);
+    // kubectl pads every column to its widest cell, so a cell starts where its header does (and may be empty).
+    String header = lines.get(0);
+    String values = lines.get(1);
+    Matcher column = Pattern.compile("\\S+").matcher(header);
+    List<int[]> spans = new ArrayList<>();
+    while (column.find()) {
+      spans.add(new int[] {column.start(), column.end()});
+    }
+    Map<String, String> row = new LinkedHashMap<>();
+    for (int i = 0; i < spans.size(); i++) {
+      int from = Math.min(spans.get(i)[0], values.length());
+      int to = i + 1 < spans.size() ? Math.min(spans.get(i + 1)[0], values.length()) : values.length();
+      row.put(header.substring(spans.get(i)[0], spans.get(i)[1]), values.substring(from, to).trim());
+    }
+    return row;
+  }
+}

@@ -1,0 +1,95 @@
+package dev.farrier.workflows.planner;
+
+import static dev.farrier.workflows.planner.Fixtures.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.farrier.workflows.planner.ClaimConditions.TrueCondition;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DisruptionConditionsTest {
+  private static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
+  private static final List<String> BOTH = List.of(ClaimConditions.DRIFTED, ClaimConditions.EXPIRED);
+
+  private static List<ClaimConditions> decide(List<NodePoolView> pools, List<NodeClaimView> claims, List<ResolvedImages> images) {
+    return DisruptionConditions.of(new DisruptionSnapshot(NOW, pools, claims, images));
+  }
+
+  private static ClaimConditions only(NodeClaimView claim) {
+    List<ClaimConditions> decided = decide(List.of(pool("default")), List.of(claim), IMAGES);
+    assertEquals(1, decided.size(), decided.toString());
+    return decided.getFirst();
+  }
+
+  @Test
+  void aCurrentClaimIsNeitherDriftedNorExpired() {
+    assertEquals(new ClaimConditions("a", List.of(), BOTH), only(claim("a", "default")));
+  }
+
+  @Test
+  void anOldImageIsAmiDriftWithTheImagesInTheMessage() {
+    assertEquals(new ClaimConditions("a", List.of(new TrueCondition("Drifted", "AMIDrift",
+            "image ami-old is not among ami-new resolved for amd64")), List.of("Expired")),
+        only(onImage(claim("a", "default"), "ami-old")));
+  }
+
+  @Test
+  void anotherNodePoolHashIsNodePoolDrifted() {
+    assertEquals(new ClaimConditions("a", List.of(new TrueCondition("Drifted", "NodePoolDrifted",
+            "nodepool-hash hash-old differs from nodepool default's hash-default")), List.of("Expired")),
+        only(withHash(claim("a", "default"), "hash-old")));
+  }
+
+  @Test
+  void bothDriftsNameTheNodePoolFirstAndListBothInTheMessage() {
+    var both = only(withHash(onImage(claim("a", "default"), "ami-old"), "hash-old")).set().getFirst();
+
+    assertEquals("NodePoolDrifted", both.reason());
+    assertEquals("image ami-old is not among ami-new resolved for amd64; nodepool-hash hash-old differs from nodepool"
+        + " default's hash-default", both.message());
+  }
+
+  @Test
+  void aDriftThatCannotBeCheckedLeavesTheConditionAsItIs() {
+    var noImages = decide(List.of(pool("default")), List.of(onImage(claim("a", "default"), "ami-old")), List.of());
+
+    assertEquals(List.of(new ClaimConditions("a", List.of(), List.of("Expired"))), noImages,
+        "a node class resolving nothing neither sets nor removes Drifted");
+    var hashDriftStillCounts = decide(List.of(pool("default")), List.of(withHash(claim("a", "default"), "hash-old")), List.of());
+    assertEquals("NodePoolDrifted", hashDriftStillCounts.getFirst().set().getFirst().reason());
+  }
+
+  @Test
+  void anExpiredClaimIsExpiredWithItsExpireAfterInTheMessage() {
+    var old = withTimes(claim("old", "default"), NOW - 721 * HOUR, null);
+
+    assertEquals(new ClaimConditions("old", List.of(new TrueCondition("Expired", "Expired",
+            "older than expireAfter 720h (created at 2026-12-16T07:00:00Z)")), List.of("Drifted")),
+        only(old));
+    assertEquals(BOTH, decide(List.of(withExpireAfter(pool("default"), "Never")), List.of(old), IMAGES).getFirst().removed(),
+        "expireAfter Never takes Expired away again");
+  }
+
+  @Test
+  void conditionsDoNotDependOnWhatThePlanDoesAboutThem() {
+    var tainted = withFlags(onImage(claim("t", "default"), "ami-old"), true, false, true, false, false);
+    var uninitialized = withFlags(onImage(claim("u", "default"), "ami-old"), false, false, false, false, false);
+    var doNotDisrupt = withFlags(onImage(claim("d", "default"), "ami-old"), true, false, false, true, true);
+
+    var decided = decide(List.of(withBudgets(pool("default"), List.of(DisruptionBudget.of("0")))),
+        List.of(tainted, uninitialized, doNotDisrupt), IMAGES);
+
+    assertEquals(List.of("AMIDrift", "AMIDrift", "AMIDrift"), decided.stream().map(c -> c.set().getFirst().reason()).toList());
+  }
+
+  @Test
+  void aClaimNotLaunchedHasNeitherAndDeletingOrPoollessClaimsAreLeftAsTheyAre() {
+    var launching = new NodeClaimView("l", "default", "default", null, null, null, "amd64", "hash-old", null, null, null,
+        false, false, false, false, false, false, NOW - 1000 * HOUR, null, null, null, PodsOnNode.NONE);
+    var deleting = withFlags(onImage(claim("x", "default"), "ami-old"), true, true, false, false, false);
+    var orphan = onImage(claim("o", "gone"), "ami-old");
+
+    assertEquals(List.of(new ClaimConditions("l", List.of(), BOTH)),
+        decide(List.of(pool("default")), List.of(launching, deleting, orphan), IMAGES));
+  }
+}
