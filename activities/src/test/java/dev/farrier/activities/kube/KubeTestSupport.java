@@ -159,7 +159,18 @@ public final class KubeTestSupport {
     return created;
   }
 
-  static void deleteQuietly(Runnable delete) {
+  /** A kwok node named {@code name}, created and waited for until Ready. */
+  public static Node createKwokNode(KubernetesClient client, String name) {
+    Node node = createNode(client, kwokNode(name, "kwok://" + name));
+    awaitTrue("node " + name + " Ready", () -> {
+      Node now = client.nodes().withName(name).get();
+      return now != null && now.getStatus() != null && now.getStatus().getConditions() != null
+          && now.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    });
+    return node;
+  }
+
+  public static void deleteQuietly(Runnable delete) {
     try {
       delete.run();
     } catch (KubernetesClientException ignored) {

@@ -1,0 +1,160 @@
+package dev.farrier.activities;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.activities.kube.Fabric8Cluster;
+import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.localstack.LocalStackExtension;
+import dev.farrier.workflows.activities.DrainRequest;
+import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.HeldPod;
+import dev.farrier.workflows.activities.NodeActivities;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.testing.TestActivityEnvironment;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * One drain pass against a real kube-apiserver (with its disruption controller): a Deployment behind a
+ * PodDisruptionBudget that allows no eviction, a pod without a controller, and a do-not-disrupt pod, on a kwok node.
+ */
+@ExtendWith(LocalStackExtension.class)
+class DrainStepIT {
+  private static final String APP = "web";
+
+  private KubernetesClient client;
+  private Fabric8Cluster cluster;
+  private final TestActivityEnvironment env = TestActivityEnvironment.newInstance();
+  private NodeActivities nodes;
+  private String namespace;
+  private String nodeName;
+
+  @BeforeEach
+  void setUp(LocalStack stack) {
+    client = KubeTestSupport.client(stack);
+    cluster = new Fabric8Cluster(client);
+    env.registerActivitiesImplementations(new NodeActivitiesImpl(cluster));
+    nodes = env.newActivityStub(NodeActivities.class, ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(Duration.ofMinutes(2)).setHeartbeatTimeout(Duration.ofSeconds(10)).build());
+    namespace = KubeTestSupport.unique("drain");
+    nodeName = KubeTestSupport.unique("kwok");
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+    KubeTestSupport.createKwokNode(client, nodeName);
+    client.apps().deployments().inNamespace(namespace).resource(deployment(APP, 2, Map.of())).create();
+    client.apps().deployments().inNamespace(namespace).resource(deployment("pinned", 1,
+        Map.of("karpenter.sh/do-not-disrupt", "true"))).create();
+    client.pods().inNamespace(namespace).resource(new PodBuilder()
+        .withNewMetadata().withName("loner").endMetadata()
+        .withNewSpec().withNodeName(nodeName).withTerminationGracePeriodSeconds(0L)
+          .addNewContainer().withName("c").withImage("pause").endContainer()
+        .endSpec().build()).create();
+    client.policy().v1().podDisruptionBudget().inNamespace(namespace).resource(new PodDisruptionBudgetBuilder()
+        .withNewMetadata().withName(APP).endMetadata()
+        .withNewSpec().withMaxUnavailable(new IntOrString(0))
+          .withNewSelector().addToMatchLabels("app", APP).endSelector()
+        .endSpec().build()).create();
+    KubeTestSupport.awaitTrue("4 pods running and the PDB observed", () -> runningPods() == 4 && pdbObserved());
+  }
+
+  @AfterEach
+  void tearDown() {
+    KubeTestSupport.deleteQuietly(() -> client.namespaces().withName(namespace).delete());
+    KubeTestSupport.deleteQuietly(() -> cluster.deleteNode(nodeName));
+    env.close();
+    cluster.close();
+    client.close();
+  }
+
+  @Test
+  void aPassReportsEveryHeldPodWithItsCauseAndEvictsNothingThePdbProtects() {
+    DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
+
+    assertEquals(List.of(), status.evicted());
+    assertEquals(4, status.remaining().size(), status.toString());
+    Map<HeldPod.Cause, Set<String>> byCause = status.held().stream().collect(Collectors.groupingBy(HeldPod::cause,
+        Collectors.mapping(h -> h.pod().startsWith(namespace + "/" + APP) ? APP : h.pod().substring(namespace.length() + 1)
+            .replaceAll("-[a-z0-9]+-[a-z0-9]+$", ""), Collectors.toSet())));
+    assertEquals(Map.of(HeldPod.Cause.PDB, Set.of(APP), HeldPod.Cause.NO_CONTROLLER, Set.of("loner"),
+        HeldPod.Cause.DO_NOT_DISRUPT, Set.of("pinned")), byCause);
+    assertEquals(2, status.held().stream().filter(h -> h.cause() == HeldPod.Cause.PDB).count());
+    assertTrue(status.held().stream().filter(h -> h.cause() == HeldPod.Cause.PDB)
+        .allMatch(h -> h.detail().equals(namespace + "/" + APP)), status.held().toString());
+    assertEquals(List.of(namespace + "/" + APP), status.blockingPdbs());
+    assertEquals(4, runningPods(), "nothing was evicted");
+  }
+
+  @Test
+  void relaxingThePdbLetsTheNextPassEvictAndAForcedPassDeletesTheRest() {
+    nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
+    client.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(APP)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"maxUnavailable\":1}}");
+    KubeTestSupport.awaitTrue("the PDB allows one disruption", () -> {
+      var pdb = client.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(APP).get();
+      return pdb.getStatus() != null && Integer.valueOf(1).equals(pdb.getStatus().getDisruptionsAllowed());
+    });
+
+    DrainStatus relaxed = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
+    assertEquals(1, relaxed.evicted().size(), relaxed.toString());
+    assertTrue(relaxed.evicted().getFirst().startsWith(namespace + "/" + APP), relaxed.toString());
+
+    DrainStatus forced = nodes.drainStep(new DrainRequest("c", nodeName, "nc", true, true));
+    assertTrue(forced.evicted().containsAll(List.of(namespace + "/loner")), forced.toString());
+    assertTrue(forced.evicted().stream().anyMatch(p -> p.startsWith(namespace + "/pinned")), "do-not-disrupt yields to a forced drain");
+    assertEquals(List.of(), forced.held());
+  }
+
+  @Test
+  void aNodeGoingAwayAnywayEvictsPodsWithoutAController() {
+    DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, false));
+
+    assertEquals(List.of(namespace + "/loner"), status.evicted());
+    assertTrue(status.held().stream().noneMatch(h -> h.cause() == HeldPod.Cause.NO_CONTROLLER));
+  }
+
+  private long runningPods() {
+    return client.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && "Running".equals(p.getStatus().getPhase())).count();
+  }
+
+  private boolean pdbObserved() {
+    var pdb = client.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(APP).get();
+    return pdb != null && pdb.getStatus() != null && pdb.getStatus().getObservedGeneration() != null
+        && pdb.getStatus().getObservedGeneration().equals(pdb.getMetadata().getGeneration())
+        && Integer.valueOf(2).equals(pdb.getStatus().getCurrentHealthy());
+  }
+
+  private io.fabric8.kubernetes.api.model.apps.Deployment deployment(String app, int replicas, Map<String, String> annotations) {
+    return new DeploymentBuilder()
+        .withNewMetadata().withName(app).endMetadata()
+        .withNewSpec()
+          .withReplicas(replicas)
+          .withNewSelector().addToMatchLabels("app", app).endSelector()
+          .withNewTemplate()
+            .withNewMetadata().addToLabels("app", app).addToAnnotations(annotations).endMetadata()
+            .withNewSpec()
+              .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
+              .withTerminationGracePeriodSeconds(0L)
+              .addNewContainer().withName(app).withImage("pause").endContainer()
+            .endSpec()
+          .endTemplate()
+        .endSpec()
+        .build();
+  }
+}
