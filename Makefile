@@ -10,7 +10,7 @@ SANDBOX_ARGS ?=
 .PHONY: help tools build test unit sandbox bench clean check-java
 
 help:
-	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play the drift upgrade (SANDBOX_ARGS=--keep to leave it up)"
+	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play a scenario (SANDBOX_ARGS=\"--scenario blocked-drain\", --keep to leave it up, --help lists the scenarios)"
 	@echo "make test      the whole suite: unit, workflow, integration, end to end"
 	@echo "make unit      unit and workflow tests only (no local stack)"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"

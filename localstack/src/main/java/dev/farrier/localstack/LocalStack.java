@@ -44,7 +44,8 @@ public final class LocalStack implements AutoCloseable {
    * (this module stays free of the Temporal SDK, so the names are repeated here).
    */
   public static final List<String> FARRIER_SEARCH_ATTRIBUTES = List.of(
-      "FarrierCluster", "FarrierNodePool", "FarrierNode", "FarrierInstanceId", "FarrierReason", "FarrierPhase");
+      "FarrierCluster", "FarrierNodePool", "FarrierNode", "FarrierInstanceId", "FarrierReason", "FarrierPhase",
+      "FarrierNodeClaim", "FarrierBlocker");
 
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
   private static final Object SHARED_LOCK = new Object();

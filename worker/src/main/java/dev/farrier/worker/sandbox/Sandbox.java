@@ -5,40 +5,74 @@ import dev.farrier.activities.cloud.simulated.CloudCallLog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.workflows.WorkflowIds;
 import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code make sandbox}: the local stack plays the drift-upgrade blueprint end to end and prints what happened.
- * {@code --keep} leaves everything running for kubectl and the Temporal UI until Ctrl-C.
+ * {@code make sandbox}: the local stack plays a named scenario end to end and prints what happened (the drift-upgrade
+ * blueprint by default). {@code --keep} leaves everything running for kubectl and the Temporal UI until Ctrl-C.
  */
 public final class Sandbox {
   static final String CLUSTER = "sandbox";
   static final String FROM_VERSION = "1.34";
   static final String TO_VERSION = "1.35";
+  /** The Temporal UI's list of every blocked replacement (the README's query). */
+  public static final String BLOCKED_QUERY = "ExecutionStatus=\"Running\" AND FarrierBlocker IS NOT NULL";
+
+  /** The scenarios, by the name {@code --scenario} takes; the first is the default. */
+  static final Map<String, String> SCENARIOS = scenarios();
 
   private Sandbox() {}
 
+  private static Map<String, String> scenarios() {
+    var all = new LinkedHashMap<String, String>();
+    all.put("drift-upgrade", "the blueprint \"Update nodes using drift\": a drifted node replaced first, drained within its PDB");
+    all.put("blocked-drain", "the same drift with a PDB allowing no eviction: the replacement names the PDB and its pods, "
+        + "the PDB is relaxed, the drain goes on by itself");
+    return java.util.Collections.unmodifiableMap(all);
+  }
+
+  static String usage() {
+    var text = new StringBuilder("usage: make sandbox SANDBOX_ARGS=\"[--scenario NAME] [--keep] [--run-dir DIR]\"\n\nscenarios:\n");
+    SCENARIOS.forEach((name, what) -> text.append(String.format("  %-14s %s%n", name, what)));
+    text.append("\n--keep leaves the stack up (kubectl, the farrier CLI, the Temporal UI) until Ctrl-C.\n");
+    return text.toString();
+  }
+
   public static void main(String[] args) throws Exception {
     boolean keep = false;
+    String scenario = SCENARIOS.keySet().iterator().next();
     Path runDir = Path.of(".run", "sandbox").toAbsolutePath();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--keep" -> keep = true;
         case "--run-dir" -> runDir = Path.of(args[++i]).toAbsolutePath();
+        case "--scenario" -> scenario = i + 1 < args.length ? args[++i] : "";
+        case "--help", "-h" -> {
+          System.out.print(usage());
+          System.exit(0);
+        }
         default -> {
-          System.err.println("usage: sandbox [--keep] [--run-dir DIR]");
+          System.err.print("unknown argument " + args[i] + "\n" + usage());
           System.exit(2);
         }
       }
     }
-    System.exit(run(runDir, keep, System.out));
+    if (!SCENARIOS.containsKey(scenario)) {
+      System.err.print("unknown scenario '" + scenario + "'\n" + usage());
+      System.exit(2);
+    }
+    System.exit(run(runDir, scenario, keep, System.out));
   }
 
-  static int run(Path runDir, boolean keep, PrintStream out) throws Exception {
+  static int run(Path runDir, String scenarioName, boolean keep, PrintStream out) throws Exception {
     SandboxEnvironment.recreate(runDir);
     var started = Instant.now();
     out.println("== starting the local stack in " + runDir);
@@ -52,12 +86,17 @@ public final class Sandbox {
       try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
         out.printf("== applying the blueprint pinned to Kubernetes %s AMIs (%s, %s)%n", FROM_VERSION,
             amis.al2(FROM_VERSION, "amd64"), amis.al2(FROM_VERSION, "arm64"));
-        var old = scenario.provision(FROM_VERSION);
+        boolean blockedDrain = scenarioName.equals("blocked-drain");
+        var blocking = BlockedDrainScenario.blocking(BlockedDrainScenario.Budget.MAX_UNAVAILABLE_ZERO);
+        if (blockedDrain) {
+          out.println("   with PodDisruptionBudget " + BlockedDrainScenario.PDB + " at maxUnavailable: 0 (no eviction allowed)");
+        }
+        var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking) : scenario.provision(FROM_VERSION);
         out.printf("   %d inflate pods Ready on %s (nodeclaim %s, instance %s, image %s) after %.1fs%n", DriftScenario.REPLICAS,
             old.node(), old.nodeClaim(), old.instanceId(), old.imageId(), Duration.between(started, old.at()).toMillis() / 1000.0);
         out.printf("== switching the EC2NodeClass to Kubernetes %s AMIs (%s, %s)%n", TO_VERSION,
             amis.al2(TO_VERSION, "amd64"), amis.al2(TO_VERSION, "arm64"));
-        var up = scenario.upgrade(old, TO_VERSION);
+        var up = blockedDrain ? playBlockedDrain(env, scenario, old, out) : scenario.upgrade(old, TO_VERSION);
         out.printf("   replaced by %s (nodeclaim %s, image %s) in %.1fs; %d pods evicted; outcome %s%n", up.newNode(), up.newNodeClaim(),
             up.newImageId(), Duration.between(up.switchedAt(), up.doneAt()).toMillis() / 1000.0, up.result().evictedPods(), up.result().outcome());
 
@@ -81,6 +120,7 @@ public final class Sandbox {
         out.println("== --keep: the stack stays up until Ctrl-C");
         out.println("   export KUBECONFIG=" + env.stack().kubeconfig() + "   # kubectl: " + env.stack().kubectl());
         out.println("   bin/farrier plan --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
+        out.println("   bin/farrier list --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
         out.println("   Temporal UI: " + env.stack().temporalUiUrl());
         var done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(done::countDown));
@@ -89,6 +129,35 @@ public final class Sandbox {
     }
     out.println("== done");
     return 0;
+  }
+
+  /** Switches the AMIs, shows the replacement held by the PDB and what names it, relaxes the PDB, waits for the end. */
+  private static DriftScenario.Upgraded playBlockedDrain(SandboxEnvironment env, DriftScenario scenario,
+      DriftScenario.Provisioned old, PrintStream out) {
+    var blockedDrain = new BlockedDrainScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5));
+    var switchedAt = scenario.switchImages(TO_VERSION);
+    var blocked = blockedDrain.awaitBlocked(old);
+    var progress = blocked.progress();
+    out.printf("   %s draining since %.1fs after the switch; blocker named %.1fs later:%n", blocked.workflowId(),
+        Duration.between(switchedAt, blocked.drainingAt()).toMillis() / 1000.0,
+        Duration.between(blocked.drainingAt(), blocked.namedAt()).toMillis() / 1000.0);
+    out.printf("     phase %s, blocked by %s%n     pods held %s, evicted %s, replacement %s%n", progress.phase(), progress.blockedBy(),
+        progress.blocker().pods(), progress.evicted(), progress.replacement());
+    for (var kind : new String[] {"Node", "NodeClaim"}) {
+      String name = kind.equals("Node") ? old.node() : old.nodeClaim();
+      for (var event : blockedDrain.events(kind, name, "DrainBlocked")) {
+        out.printf("     Event %s/%s %s %s: %s%n", kind, name, event.getType(), event.getReason(), event.getMessage());
+      }
+    }
+    out.println("   see it: bin/farrier status " + old.nodeClaim() + " --address " + env.stack().temporalAddress()
+        + "; bin/farrier list --blocked --address " + env.stack().temporalAddress());
+    out.println("   Temporal UI: " + env.stack().temporalUiUrl() + "/namespaces/default/workflows?query="
+        + URLEncoder.encode(BLOCKED_QUERY, StandardCharsets.UTF_8));
+    var relaxedAt = blockedDrain.relax();
+    out.println("== relaxed " + BlockedDrainScenario.PDB + " to minAvailable: " + DriftScenario.MIN_AVAILABLE);
+    var resumedAt = blockedDrain.awaitFirstEviction(blocked);
+    out.printf("   the drain went on by itself %.1fs later%n", Duration.between(relaxedAt, resumedAt).toMillis() / 1000.0);
+    return scenario.awaitUpgrade(old, switchedAt);
   }
 
 }
