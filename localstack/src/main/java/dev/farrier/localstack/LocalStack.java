@@ -44,7 +44,8 @@ public final class LocalStack implements AutoCloseable {
    * (this module stays free of the Temporal SDK, so the names are repeated here).
    */
   public static final List<String> FARRIER_SEARCH_ATTRIBUTES = List.of(
-      "FarrierCluster", "FarrierNodePool", "FarrierNode", "FarrierInstanceId", "FarrierReason", "FarrierPhase");
+      "FarrierCluster", "FarrierNodePool", "FarrierNode", "FarrierInstanceId", "FarrierReason", "FarrierPhase",
+      "FarrierNodeClaim", "FarrierBlocker");
 
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
   private static final Object SHARED_LOCK = new Object();
@@ -166,7 +167,6 @@ public final class LocalStack implements AutoCloseable {
     return "http://127.0.0.1:" + requireTemporal().uiPort();
   }
 
-  /** How long {@link Builder#start()} took until every component was ready. */
   /**
    * The moto server's endpoint ({@code http://127.0.0.1:<port>}) for the AWS SDK's endpoint override: EC2, SSM, SQS
    * and IAM in every region, with any credentials. One server is shared by everything using this stack, so tests
@@ -179,6 +179,7 @@ public final class LocalStack implements AutoCloseable {
     return "http://127.0.0.1:" + motoPort;
   }
 
+  /** How long {@link Builder#start()} took until every component was ready. */
   public Duration startupTime() {
     return startupTime;
   }
