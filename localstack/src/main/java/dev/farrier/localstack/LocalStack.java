@@ -167,7 +167,6 @@ public final class LocalStack implements AutoCloseable {
     return "http://127.0.0.1:" + requireTemporal().uiPort();
   }
 
-  /** How long {@link Builder#start()} took until every component was ready. */
   /**
    * The moto server's endpoint ({@code http://127.0.0.1:<port>}) for the AWS SDK's endpoint override: EC2, SSM, SQS
    * and IAM in every region, with any credentials. One server is shared by everything using this stack, so tests
@@ -180,6 +179,7 @@ public final class LocalStack implements AutoCloseable {
     return "http://127.0.0.1:" + motoPort;
   }
 
+  /** How long {@link Builder#start()} took until every component was ready. */
   public Duration startupTime() {
     return startupTime;
   }
