@@ -9,6 +9,7 @@ import dev.farrier.workflows.replacement.Blocker;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.worker.sandbox.BlockedDrainScenario;
 import dev.farrier.worker.sandbox.DriftScenario;
+import dev.farrier.worker.sandbox.Sandbox;
 import dev.farrier.worker.sandbox.SandboxEnvironment;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -32,7 +33,8 @@ class BlockedDrainIT {
   @ParameterizedTest
   @EnumSource(BlockedDrainScenario.Budget.class)
   void aPdbThatAllowsNoEvictionIsNamedAndRelaxingItCompletesTheReplacement(BlockedDrainScenario.Budget budget) throws Exception {
-    try (var env = SandboxEnvironment.start(E2e.runDir("blocked-drain-" + budget.name().toLowerCase()), "e2e-blocked", 0)) {
+    var runDir = E2e.runDir("blocked-drain-" + budget.name().toLowerCase());
+    try (var env = SandboxEnvironment.start(runDir, "e2e-blocked", 0)) {
       var worker = env.startWorker();
       var drift = E2e.scenario(env);
       var scenario = new BlockedDrainScenario(env.kube(), env.temporal(), drift, E2e.TIMEOUT);
@@ -59,6 +61,19 @@ class BlockedDrainIT {
       E2e.await("DrainBlocked Events on the Node and the NodeClaim", E2e.TIMEOUT, () ->
           scenario.events("Node", old.node(), "DrainBlocked").stream().anyMatch(e -> e.getMessage().contains(pdb))
               && scenario.events("NodeClaim", old.nodeClaim(), "DrainBlocked").stream().anyMatch(e -> e.getMessage().contains(pdb)));
+
+      if (budget == BlockedDrainScenario.Budget.MAX_UNAVAILABLE_ZERO) {
+        // What an operator does: the README's query in the Temporal UI, in a real headless browser.
+        try (var ui = TemporalUiBrowser.open(env.stack().temporalUiUrl(), runDir.resolve("ui"))) {
+          var rows = ui.listWorkflows("default", Sandbox.BLOCKED_QUERY, r -> !r.isEmpty());
+          assertEquals(List.of(blocked.workflowId()), rows.stream().map(TemporalUiBrowser.WorkflowRow::workflowId).toList());
+          assertEquals("NodeReplacementWorkflow", rows.getFirst().type());
+          var shown = ui.searchAttributes("default", blocked.workflowId(), a -> a.containsKey("FarrierBlocker"));
+          assertEquals("Draining", shown.get("FarrierPhase"));
+          assertEquals("PodDisruptionBudget " + pdb, shown.get("FarrierBlocker"));
+          assertEquals(old.node(), shown.get("FarrierNode"));
+        }
+      }
 
       // A few more refused passes change nothing: no pod leaves, the blocker keeps its first time.
       var replacement = env.temporal().newWorkflowStub(NodeReplacementWorkflow.class, blocked.workflowId());
