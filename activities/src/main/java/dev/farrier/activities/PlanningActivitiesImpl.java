@@ -259,7 +259,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         spec.template().metadataOrEmpty().labelsOrEmpty(),
         taints(template.taintsOrEmpty()), taints(template.startupTaintsOrEmpty()),
         template.nodeClassRef() == null ? null : template.nodeClassRef().name(),
-        limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()));
+        limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()),
+        "true".equals(pool.getMetadata().getAnnotations() == null ? null
+            : pool.getMetadata().getAnnotations().get(WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)));
   }
 
   private static NodePoolLimits limits(Map<String, io.fabric8.kubernetes.api.model.Quantity> limits) {

@@ -144,7 +144,7 @@ class ActivitiesIT extends ClusterIT {
     assertEquals(launched.zone(), ours.zone());
     var command = ours.command();
     assertEquals(List.of(name, nodeName, nodePool, launched.instanceId(), "replace", "RebalanceRecommendation", "m5.large", "on-demand"),
-        java.util.Arrays.asList(command.nodeClaim(), command.nodeName(), command.nodePool(), command.instanceId(), command.method(),
+        java.util.Arrays.asList(command.nodeClaim(), command.nodeName(), command.nodePool(), command.instanceId(), command.method().word(),
             command.reason(), command.instanceType(), command.capacityType()));
     assertFalse(resolved.targets().get(1).farriers(), "an instance without a Farrier NodeClaim is not Farrier's");
   }

@@ -9,6 +9,8 @@ package dev.farrier.workflows.activities;
  * @param detail        why, in words (e.g. "image ami-0abc is not among ami-0def, ami-0123 resolved for amd64")
  * @param instanceType  the node's {@code node.kubernetes.io/instance-type}, for the disruption log line (may be null)
  * @param capacityType  the node's {@code karpenter.sh/capacity-type}, for the disruption log line (may be null)
+ * @param approvalRequired the NodePool asks for an operator's approval before the old node is drained
+ *                      ({@code farrier.dev/approve-replacements: "true"})
  */
 public record DisruptionCommand(
     String nodeClaim,
@@ -21,7 +23,14 @@ public record DisruptionCommand(
     int podCount,
     Long terminationGracePeriodSeconds,
     String instanceType,
-    String capacityType) {
+    String capacityType,
+    boolean approvalRequired) {
+
+  public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,
+      String reason, String detail, int podCount, Long terminationGracePeriodSeconds, String instanceType, String capacityType) {
+    this(nodeClaim, nodeName, nodePool, instanceId, method, reason, detail, podCount, terminationGracePeriodSeconds,
+        instanceType, capacityType, false);
+  }
 
   /** Without the node's instance and capacity type (the log line then shows them empty, as Karpenter does). */
   public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,

@@ -48,4 +48,9 @@ public final class WellKnown {
   public static final String FARRIER_ABORTED_ANNOTATION = "farrier.dev/replacement-aborted";
   /** On a NodePool: {@code "true"} replaces its nodes when EC2 recommends rebalancing them (otherwise only an Event). */
   public static final String REBALANCE_REPLACEMENT_ANNOTATION = "farrier.dev/rebalance-replacement";
+  /**
+   * On a NodePool: {@code "true"} makes each planned replacement of its nodes wait for an operator's Approve once the
+   * new node is up, before the old one is cordoned and drained (interruptions never wait).
+   */
+  public static final String APPROVE_REPLACEMENTS_ANNOTATION = "farrier.dev/approve-replacements";
 }

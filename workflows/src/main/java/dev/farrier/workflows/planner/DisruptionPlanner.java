@@ -142,7 +142,8 @@ public final class DisruptionPlanner {
       Long grace = claim.terminationGracePeriodSeconds() != null ? claim.terminationGracePeriodSeconds()
           : pool == null ? null : pool.terminationGracePeriodSeconds();
       return new DisruptionCommand(claim.name(), claim.nodeName(), claim.nodePool(), claim.instanceId(), method, reason,
-          detail, claim.pods().reschedulable(), grace, claim.instanceType(), claim.capacityType());
+          detail, claim.pods().reschedulable(), grace, claim.instanceType(), claim.capacityType(),
+          pool != null && pool.approvalRequired());
     }
   }
 }

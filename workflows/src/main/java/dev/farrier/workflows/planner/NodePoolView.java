@@ -37,7 +37,16 @@ public record NodePoolView(
     String hash,
     List<DisruptionBudget> budgets,
     String expireAfter,
-    Long terminationGracePeriodSeconds) {
+    Long terminationGracePeriodSeconds,
+    boolean approvalRequired) {
+  /** A NodePool whose replacements need no approval. */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, false);
+  }
+
   public NodePoolView {
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     labels = labels == null ? Map.of() : Map.copyOf(labels);

@@ -204,7 +204,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
         ChildWorkflowStarts.disruption(command.nodeClaim()));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
-        settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds()));
+        settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds())
+        .withApprovalRequired(command.approvalRequired()));
     try {
       Workflow.getWorkflowExecution(child).get();
     } catch (ChildWorkflowFailure failure) {

@@ -76,6 +76,17 @@ class DisruptionPlannerTest {
   }
 
   @Test
+  void aNodePoolThatAsksForApprovalMarksItsCommands() {
+    NodePoolView base = pool("default");
+    NodePoolView approving = new NodePoolView(base.name(), base.weight(), base.requirements(), base.labels(), base.taints(),
+        base.startupTaints(), base.nodeClassName(), base.limits(), base.usage(), base.hash(), base.budgets(),
+        base.expireAfter(), base.terminationGracePeriodSeconds(), true);
+
+    assertTrue(plan(List.of(approving), List.of(onImage(claim("a", "default"), "ami-old"))).commands().getFirst().approvalRequired());
+    assertFalse(plan(List.of(base), List.of(onImage(claim("a", "default"), "ami-old"))).commands().getFirst().approvalRequired());
+  }
+
+  @Test
   void aNodeWithoutReschedulablePodsIsDeletedNotReplaced() {
     NodeClaimView onlyDaemons = withPods(onImage(claim("a", "default"), "ami-old"), new PodsOnNode(2, 0, List.of()));
     assertEquals(DisruptionMethod.DELETE, plan(List.of(pool("default")), List.of(onlyDaemons)).commands().getFirst().method());

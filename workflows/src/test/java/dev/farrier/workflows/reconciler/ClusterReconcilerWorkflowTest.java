@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
@@ -150,5 +151,23 @@ class ClusterReconcilerWorkflowTest {
     var cooldown = reconciler.status().cooldowns().getFirst();
     assertEquals("default-full", cooldown.nodeClaim());
     assertEquals(1, cooldown.failures(), "the second try is still waiting for a Retry");
+  }
+
+  @Test
+  void aReplacementOfANodePoolThatAsksForApprovalWaitsForIt() {
+    var base = Fixtures.command("default-gated", "replace", null);
+    var gated = new DisruptionCommand(base.nodeClaim(), base.nodeName(), base.nodePool(), base.instanceId(), base.method(),
+        base.reason(), base.detail(), base.podCount(), base.terminationGracePeriodSeconds(), base.instanceType(),
+        base.capacityType(), true);
+    test.planning.onPlanDisruption(request -> new DisruptionPlan(0, List.of(gated),
+        List.of(new CandidateDecision("default-gated", "node-default-gated", "default", true, "drifted"))));
+    start(new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
+
+    test.env.sleep(Duration.ofSeconds(30));
+
+    var replacement = test.existing(dev.farrier.workflows.replacement.NodeReplacementWorkflow.class,
+        WorkflowIds.disruption("default-gated"));
+    assertEquals("AwaitingApproval", replacement.progress().phase());
+    assertEquals(0, test.journal.count("cordon node-default-gated"), "not cordoned before a person approves");
   }
 }

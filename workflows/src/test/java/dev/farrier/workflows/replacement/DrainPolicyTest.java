@@ -1,0 +1,86 @@
+package dev.farrier.workflows.replacement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.HeldPod;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The drain's decisions without a Temporal environment. */
+class DrainPolicyTest {
+  private static final List<String> PODS = List.of("default/web-1", "default/web-2");
+
+  @Test
+  void pdbsHoldUntilTheGracePeriodEndsOrAnOperatorForces() {
+    long end = DrainPolicy.graceEndsAt(60L, 1_000);
+    assertEquals(61_000, end);
+    assertFalse(DrainPolicy.bypassPdb(60_999, end, false));
+    assertTrue(DrainPolicy.bypassPdb(61_000, end, false));
+    assertTrue(DrainPolicy.bypassPdb(0, end, true));
+    assertFalse(DrainPolicy.bypassPdb(Long.MAX_VALUE - 1, DrainPolicy.graceEndsAt(null, 0), false), "no grace period: never");
+  }
+
+  @Test
+  void theWaitDoublesWhileNothingMovesAndStartsOverWhenPodsMove() {
+    var first = DrainPolicy.nextWait(2, 2, 10, false, false, 0, Long.MAX_VALUE);
+    assertEquals(2_000, first.millis());
+    var second = DrainPolicy.nextWait(first.nextSeconds(), 2, 10, false, false, 0, Long.MAX_VALUE);
+    assertEquals(4_000, second.millis());
+    var capped = DrainPolicy.nextWait(16, 2, 10, false, false, 0, Long.MAX_VALUE);
+    assertEquals(16_000, capped.millis());
+    assertEquals(10, capped.nextSeconds());
+    assertEquals(2_000, DrainPolicy.nextWait(10, 2, 10, true, false, 0, Long.MAX_VALUE).millis(), "pods moved");
+    assertEquals(2_000, DrainPolicy.nextWait(10, 2, 10, false, true, 0, Long.MAX_VALUE).millis(), "node going away");
+    assertEquals(500, DrainPolicy.nextWait(10, 2, 10, false, false, 9_500, 10_000).millis(), "never past the grace end");
+    assertEquals(0, DrainPolicy.nextWait(10, 2, 10, false, false, 11_000, 10_000).millis());
+  }
+
+  @Test
+  void theBlockerNamesEveryCauseWithThePdbFirstAndKeepsItsFirstTime() {
+    var status = DrainStatus.of(List.of(), List.of("default/web-1", "default/web-2", "default/solo", "default/keep"), List.of(
+        new HeldPod("default/web-1", HeldPod.Cause.PDB, "default/web-pdb"),
+        new HeldPod("default/web-2", HeldPod.Cause.PDB, "default/web-pdb"),
+        new HeldPod("default/solo", HeldPod.Cause.NO_CONTROLLER, null),
+        new HeldPod("default/keep", HeldPod.Cause.DO_NOT_DISRUPT, null)));
+
+    Blocker first = DrainPolicy.blocker(status, 1_000, null);
+    Blocker again = DrainPolicy.blocker(status, 9_000, first);
+
+    assertEquals(Blocker.Kind.PDB, first.kind());
+    assertEquals("PodDisruptionBudget default/web-pdb; karpenter.sh/do-not-disrupt on default/keep; "
+        + "no controller (an eviction would delete it for good) for default/solo", first.summary());
+    assertEquals(List.of("default/web-pdb"), first.budgets());
+    assertEquals(List.of("default/web-1", "default/web-2", "default/solo", "default/keep"), first.pods());
+    assertEquals(1_000, again.sinceMillis(), "the same blocker keeps the time it was first seen");
+    Blocker other = DrainPolicy.blocker(DrainStatus.of(List.of(), PODS, List.of(
+        new HeldPod("default/web-1", HeldPod.Cause.EVICTION_FAILED, "HTTP 500"))), 9_000, first);
+    assertEquals(9_000, other.sinceMillis(), "a different blocker starts its own clock");
+    assertEquals("eviction failing: default/web-1: HTTP 500", other.summary());
+  }
+
+  @Test
+  void nothingBlocksADrainedNodeOrPodsStillTerminating() {
+    assertNull(DrainPolicy.blocker(DrainStatus.of(PODS, List.of(), List.of()), 0, null));
+    assertNull(DrainPolicy.blocker(DrainStatus.of(List.of(), PODS, List.of()), 0, null), "left pods no one holds are terminating");
+  }
+
+  @Test
+  void aPassFromBeforeHeldPodsStillNamesItsPdb() {
+    Blocker blocker = DrainPolicy.blocker(new DrainStatus(List.of(), PODS, List.of("default/web-pdb"), List.of()), 0, null);
+    assertEquals("PodDisruptionBudget default/web-pdb", blocker.summary());
+    assertEquals(PODS, blocker.pods());
+  }
+
+  @Test
+  void manyPodsAreCountedAndTheSummaryStaysShort() {
+    var held = java.util.stream.IntStream.range(0, 200)
+        .mapToObj(i -> new HeldPod("default/pinned-" + i, HeldPod.Cause.DO_NOT_DISRUPT, null)).toList();
+    Blocker blocker = DrainPolicy.blocker(DrainStatus.of(List.of(), held.stream().map(HeldPod::pod).toList(), held), 0, null);
+    assertEquals("karpenter.sh/do-not-disrupt on default/pinned-0, default/pinned-1, default/pinned-2 and 197 more", blocker.summary());
+    assertTrue(DrainPolicy.truncate("x".repeat(500)).length() <= DrainPolicy.SUMMARY_LIMIT);
+  }
+}
