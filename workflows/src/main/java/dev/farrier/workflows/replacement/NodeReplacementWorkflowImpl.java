@@ -403,7 +403,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         + "; Retry or Abort"), List.of(), List.of(), Workflow.currentTimeMillis()));
     recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.DISRUPTION_FAILED, failed.getMessage() + "; waiting for Retry");
     Duration window = state.pastPointOfNoReturn() ? RETRY_WINDOW_PAST_NO_RETURN : RETRY_WINDOW;
-    boolean acted = Waits.awaitOrTimeout(window, () -> retryRequested || (abortRequest != null && !state.pastPointOfNoReturn()));
+    boolean acted = Waits.awaitOrTimeout(window,
+        () -> retryRequested || urgent() || (abortRequest != null && !state.pastPointOfNoReturn()));
     setBlocker(null);
     if (!acted) {
       enter(FAILED);
@@ -411,6 +412,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     }
     if (abortRequest != null && !retryRequested) {
       throw new AbortRequested();
+    }
+    if (!retryRequested) {
+      // Interrupted while waiting: the node goes away whatever happens, so its drain cannot wait for a person.
+      StructuredLog.info(log, "interrupted while waiting for a retry, retrying now", "nodeclaim", command.nodeClaim(),
+          "reason", reasonOfInterruption());
     }
     retryRequested = false;
     StructuredLog.info(log, "retrying replacement", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),

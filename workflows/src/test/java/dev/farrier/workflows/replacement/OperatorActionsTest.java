@@ -245,6 +245,18 @@ class OperatorActionsTest {
   }
 
   @Test
+  void anInterruptionWhileWaitingForRetryRetriesAtOnceAndDrainsTheNodeGoingAway() {
+    NodeReplacementWorkflow workflow = startHeldIn(Held.AWAITING_RETRY);
+
+    running().interrupted(new Interruption("SpotInterruption", "instance-action terminate"));
+
+    ReplacementResult result = WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class);
+    assertEquals("Done", result.outcome(), "the node goes away anyway: drained although no replacement launched");
+    assertEquals(1, test.journal.countStartingWith("drainStep"));
+    assertEquals(1, test.journal.count("terminateInstance " + OLD + " i-" + OLD));
+  }
+
+  @Test
   void approvalHoldsTheOldNodeUntilAPersonApproves() {
     NodeReplacementWorkflow workflow = startHeldIn(Held.AWAITING_APPROVAL);
     ReplacementProgress waiting = running().progress();
