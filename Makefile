@@ -7,7 +7,7 @@ export FARRIER_CACHE
 MVN := ./mvnw -B -ntp
 SANDBOX_ARGS ?=
 
-.PHONY: help tools build test unit sandbox bench clean check-java
+.PHONY: help tools build test unit sandbox bench mutation clean check-java
 
 help:
 	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play a scenario (SANDBOX_ARGS=\"--scenario blocked-drain\", --keep to leave it up, --help lists the scenarios)"
@@ -15,6 +15,7 @@ help:
 	@echo "make unit      unit and workflow tests only (no local stack)"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
 	@echo "make bench     scheduling benchmark and sandbox provisioning latency (figures in .run/bench/, see docs/BENCHMARKS.md)"
+	@echo "make mutation mutation testing (PIT) of the replacement's drain policy and blocker against their tests"
 
 check-java:
 	@test -n "$(JAVA_HOME)" || { echo "no JDK 25 found (see the message above)"; exit 1; }
@@ -48,6 +49,14 @@ bench: check-java tools
 	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS)
 	@cp=$$(cat worker/target/classpath.txt):worker/target/classes; \
 	  $(JAVA_RUN) -cp "$$cp" dev.farrier.worker.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
+
+# Mutation testing (PIT) of the replacement's decisions: the drain policy, the blocker, the phases, against their unit
+# and workflow tests. Not part of `make test`; the report is in workflows/target/pit-reports/.
+MUTATION_CLASSES ?= dev.farrier.workflows.replacement.DrainPolicy,dev.farrier.workflows.replacement.Blocker,dev.farrier.workflows.replacement.ReplacementPhase
+MUTATION_TESTS ?= dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest
+mutation: check-java
+	$(MVN) -q -pl workflows -DskipTests test-compile
+	$(MVN) -pl workflows org.pitest:pitest-maven:mutationCoverage -DtargetClasses=$(MUTATION_CLASSES) -DtargetTests=$(MUTATION_TESTS)
 
 clean:
 	$(MVN) -q clean
