@@ -34,6 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 
 class NodeReplacementWorkflowTest {
@@ -205,6 +208,60 @@ class NodeReplacementWorkflowTest {
     assertEquals(0, test.journal.countStartingWith("cordon"));
     assertEquals(0, test.journal.count("terminateInstance " + OLD + " i-" + OLD), "the old node stays");
     assertTrue(nodeEventReasons().contains("ReplacementAborted"));
+  }
+
+  /** The steps of the child launch an abort can arrive in. */
+  enum LaunchStep { CREATE_NODE_CLAIM, LAUNCH_INSTANCE, AWAIT_REGISTERED, REGISTER_NODE, AWAIT_INITIALIZED }
+
+  /**
+   * Each step's fake sends the abort and returns only once the cancellation has reached the child while the step still
+   * runs. Returning at once would race the time-skipping test server: a cancel of an activity that completed while the
+   * child's workflow task ran is refused there (ACTIVITY_UNKNOWN, temporalio/sdk-java#2391) and the child hangs; a real
+   * server accepts it.
+   */
+  @ParameterizedTest
+  @EnumSource(LaunchStep.class)
+  @Timeout(60)
+  void anAbortAtAnyStepOfTheLaunchRollsTheReplacementBackAndUntaints(LaunchStep step) {
+    switch (step) {
+      case CREATE_NODE_CLAIM -> test.nodeClaims.onCreateNodeClaim(request -> abortAndAwaitCancellation(request.name()));
+      case LAUNCH_INSTANCE -> test.nodeClaims.onLaunchInstance(ref -> {
+        abortAndAwaitCancellation(ref.nodeClaim());
+        return FakeNodeClaimActivities.launched(ref);
+      });
+      case AWAIT_REGISTERED -> test.nodeClaims.onAwaitRegistered(request -> {
+        abortAndAwaitCancellation(request.nodeClaim());
+        return FakeNodeClaimActivities.nodeNameOf(request.nodeClaim());
+      });
+      case REGISTER_NODE -> test.nodeClaims.onRegisterNode(request -> abortAndAwaitCancellation(request.nodeClaim()));
+      case AWAIT_INITIALIZED -> test.nodeClaims.onAwaitInitialized(request -> {
+        abortAndAwaitCancellation(request.nodeClaim());
+        throw FakeNodeClaimActivities.notYet("initialization");
+      });
+    }
+    test.start();
+
+    ReplacementResult result = replace(Fixtures.command(OLD, "replace", null));
+
+    assertEquals("Aborted", result.outcome());
+    assertNull(result.replacementNodeClaim(), "the replacement was removed");
+    String r = test.journal.matching(c -> c.startsWith("createNodeClaim ")).getFirst().substring("createNodeClaim ".length());
+    long launched = test.journal.countStartingWith("launchInstance " + r);
+    assertEquals(step == LaunchStep.CREATE_NODE_CLAIM ? 0 : 1, launched, "nothing launched after the abort");
+    assertEquals(launched, test.journal.countStartingWith("terminateInstance " + r + " "), "a launched instance is terminated");
+    assertEquals(1, test.journal.count("deleteNodeClaim " + r), "the replacement's claim deleted");
+    assertEquals(1, test.journal.count("untaintDisrupted " + OLD_NODE));
+    assertEquals(1, test.journal.count("markAborted " + OLD_NODE));
+    assertEquals(0, test.journal.countStartingWith("cordon"));
+    assertEquals(0, test.journal.count("terminateInstance " + OLD + " i-" + OLD), "the old node stays");
+  }
+
+  private void abortAndAwaitCancellation(String replacement) {
+    running().abort("early");
+    Eventually.await("the abort cancels the step of launch/" + replacement,
+        () -> test.client().fetchHistory(WorkflowIds.launch(replacement)).getEvents().stream()
+            .anyMatch(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED),
+        cancelled -> cancelled);
   }
 
   @Test

@@ -24,6 +24,7 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
   private volatile Function<AwaitNodeRequest, String> awaitRegistered = r -> nodeNameOf(r.nodeClaim());
   private volatile Consumer<AwaitNodeRequest> awaitInitialized = r -> {};
   private volatile Consumer<NodeClaimRequest> createNodeClaim = r -> {};
+  private volatile Consumer<AwaitNodeRequest> registerNode = r -> {};
 
   public FakeNodeClaimActivities(CallJournal journal) {
     this.journal = journal;
@@ -67,6 +68,11 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
     return this;
   }
 
+  public FakeNodeClaimActivities onRegisterNode(Consumer<AwaitNodeRequest> behaviour) {
+    this.registerNode = behaviour;
+    return this;
+  }
+
   public FakeNodeClaimActivities onAwaitInitialized(Consumer<AwaitNodeRequest> behaviour) {
     this.awaitInitialized = behaviour;
     return this;
@@ -93,6 +99,7 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
   @Override
   public void registerNode(AwaitNodeRequest request) {
     journal.record("registerNode", request.nodeClaim(), request.nodeName());
+    registerNode.accept(request);
   }
 
   @Override
