@@ -83,4 +83,57 @@ class DrainPolicyTest {
     assertEquals("karpenter.sh/do-not-disrupt on default/pinned-0, default/pinned-1, default/pinned-2 and 197 more", blocker.summary());
     assertTrue(DrainPolicy.truncate("x".repeat(500)).length() <= DrainPolicy.SUMMARY_LIMIT);
   }
+
+  @Test
+  void aPassFromBeforeHeldPodsNamesItsDoNotDisruptPodsAndFailuresToo() {
+    Blocker blocker = DrainPolicy.blocker(new DrainStatus(List.of(), PODS, List.of(), List.of("default/web-1"),
+        List.of("default/web-2: HTTP 500: two budgets"), List.of()), 0, null);
+    assertEquals(Blocker.Kind.DO_NOT_DISRUPT, blocker.kind());
+    assertEquals("karpenter.sh/do-not-disrupt on default/web-1; eviction failing: default/web-2: HTTP 500: two budgets",
+        blocker.summary());
+    assertEquals(PODS, blocker.pods());
+    Blocker bare = DrainPolicy.blocker(new DrainStatus(List.of(), PODS, List.of(), List.of(), List.of("default/web-2"), List.of()), 0, null);
+    assertEquals("eviction failing: default/web-2", bare.summary());
+  }
+
+  @Test
+  void threePodsAreNamedAndTheFourthIsCounted() {
+    var three = PODS.stream().map(p -> new HeldPod(p, HeldPod.Cause.NO_CONTROLLER, null)).collect(java.util.stream.Collectors.toList());
+    three.add(new HeldPod("default/web-3", HeldPod.Cause.NO_CONTROLLER, null));
+    assertEquals("no controller (an eviction would delete it for good) for default/web-1, default/web-2, default/web-3",
+        DrainPolicy.blocker(DrainStatus.of(List.of(), PODS, three), 0, null).summary());
+    three.add(new HeldPod("default/web-4", HeldPod.Cause.NO_CONTROLLER, null));
+    assertTrue(DrainPolicy.blocker(DrainStatus.of(List.of(), PODS, three), 0, null).summary().endsWith("default/web-3 and 1 more"));
+  }
+
+  @Test
+  void aSummaryOfExactlyTheLimitIsKeptWhole() {
+    String exact = "x".repeat(DrainPolicy.SUMMARY_LIMIT);
+    assertEquals(exact, DrainPolicy.truncate(exact));
+    assertEquals("x".repeat(DrainPolicy.SUMMARY_LIMIT - 1) + "…", DrainPolicy.truncate(exact + "y"));
+  }
+
+  @Test
+  void olderHistoriesKeepTheirWordsForTheBlocker() {
+    assertEquals("PodDisruptionBudget default/a, default/b",
+        DrainPolicy.legacyBlockedBy(new DrainStatus(List.of(), PODS, List.of("default/a", "default/b"), List.of("default/x"))));
+    assertEquals("karpenter.sh/do-not-disrupt on default/x",
+        DrainPolicy.legacyBlockedBy(new DrainStatus(List.of(), PODS, List.of(), List.of("default/x"))));
+    assertEquals("eviction failing: default/y: boom", DrainPolicy.legacyBlockedBy(
+        new DrainStatus(List.of(), PODS, List.of(), List.of(), List.of("default/y: boom"), List.of())));
+    assertNull(DrainPolicy.legacyBlockedBy(new DrainStatus(List.of(), PODS, List.of(), List.of())));
+  }
+
+  @Test
+  void phasesTravelAsTheirLabels() {
+    for (ReplacementPhase phase : ReplacementPhase.values()) {
+      assertEquals(phase, ReplacementPhase.of(phase.label()));
+    }
+    assertEquals("AwaitingRetry", ReplacementPhase.AWAITING_RETRY.toString());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> ReplacementPhase.of("Sleeping"));
+    assertTrue(ReplacementPhase.TERMINATING.pastPointOfNoReturn());
+    assertFalse(ReplacementPhase.DRAINING.pastPointOfNoReturn());
+    assertTrue(ReplacementPhase.ABORTED.finished());
+    assertFalse(ReplacementPhase.AWAITING_RETRY.finished());
+  }
 }
