@@ -19,6 +19,7 @@ import dev.farrier.workflows.interruption.InterruptionInput;
 import dev.farrier.workflows.interruption.InterruptionWorkflow;
 import dev.farrier.workflows.replacement.Interruption;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.replacement.ReplacementInput;
 import dev.farrier.workflows.replacement.ReplacementResult;
 import dev.farrier.workflows.testing.Eventually;
@@ -150,6 +151,34 @@ class HistoryRecorder {
           Fixtures.LAUNCH, 2, 30, new Interruption("SpotInterruption", "instance-action terminate")));
       assertEquals("Done", result.outcome());
       write(test, id, "NodeReplacementWorkflow-interrupted");
+    }
+  }
+
+  /** Version 1 of {@code operator-actions}: a failed launch held for Retry, then a drain a PDB holds, forced. */
+  @Test
+  void recordReplacementSteeredByAnOperator() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      AtomicInteger launches = new AtomicInteger();
+      test.nodeClaims.onLaunchInstance(ref -> {
+        if (launches.incrementAndGet() == 1) {
+          throw ApplicationFailure.newNonRetryableFailure("no capacity", "InsufficientCapacity");
+        }
+        return FakeNodeClaimActivities.launched(ref);
+      });
+      List<String> pods = List.of("default/web-1", "default/web-2");
+      test.nodes.onDrainStep(r -> r.bypassPdb() ? FakeNodeActivities.drained(pods)
+          : FakeNodeActivities.blockedByPdb(pods, "default/web-pdb"));
+      test.start();
+      String id = WorkflowIds.disruption("default-steered");
+      var workflow = test.newWorkflow(NodeReplacementWorkflow.class, id);
+      WorkflowClient.start(workflow::replace, Fixtures.replacement(Fixtures.command("default-steered", "replace", null)));
+      var running = test.existing(NodeReplacementWorkflow.class, id);
+      Eventually.await("waiting for a retry", running::progress, p -> p.phase().equals("AwaitingRetry"));
+      running.retryReplacement(OperatorRequest.of("capacity is back"));
+      Eventually.await("blocked by the PDB", running::progress, p -> p.blocker() != null && p.phase().equals("Draining"));
+      running.forceDrain(new OperatorRequest("maintenance window ends", "alice"));
+      assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+      write(test, id, "NodeReplacementWorkflow-operator");
     }
   }
 

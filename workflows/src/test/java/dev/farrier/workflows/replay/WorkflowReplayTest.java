@@ -37,6 +37,13 @@ class WorkflowReplayTest {
         NodeReplacementWorkflowImpl.class);
   }
 
+  /** Version 1 of {@code operator-actions}: Retry and ForceDrain Updates, blocker search attributes, NodeClaim Events. */
+  @Test
+  void replacementSteeredByAnOperatorReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow-operator.json",
+        NodeReplacementWorkflowImpl.class);
+  }
+
   @Test
   void interruptionReplays() throws Exception {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/InterruptionWorkflow.json", InterruptionWorkflowImpl.class);
