@@ -1,6 +1,7 @@
 package dev.farrier.activities;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.kube.Fabric8Cluster;
@@ -111,8 +112,11 @@ class DrainStepIT {
     });
 
     DrainStatus relaxed = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
-    assertEquals(1, relaxed.evicted().size(), relaxed.toString());
-    assertTrue(relaxed.evicted().getFirst().startsWith(namespace + "/" + APP), relaxed.toString());
+    // One eviction at least; a second one too when the first pod's replacement is Ready before the pass reaches it.
+    assertFalse(relaxed.evicted().isEmpty(), relaxed.toString());
+    assertTrue(relaxed.evicted().stream().allMatch(p -> p.startsWith(namespace + "/" + APP)), relaxed.toString());
+    assertEquals(Set.of(HeldPod.Cause.NO_CONTROLLER, HeldPod.Cause.DO_NOT_DISRUPT),
+        relaxed.held().stream().map(HeldPod::cause).collect(Collectors.toSet()), "the others are still held");
 
     DrainStatus forced = nodes.drainStep(new DrainRequest("c", nodeName, "nc", true, true));
     assertTrue(forced.evicted().containsAll(List.of(namespace + "/loner")), forced.toString());
