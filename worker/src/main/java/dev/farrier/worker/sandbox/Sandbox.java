@@ -152,7 +152,7 @@ public final class Sandbox {
     out.println("   see it: bin/farrier status " + old.nodeClaim() + " --address " + env.stack().temporalAddress()
         + "; bin/farrier list --blocked --address " + env.stack().temporalAddress());
     out.println("   Temporal UI: " + env.stack().temporalUiUrl() + "/namespaces/default/workflows?query="
-        + URLEncoder.encode(BLOCKED_QUERY, StandardCharsets.UTF_8));
+        + URLEncoder.encode(BLOCKED_QUERY, StandardCharsets.UTF_8).replace("+", "%20"));
     var relaxedAt = blockedDrain.relax();
     out.println("== relaxed " + BlockedDrainScenario.PDB + " to minAvailable: " + DriftScenario.MIN_AVAILABLE);
     var resumedAt = blockedDrain.awaitFirstEviction(blocked);
