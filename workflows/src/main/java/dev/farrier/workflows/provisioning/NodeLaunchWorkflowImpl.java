@@ -32,15 +32,7 @@ import org.slf4j.Logger;
 public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   private static final Logger log = Workflow.getLogger(NodeLaunchWorkflowImpl.class);
 
-  static final String CREATING = "Creating";
-  static final String LAUNCHING = "Launching";
-  static final String REGISTERING = "Registering";
-  static final String INITIALIZING = "Initializing";
-  static final String INITIALIZED = "Initialized";
-  static final String ROLLING_BACK = "RollingBack";
-  static final String FAILED = "Failed";
-
-  private String phase = CREATING;
+  private LaunchPhase phase = LaunchPhase.CREATING;
   private LaunchedInstance instance;
   /** launchInstance was scheduled: an instance may exist even if no attempt returned one. */
   private boolean launchScheduled;
@@ -58,7 +50,7 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
     Workflow.upsertTypedSearchAttributes(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
         FarrierSearchAttributes.NODE_POOL.valueSet(claim.nodePool()),
-        FarrierSearchAttributes.PHASE.valueSet(phase));
+        FarrierSearchAttributes.PHASE.valueSet(phase.label()));
 
     Saga saga = new Saga(new Saga.Options.Builder().setContinueWithError(true).build());
     try {
@@ -78,7 +70,7 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
           claims.awaitInstanceTerminated(new TerminateInstanceRequest(cluster, claim.name(), state.instanceId()));
         }
       });
-      enter(LAUNCHING);
+      enter(LaunchPhase.LAUNCHING);
       // Any attempt may have launched before a later one failed (even with a permanent error), so the saga
       // terminates by the claim's tag whenever the launch was tried.
       launchScheduled = true;
@@ -86,17 +78,17 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(instance.instanceId()));
       events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, "launched instance " + describe(instance));
 
-      enter(REGISTERING);
+      enter(LaunchPhase.REGISTERING);
       nodeName = claims.awaitRegistered(new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), null));
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(nodeName));
       var nodeRequest = new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), nodeName);
       claims.registerNode(nodeRequest);
       events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.REGISTERED, "node " + nodeName + " registered");
 
-      enter(INITIALIZING);
+      enter(LaunchPhase.INITIALIZING);
       claims.awaitInitialized(nodeRequest);
       events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.INITIALIZED, "node " + nodeName + " initialized");
-      enter(INITIALIZED);
+      enter(LaunchPhase.INITIALIZED);
       StructuredLog.info(log, "launched nodeclaim", "nodeclaim", claim.name(), "nodepool", claim.nodePool(),
           "node", nodeName, "instance", instance.instanceId(), "instance-type", instance.instanceType(),
           "zone", instance.zone(), "capacity-type", instance.capacityType());
@@ -108,22 +100,22 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
 
   @Override
   public String phase() {
-    return phase;
+    return phase.label();
   }
 
   /** Runs the compensations (even when the launch was cancelled) and returns the failure to end the workflow with. */
   private RuntimeException rollBack(NodeClaimRequest claim, LaunchSettings settings, EventRecorder events, Saga saga,
       TemporalFailure failure) {
-    String failedIn = phase;
+    LaunchPhase failedIn = phase;
     boolean canceled = CancellationScope.current().isCancelRequested();
-    enter(ROLLING_BACK);
+    enter(LaunchPhase.ROLLING_BACK);
     String message = "nodeclaim " + claim.name() + " failed while " + failedIn + ": " + cause(failedIn, settings, failure);
     String[] cleanup = new String[1];
     Workflow.newDetachedCancellationScope(() -> {
       events.warning(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCH_FAILED, message);
       cleanup[0] = compensate(saga);
     }).run();
-    enter(FAILED);
+    enter(LaunchPhase.FAILED);
     // Not logged: the failure is the workflow's result (UI, parent, CLI); logging it too would say it twice.
     String fullMessage = message + "; " + cleanup[0];
     if (canceled) {
@@ -147,30 +139,30 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
     }
   }
 
-  private static String cause(String failedIn, LaunchSettings settings, TemporalFailure failure) {
-    if (Failures.outOfTime(failure) && REGISTERING.equals(failedIn)) {
+  private static String cause(LaunchPhase failedIn, LaunchSettings settings, TemporalFailure failure) {
+    if (Failures.outOfTime(failure) && failedIn == LaunchPhase.REGISTERING) {
       return "node did not register within " + settings.registrationTimeoutSeconds() + "s";
     }
-    if (Failures.outOfTime(failure) && INITIALIZING.equals(failedIn)) {
+    if (Failures.outOfTime(failure) && failedIn == LaunchPhase.INITIALIZING) {
       return "node did not initialize within " + settings.initializationTimeoutSeconds() + "s";
     }
     return Failures.reason(failure);
   }
 
-  private static String failureType(String failedIn, TemporalFailure failure) {
-    if (Failures.outOfTime(failure) && REGISTERING.equals(failedIn)) {
+  private static String failureType(LaunchPhase failedIn, TemporalFailure failure) {
+    if (Failures.outOfTime(failure) && failedIn == LaunchPhase.REGISTERING) {
       return FailureTypes.REGISTRATION_TIMEOUT;
     }
-    if (Failures.outOfTime(failure) && INITIALIZING.equals(failedIn)) {
+    if (Failures.outOfTime(failure) && failedIn == LaunchPhase.INITIALIZING) {
       return FailureTypes.INITIALIZATION_TIMEOUT;
     }
     String type = Failures.type(failure);
     return FailureTypes.NON_RETRYABLE.contains(type) ? type : FailureTypes.LAUNCH_FAILED;
   }
 
-  private void enter(String next) {
+  private void enter(LaunchPhase next) {
     phase = next;
-    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next));
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next.label()));
   }
 
   private static String describe(LaunchedInstance i) {
