@@ -3,6 +3,7 @@ package dev.farrier.worker.sandbox;
 import dev.farrier.activities.cloud.simulated.AmiCatalog;
 import dev.farrier.activities.cloud.simulated.CloudCallLog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
 import java.io.PrintStream;
 import java.net.URLEncoder;
@@ -23,8 +24,6 @@ public final class Sandbox {
   static final String CLUSTER = "sandbox";
   static final String FROM_VERSION = "1.34";
   static final String TO_VERSION = "1.35";
-  /** The Temporal UI's list of every blocked replacement (the README's query). */
-  public static final String BLOCKED_QUERY = "ExecutionStatus=\"Running\" AND FarrierBlocker IS NOT NULL";
 
   /** The scenarios, by the name {@code --scenario} takes; the first is the default. */
   static final Map<String, String> SCENARIOS = scenarios();
@@ -152,7 +151,7 @@ public final class Sandbox {
     out.println("   see it: bin/farrier status " + old.nodeClaim() + " --address " + env.stack().temporalAddress()
         + "; bin/farrier list --blocked --address " + env.stack().temporalAddress());
     out.println("   Temporal UI: " + env.stack().temporalUiUrl() + "/namespaces/default/workflows?query="
-        + URLEncoder.encode(BLOCKED_QUERY, StandardCharsets.UTF_8).replace("+", "%20"));
+        + URLEncoder.encode(FarrierSearchAttributes.BLOCKED_REPLACEMENTS_QUERY, StandardCharsets.UTF_8).replace("+", "%20"));
     var relaxedAt = blockedDrain.relax();
     out.println("== relaxed " + BlockedDrainScenario.PDB + " to minAvailable: " + DriftScenario.MIN_AVAILABLE);
     var resumedAt = blockedDrain.awaitFirstEviction(blocked);

@@ -9,7 +9,6 @@ import dev.farrier.workflows.replacement.Blocker;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.worker.sandbox.BlockedDrainScenario;
 import dev.farrier.worker.sandbox.DriftScenario;
-import dev.farrier.worker.sandbox.Sandbox;
 import dev.farrier.worker.sandbox.SandboxEnvironment;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -65,7 +64,7 @@ class BlockedDrainIT {
       if (budget == BlockedDrainScenario.Budget.MAX_UNAVAILABLE_ZERO) {
         // What an operator does: the README's query in the Temporal UI, in a real headless browser.
         try (var ui = TemporalUiBrowser.open(env.stack().temporalUiUrl(), runDir.resolve("ui"))) {
-          var rows = ui.listWorkflows("default", Sandbox.BLOCKED_QUERY, r -> !r.isEmpty());
+          var rows = ui.listWorkflows("default", FarrierSearchAttributes.BLOCKED_REPLACEMENTS_QUERY, r -> !r.isEmpty());
           assertEquals(List.of(blocked.workflowId()), rows.stream().map(TemporalUiBrowser.WorkflowRow::workflowId).toList());
           assertEquals("NodeReplacementWorkflow", rows.getFirst().type());
           var shown = ui.searchAttributes("default", blocked.workflowId(), a -> a.containsKey("FarrierBlocker"));

@@ -4,15 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import io.temporal.worker.WorkerFactory;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;
@@ -38,42 +34,32 @@ public class TemporalUiActionsIT {
   @Test
   void pauseUpdateIsAcceptedThenRefusedWithItsMessageAndTheResumeSignalIsDelivered() throws Exception {
     var runDir = E2e.runDir("temporal-ui-actions");
-    try (var stack = LocalStack.builder().runDir(runDir.resolve("stack")).kubernetes(false).temporalUiPort(0).start()) {
-      var stubs = WorkflowServiceStubs.newServiceStubs(
-          WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
-      var client = WorkflowClient.newInstance(stubs);
-      var workers = WorkerFactory.newInstance(client);
-      try {
-        workers.newWorker(TASK_QUEUE).registerWorkflowImplementationTypes(PausableStandInImpl.class);
-        workers.start();
-        var workflow = client.newWorkflowStub(PausableStandIn.class, WorkflowOptions.newBuilder()
-            .setWorkflowId(WORKFLOW_ID)
-            .setTaskQueue(TASK_QUEUE)
-            // Started once on a fresh server: a second start would be a test bug.
-            .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
-            .setWorkflowExecutionTimeout(Duration.ofMinutes(10))
-            .build());
-        WorkflowClient.start(workflow::run);
+    try (var temporal = TemporalWithUi.start(runDir, TASK_QUEUE, PausableStandInImpl.class)) {
+      var client = temporal.client;
+      var workflow = client.newWorkflowStub(PausableStandIn.class, WorkflowOptions.newBuilder()
+          .setWorkflowId(WORKFLOW_ID)
+          .setTaskQueue(TASK_QUEUE)
+          // Started once on a fresh server: a second start would be a test bug.
+          .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+          .setWorkflowExecutionTimeout(Duration.ofMinutes(10))
+          .build());
+      WorkflowClient.start(workflow::run);
 
-        try (var ui = TemporalUiBrowser.open(stack.temporalUiUrl(), runDir.resolve("ui"))) {
-          var accepted = ui.sendUpdate(NAMESPACE, WORKFLOW_ID, NodeReplacementWorkflow.PAUSE,
-              "{\"reason\": \"kernel bug\", \"by\": \"alice\"}");
-          assertTrue(accepted.succeeded(), accepted.toString());
-          assertEquals("\"" + WORKFLOW_ID + ": paused (kernel bug (by alice))\"", accepted.text());
-          assertTrue(workflow.paused(), "paused after the accepted Update");
+      try (var ui = TemporalUiBrowser.open(temporal.stack.temporalUiUrl(), runDir.resolve("ui"))) {
+        var accepted = ui.sendUpdate(NAMESPACE, WORKFLOW_ID, NodeReplacementWorkflow.PAUSE,
+            "{\"reason\": \"kernel bug\", \"by\": \"alice\"}");
+        assertTrue(accepted.succeeded(), accepted.toString());
+        assertEquals("\"" + WORKFLOW_ID + ": paused (kernel bug (by alice))\"", accepted.text());
+        assertTrue(workflow.paused(), "paused after the accepted Update");
 
-          var refused = ui.sendUpdate(NAMESPACE, WORKFLOW_ID, NodeReplacementWorkflow.PAUSE,
-              "{\"reason\": \"again\", \"by\": \"bob\"}");
-          assertFalse(refused.succeeded(), refused.toString());
-          assertEquals(ALREADY_PAUSED, refused.text());
-          assertEquals(1, workflow.pausesAccepted(), "a refused Update never reaches the workflow");
+        var refused = ui.sendUpdate(NAMESPACE, WORKFLOW_ID, NodeReplacementWorkflow.PAUSE,
+            "{\"reason\": \"again\", \"by\": \"bob\"}");
+        assertFalse(refused.succeeded(), refused.toString());
+        assertEquals(ALREADY_PAUSED, refused.text());
+        assertEquals(1, workflow.pausesAccepted(), "a refused Update never reaches the workflow");
 
-          assertEquals("Workflow signaled.", ui.sendSignal(NAMESPACE, WORKFLOW_ID, "resume", null));
-          E2e.await("the resume Signal", Duration.ofSeconds(30), () -> !workflow.paused());
-        }
-      } finally {
-        workers.shutdownNow();
-        stubs.shutdownNow();
+        assertEquals("Workflow signaled.", ui.sendSignal(NAMESPACE, WORKFLOW_ID, "resume", null));
+        E2e.await("the resume Signal", Duration.ofSeconds(30), () -> !workflow.paused());
       }
     }
   }

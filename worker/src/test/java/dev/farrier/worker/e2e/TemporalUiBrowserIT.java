@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributeKey;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
-import io.temporal.worker.WorkerFactory;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
@@ -29,8 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 public class TemporalUiBrowserIT {
   /** The README's query: running workflows with a blocker (a finished one keeps its last search attributes). */
-  static final String BLOCKED_REPLACEMENTS = "ExecutionStatus=\"Running\" AND FarrierBlocker IS NOT NULL";
-  private static final SearchAttributeKey<String> BLOCKER = SearchAttributeKey.forKeyword("FarrierBlocker");
+  static final String BLOCKED_REPLACEMENTS = FarrierSearchAttributes.BLOCKED_REPLACEMENTS_QUERY;
+  private static final SearchAttributeKey<String> BLOCKER = FarrierSearchAttributes.BLOCKER;
   private static final String NAMESPACE = "default";
   private static final String TASK_QUEUE = "ui-browser-it";
   private static final String PDB_BLOCKER = "PodDisruptionBudget default/inflate-pdb";
@@ -38,41 +34,30 @@ public class TemporalUiBrowserIT {
   @Test
   void blockedReplacementsQueryListsOnlyTheBlockedWorkflowAndItsPageShowsPhaseAndBlocker() throws Exception {
     var runDir = E2e.runDir("temporal-ui-browser");
-    try (var stack = LocalStack.builder().runDir(runDir.resolve("stack")).kubernetes(false).temporalUiPort(0)
-        .searchAttributes(LocalStack.FARRIER_SEARCH_ATTRIBUTES).start()) {
-      var stubs = WorkflowServiceStubs.newServiceStubs(
-          WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
-      var client = WorkflowClient.newInstance(stubs);
-      var workers = WorkerFactory.newInstance(client);
-      try {
-        workers.newWorker(TASK_QUEUE).registerWorkflowImplementationTypes(ParkedReplacementImpl.class);
-        workers.start();
-        start(client, "disrupt/ui-blocked", PDB_BLOCKER);
-        start(client, "disrupt/ui-never-blocked", null);
-        start(client, "disrupt/ui-unblocked", PDB_BLOCKER).unblock();
-        // The UI reads visibility, which lags the workflows: wait until it has all three in their final state.
-        E2e.await("visibility of the three workflows", E2e.TIMEOUT,
-            () -> count(client, "FarrierPhase=\"Draining\"") == 3
-                && count(client, "FarrierPhase=\"Draining\" AND FarrierBlocker IS NULL") == 2);
+    try (var temporal = TemporalWithUi.start(runDir, TASK_QUEUE, ParkedReplacementImpl.class)) {
+      var client = temporal.client;
+      start(client, "disrupt/ui-blocked", PDB_BLOCKER);
+      start(client, "disrupt/ui-never-blocked", null);
+      start(client, "disrupt/ui-unblocked", PDB_BLOCKER).unblock();
+      // The UI reads visibility, which lags the workflows: wait until it has all three in their final state.
+      E2e.await("visibility of the three workflows", E2e.TIMEOUT,
+          () -> count(client, "FarrierPhase=\"Draining\"") == 3
+              && count(client, "FarrierPhase=\"Draining\" AND FarrierBlocker IS NULL") == 2);
 
-        try (var ui = TemporalUiBrowser.open(stack.temporalUiUrl(), runDir.resolve("ui"))) {
-          var rows = ui.listWorkflows(NAMESPACE, BLOCKED_REPLACEMENTS);
-          assertEquals(List.of("disrupt/ui-blocked"), rows.stream().map(TemporalUiBrowser.WorkflowRow::workflowId).toList());
-          assertEquals("Running", rows.getFirst().status());
-          assertEquals("ParkedReplacement", rows.getFirst().type());
+      try (var ui = TemporalUiBrowser.open(temporal.stack.temporalUiUrl(), runDir.resolve("ui"))) {
+        var rows = ui.listWorkflows(NAMESPACE, BLOCKED_REPLACEMENTS);
+        assertEquals(List.of("disrupt/ui-blocked"), rows.stream().map(TemporalUiBrowser.WorkflowRow::workflowId).toList());
+        assertEquals("Running", rows.getFirst().status());
+        assertEquals("ParkedReplacement", rows.getFirst().type());
 
-          var attributes = ui.searchAttributes(NAMESPACE, "disrupt/ui-blocked");
-          assertEquals("Draining", attributes.get("FarrierPhase"), attributes.toString());
-          assertEquals(PDB_BLOCKER, attributes.get("FarrierBlocker"), attributes.toString());
-          var unblocked = ui.searchAttributes(NAMESPACE, "disrupt/ui-unblocked");
-          assertFalse(unblocked.containsKey("FarrierBlocker"), "an unset blocker is not shown: " + unblocked);
+        var attributes = ui.searchAttributes(NAMESPACE, "disrupt/ui-blocked");
+        assertEquals("Draining", attributes.get("FarrierPhase"), attributes.toString());
+        assertEquals(PDB_BLOCKER, attributes.get("FarrierBlocker"), attributes.toString());
+        var unblocked = ui.searchAttributes(NAMESPACE, "disrupt/ui-unblocked");
+        assertFalse(unblocked.containsKey("FarrierBlocker"), "an unset blocker is not shown: " + unblocked);
 
-          var rejected = assertThrows(IllegalArgumentException.class, () -> ui.listWorkflows(NAMESPACE, "FarrierBlocker IS BLOCKED"));
-          assertTrue(rejected.getMessage().contains("invalid query"), rejected.getMessage());
-        }
-      } finally {
-        workers.shutdownNow();
-        stubs.shutdownNow();
+        var rejected = assertThrows(IllegalArgumentException.class, () -> ui.listWorkflows(NAMESPACE, "FarrierBlocker IS BLOCKED"));
+        assertTrue(rejected.getMessage().contains("invalid query"), rejected.getMessage());
       }
     }
   }
