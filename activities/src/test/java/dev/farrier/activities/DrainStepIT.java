@@ -115,8 +115,9 @@ class DrainStepIT {
     // One eviction at least; a second one too when the first pod's replacement is Ready before the pass reaches it.
     assertFalse(relaxed.evicted().isEmpty(), relaxed.toString());
     assertTrue(relaxed.evicted().stream().allMatch(p -> p.startsWith(namespace + "/" + APP)), relaxed.toString());
-    assertEquals(Set.of(HeldPod.Cause.NO_CONTROLLER, HeldPod.Cause.DO_NOT_DISRUPT),
-        relaxed.held().stream().map(HeldPod::cause).collect(Collectors.toSet()), "the others are still held");
+    // The second web pod may still be refused (its PDB allows one more only once the first one's successor is Ready).
+    assertTrue(relaxed.held().stream().map(HeldPod::cause).collect(Collectors.toSet())
+        .containsAll(Set.of(HeldPod.Cause.NO_CONTROLLER, HeldPod.Cause.DO_NOT_DISRUPT)), "the others are still held: " + relaxed);
 
     DrainStatus forced = nodes.drainStep(new DrainRequest("c", nodeName, "nc", true, true));
     assertTrue(forced.evicted().containsAll(List.of(namespace + "/loner")), forced.toString());
