@@ -2,9 +2,12 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterEvent;
+import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.EvictionOutcome;
+import dev.farrier.activities.kube.NodeWriter;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.PdbBlockedException;
+import dev.farrier.activities.kube.PodEvictor;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
@@ -23,22 +26,28 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The node-level steps of a disruption against the {@link Cluster}; each converges the node to a state. */
+/**
+ * The node-level steps of a disruption, through the ports they need (a node writer, a pod evictor, an event sink); each
+ * converges the node to a state. What the drain may do to each pod is {@link DrainRules}' decision.
+ */
 public class NodeActivitiesImpl implements NodeActivities {
   private static final Logger log = LoggerFactory.getLogger(NodeActivitiesImpl.class);
-  static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
   /** A drain pass stops starting evictions after this (its StartToClose is 2 minutes); the workflow runs the next. */
   static final Duration PASS_BUDGET = Duration.ofSeconds(60);
 
-  private final Cluster cluster;
+  private final NodeWriter nodes;
+  private final PodEvictor pods;
+  private final EventSink events;
   private final Clock clock;
 
   public NodeActivitiesImpl(Cluster cluster) {
-    this(cluster, Clock.systemUTC());
+    this(cluster, cluster, cluster, Clock.systemUTC());
   }
 
-  NodeActivitiesImpl(Cluster cluster, Clock clock) {
-    this.cluster = cluster;
+  NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock) {
+    this.nodes = nodes;
+    this.pods = pods;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -46,7 +55,7 @@ public class NodeActivitiesImpl implements NodeActivities {
   @Override
   public void taintDisrupted(NodeRef request) {
     try {
-      cluster.addNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
+      nodes.addNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
     } catch (ObjectNotFoundException e) {
       log.info("node already gone, not tainted node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
     }
@@ -54,14 +63,14 @@ public class NodeActivitiesImpl implements NodeActivities {
 
   @Override
   public void untaintDisrupted(NodeRef request) {
-    cluster.removeNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
+    nodes.removeNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
   }
 
   /** A node already gone needs no cordon (see {@link #taintDisrupted}). */
   @Override
   public Boolean cordon(NodeRef request) {
     try {
-      return cluster.cordonNode(request.nodeName());
+      return nodes.cordonNode(request.nodeName());
     } catch (ObjectNotFoundException e) {
       log.info("node already gone, not cordoned node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
       return false;
@@ -70,7 +79,7 @@ public class NodeActivitiesImpl implements NodeActivities {
 
   @Override
   public void uncordon(NodeRef request) {
-    cluster.uncordonNode(request.nodeName());
+    nodes.uncordonNode(request.nodeName());
   }
 
   /**
@@ -85,7 +94,11 @@ public class NodeActivitiesImpl implements NodeActivities {
     List<String> evicted = new ArrayList<>();
     List<HeldPod> held = new ArrayList<>();
     var deadline = clock.instant().plus(PASS_BUDGET);
-    for (Pod pod : drainable(cluster.listPodsOnNode(request.nodeName()))) {
+    for (Pod pod : pods.listPodsOnNode(request.nodeName())) {
+      DrainRules.Action action = DrainRules.action(pod, request);
+      if (action == DrainRules.Action.IGNORE || action == DrainRules.Action.WAIT) {
+        continue;
+      }
       var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
       Activity.getExecutionContext().heartbeat(key);
       if (clock.instant().isAfter(deadline)) {
@@ -93,30 +106,25 @@ public class NodeActivitiesImpl implements NodeActivities {
         break;
       }
       try {
-        if (request.bypassPdb()) {
-          // terminationGracePeriod expired or an operator forced the drain: that outranks PDBs and do-not-disrupt, and
-          // a pod stuck terminating (its kubelet gone) is removed without waiting for it.
-          boolean stuck = pod.getMetadata().getDeletionTimestamp() != null;
-          if (cluster.deletePod(pod, stuck ? 0L : null)) {
-            evicted.add(key);
-            log.info("pod deleted past its PDB node={} nodeclaim={} pod={} forced={}", request.nodeName(), request.nodeClaim(), key, stuck);
+        switch (action) {
+          case HOLD_DO_NOT_DISRUPT -> held.add(new HeldPod(key, HeldPod.Cause.DO_NOT_DISRUPT, null));
+          case HOLD_NO_CONTROLLER -> held.add(new HeldPod(key, HeldPod.Cause.NO_CONTROLLER, null));
+          case DELETE, DELETE_NOW -> {
+            // terminationGracePeriod expired or an operator forced the drain: that outranks PDBs and do-not-disrupt, and
+            // a pod stuck terminating (its kubelet gone) is removed without waiting for it.
+            if (pods.deletePod(pod, action == DrainRules.Action.DELETE_NOW ? 0L : null)) {
+              evicted.add(key);
+              log.info("pod deleted past its PDB node={} nodeclaim={} pod={} forced={}", request.nodeName(), request.nodeClaim(), key,
+                  action == DrainRules.Action.DELETE_NOW);
+            }
           }
-          continue;
-        }
-        if (pod.getMetadata().getDeletionTimestamp() != null) {
-          continue;
-        }
-        if ("true".equals(annotations(pod).get(WellKnown.DO_NOT_DISRUPT_ANNOTATION))) {
-          held.add(new HeldPod(key, HeldPod.Cause.DO_NOT_DISRUPT, null));
-          continue;
-        }
-        if (request.holdUnowned() && !hasController(pod)) {
-          held.add(new HeldPod(key, HeldPod.Cause.NO_CONTROLLER, null));
-          continue;
-        }
-        if (cluster.evictPod(pod) == EvictionOutcome.EVICTED) {
-          evicted.add(key);
-          log.info("pod evicted node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
+          case EVICT -> {
+            if (pods.evictPod(pod) == EvictionOutcome.EVICTED) {
+              evicted.add(key);
+              log.info("pod evicted node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
+            }
+          }
+          default -> throw new IllegalStateException("unhandled drain action " + action);
         }
       } catch (PdbBlockedException e) {
         held.add(new HeldPod(key, HeldPod.Cause.PDB, e.pdbName() == null ? "(unknown)" : e.pdbKey()));
@@ -127,39 +135,15 @@ public class NodeActivitiesImpl implements NodeActivities {
         log.warn("eviction failed node={} nodeclaim={} pod={}: {}", request.nodeName(), request.nodeClaim(), key, e.getMessage());
       }
     }
-    var remaining = drainable(cluster.listPodsOnNode(request.nodeName())).stream()
+    var remaining = DrainRules.mustLeave(pods.listPodsOnNode(request.nodeName())).stream()
         .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
     return DrainStatus.of(evicted, remaining, held);
-  }
-
-  /** A controller (ReplicaSet, StatefulSet, Job, ...) owns the pod and will recreate it elsewhere. */
-  static boolean hasController(Pod pod) {
-    return pod.getMetadata().getOwnerReferences() != null
-        && pod.getMetadata().getOwnerReferences().stream().anyMatch(o -> Boolean.TRUE.equals(o.getController()));
-  }
-
-  /** Pods that must leave before the node can go: not DaemonSet pods, not mirror pods, not finished ones. */
-  static List<Pod> drainable(List<Pod> pods) {
-    return pods.stream()
-        .filter(p -> !"Succeeded".equals(phase(p)) && !"Failed".equals(phase(p)))
-        .filter(p -> !annotations(p).containsKey(MIRROR_ANNOTATION))
-        .filter(p -> p.getMetadata().getOwnerReferences() == null || p.getMetadata().getOwnerReferences().stream()
-            .noneMatch(o -> Boolean.TRUE.equals(o.getController()) && "DaemonSet".equals(o.getKind())))
-        .toList();
-  }
-
-  private static String phase(Pod pod) {
-    return pod.getStatus() == null ? null : pod.getStatus().getPhase();
-  }
-
-  private static Map<String, String> annotations(Pod pod) {
-    return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
   }
 
   @Override
   public void markAborted(NodeRef request) {
     try {
-      cluster.patchNodeMetadata(request.nodeName(), Map.of(), Map.of(WellKnown.FARRIER_ABORTED_ANNOTATION, clock.instant().toString()));
+      nodes.patchNodeMetadata(request.nodeName(), Map.of(), Map.of(WellKnown.FARRIER_ABORTED_ANNOTATION, clock.instant().toString()));
     } catch (ObjectNotFoundException e) {
       log.info("node gone before it could be marked aborted node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
     }
@@ -168,7 +152,7 @@ public class NodeActivitiesImpl implements NodeActivities {
   @Override
   public void recordEvent(EventRequest request) {
     try {
-      cluster.recordEvent(new ClusterEvent(request.kind(), request.name(), request.type(), request.reason(), request.message()));
+      events.recordEvent(new ClusterEvent(request.kind(), request.name(), request.type(), request.reason(), request.message()));
     } catch (RuntimeException e) {
       log.warn("event not recorded kind={} name={} reason={}: {}", request.kind(), request.name(), request.reason(), e.toString());
     }

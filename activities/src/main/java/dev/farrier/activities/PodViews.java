@@ -105,7 +105,7 @@ final class PodViews {
   /** The controller's kind, {@code Node} for a mirror pod, null for a bare pod. */
   static String ownerKind(Pod pod) {
     var annotations = pod.getMetadata().getAnnotations();
-    if (annotations != null && annotations.containsKey(NodeActivitiesImpl.MIRROR_ANNOTATION)) {
+    if (annotations != null && annotations.containsKey(DrainRules.MIRROR_ANNOTATION)) {
       return PodSpecView.OWNER_NODE;
     }
     var owners = pod.getMetadata().getOwnerReferences();

@@ -15,6 +15,7 @@ import dev.farrier.workflows.activities.NodeActivities;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,11 +35,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One drain pass against a real kube-apiserver (with its disruption controller): a Deployment behind a
- * PodDisruptionBudget that allows no eviction, a pod without a controller, and a do-not-disrupt pod, on a kwok node.
+ * PodDisruptionBudget that allows no eviction, a pod without a controller, a do-not-disrupt pod, a DaemonSet pod and a
+ * mirror pod, on a kwok node.
  */
 @ExtendWith(LocalStackExtension.class)
 class DrainStepIT {
   private static final String APP = "web";
+  private static final String AGENT = "agent";
+  private static final String MIRROR = "static-web";
 
   private KubernetesClient client;
   private Fabric8Cluster cluster;
@@ -71,7 +75,26 @@ class DrainStepIT {
         .withNewSpec().withMaxUnavailable(new IntOrString(0))
           .withNewSelector().addToMatchLabels("app", APP).endSelector()
         .endSpec().build()).create();
-    KubeTestSupport.awaitTrue("4 pods running and the PDB observed", () -> runningPods() == 4 && pdbObserved());
+    client.apps().daemonSets().inNamespace(namespace).resource(new DaemonSetBuilder()
+        .withNewMetadata().withName(AGENT).endMetadata()
+        .withNewSpec()
+          .withNewSelector().addToMatchLabels("app", AGENT).endSelector()
+          .withNewTemplate()
+            .withNewMetadata().addToLabels("app", AGENT).endMetadata()
+            .withNewSpec()
+              .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
+              .addNewToleration().withOperator("Exists").endToleration()
+              .withTerminationGracePeriodSeconds(0L)
+              .addNewContainer().withName(AGENT).withImage("pause").endContainer()
+            .endSpec()
+          .endTemplate()
+        .endSpec().build()).create();
+    client.pods().inNamespace(namespace).resource(new PodBuilder()
+        .withNewMetadata().withName(MIRROR).addToAnnotations("kubernetes.io/config.mirror", "static").endMetadata()
+        .withNewSpec().withNodeName(nodeName).withTerminationGracePeriodSeconds(0L)
+          .addNewContainer().withName("c").withImage("pause").endContainer()
+        .endSpec().build()).create();
+    KubeTestSupport.awaitTrue("6 pods running and the PDB observed", () -> runningPods() == 6 && pdbObserved());
   }
 
   @AfterEach
@@ -98,7 +121,7 @@ class DrainStepIT {
     assertTrue(status.held().stream().filter(h -> h.cause() == HeldPod.Cause.PDB)
         .allMatch(h -> h.detail().equals(namespace + "/" + APP)), status.held().toString());
     assertEquals(List.of(namespace + "/" + APP), status.blockingPdbs());
-    assertEquals(4, runningPods(), "nothing was evicted");
+    assertEquals(6, runningPods(), "nothing was evicted");
   }
 
   @Test
@@ -123,13 +146,18 @@ class DrainStepIT {
     assertTrue(forced.evicted().containsAll(List.of(namespace + "/loner")), forced.toString());
     assertTrue(forced.evicted().stream().anyMatch(p -> p.startsWith(namespace + "/pinned")), "do-not-disrupt yields to a forced drain");
     assertEquals(List.of(), forced.held());
+    assertTrue(forced.evicted().stream().noneMatch(p -> p.startsWith(namespace + "/" + AGENT) || p.equals(namespace + "/" + MIRROR)),
+        "even a forced drain leaves DaemonSet and mirror pods: " + forced);
+    assertTrue(client.pods().inNamespace(namespace).withName(MIRROR).get().getMetadata().getDeletionTimestamp() == null);
+    assertEquals(1, client.pods().inNamespace(namespace).withLabel("app", AGENT).list().getItems().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null).count(), "the DaemonSet pod was not deleted");
   }
 
   @Test
   void aNodeGoingAwayAnywayEvictsPodsWithoutAController() {
     DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, false));
 
-    assertEquals(List.of(namespace + "/loner"), status.evicted());
+    assertEquals(List.of(namespace + "/loner"), status.evicted(), "nothing else: not the DaemonSet pod, not the mirror pod");
     assertTrue(status.held().stream().noneMatch(h -> h.cause() == HeldPod.Cause.NO_CONTROLLER));
   }
 

@@ -1,0 +1,92 @@
+package dev.farrier.activities;
+
+import dev.farrier.workflows.activities.DrainRequest;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a drain pass may do to each pod of the node: the one place the drain's pod rules live.
+ * <ul>
+ *   <li>Never touched, even by a forced drain: DaemonSet pods (their controller tolerates the node going and would
+ *       recreate them in place), mirror pods (the kubelet owns them; the API server refuses to evict them) and finished
+ *       pods. They are not waited for either.</li>
+ *   <li>A forced drain ({@link DrainRequest#bypassPdb()}: terminationGracePeriod expired, or an operator's force-drain)
+ *       deletes every other pod past its PodDisruptionBudget and do-not-disrupt; a pod already terminating is deleted
+ *       at once (its kubelet may be gone).</li>
+ *   <li>Otherwise: a terminating pod is waited for; a {@code karpenter.sh/do-not-disrupt} pod is held; a pod without a
+ *       controller is held when the request says so (an eviction would delete it for good); every other pod is
+ *       evicted through the Eviction API, which checks its PodDisruptionBudgets.</li>
+ * </ul>
+ */
+public final class DrainRules {
+  static final String MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+
+  /** What the pass does to one pod. */
+  public enum Action {
+    /** DaemonSet, mirror or finished pod: never evicted or deleted, not waited for. */
+    IGNORE,
+    /** Already terminating: waited for. */
+    WAIT,
+    /** {@code karpenter.sh/do-not-disrupt}: held until the drain is forced. */
+    HOLD_DO_NOT_DISRUPT,
+    /** No controller would recreate it: held until the drain is urgent or forced. */
+    HOLD_NO_CONTROLLER,
+    /** Evict through the Eviction API (PDBs apply). */
+    EVICT,
+    /** Delete past its PDB, with the pod's own grace period. */
+    DELETE,
+    /** Delete past its PDB at once (grace 0): it was already terminating. */
+    DELETE_NOW
+  }
+
+  private DrainRules() {}
+
+  public static Action action(Pod pod, DrainRequest request) {
+    if (!mustLeave(pod)) {
+      return Action.IGNORE;
+    }
+    boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
+    if (request.bypassPdb()) {
+      return terminating ? Action.DELETE_NOW : Action.DELETE;
+    }
+    if (terminating) {
+      return Action.WAIT;
+    }
+    if ("true".equals(annotations(pod).get(WellKnown.DO_NOT_DISRUPT_ANNOTATION))) {
+      return Action.HOLD_DO_NOT_DISRUPT;
+    }
+    if (request.holdUnowned() && !hasController(pod)) {
+      return Action.HOLD_NO_CONTROLLER;
+    }
+    return Action.EVICT;
+  }
+
+  /** The pods that must leave before the node can go: not DaemonSet pods, not mirror pods, not finished ones. */
+  public static List<Pod> mustLeave(List<Pod> pods) {
+    return pods.stream().filter(DrainRules::mustLeave).toList();
+  }
+
+  static boolean mustLeave(Pod pod) {
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return !"Succeeded".equals(phase) && !"Failed".equals(phase)
+        && !annotations(pod).containsKey(MIRROR_ANNOTATION)
+        && !ownedByDaemonSet(pod);
+  }
+
+  private static boolean ownedByDaemonSet(Pod pod) {
+    return pod.getMetadata().getOwnerReferences() != null && pod.getMetadata().getOwnerReferences().stream()
+        .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && "DaemonSet".equals(o.getKind()));
+  }
+
+  /** A controller (ReplicaSet, StatefulSet, Job, ...) owns the pod and will recreate it elsewhere. */
+  static boolean hasController(Pod pod) {
+    return pod.getMetadata().getOwnerReferences() != null
+        && pod.getMetadata().getOwnerReferences().stream().anyMatch(o -> Boolean.TRUE.equals(o.getController()));
+  }
+
+  private static Map<String, String> annotations(Pod pod) {
+    return pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations();
+  }
+}
