@@ -1,5 +1,6 @@
 package dev.farrier.activities;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.interruption.EventBridgeParser;
@@ -115,7 +116,7 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
       Optional<NodeClaim> claim = claims.stream()
           .filter(c -> c.getStatus() != null && instanceId.equals(ProviderIds.instanceId(c.getStatus().providerID())))
           .findFirst();
-      if (claim.isEmpty() || !PlanningActivitiesImpl.launchedByFarrier(claim.get())) {
+      if (claim.isEmpty() || !Ownership.launchedByFarrier(claim.get())) {
         log.info("interrupted instance has no Farrier NodeClaim instance={} kind={} claim={}", instanceId, request.kind(),
             claim.map(c -> c.getMetadata().getName()).orElse(null));
         targets.add(new InterruptionTarget(instanceId, null, false, null));

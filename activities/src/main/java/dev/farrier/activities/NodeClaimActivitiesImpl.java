@@ -1,5 +1,6 @@
 package dev.farrier.activities;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
@@ -123,10 +124,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     Map<String, String> tags = new LinkedHashMap<>(nodeClass.getSpec().tagsOrEmpty());
     String nodePool = claim.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL);
     tags.put("Name", nodePool + "/" + request.nodeClaim());
-    tags.put(WellKnown.TAG_OWNER, "farrier");
-    tags.put(WellKnown.TAG_CLUSTER, request.cluster());
-    tags.put(WellKnown.TAG_NODEPOOL, nodePool);
-    tags.put(WellKnown.TAG_NODECLAIM, request.nodeClaim());
+    tags.putAll(Ownership.launchTags(request.cluster(), nodePool, request.nodeClaim()));
     tags.put(WellKnown.TAG_NODECLASS, nodeClassName);
     Map<String, String> nodeLabels = new LinkedHashMap<>(claim.getMetadata().getLabels());
     singleValued(requirements).forEach(nodeLabels::putIfAbsent);

@@ -2,6 +2,7 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
@@ -186,7 +187,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     var all = cluster.listNodeClaims();
-    var claims = all.stream().filter(PlanningActivitiesImpl::launchedByFarrier).toList();
+    var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var pools = cluster.listNodePools().stream().map(p -> nodePoolView(p, claims)).toList();
     Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
     Map<String, List<Pod>> podsByNode = cluster.listBoundPods().stream().filter(p -> !PodViews.terminal(p))
@@ -201,19 +202,13 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var plan = disruption.plan(snapshot);
     disruptionConditions.write(claims, DisruptionConditions.of(snapshot));
     List<CandidateDecision> decisions = new ArrayList<>(plan.decisions());
-    all.stream().filter(c -> !launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
+    all.stream().filter(c -> !Ownership.launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
         nodeName(c), c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), false,
         "not launched by Farrier (no " + WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION + "=" + NodePoolHash.VERSION + "): left alone")));
     if (!plan.commands().isEmpty()) {
       log.info("disruption planned commands={} candidates={}", plan.commands().size(), decisions.size());
     }
     return new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
-  }
-
-  /** Farrier stamps every claim it creates with its hash version; Karpenter's and hand-made claims lack it. */
-  static boolean launchedByFarrier(NodeClaim claim) {
-    var annotations = claim.getMetadata().getAnnotations();
-    return annotations != null && NodePoolHash.VERSION.equals(annotations.get(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION));
   }
 
   /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */

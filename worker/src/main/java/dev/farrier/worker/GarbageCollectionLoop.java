@@ -1,8 +1,10 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.gc.GarbageCollector;
+import dev.farrier.activities.gc.GcPolicy;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.worker.config.WorkerSettings;
+import io.micrometer.core.instrument.Metrics;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.concurrent.Executors;
@@ -30,7 +32,7 @@ public class GarbageCollectionLoop implements AutoCloseable {
 
   public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud) {
     this.collector = new GarbageCollector(cluster, cloud.provider(), cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
-        settings.gc().grace());
+        new GcPolicy(settings.gc().grace(), settings.gc().confirmAfter(), settings.gc().maxGoneShare()), Metrics.globalRegistry);
     this.periodMillis = settings.gc().interval().toMillis();
   }
 

@@ -37,6 +37,8 @@ public class SettingsFactory {
       @Value("${farrier.aws.catalogue-refresh}") Duration catalogueRefresh,
       @Value("${farrier.gc.interval}") Duration gcInterval,
       @Value("${farrier.gc.grace}") Duration gcGrace,
+      @Value("${farrier.gc.confirm-after}") Duration gcConfirmAfter,
+      @Value("${farrier.gc.max-gone-share}") double gcMaxGoneShare,
       @Value("${farrier.reconciler.batch-idle}") Duration batchIdle,
       @Value("${farrier.reconciler.batch-max}") Duration batchMax,
       @Value("${farrier.reconciler.disruption-interval}") Duration disruptionInterval,
@@ -56,7 +58,7 @@ public class SettingsFactory {
         blankToNull(awsSecretAccessKey), clusterEndpoint, clusterCaBundle, serviceCidr, ssmParameterRoot,
         onDemandPricesFile.isBlank() ? null : Path.of(onDemandPricesFile), catalogueRefresh);
     return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
-        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, aws, new WorkerSettings.GcSettings(gcInterval, gcGrace),
+        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, aws, new WorkerSettings.GcSettings(gcInterval, gcGrace, gcConfirmAfter, gcMaxGoneShare),
         reconciler, blankToNull(interruptionQueue));
   }
 

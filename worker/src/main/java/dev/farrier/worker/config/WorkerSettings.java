@@ -46,8 +46,16 @@ public record WorkerSettings(
   public record AwsSettings(URI endpoint, String accessKeyId, String secretAccessKey, String clusterEndpoint, String clusterCaBundle,
       String serviceCidr, String ssmParameterRoot, Path onDemandPricesFile, Duration catalogueRefresh) {}
 
-  /** Garbage collection: how often it runs and how long an instance or claim may be unmatched before it acts. */
-  public record GcSettings(Duration interval, Duration grace) {}
+  /**
+   * Garbage collection: how often it runs, how long an instance or claim may be unmatched before it acts, how long an
+   * instance must stay gone before its NodeClaim is removed, and the share of the fleet above which a pass deletes
+   * nothing ({@code dev.farrier.activities.gc.GcPolicy}).
+   */
+  public record GcSettings(Duration interval, Duration grace, Duration confirmAfter, double maxGoneShare) {
+    public GcSettings(Duration interval, Duration grace) {
+      this(interval, grace, Duration.ofMinutes(2), 0.2);
+    }
+  }
 
   public WorkerSettings {
     require(clusterName, "farrier.cluster-name (FARRIER_CLUSTER_NAME)");
@@ -70,6 +78,10 @@ public record WorkerSettings(
     }
     if (gc.interval().isZero() || gc.interval().isNegative() || gc.grace().isNegative()) {
       throw new IllegalArgumentException("farrier.gc.interval must be positive and farrier.gc.grace not negative");
+    }
+    if (gc.confirmAfter().isNegative() || !(gc.maxGoneShare() >= 0 && gc.maxGoneShare() <= 1)) {
+      throw new IllegalArgumentException("farrier.gc.confirm-after must not be negative and farrier.gc.max-gone-share must be"
+          + " between 0 and 1, not " + gc.maxGoneShare());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
@@ -106,9 +107,7 @@ public final class AwsCloudProvider implements CloudProvider {
       templateByArch.put(arch, launchTemplates.ensure(templateSpec(request, plan.imageByArch().get(arch), plan.capacityType())));
     }
     Map<String, String> tags = new LinkedHashMap<>(request.tags());
-    tags.putIfAbsent(WellKnown.TAG_OWNER, FarrierTags.OWNER_VALUE);
-    tags.put(WellKnown.TAG_CLUSTER, request.cluster());
-    tags.put(WellKnown.TAG_NODECLAIM, request.nodeClaim());
+    tags.putAll(Ownership.launchTags(request.cluster(), request.nodePool(), request.nodeClaim()));
     tags.putIfAbsent("Name", request.nodePool() + "/" + request.nodeClaim());
     tags.put(FarrierTags.LAUNCH_TEMPLATE, String.join(",", templateByArch.values()));
     String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByArch, tags);
@@ -184,10 +183,10 @@ public final class AwsCloudProvider implements CloudProvider {
       return notFound(instanceId);
     }
     Instance instance = found.get();
-    String problem = FarrierTags.ownershipProblem(instance.tags(), cluster, nodeClaim);
-    if (problem != null) {
-      log.warn("terminate refused instance={} nodeclaim={} reason=\"{}\"", instanceId, nodeClaim, problem);
-      throw new CloudProviderException(Kind.NOT_OWNED, "instance " + instanceId + " " + problem);
+    Optional<String> problem = Ownership.problem(instance.tags(), cluster, nodeClaim);
+    if (problem.isPresent()) {
+      log.warn("terminate refused instance={} nodeclaim={} reason=\"{}\"", instanceId, nodeClaim, problem.get());
+      throw new CloudProviderException(Kind.NOT_OWNED, "instance " + instanceId + " " + problem.get());
     }
     if ("shutting-down".equals(instance.state()) || "terminated".equals(instance.state())) {
       return instance;

@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.InstanceProfileNames;
@@ -65,7 +66,7 @@ public final class AwsInstanceProfiles {
       profile = create(name, request);
     }
     Map<String, String> tags = tags(profile.tags());
-    if (!"farrier".equals(tags.get(WellKnown.TAG_OWNER)) || !request.cluster().equals(tags.get(WellKnown.TAG_CLUSTER))) {
+    if (!Ownership.OWNER_VALUE.equals(tags.get(WellKnown.TAG_OWNER)) || !request.cluster().equals(tags.get(WellKnown.TAG_CLUSTER))) {
       throw new CloudProviderException(Kind.NOT_OWNED, "instance profile " + name + " exists without Farrier's tags for cluster "
           + request.cluster() + " (tags " + tags + "); not changing it");
     }
@@ -88,7 +89,7 @@ public final class AwsInstanceProfiles {
   }
 
   private InstanceProfile create(String name, InstanceProfileRequest request) {
-    List<Tag> tags = List.of(tag(WellKnown.TAG_OWNER, "farrier"), tag(WellKnown.TAG_CLUSTER, request.cluster()),
+    List<Tag> tags = List.of(tag(WellKnown.TAG_OWNER, Ownership.OWNER_VALUE), tag(WellKnown.TAG_CLUSTER, request.cluster()),
         tag(WellKnown.TAG_NODECLASS, request.nodeClass()));
     try {
       InstanceProfile created = aws.iam().createInstanceProfile(b -> b.instanceProfileName(name).tags(tags)).instanceProfile();

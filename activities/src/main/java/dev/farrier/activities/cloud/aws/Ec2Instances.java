@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.workflows.model.WellKnown;
 import java.util.ArrayList;
@@ -51,12 +52,13 @@ final class Ec2Instances {
         Filter.builder().name("instance-state-name").values(LIVE_STATES).build()));
   }
 
-  /** Every non-terminated instance with Farrier's owner tag in {@code cluster}. */
+  /** Every non-terminated instance that is Farrier's for {@code cluster} ({@link Ownership}: the filter narrows, the rule decides). */
   List<Instance> byCluster(String cluster) {
     return describeOrFail("DescribeInstances cluster=" + cluster, List.of(
         Filter.builder().name("tag:" + WellKnown.TAG_CLUSTER).values(cluster).build(),
-        Filter.builder().name("tag-key").values(WellKnown.TAG_OWNER).build(),
-        Filter.builder().name("instance-state-name").values(LIVE_STATES).build()));
+        Filter.builder().name("tag:" + WellKnown.TAG_OWNER).values(Ownership.OWNER_VALUE).build(),
+        Filter.builder().name("instance-state-name").values(LIVE_STATES).build()))
+        .stream().filter(i -> Ownership.owns(i.tags(), cluster)).toList();
   }
 
   private List<Instance> describeOrFail(String action, List<Filter> filters) {

@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.workflows.model.WellKnown;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public final class LaunchTemplates {
       return name;
     }
     Map<String, String> tags = new TreeMap<>(spec.tags());
-    tags.put(WellKnown.TAG_OWNER, FarrierTags.OWNER_VALUE);
+    tags.put(WellKnown.TAG_OWNER, Ownership.OWNER_VALUE);
     tags.put(WellKnown.TAG_CLUSTER, spec.cluster());
     List<Tag> tagList = tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
     // CreateFleet cannot tag network interfaces; the template tags them at launch, as the IAM policy requires.
@@ -83,7 +84,7 @@ public final class LaunchTemplates {
       DescribeLaunchTemplatesResponse page;
       try {
         page = ec2.describeLaunchTemplates(b -> b.nextToken(next).maxResults(200).filters(
-            Filter.builder().name("tag:" + WellKnown.TAG_OWNER).values(FarrierTags.OWNER_VALUE).build(),
+            Filter.builder().name("tag:" + WellKnown.TAG_OWNER).values(Ownership.OWNER_VALUE).build(),
             Filter.builder().name("tag:" + WellKnown.TAG_CLUSTER).values(cluster).build()));
       } catch (SdkException e) {
         throw Ec2Errors.map("DescribeLaunchTemplates", e);

@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.simulated;
 
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
@@ -157,8 +158,7 @@ public final class SimulatedCloud implements CloudProvider {
       long sequence = marked.launches() + 1;
       String ip = PrivateAddresses.ip(marked.network(), sequence, selection.offering().zone(), catalog.zones());
       Map<String, String> tags = new HashMap<>(request.tags());
-      tags.putIfAbsent(WellKnown.TAG_NODECLAIM, request.nodeClaim());
-      tags.putIfAbsent(WellKnown.TAG_CLUSTER, request.cluster());
+      tags.putAll(Ownership.launchTags(request.cluster(), request.nodePool(), request.nodeClaim()));
       Map<String, String> labels = new HashMap<>(request.nodeLabels());
       labels.put(WellKnown.CAPACITY_TYPE_LABEL, selection.offering().capacityType());
       List<Taint> taints = new ArrayList<>(request.nodeTaints());
@@ -201,9 +201,7 @@ public final class SimulatedCloud implements CloudProvider {
   }
 
   /**
-   * Ownership first: the instance must carry {@code farrier.dev/owner}, the cluster tag equal to {@code cluster},
-   * and, when {@code nodeClaim} is given, the NodeClaim tag equal to it; otherwise {@link Kind#NOT_OWNED} and nothing
-   * changes. Idempotent: an instance already shutting down or terminated, or unknown (state {@code not-found}), is
+   * Ownership first ({@link Ownership}): otherwise {@link Kind#NOT_OWNED} and nothing changes. Idempotent: an instance already shutting down or terminated, or unknown (state {@code not-found}), is
    * returned as it is.
    */
   @Override
@@ -216,7 +214,7 @@ public final class SimulatedCloud implements CloudProvider {
         return Change.unchanged(notFound(instanceId), call(now, Operation.TERMINATE_ALREADY_DONE, instanceId, claim, "not-found"));
       }
       StoredInstance instance = found.get();
-      Optional<String> refusal = ownershipProblem(instance, cluster, nodeClaim);
+      Optional<String> refusal = Ownership.problem(instance.tags(), cluster, nodeClaim);
       if (refusal.isPresent()) {
         log.atWarn().setMessage("simulated terminate refused").addKeyValue("instance", instanceId)
             .addKeyValue("nodeclaim", claim).addKeyValue("reason", refusal.get()).log();
@@ -234,21 +232,6 @@ public final class SimulatedCloud implements CloudProvider {
     });
   }
 
-  private static Optional<String> ownershipProblem(StoredInstance instance, String cluster, String nodeClaim) {
-    Map<String, String> tags = instance.tags();
-    String owner = tags.get(WellKnown.TAG_OWNER);
-    if (owner == null || owner.isBlank()) {
-      return Optional.of("has no " + WellKnown.TAG_OWNER + " tag: Farrier did not launch it");
-    }
-    if (!cluster.equals(tags.get(WellKnown.TAG_CLUSTER))) {
-      return Optional.of("belongs to cluster '" + tags.get(WellKnown.TAG_CLUSTER) + "', not '" + cluster + "'");
-    }
-    if (nodeClaim != null && !nodeClaim.equals(tags.get(WellKnown.TAG_NODECLAIM))) {
-      return Optional.of("belongs to NodeClaim '" + tags.get(WellKnown.TAG_NODECLAIM) + "', not '" + nodeClaim + "'");
-    }
-    return Optional.empty();
-  }
-
   @Override
   public Optional<Instance> get(String instanceId) {
     Instant now = config.clock().instant();
@@ -259,7 +242,7 @@ public final class SimulatedCloud implements CloudProvider {
   public List<Instance> list(String cluster) {
     Instant now = config.clock().instant();
     return store.read().instances().stream()
-        .filter(i -> cluster.equals(i.tags().get(WellKnown.TAG_CLUSTER)) && i.tags().containsKey(WellKnown.TAG_OWNER))
+        .filter(i -> Ownership.owns(i.tags(), cluster))
         .map(i -> toInstance(i, now))
         .filter(i -> !StoredInstance.TERMINATED.equals(i.state()))
         .toList();

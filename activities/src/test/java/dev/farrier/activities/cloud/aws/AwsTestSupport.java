@@ -4,6 +4,7 @@ import dev.farrier.activities.cloud.Instance;
 import dev.farrier.localstack.LocalStack;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.services.ec2.model.ResourceType;
 import software.amazon.awssdk.services.ec2.model.Tag;
 import software.amazon.awssdk.services.ec2.model.TagSpecification;
@@ -39,6 +40,23 @@ public final class AwsTestSupport {
         .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.INSTANCE).tags(tags).build()))
         .instances().getFirst().instanceId();
     return provider.get(id).orElseThrow();
+  }
+
+  /** An instance with exactly {@code tags}, launched with RunInstances behind the provider's back (someone else's). */
+  public Instance launchTagged(Map<String, String> tags) {
+    var ec2Tags = tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
+    String image = aws.ec2().describeImages(b -> b.owners("amazon")).images().getFirst().imageId();
+    String id = aws.ec2().runInstances(b -> b.imageId(image).instanceType("m5.large").minCount(1).maxCount(1)
+        .subnetId(network.subnets().getFirst().id())
+        .tagSpecifications(TagSpecification.builder().resourceType(ResourceType.INSTANCE).tags(ec2Tags).build()))
+        .instances().getFirst().instanceId();
+    return provider.get(id).orElseThrow();
+  }
+
+  /** The provider with the same settings, pointed at another region of the emulator: every instance id is unknown there. */
+  public AwsCloudProvider providerInRegion(LocalStack stack, String cluster, String region) {
+    return new AwsCloudProvider(new AwsClients(AwsConnection.emulator(region, stack.motoEndpoint())), AwsLaunchOnMotoIT.settings(cluster),
+        () -> "1.34", Clock.systemUTC());
   }
 
   /** Launches an AL2023 on-demand instance for {@code claim} through the provider. */

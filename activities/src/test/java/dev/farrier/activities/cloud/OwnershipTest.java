@@ -1,0 +1,56 @@
+package dev.farrier.activities.cloud;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.model.WellKnown;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class OwnershipTest {
+  private static final Map<String, String> MINE = Ownership.launchTags("prod", "default", "default-abc12");
+
+  @Test
+  void theTagsFarrierWritesAtLaunchAreFarriers() {
+    assertEquals(Optional.empty(), Ownership.problem(MINE, "prod", null));
+    assertEquals(Optional.empty(), Ownership.problem(MINE, "prod", "default-abc12"));
+    assertTrue(Ownership.owns(MINE, "prod"));
+  }
+
+  @Test
+  void tagsThatDifferByOneCharacterAreNotFarriers() {
+    assertRefused(with(WellKnown.TAG_OWNER, "someone-else"), "prod");
+    assertRefused(with(WellKnown.TAG_OWNER, "Farrier"), "prod");
+    assertRefused(with(WellKnown.TAG_OWNER, "farrier "), "prod");
+    assertRefused(with(WellKnown.TAG_OWNER, "farrie"), "prod");
+    assertRefused(with(WellKnown.TAG_CLUSTER, "prod2"), "prod");
+    assertRefused(with(WellKnown.TAG_CLUSTER, "Prod"), "prod");
+    assertRefused(MINE, "prod ");
+    assertEquals(Optional.of("belongs to NodeClaim 'default-abc12', not 'default-abc13'"), Ownership.problem(MINE, "prod", "default-abc13"));
+  }
+
+  @Test
+  void tagsThatCarryOnlySomeOfFarriersAreNotFarriers() {
+    for (String key : MINE.keySet()) {
+      Map<String, String> partial = new HashMap<>(MINE);
+      partial.remove(key);
+      assertRefused(partial, "prod");
+      assertRefused(with(key, ""), "prod");
+    }
+    assertRefused(Map.of(), "prod");
+    assertRefused(MINE, null);
+  }
+
+  private static Map<String, String> with(String key, String value) {
+    Map<String, String> tags = new HashMap<>(MINE);
+    tags.put(key, value);
+    return tags;
+  }
+
+  private static void assertRefused(Map<String, String> tags, String cluster) {
+    assertTrue(Ownership.problem(tags, cluster, null).isPresent(), "not Farrier's: " + tags + " for " + cluster);
+    assertTrue(!Ownership.owns(tags, cluster));
+  }
+}
