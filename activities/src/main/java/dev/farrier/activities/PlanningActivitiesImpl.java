@@ -192,8 +192,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
     Map<String, List<Pod>> podsByNode = cluster.listBoundPods().stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+    Set<String> active = replacements.active();
     List<NodeClaimView> views = claims.stream()
-        .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()))).toList();
+        .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()), active)).toList();
     List<ResolvedImages> images = new ArrayList<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
@@ -281,7 +282,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return claim.getStatus() == null ? null : claim.getStatus().nodeName();
   }
 
-  private NodeClaimView nodeClaimView(NodeClaim claim, Node node, List<Pod> podsOnNode) {
+  private NodeClaimView nodeClaimView(NodeClaim claim, Node node, List<Pod> podsOnNode, Set<String> activeReplacements) {
     var meta = claim.getMetadata();
     var status = Optional.ofNullable(claim.getStatus());
     var conditions = status.map(NodeClaimStatus::conditionsOrEmpty).orElse(List.of());
@@ -290,11 +291,12 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, String> claimAnnotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     boolean tainted = node != null && node.getSpec().getTaints() != null
         && node.getSpec().getTaints().stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.getKey()));
-    if (tainted && !replacements.running(meta.getName())) {
-      // Left by a replacement that is gone: plan the node again (a new replacement converges from where it is).
+    boolean replacementActive = activeReplacements.contains(meta.getName()) || (tainted && replacements.active(meta.getName()));
+    if (tainted && !replacementActive) {
+      // Left by a replacement that is gone: plan the node again (a new replacement converges from where it is); it still
+      // counts against its NodePool's budget.
       log.info("disrupted taint without a running replacement, planning again nodeclaim={} node={}", meta.getName(),
           node.getMetadata().getName());
-      tainted = false;
     }
     var pods = node == null ? PodsOnNode.NONE : PodsOnNode.of(podsOnNode.stream().map(PodViews::of).toList());
     Map<String, String> requirementLabels = new LinkedHashMap<>();
@@ -324,6 +326,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         drifted,
         claim.getSpec().expireAfter(),
         seconds(claim.getSpec().terminationGracePeriod()),
-        pods);
+        pods,
+        replacementActive);
   }
 }

@@ -137,6 +137,31 @@ class DisruptionConditionsIT extends ClusterIT {
   }
 
   @Test
+  void aClaimFarrierDidNotLaunchIsNeverPlannedEvenWhenExpired() {
+    var theirs = launchedClaim("1s");
+    var ours = launchedClaim("1s");
+    // As Karpenter's (or a hand-made) claim looks: no karpenter.sh/nodepool-hash-version: farrier-v1.
+    client.resources(NodeClaim.class).withName(theirs).edit(c -> {
+      c.getMetadata().getAnnotations().remove(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION);
+      return c;
+    });
+
+    KubeTestSupport.awaitTrue("Expired on " + ours, () -> {
+      plan();
+      return condition(ours, NodeClaimStatus.EXPIRED).isPresent();
+    });
+    var plan = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER));
+
+    assertEquals(Optional.empty(), condition(theirs, NodeClaimStatus.EXPIRED), "the planner never looked at it");
+    assertTrue(plan.commands().stream().noneMatch(c -> c.nodeClaim().equals(theirs)), plan.commands().toString());
+    var decision = plan.decisions().stream().filter(d -> d.nodeClaim().equals(theirs)).findFirst().orElseThrow();
+    assertFalse(decision.disrupt());
+    assertTrue(decision.reason().startsWith("not launched by Farrier"), decision.reason());
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, theirs));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, ours));
+  }
+
+  @Test
   void aWriteThatFailsIsLoggedAndTheOtherClaimsAreStillWritten() {
     var gone = launchedClaim("720h");
     var kept = launchedClaim("720h");

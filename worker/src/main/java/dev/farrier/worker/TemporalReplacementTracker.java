@@ -1,33 +1,75 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.ReplacementTracker;
+import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionMetadata;
 import io.temporal.client.WorkflowNotFoundException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Asks Temporal whether {@code disrupt/<nodeclaim>} is running; when it cannot tell, says yes (the safe side). */
+/**
+ * Asks Temporal which replacements ({@code disrupt/<nodeclaim>}) run or completed within {@link #JUST_COMPLETED}:
+ * the set with one visibility list per planning round, one claim with a describe. When it cannot tell: an empty set,
+ * and yes for one claim (the safe side).
+ */
 final class TemporalReplacementTracker implements ReplacementTracker {
   private static final Logger log = LoggerFactory.getLogger(TemporalReplacementTracker.class);
+  /** Longer than a planning round's snapshot can lag a replacement's last step (deleting the Node and claim). */
+  static final Duration JUST_COMPLETED = Duration.ofMinutes(2);
+  static final String WORKFLOW_TYPE = "NodeReplacementWorkflow";
 
   private final WorkflowClient client;
+  private final String cluster;
+  private final Clock clock;
 
-  TemporalReplacementTracker(WorkflowClient client) {
+  TemporalReplacementTracker(WorkflowClient client, String cluster) {
+    this(client, cluster, Clock.systemUTC());
+  }
+
+  TemporalReplacementTracker(WorkflowClient client, String cluster, Clock clock) {
     this.client = client;
+    this.cluster = cluster;
+    this.clock = clock;
   }
 
   @Override
-  public boolean running(String nodeClaim) {
+  public Set<String> active() {
+    String query = "WorkflowType = '" + WORKFLOW_TYPE + "' AND " + FarrierSearchAttributes.CLUSTER.getName() + " = '" + cluster
+        + "' AND (ExecutionStatus = 'Running' OR (ExecutionStatus = 'Completed' AND CloseTime > '"
+        + clock.instant().minus(JUST_COMPLETED) + "'))";
     try {
-      return client.newUntypedWorkflowStub(WorkflowIds.disruption(nodeClaim)).describe().getStatus()
-          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+      return client.listExecutions(query).map(e -> WorkflowIds.nodeClaimOfDisruption(e.getExecution().getWorkflowId()))
+          .filter(Objects::nonNull).collect(Collectors.toSet());
+    } catch (RuntimeException e) {
+      log.warn("cannot list replacements, counting the tainted nodes only: {}", e.toString());
+      return Set.of();
+    }
+  }
+
+  @Override
+  public boolean active(String nodeClaim) {
+    try {
+      WorkflowExecutionMetadata described = client.newUntypedWorkflowStub(WorkflowIds.disruption(nodeClaim)).describe();
+      return described.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+          || described.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED && justClosed(described.getCloseTime());
     } catch (WorkflowNotFoundException e) {
       return false;
     } catch (RuntimeException e) {
       log.warn("cannot tell whether the replacement of {} runs, assuming it does: {}", nodeClaim, e.toString());
       return true;
     }
+  }
+
+  private boolean justClosed(Instant closeTime) {
+    return closeTime != null && closeTime.isAfter(clock.instant().minus(JUST_COMPLETED));
   }
 }

@@ -33,7 +33,7 @@ public class TemporalWorkerFactory {
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     CloudProvider provider = cloud.provider();
     worker.registerActivitiesImplementations(
-        new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client)),
+        new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client, settings.clusterName())),
         new NodeClaimActivitiesImpl(cluster, provider),
         new NodeActivitiesImpl(cluster));
     if (interruption.enabled()) {

@@ -2,6 +2,8 @@ package dev.farrier.workflows;
 
 /** Workflow ids carry meaning; this is the one place that spells them. */
 public final class WorkflowIds {
+  private static final String DISRUPTION = "disrupt/";
+
   private WorkflowIds() {}
 
   public static String reconciler(String cluster) {
@@ -17,7 +19,13 @@ public final class WorkflowIds {
   }
 
   public static String disruption(String nodeClaim) {
-    return "disrupt/" + nodeClaim;
+    return DISRUPTION + nodeClaim;
+  }
+
+  /** The NodeClaim a {@code disrupt/<nodeclaim>} id names; null for any other id. */
+  public static String nodeClaimOfDisruption(String workflowId) {
+    return workflowId != null && workflowId.startsWith(DISRUPTION) && workflowId.length() > DISRUPTION.length()
+        ? workflowId.substring(DISRUPTION.length()) : null;
   }
 
   /** {@code interruption/<queue name>}: one poller per queue, whatever spelling (URL or name) configured it. */

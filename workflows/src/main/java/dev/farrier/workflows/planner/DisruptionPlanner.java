@@ -20,8 +20,9 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>being deleted: command {@code delete}/{@code deleted}, never budget-limited (the user asked for it), unless
  *       a disruption is already under way for it;</li>
- *   <li>skipped: NodePool unknown, not initialized yet, already being disrupted ({@code karpenter.sh/disrupted}
- *       taint), replacement aborted by an operator ({@code farrier.dev/replacement-aborted});</li>
+ *   <li>skipped: NodePool unknown, not initialized yet, a replacement runs for it (or just completed), replacement
+ *       aborted by an operator ({@code farrier.dev/replacement-aborted}). A disrupted taint without a replacement
+ *       (left by one that is gone) is planned again;</li>
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
  *       v1: no budget, and do-not-disrupt does not stop it (the drain still honours do-not-disrupt pods until the
  *       terminationGracePeriod);</li>
@@ -30,8 +31,9 @@ import java.util.stream.Collectors;
  *   <li>drifted: a command if the NodePool's budget for {@code Drifted} ({@link BudgetCheck}) has room. Candidates
  *       take budget oldest-drifted first (Drifted condition time, else creation time), then by name.</li>
  * </ol>
- * Method {@code replace} when the node has reschedulable pods, {@code delete} when it has none. Nodes already
- * disrupting (initialized and deleting or tainted) and every command issued in this round count against budgets.
+ * Method {@code replace} when the node has reschedulable pods, {@code delete} when it has none. Every node already
+ * being disrupted, whatever step it is in ({@link NodeClaimView#beingDisrupted}: deleting, tainted, or held by a
+ * replacement that has not tainted it yet), and every command issued in this round count against budgets, once each.
  */
 public final class DisruptionPlanner {
   static final String REASON_DELETED = "deleted";
@@ -45,11 +47,12 @@ public final class DisruptionPlanner {
     Map<String, Integer> nodes = new HashMap<>();
     Map<String, Integer> disrupting = new HashMap<>();
     for (NodeClaimView c : snapshot.nodeClaims()) {
+      // Percentages are of initialized nodes, as Karpenter's are; what is disrupted counts whatever its step (the safe side).
       if (c.initialized()) {
         nodes.merge(c.nodePool(), 1, Integer::sum);
-        if (c.deleting() || c.disruptedTaint()) {
-          disrupting.merge(c.nodePool(), 1, Integer::sum);
-        }
+      }
+      if (c.beingDisrupted()) {
+        disrupting.merge(c.nodePool(), 1, Integer::sum);
       }
     }
 
@@ -59,7 +62,7 @@ public final class DisruptionPlanner {
     for (NodeClaimView claim : snapshot.nodeClaims()) {
       NodePoolView pool = pools.get(claim.nodePool());
       if (claim.deleting()) {
-        if (claim.disruptedTaint()) {
+        if (claim.replacementActive()) {
           decisions.put(claim.name(), skip(claim, "being deleted; a disruption is already under way"));
         } else {
           commands.add(new Decided(claim, pool, DisruptionMethod.DELETE, REASON_DELETED, "NodeClaim is being deleted"));
@@ -68,7 +71,7 @@ public final class DisruptionPlanner {
       }
       String skipReason = pool == null ? "nodepool " + claim.nodePool() + " not found"
           : !claim.initialized() ? "not initialized yet"
-          : claim.disruptedTaint() ? "already being disrupted (karpenter.sh/disrupted taint)"
+          : claim.replacementActive() ? "already being disrupted (a replacement runs or just completed)"
           : claim.aborted() ? "replacement aborted by an operator (farrier.dev/replacement-aborted); remove the"
               + " annotation to allow disruption again"
           : null;
@@ -80,7 +83,9 @@ public final class DisruptionPlanner {
       if (expiry != null) {
         commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED,
             expiry + "; forceful: not budget-limited and not held by do-not-disrupt"));
-        disrupting.merge(pool.name(), 1, Integer::sum);
+        if (!claim.beingDisrupted()) {
+          disrupting.merge(pool.name(), 1, Integer::sum);
+        }
         continue;
       }
       DriftCheck drift = DriftCheck.of(claim, pool, images);
@@ -102,11 +107,15 @@ public final class DisruptionPlanner {
     driftCandidates.sort(Decided.ORDER);
     for (Decided candidate : driftCandidates) {
       String poolName = candidate.pool.name();
+      // A node whose stale taint already counts as disrupting takes no second unit when it is planned again.
+      int held = candidate.claim.beingDisrupted() ? 1 : 0;
       BudgetCheck budget = BudgetCheck.of(candidate.pool.budgets(), "Drifted",
-          nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0));
+          nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0) - held);
       if (budget.allowed() > 0) {
         commands.add(candidate);
-        disrupting.merge(poolName, 1, Integer::sum);
+        if (held == 0) {
+          disrupting.merge(poolName, 1, Integer::sum);
+        }
       } else {
         decisions.put(candidate.claim.name(), skip(candidate.claim,
             "drifted (" + candidate.detail + ") but budget exhausted: " + budget.explanation()));

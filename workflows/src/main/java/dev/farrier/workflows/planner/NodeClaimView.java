@@ -17,7 +17,8 @@ package dev.farrier.workflows.planner;
  * @param registered                    condition Registered is True
  * @param initialized                   condition Initialized is True
  * @param deleting                      {@code metadata.deletionTimestamp} is set
- * @param disruptedTaint                the Node (or the claim's spec) carries {@code karpenter.sh/disrupted:NoSchedule}
+ * @param disruptedTaint                the Node (or the claim's spec) carries {@code karpenter.sh/disrupted:NoSchedule};
+ *                                      without {@code replacementActive} a taint left by a replacement that is gone
  * @param aborted                       annotation {@code farrier.dev/replacement-aborted} is present on the claim
  * @param doNotDisrupt                  {@code karpenter.sh/do-not-disrupt: "true"} on the NodeClaim or its Node
  * @param createdAtMillis               {@code metadata.creationTimestamp} in epoch millis
@@ -27,6 +28,8 @@ package dev.farrier.workflows.planner;
  * @param terminationGracePeriodSeconds {@code spec.terminationGracePeriod} in seconds, null to fall back to the
  *                                      NodePool's
  * @param pods                          the pods bound to its Node
+ * @param replacementActive             a replacement workflow runs for it (tainted yet or not) or completed moments
+ *                                      ago (its deletion may not show yet)
  */
 public record NodeClaimView(
     String name,
@@ -50,8 +53,24 @@ public record NodeClaimView(
     Long driftedSinceMillis,
     String expireAfter,
     Long terminationGracePeriodSeconds,
-    PodsOnNode pods) {
+    PodsOnNode pods,
+    boolean replacementActive) {
   public NodeClaimView {
     pods = pods == null ? PodsOnNode.NONE : pods;
+  }
+
+  /** A claim whose taint, when present, belongs to a running replacement (as the snapshot said before it said more). */
+  public NodeClaimView(String name, String nodePool, String nodeClassName, String nodeName, String instanceId, String imageId,
+      String arch, String nodePoolHash, String capacityType, String instanceType, String zone, boolean registered,
+      boolean initialized, boolean deleting, boolean disruptedTaint, boolean aborted, boolean doNotDisrupt, long createdAtMillis,
+      Long driftedSinceMillis, String expireAfter, Long terminationGracePeriodSeconds, PodsOnNode pods) {
+    this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
+        registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
+        terminationGracePeriodSeconds, pods, disruptedTaint);
+  }
+
+  /** Being disrupted, whatever step it is in: deleting, tainted, or held by a replacement. Counts against budgets. */
+  public boolean beingDisrupted() {
+    return deleting || disruptedTaint || replacementActive;
   }
 }

@@ -99,7 +99,7 @@ class DisruptionPlannerTest {
     return Stream.of(
         Arguments.of("not initialized", withFlags(drifted, false, false, false, false, false), "not initialized yet"),
         Arguments.of("already disrupting", withFlags(drifted, true, false, true, false, false),
-            "already being disrupted (karpenter.sh/disrupted taint)"),
+            "already being disrupted (a replacement runs or just completed)"),
         Arguments.of("aborted", withFlags(drifted, true, false, false, true, false),
             "replacement aborted by an operator (farrier.dev/replacement-aborted); remove the annotation to allow"
                 + " disruption again"),

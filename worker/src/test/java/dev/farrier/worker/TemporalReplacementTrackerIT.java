@@ -1,0 +1,139 @@
+package dev.farrier.worker;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.replacement.ReplacementInput;
+import dev.farrier.workflows.replacement.ReplacementResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tracker against the real Temporal dev server (with Farrier's search attributes): a running replacement and one
+ * that completed moments ago hold their claim, through both the one-claim describe and the round's visibility list; a
+ * replacement that closed otherwise, or long ago, or of another cluster, does not.
+ */
+class TemporalReplacementTrackerIT {
+  private static final String QUEUE = "tracker-it";
+
+  /** The replacement's workflow type (its name is what the list filters on), with only what this test drives. */
+  @WorkflowInterface
+  public interface NodeReplacementWorkflow {
+    @WorkflowMethod
+    ReplacementResult replace(ReplacementInput input);
+
+    @SignalMethod
+    void resume();
+  }
+
+  /** A replacement that runs until told to finish. */
+  public static class WaitingReplacement implements NodeReplacementWorkflow {
+    private boolean finish;
+
+    @Override
+    public ReplacementResult replace(ReplacementInput input) {
+      Workflow.await(() -> finish);
+      return new ReplacementResult("nc", "Done", null, null, 0);
+    }
+
+    @Override
+    public void resume() {
+      finish = true;
+    }
+  }
+
+  private static LocalStack stack;
+  private static WorkflowServiceStubs stubs;
+  private static WorkflowClient client;
+  private static WorkerFactory workers;
+
+  @BeforeAll
+  static void start(@TempDir Path runDir) throws Exception {
+    stack = LocalStack.builder().runDir(runDir).kubernetes(false).searchAttributes(LocalStack.FARRIER_SEARCH_ATTRIBUTES).start();
+    stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
+    client = WorkflowClient.newInstance(stubs);
+    workers = WorkerFactory.newInstance(client);
+    workers.newWorker(QUEUE).registerWorkflowImplementationTypes(WaitingReplacement.class);
+    workers.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    workers.shutdownNow();
+    stubs.shutdownNow();
+    stack.close();
+  }
+
+  private static NodeReplacementWorkflow replace(String cluster, String claim) {
+    var stub = client.newWorkflowStub(NodeReplacementWorkflow.class, WorkflowOptions.newBuilder()
+        .setWorkflowId(WorkflowIds.disruption(claim)).setTaskQueue(QUEUE)
+        .setTypedSearchAttributes(SearchAttributes.newBuilder().set(FarrierSearchAttributes.CLUSTER, cluster).build()).build());
+    WorkflowClient.start(stub::replace, new ReplacementInput(cluster, null, null, 1, 1));
+    return stub;
+  }
+
+  private static void finish(NodeReplacementWorkflow stub, String claim) {
+    stub.resume();
+    client.newUntypedWorkflowStub(WorkflowIds.disruption(claim)).getResult(ReplacementResult.class);
+  }
+
+  /** Visibility is eventually consistent: wait for it (the bound only stops a hung test). */
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  @Test
+  void runningAndJustCompletedReplacementsHoldTheirClaimOthersDoNot() throws Exception {
+    var tracker = new TemporalReplacementTracker(client, "prod");
+    assertFalse(tracker.active("never-replaced"), "no workflow: a taint would be stale");
+
+    var running = replace("prod", "running");
+    var done = replace("prod", "done");
+    replace("prod", "terminated");
+    var other = replace("staging", "elsewhere");
+    finish(done, "done");
+    client.newUntypedWorkflowStub(WorkflowIds.disruption("terminated")).terminate("test");
+
+    assertTrue(tracker.active("running"));
+    assertTrue(tracker.active("done"), "completed moments ago: its node may still be in the snapshot");
+    assertFalse(tracker.active("terminated"), "terminated: its taint is stale and the node is planned again");
+    await("the list shows the running and the just-completed replacement",
+        () -> tracker.active().contains("running") && tracker.active().contains("done"));
+    assertFalse(tracker.active().contains("terminated"));
+    assertFalse(tracker.active().contains("elsewhere"), "another cluster's replacement");
+
+    var later = new TemporalReplacementTracker(client, "prod",
+        Clock.offset(Clock.systemUTC(), TemporalReplacementTracker.JUST_COMPLETED.plusMinutes(1)));
+    assertFalse(later.active("done"), "completed long ago");
+    assertFalse(later.active().contains("done"));
+    assertTrue(later.active().contains("running"));
+
+    finish(running, "running");
+    finish(other, "elsewhere");
+  }
+}
