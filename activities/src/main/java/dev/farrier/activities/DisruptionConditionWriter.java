@@ -3,7 +3,7 @@ package dev.farrier.activities;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.workflows.planner.ClaimConditions;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings NodeClaims' {@code Drifted} and {@code Expired} conditions to what {@code DisruptionConditions} decided. Only a
  * claim whose listed conditions differ is written, so a planning pass that changes nothing writes nothing; the write is
- * {@link Cluster#patchNodeClaimConditions} (status subresource, resourceVersion precondition, retried on conflict,
+ * {@link NodeClaimStore#patchNodeClaimConditions} (status subresource, resourceVersion precondition, retried on conflict,
  * an unchanged status keeps its lastTransitionTime). A failed write is logged and left to the next pass: the conditions
  * inform, the plan decides, so they never fail the planning.
  */
@@ -31,10 +31,10 @@ final class DisruptionConditionWriter {
    */
   static final int MAX_WRITES_PER_PASS = 100;
 
-  private final Cluster cluster;
+  private final NodeClaimStore cluster;
   private final Clock clock;
 
-  DisruptionConditionWriter(Cluster cluster, Clock clock) {
+  DisruptionConditionWriter(NodeClaimStore cluster, Clock clock) {
     this.cluster = cluster;
     this.clock = clock;
   }

@@ -1,6 +1,6 @@
 package dev.farrier.activities;
 
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.PodEvent;
 import dev.farrier.workflows.model.UnschedulablePod;
@@ -25,7 +25,7 @@ final class UnschedulableEvents {
   static final String REASON = "FailedScheduling";
   private static final int MEMORY = 10_000;
 
-  private final Cluster cluster;
+  private final EventSink cluster;
   private final Clock clock;
   private final Duration window;
   private final Map<String, Instant> recorded = new LinkedHashMap<>(16, 0.75f, true) {
@@ -35,7 +35,7 @@ final class UnschedulableEvents {
     }
   };
 
-  UnschedulableEvents(Cluster cluster, Clock clock, Duration window) {
+  UnschedulableEvents(EventSink cluster, Clock clock, Duration window) {
     this.cluster = cluster;
     this.clock = clock;
     this.window = window;

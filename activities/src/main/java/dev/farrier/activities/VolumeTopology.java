@@ -1,6 +1,6 @@
 package dev.farrier.activities;
 
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -26,12 +26,12 @@ final class VolumeTopology {
       "topology.ebs.csi.aws.com/zone");
   static final String DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
 
-  private final Cluster cluster;
+  private final ClusterReader cluster;
   private Map<String, PersistentVolumeClaim> claims;
   private Map<String, PersistentVolume> volumes;
   private Map<String, StorageClass> classes;
 
-  VolumeTopology(Cluster cluster) {
+  VolumeTopology(ClusterReader cluster) {
     this.cluster = cluster;
   }
 
