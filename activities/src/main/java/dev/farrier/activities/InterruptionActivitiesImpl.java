@@ -9,6 +9,7 @@ import dev.farrier.activities.interruption.InterruptionMessage;
 import dev.farrier.activities.interruption.SqsInterruptionQueue;
 import dev.farrier.activities.interruption.SqsInterruptionQueue.QueueMessage;
 import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.workflows.activities.DeleteMessagesRequest;
 import dev.farrier.workflows.activities.DeletedMessages;
 import dev.farrier.workflows.activities.DisruptionCommand;
@@ -17,6 +18,7 @@ import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.InterruptionNotice;
 import dev.farrier.workflows.activities.InterruptionTarget;
 import dev.farrier.workflows.activities.MarkUnavailableRequest;
+import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.ReceiveInterruptionsRequest;
 import dev.farrier.workflows.activities.ReceivedInterruptions;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
@@ -154,6 +156,17 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
   @Override
   public void markUnavailable(MarkUnavailableRequest request) {
     cloud.markUnavailable(request.instanceType(), request.zone(), request.capacityType(), request.reason());
+  }
+
+  @Override
+  public void markRebalanceRecommended(NodeRef request) {
+    try {
+      cluster.patchNodeMetadata(request.nodeName(), Map.of(),
+          Map.of(WellKnown.REBALANCE_RECOMMENDED_ANNOTATION, java.time.Instant.now().toString()));
+      log.info("node marked for rebalancing node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+    } catch (ObjectNotFoundException e) {
+      log.info("node gone before it could be marked for rebalancing node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+    }
   }
 
   @Override

@@ -327,6 +327,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         claim.getSpec().expireAfter(),
         seconds(claim.getSpec().terminationGracePeriod()),
         pods,
-        replacementActive);
+        replacementActive,
+        nodeAnnotations.containsKey(WellKnown.REBALANCE_RECOMMENDED_ANNOTATION));
   }
 }

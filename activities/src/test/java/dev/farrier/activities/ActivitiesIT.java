@@ -147,6 +147,11 @@ class ActivitiesIT extends ClusterIT {
         java.util.Arrays.asList(command.nodeClaim(), command.nodeName(), command.nodePool(), command.instanceId(), command.method().word(),
             command.reason(), command.instanceType(), command.capacityType()));
     assertFalse(resolved.targets().get(1).farriers(), "an instance without a Farrier NodeClaim is not Farrier's");
+
+    activities.markRebalanceRecommended(new NodeRef(CLUSTER, nodeName, name));
+    activities.markRebalanceRecommended(new NodeRef(CLUSTER, "no-such-node", name));
+    assertTrue(cluster.getNode(nodeName).orElseThrow().getMetadata().getAnnotations()
+        .containsKey(WellKnown.REBALANCE_RECOMMENDED_ANNOTATION), "marked for the disruption planner");
   }
 
   @Test

@@ -107,6 +107,7 @@ public final class ActivityStubs {
         "Resolve", QUICK,
         // Best effort: a missed mark costs one launch attempt on the offering that was just taken back.
         "MarkUnavailable", call(Duration.ofSeconds(10), Duration.ofMinutes(1)),
+        "MarkRebalanceRecommended", QUICK,
         "DeleteMessages", call(Duration.ofSeconds(30), Duration.ofMinutes(2)));
   }
 

@@ -28,4 +28,11 @@ public interface InterruptionActivities {
    */
   @ActivityMethod
   DeletedMessages deleteMessages(DeleteMessagesRequest request);
+
+  /**
+   * Marks the node {@code farrier.dev/rebalance-recommended} (an opted-in NodePool's node EC2 recommends rebalancing
+   * away), so the disruption planner replaces it as a voluntary disruption, within budgets and do-not-disrupt.
+   * Idempotent (a merge patch); a node already gone is done.
+   */
+  void markRebalanceRecommended(NodeRef request);
 }

@@ -9,7 +9,8 @@ package dev.farrier.workflows.interruption;
  * @param notFarriers        instances named by a notice that no Farrier NodeClaim has: logged, deleted
  * @param replacementsStarted replacements this workflow started
  * @param escalated          replacements already running that were told to drain now
- * @param rebalanceEvents    rebalance recommendations recorded as an Event only (the NodePool did not opt in)
+ * @param rebalanceEvents    rebalance recommendations recorded: an Event, and for an opted-in NodePool the node marked
+ *                           for the disruption planner (runs from before that started a replacement instead)
  * @param deleteFailures     messages the queue refused to delete (they come back and are handled again)
  */
 public record InterruptionCounts(long notices, long malformed, long ignored, long notFarriers, long replacementsStarted,

@@ -17,6 +17,7 @@ import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.InterruptionNotice;
 import dev.farrier.workflows.activities.InterruptionTarget;
 import dev.farrier.workflows.activities.MarkUnavailableRequest;
+import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.ReceiveInterruptionsRequest;
 import dev.farrier.workflows.activities.ReceivedInterruptions;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
@@ -52,6 +53,8 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
 
   /** Each idle poll costs 3 history events: continue as new well before the history grows large. */
   static final int MAX_POLLS_PER_RUN = 500;
+  /** {@code Workflow.getVersion} change id: a rebalance marks the node for the planner instead of starting a replacement. */
+  static final String REBALANCE_CHANGE = "rebalance-via-planner";
   /** How long to wait after the queue itself failed (the receive activity's retries are exhausted). */
   static final Duration QUEUE_FAILURE_BACKOFF = Duration.ofSeconds(30);
   private static final int RECENT_ACTIONS = 20;
@@ -152,10 +155,35 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
         count(new InterruptionCounts(0, 0, 0, 0, 0, 0, 1, 0));
         return true;
       }
+      if (Workflow.getVersion(REBALANCE_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+        return markForPlanner(target, command);
+      }
       events.normal(KIND_NODE, nodeOrClaim(command), EventReasons.REBALANCE_RECOMMENDED,
           "EC2 recommends rebalancing instance " + target.instanceId() + " away; replacing it (NodePool opted in)");
     }
     return startOrEscalate(notice, command);
+  }
+
+  /**
+   * A rebalance is voluntary: the node is marked for the disruption planner, which replaces it under the same
+   * budgets and do-not-disrupt rules as drift (one place decides), instead of a replacement started here.
+   */
+  private boolean markForPlanner(InterruptionTarget target, DisruptionCommand command) {
+    if (command.nodeName() != null) {
+      try {
+        activities.markRebalanceRecommended(new NodeRef(cluster, command.nodeName(), command.nodeClaim()));
+      } catch (ActivityFailure failure) {
+        StructuredLog.warn(log, "rebalance recommendation not marked, left in the queue", "nodeclaim", command.nodeClaim(),
+            "error", Failures.reason(failure));
+        return false;
+      }
+    }
+    events.normal(KIND_NODE, nodeOrClaim(command), EventReasons.REBALANCE_RECOMMENDED,
+        "EC2 recommends rebalancing instance " + target.instanceId() + " away; NodePool " + command.nodePool()
+            + " opted in: replacing it as a voluntary disruption when its budget and do-not-disrupt allow");
+    remember("marked " + nodeOrClaim(command) + " for rebalancing");
+    count(new InterruptionCounts(0, 0, 0, 0, 0, 0, 1, 0));
+    return true;
   }
 
   /**

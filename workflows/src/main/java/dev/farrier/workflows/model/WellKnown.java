@@ -49,6 +49,11 @@ public final class WellKnown {
   /** On a NodePool: {@code "true"} replaces its nodes when EC2 recommends rebalancing them (otherwise only an Event). */
   public static final String REBALANCE_REPLACEMENT_ANNOTATION = "farrier.dev/rebalance-replacement";
   /**
+   * On a Node of an opted-in NodePool: when EC2 recommended rebalancing its instance away. The disruption planner
+   * replaces it as a voluntary disruption (budgets, do-not-disrupt).
+   */
+  public static final String REBALANCE_RECOMMENDED_ANNOTATION = "farrier.dev/rebalance-recommended";
+  /**
    * On a NodePool: {@code "true"} makes each planned replacement of its nodes wait for an operator's Approve once the
    * new node is up, before the old one is cordoned and drained (interruptions never wait).
    */

@@ -26,10 +26,13 @@ import java.util.stream.Collectors;
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
  *       v1: no budget, and do-not-disrupt does not stop it (the drain still honours do-not-disrupt pods until the
  *       terminationGracePeriod);</li>
- *   <li>not drifted ({@link DriftCheck}): skipped;</li>
+ *   <li>not drifted ({@link DriftCheck}) and no rebalance recommended: skipped;</li>
  *   <li>do-not-disrupt on the node or one of its pods: skipped;</li>
- *   <li>drifted: a command if the NodePool's budget for {@code Drifted} ({@link BudgetCheck}) has room. Candidates
- *       take budget oldest-drifted first (Drifted condition time, else creation time), then by name.</li>
+ *   <li>drifted: a command if the NodePool's budget for {@code Drifted} ({@link BudgetCheck}) has room;</li>
+ *   <li>rebalance recommended by EC2 (the NodePool opted in): a voluntary disruption like drift, held by
+ *       do-not-disrupt, under the budgets that name no reason (Karpenter's default 10% when there are none).
+ *       Voluntary candidates take budget oldest-drifted first (Drifted condition time, else creation time), then by
+ *       name.</li>
  * </ol>
  * Method {@code replace} when the node has reschedulable pods, {@code delete} when it has none. Every node already
  * being disrupted, whatever step it is in ({@link NodeClaimView#beingDisrupted}: deleting, tainted, or held by a
@@ -39,6 +42,8 @@ public final class DisruptionPlanner {
   static final String REASON_DELETED = "deleted";
   static final String REASON_EXPIRED = "expired";
   static final String REASON_DRIFTED = "drifted";
+  static final String REASON_REBALANCE = "rebalance";
+  static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
 
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
     Map<String, NodePoolView> pools = snapshot.nodePools().stream()
@@ -58,7 +63,7 @@ public final class DisruptionPlanner {
 
     Map<String, CandidateDecision> decisions = new HashMap<>();
     List<Decided> commands = new ArrayList<>();
-    List<Decided> driftCandidates = new ArrayList<>();
+    List<Decided> voluntary = new ArrayList<>();
     for (NodeClaimView claim : snapshot.nodeClaims()) {
       NodePoolView pool = pools.get(claim.nodePool());
       if (claim.deleting()) {
@@ -89,36 +94,36 @@ public final class DisruptionPlanner {
         continue;
       }
       DriftCheck drift = DriftCheck.of(claim, pool, images);
-      if (!drift.drifted()) {
+      if (!drift.drifted() && !claim.rebalanceRecommended()) {
         decisions.put(claim.name(), skip(claim, drift.detail()));
         continue;
       }
+      Decided candidate = drift.drifted() ? new Decided(claim, pool, method(claim), REASON_DRIFTED, drift.detail())
+          : new Decided(claim, pool, method(claim), REASON_REBALANCE, REBALANCE_DETAIL);
       String blocker = claim.doNotDisrupt() ? "karpenter.sh/do-not-disrupt on the node"
           : !claim.pods().doNotDisruptPods().isEmpty()
               ? "karpenter.sh/do-not-disrupt on pod " + claim.pods().doNotDisruptPods().getFirst()
               : null;
       if (blocker != null) {
-        decisions.put(claim.name(), skip(claim, "drifted (" + drift.detail() + ") but blocked by " + blocker));
+        decisions.put(claim.name(), skip(claim, candidate.what() + " but blocked by " + blocker));
         continue;
       }
-      driftCandidates.add(new Decided(claim, pool, method(claim), REASON_DRIFTED, drift.detail()));
+      voluntary.add(candidate);
     }
 
-    driftCandidates.sort(Decided.ORDER);
-    for (Decided candidate : driftCandidates) {
+    voluntary.sort(Decided.ORDER);
+    for (Decided candidate : voluntary) {
       String poolName = candidate.pool.name();
       // A node whose stale taint already counts as disrupting takes no second unit when it is planned again.
       int held = candidate.claim.beingDisrupted() ? 1 : 0;
-      BudgetCheck budget = BudgetCheck.of(candidate.pool.budgets(), "Drifted",
-          nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0) - held);
+      BudgetCheck budget = candidate.budget(nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0) - held);
       if (budget.allowed() > 0) {
         commands.add(candidate);
         if (held == 0) {
           disrupting.merge(poolName, 1, Integer::sum);
         }
       } else {
-        decisions.put(candidate.claim.name(), skip(candidate.claim,
-            "drifted (" + candidate.detail + ") but budget exhausted: " + budget.explanation()));
+        decisions.put(candidate.claim.name(), skip(candidate.claim, candidate.what() + " but budget exhausted: " + budget.explanation()));
       }
     }
 
@@ -141,8 +146,25 @@ public final class DisruptionPlanner {
     return new CandidateDecision(claim.name(), claim.nodeName(), claim.nodePool(), false, reason);
   }
 
-  /** A claim the planner decided to disrupt (pending the budget for drift). */
+  /** A claim the planner decided to disrupt (pending the budget for a voluntary reason). */
   private record Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail) {
+    /** How the decision reads: {@code drifted (<detail>)}, {@code rebalance recommended}. */
+    String what() {
+      return REASON_REBALANCE.equals(reason) ? "rebalance recommended" : reason + " (" + detail + ")";
+    }
+
+    /**
+     * Drift takes the budgets for {@code Drifted}. A rebalance is no Karpenter reason: it takes the budgets that name
+     * no reason, and Karpenter's default 10% when the NodePool has only reason-scoped ones (never unlimited).
+     */
+    BudgetCheck budget(int nodes, int disrupting) {
+      if (REASON_DRIFTED.equals(reason)) {
+        return BudgetCheck.of(pool.budgets(), "Drifted", nodes, disrupting);
+      }
+      List<DisruptionBudget> general = pool.budgets().stream().filter(b -> b.reasons().isEmpty()).toList();
+      return BudgetCheck.of(general, "Rebalance", nodes, disrupting);
+    }
+
     static final Comparator<Decided> ORDER = Comparator
         .comparingLong((Decided d) -> d.claim.driftedSinceMillis() != null ? d.claim.driftedSinceMillis() : d.claim.createdAtMillis())
         .thenComparing(d -> d.claim.name());

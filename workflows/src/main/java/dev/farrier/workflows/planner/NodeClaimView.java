@@ -30,6 +30,8 @@ package dev.farrier.workflows.planner;
  * @param pods                          the pods bound to its Node
  * @param replacementActive             a replacement workflow runs for it (tainted yet or not) or completed moments
  *                                      ago (its deletion may not show yet)
+ * @param rebalanceRecommended          EC2 recommended rebalancing its instance away and its NodePool opted in
+ *                                      ({@code farrier.dev/rebalance-recommended} on the Node): a voluntary disruption
  */
 public record NodeClaimView(
     String name,
@@ -54,7 +56,8 @@ public record NodeClaimView(
     String expireAfter,
     Long terminationGracePeriodSeconds,
     PodsOnNode pods,
-    boolean replacementActive) {
+    boolean replacementActive,
+    boolean rebalanceRecommended) {
   public NodeClaimView {
     pods = pods == null ? PodsOnNode.NONE : pods;
   }
@@ -66,7 +69,7 @@ public record NodeClaimView(
       Long driftedSinceMillis, String expireAfter, Long terminationGracePeriodSeconds, PodsOnNode pods) {
     this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
         registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
-        terminationGracePeriodSeconds, pods, disruptedTaint);
+        terminationGracePeriodSeconds, pods, disruptedTaint, false);
   }
 
   /** Being disrupted, whatever step it is in: deleting, tainted, or held by a replacement. Counts against budgets. */

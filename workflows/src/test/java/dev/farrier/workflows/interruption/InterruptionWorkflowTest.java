@@ -139,18 +139,19 @@ class InterruptionWorkflowTest {
   }
 
   @Test
-  void aRebalanceRecommendationStartsANormalReplacementWhenTheNodePoolOptsIn() {
+  void aRebalanceRecommendationMarksTheNodeForThePlannerWhenTheNodePoolOptsInAndStartsNothing() {
     test.interruption.rebalanceOptIn.add("default");
     InterruptionWorkflow poller = startPolling(0);
     test.interruption.deliver(new ReceivedInterruptions(List.of(notice(RebalanceRecommendation, "default-d")), 0, 0));
 
     awaitDeleted("rh-default-d-RebalanceRecommendation");
 
-    assertEquals("Done", replacementResult("default-d").outcome());
-    List<String> steps = test.journal.steps();
-    assertTrue(steps.indexOf("cordon node-default-d") > steps.lastIndexOf(steps.stream()
-        .filter(s -> s.startsWith("awaitInitialized")).findFirst().orElseThrow()), "replacement first: " + steps);
-    assertEquals(1, poller.status().counts().replacementsStarted());
+    assertEquals(1, test.journal.countStartingWith("markRebalanceRecommended node-default-d"), test.journal.steps().toString());
+    assertEquals(0, test.journal.countStartingWith("taintDisrupted"),
+        "a rebalance is voluntary: the planner replaces it within budgets and do-not-disrupt, not this workflow");
+    assertEquals(0, poller.status().counts().replacementsStarted());
+    assertEquals(1, poller.status().counts().rebalanceEvents());
+    assertTrue(test.nodes.events().stream().anyMatch(e -> e.reason().equals("RebalanceRecommendation") && e.message().contains("opted in")));
   }
 
   @Test

@@ -35,7 +35,15 @@ class DisruptionBudgetAccountingTest {
     return new NodeClaimView(c.name(), c.nodePool(), c.nodeClassName(), c.nodeName(), c.instanceId(), c.imageId(), c.arch(),
         c.nodePoolHash(), c.capacityType(), c.instanceType(), c.zone(), c.registered(), c.initialized(), c.deleting(),
         tainted, c.aborted(), c.doNotDisrupt(), c.createdAtMillis(), c.driftedSinceMillis(), c.expireAfter(),
-        c.terminationGracePeriodSeconds(), c.pods(), active);
+        c.terminationGracePeriodSeconds(), c.pods(), active, false);
+  }
+
+  /** The claim with EC2's rebalance recommendation (its NodePool opted in). */
+  static NodeClaimView rebalance(NodeClaimView c) {
+    return new NodeClaimView(c.name(), c.nodePool(), c.nodeClassName(), c.nodeName(), c.instanceId(), c.imageId(), c.arch(),
+        c.nodePoolHash(), c.capacityType(), c.instanceType(), c.zone(), c.registered(), c.initialized(), c.deleting(),
+        c.disruptedTaint(), c.aborted(), c.doNotDisrupt(), c.createdAtMillis(), c.driftedSinceMillis(), c.expireAfter(),
+        c.terminationGracePeriodSeconds(), c.pods(), c.replacementActive(), true);
   }
 
   private static List<String> commanded(DisruptionPlan plan) {
@@ -111,5 +119,42 @@ class DisruptionBudgetAccountingTest {
     long added = plan.commands().stream()
         .filter(c -> claims.stream().noneMatch(v -> v.name().equals(c.nodeClaim()) && v.beingDisrupted())).count();
     assertEquals(newlyDisrupted, added, plan.commands().toString());
+  }
+
+  @Test
+  void aRebalanceRecommendationIsAVoluntaryDisruptionWithinTheBudget() {
+    List<NodeClaimView> claims = List.of(rebalance(claim("r1", "default")), rebalance(claim("r2", "default")), claim("c", "default"));
+
+    DisruptionPlan plan = plan(claims);
+
+    assertEquals(1, plan.commands().size(), "budget 1: one at a time");
+    assertEquals("rebalance", plan.commands().getFirst().reason());
+    String refused = plan.commands().getFirst().nodeClaim().equals("r1") ? "r2" : "r1";
+    assertEquals("rebalance recommended but budget exhausted: budget 1 allows 1, 1 already disrupting", reason(plan, refused));
+  }
+
+  @Test
+  void aRebalanceRecommendationNeverDisruptsADoNotDisruptNodeOrPod() {
+    NodeClaimView pinnedNode = rebalance(withFlags(claim("node", "default"), true, false, false, false, true));
+    NodeClaimView pinnedPod = rebalance(withPods(claim("pod", "default"), new PodsOnNode(3, 2, List.of("db/postgres-0"))));
+
+    DisruptionPlan plan = plan(List.of(pinnedNode, pinnedPod));
+
+    assertEquals(List.of(), commanded(plan));
+    assertEquals("rebalance recommended but blocked by karpenter.sh/do-not-disrupt on the node", reason(plan, "node"));
+    assertEquals("rebalance recommended but blocked by karpenter.sh/do-not-disrupt on pod db/postgres-0", reason(plan, "pod"));
+  }
+
+  @Test
+  void aRebalanceTakesTheBudgetsThatNameNoReasonAndTheDefaultWhenOnlyReasonScopedOnesExist() {
+    var driftOnly = withBudgets(pool("default"), List.of(new DisruptionBudget("100%", List.of("Drifted"), null, null)));
+    List<NodeClaimView> claims = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      claims.add(rebalance(claim("n" + i, "default")));
+    }
+
+    DisruptionPlan plan = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(driftOnly), claims, IMAGES));
+
+    assertEquals(1, plan.commands().size(), "Karpenter's default 10% of 10, not the Drifted budget's 100%: " + plan.commands());
   }
 }

@@ -9,6 +9,7 @@ import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.InterruptionNotice;
 import dev.farrier.workflows.activities.InterruptionTarget;
 import dev.farrier.workflows.activities.MarkUnavailableRequest;
+import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.ReceiveInterruptionsRequest;
 import dev.farrier.workflows.activities.ReceivedInterruptions;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
@@ -74,6 +75,11 @@ public class FakeInterruptionActivities implements InterruptionActivities {
   @Override
   public void markUnavailable(MarkUnavailableRequest request) {
     journal.record("markUnavailable", request.instanceType(), request.zone(), request.capacityType());
+  }
+
+  @Override
+  public void markRebalanceRecommended(NodeRef request) {
+    journal.record("markRebalanceRecommended", request.nodeName());
   }
 
   @Override
