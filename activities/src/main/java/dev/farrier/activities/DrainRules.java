@@ -12,6 +12,8 @@ import java.util.Map;
  *   <li>Never touched, even by a forced drain: DaemonSet pods (their controller tolerates the node going and would
  *       recreate them in place), mirror pods (the kubelet owns them; the API server refuses to evict them) and finished
  *       pods. They are not waited for either.</li>
+ *   <li>When the instance is confirmed gone ({@link DrainRequest#instanceGone()}) every other pod is already dead: it
+ *       is deleted at once (grace 0), past PDBs and do-not-disrupt, so its controller recreates it elsewhere now.</li>
  *   <li>A forced drain ({@link DrainRequest#bypassPdb()}: terminationGracePeriod expired, or an operator's force-drain)
  *       deletes every other pod past its PodDisruptionBudget and do-not-disrupt; a pod already terminating is deleted
  *       at once (its kubelet may be gone).</li>
@@ -37,7 +39,7 @@ public final class DrainRules {
     EVICT,
     /** Delete past its PDB, with the pod's own grace period. */
     DELETE,
-    /** Delete past its PDB at once (grace 0): it was already terminating. */
+    /** Delete past its PDB at once (grace 0): it was already terminating, or its instance is gone. */
     DELETE_NOW
   }
 
@@ -48,6 +50,9 @@ public final class DrainRules {
       return Action.IGNORE;
     }
     boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
+    if (request.instanceGone()) {
+      return Action.DELETE_NOW;
+    }
     if (request.bypassPdb()) {
       return terminating ? Action.DELETE_NOW : Action.DELETE;
     }

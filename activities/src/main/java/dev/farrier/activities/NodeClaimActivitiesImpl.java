@@ -247,10 +247,18 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
       return new InstanceState(null, InstanceState.NOT_FOUND);
     }
     return Polling.until(() -> {
-      Optional<Instance> instance = cloud.get(request.instanceId());
-      var state = instance.map(i -> new InstanceState(i.id(), i.state())).orElse(new InstanceState(request.instanceId(), InstanceState.NOT_FOUND));
+      var state = instanceState(request);
       return state.gone() ? Optional.of(state) : Optional.empty();
     }, () -> "waiting for instance " + request.instanceId() + " to terminate");
+  }
+
+  @Override
+  public InstanceState instanceState(TerminateInstanceRequest request) {
+    if (request.instanceId() == null) {
+      return new InstanceState(null, InstanceState.NOT_FOUND);
+    }
+    Optional<Instance> instance = cloud.get(request.instanceId());
+    return instance.map(i -> new InstanceState(i.id(), i.state())).orElse(new InstanceState(request.instanceId(), InstanceState.NOT_FOUND));
   }
 
   /** Idempotent: deletion of a missing node is done, and the finalizer removal converges. */

@@ -85,6 +85,17 @@ class DrainInvariantsTest {
   }
 
   @Test
+  void podsOfAnInstanceThatIsGoneAreDeletedAtOnceButNeverDaemonSetMirrorOrFinishedOnes() {
+    FakePodEvictor evictor = new FakePodEvictor(pods, Set.of("guarded"));
+
+    DrainStatus status = drain(evictor, new DrainRequest("c", NODE, "nc", false, true, true));
+
+    assertEquals(List.of(), evictor.evicted);
+    assertEquals(Set.of("web-1@0", "guarded@0", "pinned@0", "loner@0"), Set.copyOf(evictor.deleted));
+    assertEquals(List.of(), status.held());
+  }
+
+  @Test
   void aTerminatingPodIsWaitedForInAVoluntaryPass() {
     Pod leaving = new PodBuilder(pod("leaving", "ReplicaSet", Map.of(), "Running"))
         .editMetadata().withDeletionTimestamp("2026-01-01T00:00:00Z").endMetadata().build();

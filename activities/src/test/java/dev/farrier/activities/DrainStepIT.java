@@ -154,6 +154,18 @@ class DrainStepIT {
   }
 
   @Test
+  void aNodeWhoseInstanceIsGoneHasItsPodsReleasedAtOncePastThePdb() {
+    DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, false, true));
+
+    assertEquals(4, status.evicted().size(), "the PDB-held, pinned and lone pods, all dead with their instance: " + status);
+    assertEquals(List.of(), status.held());
+    // Deleted with no grace period: gone from the API at once (their Deployments make new ones, pinned to this node).
+    status.evicted().forEach(p -> assertTrue(client.pods().inNamespace(namespace).withName(p.substring(namespace.length() + 1)).get() == null,
+        p + " is gone"));
+    assertTrue(status.evicted().stream().noneMatch(p -> p.startsWith(namespace + "/" + AGENT) || p.equals(namespace + "/" + MIRROR)));
+  }
+
+  @Test
   void aNodeGoingAwayAnywayEvictsPodsWithoutAController() {
     DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, false));
 

@@ -71,6 +71,8 @@ public final class ActivityStubs {
         "AwaitInitialized", await(Duration.ofSeconds(settings.initializationTimeoutSeconds())),
         "TerminateInstance", call(Duration.ofMinutes(1), Duration.ofMinutes(30)),
         "AwaitInstanceTerminated", await(Duration.ofMinutes(30)),
+        // One describe: a drain asks it between passes, and an answer it cannot get proves nothing.
+        "InstanceState", call(Duration.ofSeconds(10), Duration.ofSeconds(30)),
         "DeleteNode", CLEANUP,
         "DeleteNodeClaim", CLEANUP);
   }

@@ -21,6 +21,8 @@ public final class EventReasons {
   public static final String CORDONED = "Cordoned";
   public static final String EVICTED = "Evicted";
   public static final String DRAIN_BLOCKED = "DrainBlocked";
+  /** The node's instance is gone (terminated or unknown to the cloud): its pods are released, not drained. */
+  public static final String INSTANCE_GONE = "InstanceGone";
   public static final String TERMINATED = "Terminated";
   public static final String REPLACEMENT_ABORTED = "ReplacementAborted";
 

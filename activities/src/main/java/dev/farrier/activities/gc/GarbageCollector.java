@@ -17,6 +17,7 @@ import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.StatusWriter;
+import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.model.WellKnown;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -63,7 +64,6 @@ public final class GarbageCollector {
   public static final String HALTED_CONDITION = "GarbageCollectionHalted";
   public static final String HALTED_METRIC = "farrier.gc.halted";
   public static final String GONE_METRIC = "farrier.gc.instances.gone";
-  static final String INSTANCE_GONE_REASON = "InstanceGone";
 
   private final ClusterReader reader;
   private final NodeClaimStore claims;
@@ -237,7 +237,7 @@ public final class GarbageCollector {
     String message = "instance " + instanceId + " is gone (the cloud reported it gone twice, " + policy.confirmAfter().toMinutes()
         + "+ minutes apart): removing the NodeClaim through the termination path";
     try {
-      events.recordEvent(new ClusterEvent(NodeClaim.KIND, name, "Warning", INSTANCE_GONE_REASON, message));
+      events.recordEvent(new ClusterEvent(NodeClaim.KIND, name, "Warning", EventReasons.INSTANCE_GONE, message));
     } catch (RuntimeException e) {
       log.warn("event not recorded nodeclaim={}: {}", name, e.toString());
     }

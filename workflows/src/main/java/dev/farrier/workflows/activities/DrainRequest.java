@@ -4,12 +4,19 @@ package dev.farrier.workflows.activities;
  * Input of {@link NodeActivities#drainStep}. With {@code bypassPdb} (once the NodePool's terminationGracePeriod has
  * expired, or an operator forced the drain) the remaining pods are deleted instead of evicted.
  *
- * @param holdUnowned leave pods no controller owns on the node (reported as held) instead of evicting them, since
- *                    nothing would recreate them; false for a node that is going away anyway (interrupted)
+ * @param holdUnowned   leave pods no controller owns on the node (reported as held) instead of evicting them, since
+ *                      nothing would recreate them; false for a node that is going away anyway (interrupted)
+ * @param instanceGone  the cloud confirmed the node's instance is gone: its pods are already dead, so they are released
+ *                      at once (deleted with no grace period, past PDBs and do-not-disrupt); there is nothing to drain
  */
-public record DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned) {
+public record DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned,
+    boolean instanceGone) {
   /** As replacements before {@code holdUnowned} existed drained: pods without a controller are evicted too. */
   public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb) {
-    this(cluster, nodeName, nodeClaim, bypassPdb, false);
+    this(cluster, nodeName, nodeClaim, bypassPdb, false, false);
+  }
+
+  public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned) {
+    this(cluster, nodeName, nodeClaim, bypassPdb, holdUnowned, false);
   }
 }

@@ -48,6 +48,12 @@ public interface NodeClaimActivities {
   @ActivityMethod
   InstanceState terminateInstance(TerminateInstanceRequest request);
 
+  /**
+   * The instance's state now: its EC2 state name, or {@link InstanceState#NOT_FOUND} when the cloud says it does not
+   * know the id. One read, no wait; an error reading it fails the activity (it proves nothing). Read-only.
+   */
+  InstanceState instanceState(TerminateInstanceRequest request);
+
   /** Waits (heartbeating) until the instance is terminated or gone. Read-only. */
   @ActivityMethod
   InstanceState awaitInstanceTerminated(TerminateInstanceRequest request);

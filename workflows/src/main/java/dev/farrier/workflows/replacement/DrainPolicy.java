@@ -34,6 +34,18 @@ final class DrainPolicy {
     return forced || nowMillis >= graceEndsAtMillis;
   }
 
+  /** How often a drain that does not finish asks the cloud whether the node's instance is still there. */
+  static final long INSTANCE_CHECK_MILLIS = 60_000;
+
+  /**
+   * Whether to ask the cloud, after a pass that left pods, if the instance is gone (its pods then are dead and are
+   * released at once): after every pass of a node being interrupted (EC2 takes it within minutes), else at most once
+   * every {@link #INSTANCE_CHECK_MILLIS}.
+   */
+  static boolean checkInstance(long nowMillis, long lastCheckMillis, boolean urgent) {
+    return urgent || nowMillis - lastCheckMillis >= INSTANCE_CHECK_MILLIS;
+  }
+
   /**
    * Backs off from {@code firstSeconds} doubling to {@code maxSeconds} while nothing moves; looks again soon when
    * pods moved or the node is going away; never waits past the grace period's end.

@@ -34,6 +34,7 @@ import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import io.temporal.common.SearchAttributeUpdate;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
@@ -79,6 +80,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /** {@code Workflow.getVersion} change id of interruption handling (version 1). */
   static final String INTERRUPTION_CHANGE = "interruption-drains-now";
+  /**
+   * {@code Workflow.getVersion} change id: a drain that does not finish asks whether the instance is gone, and then
+   * releases its pods at once (version 1).
+   */
+  static final String RELEASE_CHANGE = "release-when-instance-gone";
   /** {@code Workflow.getVersion} change id of operator visibility and actions (version 1). */
   static final String OPERATOR_CHANGE = "operator-actions";
 
@@ -103,6 +109,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private OperatorRequest abortRequest;
   private boolean retryRequested;
   private int interruptionVersion = Workflow.DEFAULT_VERSION;
+  private int releaseVersion = Workflow.DEFAULT_VERSION;
   private int operatorVersion = Workflow.DEFAULT_VERSION;
   private boolean interruptionNoticed;
   private ReplacementLaunch launch;
@@ -131,6 +138,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     }
     interruptionVersion = Workflow.getVersion(INTERRUPTION_CHANGE, Workflow.DEFAULT_VERSION, 1);
     operatorVersion = Workflow.getVersion(OPERATOR_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    releaseVersion = Workflow.getVersion(RELEASE_CHANGE, Workflow.DEFAULT_VERSION, 1);
     if (state.interruption() == null && input.interruption() != null) {
       state = state.withInterruption(input.interruption());
     }
@@ -468,6 +476,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       state = state.withGraceEndsAt(DrainPolicy.graceEndsAt(command.terminationGracePeriodSeconds(), Workflow.currentTimeMillis()));
     }
     long waitSeconds = firstWait;
+    long lastInstanceCheck = Workflow.currentTimeMillis();
+    boolean instanceGone = false;
     for (int pass = 1; ; pass++) {
       if (pass > MAX_DRAIN_PASSES_PER_RUN || Workflow.getInfo().isContinueAsNewSuggested()) {
         continueDraining();
@@ -475,17 +485,32 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       checkpoint();
       boolean bypassPdb = DrainPolicy.bypassPdb(Workflow.currentTimeMillis(), state.graceEndsAtMillis(), state.forceDrain() != null);
       DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb,
-          operatorsSee() && !urgent()));
+          operatorsSee() && !urgent(), instanceGone));
       state = state.withDrainPass(status.evicted(), status.remaining());
       if (!status.evicted().isEmpty()) {
+        String verb = instanceGone ? "released " : "evicted ";
         events.normalEach(KIND_NODE, command.nodeName(), EventReasons.EVICTED,
-            status.evicted().stream().map(pod -> "evicted " + pod).toList());
+            status.evicted().stream().map(pod -> verb + pod).toList());
       }
-      reportBlocker(status);
       if (status.drained()) {
         setBlocker(null);
         return;
       }
+      if (!instanceGone && releaseVersion >= 1 && command.instanceId() != null
+          && DrainPolicy.checkInstance(Workflow.currentTimeMillis(), lastInstanceCheck, urgent())) {
+        lastInstanceCheck = Workflow.currentTimeMillis();
+        instanceGone = instanceConfirmedGone();
+        if (instanceGone) {
+          // An instance that is gone is not a node to drain: its pods are dead; release them now, PDBs or not.
+          setBlocker(null);
+          StructuredLog.info(log, "instance gone, releasing its pods", "nodeclaim", command.nodeClaim(), "node",
+              command.nodeName(), "instance", command.instanceId(), "podsLeft", status.remaining().size());
+          recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.INSTANCE_GONE, "instance " + command.instanceId()
+              + " is gone: its " + status.remaining().size() + " pod(s) are released at once, not drained");
+          continue;
+        }
+      }
+      reportBlocker(status);
       var wait = DrainPolicy.nextWait(waitSeconds, firstWait, maxWait, !status.evicted().isEmpty(), urgent(),
           Workflow.currentTimeMillis(), state.graceEndsAtMillis());
       if (wait.millis() > 0) {
@@ -494,6 +519,17 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
             || (urgent() && !interruptionNoticed) || state.forceDrain() != before.forceDrain());
       }
       waitSeconds = wait.nextSeconds();
+    }
+  }
+
+  /** The cloud says the instance is terminated or unknown; a failed read proves nothing. */
+  private boolean instanceConfirmedGone() {
+    try {
+      return claims.instanceState(new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId())).gone();
+    } catch (ActivityFailure failure) {
+      StructuredLog.warn(log, "instance state unknown, draining on", "nodeclaim", command.nodeClaim(), "instance",
+          command.instanceId(), "error", Failures.reason(failure));
+      return false;
     }
   }
 

@@ -411,6 +411,58 @@ class NodeReplacementWorkflowTest {
         && e.message().startsWith("InstanceStateChange: state stopping")), "" + test.nodes.events());
   }
 
+  @Test
+  @Timeout(60)
+  void anInterruptedNodeWhoseInstanceIsGoneHasItsPdbHeldPodsReleasedAtOnce() {
+    List<DrainRequest> passes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    test.nodes.onDrainStep(request -> {
+      passes.add(request);
+      return request.instanceGone() ? FakeNodeActivities.drained(List.of("default/web-1", "default/web-2"))
+          : FakeNodeActivities.blockedByPdb(List.of("default/web-1", "default/web-2"), "default/web");
+    });
+    AtomicInteger checks = new AtomicInteger();
+    // EC2 reclaims the instance after the second look.
+    test.nodeClaims.onInstanceState(r -> new dev.farrier.workflows.activities.InstanceState(r.instanceId(),
+        checks.incrementAndGet() < 2 ? "running" : "terminated"));
+    test.start();
+
+    ReplacementResult result = test.newWorkflow(NodeReplacementWorkflow.class, ID).replace(new ReplacementInput(Fixtures.CLUSTER,
+        Fixtures.command(OLD, "replace", null), Fixtures.LAUNCH, 2, 30, new Interruption("SpotInterruption", "instance-action terminate")));
+
+    assertEquals("Done", result.outcome());
+    assertEquals(List.of(false, false, true), passes.stream().map(DrainRequest::instanceGone).toList(),
+        "held by the PDB while the instance ran; released on the pass after it was seen gone");
+    assertFalse(passes.getLast().bypassPdb(), "released because the pods are dead, not by the grace period");
+    assertTrue(test.nodes.events().stream().anyMatch(e -> e.reason().equals("InstanceGone")
+        && e.message().equals("instance i-" + OLD + " is gone: its 2 pod(s) are released at once, not drained")), "" + test.nodes.events());
+    assertEquals(1, test.journal.count("deleteNode " + OLD_NODE), test.journal.steps().toString());
+  }
+
+  @Test
+  void aDrainHeldByAPdbKeepsWaitingWhileTheInstanceRunsAndAFailedReadProvesNothing() {
+    AtomicInteger passes = new AtomicInteger();
+    test.nodes.onDrainStep(request -> {
+      assertFalse(request.instanceGone());
+      return passes.incrementAndGet() < 6 ? FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web")
+          : FakeNodeActivities.drained(List.of("default/web-1"));
+    });
+    AtomicInteger checks = new AtomicInteger();
+    test.nodeClaims.onInstanceState(r -> {
+      if (checks.incrementAndGet() % 2 == 0) {
+        throw ApplicationFailure.newNonRetryableFailure("throttled", "Throttling");
+      }
+      return new dev.farrier.workflows.activities.InstanceState(r.instanceId(), "running");
+    });
+    test.start();
+
+    ReplacementResult result = test.newWorkflow(NodeReplacementWorkflow.class, ID).replace(new ReplacementInput(Fixtures.CLUSTER,
+        Fixtures.command(OLD, "replace", null), Fixtures.LAUNCH, 2, 30, new Interruption("SpotInterruption", "instance-action terminate")));
+
+    assertEquals("Done", result.outcome());
+    assertEquals(6, passes.get(), "the PDB held it until it let go; nothing was released");
+    assertTrue(checks.get() >= 2, "asked after the passes that left pods: " + checks.get());
+  }
+
   private List<String> nodeEventReasons() {
     return test.nodes.events().stream().filter(e -> e.kind().equals("Node")).map(EventRequest::reason).toList();
   }

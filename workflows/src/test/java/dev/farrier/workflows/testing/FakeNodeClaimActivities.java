@@ -20,6 +20,7 @@ import java.util.function.Function;
 public class FakeNodeClaimActivities implements NodeClaimActivities {
   private final CallJournal journal;
   private volatile Consumer<TerminateInstanceRequest> awaitInstanceTerminated = r -> {};
+  private volatile Function<TerminateInstanceRequest, InstanceState> instanceState = r -> new InstanceState(r.instanceId(), "running");
   private volatile Function<NodeClaimRef, LaunchedInstance> launchInstance = FakeNodeClaimActivities::launched;
   private volatile Function<AwaitNodeRequest, String> awaitRegistered = r -> nodeNameOf(r.nodeClaim());
   private volatile Consumer<AwaitNodeRequest> awaitInitialized = r -> {};
@@ -60,6 +61,12 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
 
   public FakeNodeClaimActivities onAwaitRegistered(Function<AwaitNodeRequest, String> behaviour) {
     this.awaitRegistered = behaviour;
+    return this;
+  }
+
+  /** What {@link #instanceState} answers (running unless set). */
+  public FakeNodeClaimActivities onInstanceState(Function<TerminateInstanceRequest, InstanceState> behaviour) {
+    this.instanceState = behaviour;
     return this;
   }
 
@@ -112,6 +119,12 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
   public InstanceState terminateInstance(TerminateInstanceRequest request) {
     journal.record("terminateInstance", request.nodeClaim(), request.instanceId());
     return new InstanceState(request.instanceId(), "shutting-down");
+  }
+
+  @Override
+  public InstanceState instanceState(TerminateInstanceRequest request) {
+    journal.record("instanceState", request.nodeClaim(), request.instanceId());
+    return instanceState.apply(request);
   }
 
   @Override
