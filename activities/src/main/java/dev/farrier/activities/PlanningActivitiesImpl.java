@@ -1,6 +1,7 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.crd.Conditions;
@@ -126,7 +127,14 @@ public class PlanningActivitiesImpl implements PlanningActivities {
           .filter(p -> Objects.equals(p.getMetadata().getUid(), ref.uid()))
           .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
-          .ifPresent(p -> pending.add(PodViews.of(p, namespaces, volumes.of(p))));
+          .ifPresent(p -> {
+            try {
+              pending.add(PodViews.of(p, namespaces, volumes.of(p)));
+            } catch (RuntimeException e) {
+              // One pod Farrier cannot read never stops the batch for the others.
+              log.warn("pod left out of the batch pod={}/{} batch={}: {}", ref.namespace(), ref.name(), request.batchId(), e.toString());
+            }
+          });
     }
     if (pending.isEmpty()) {
       return new ProvisioningPlan(List.of(), List.of());
@@ -138,11 +146,23 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, KubeletSettings> kubelets = new HashMap<>();
     List<NodePoolView> views = new ArrayList<>();
     for (var pool : pools) {
-      var view = nodePoolView(pool, claims);
-      var poolTypes = instanceTypes(catalog, nodeClassArchs(view.nodeClassName()));
-      types.put(view.name(), poolTypes);
-      kubelets.put(view.name(), ProvisioningSnapshots.kubelet(cluster.getNodeClass(view.nodeClassName()).orElse(null)));
-      views.add(ProvisioningSnapshots.withInFlightUsage(view, claims, poolTypes));
+      try {
+        plannable(pool).ifPresent(p -> {
+          var view = nodePoolView(p.pool(), claims);
+          var poolTypes = instanceTypes(catalog, nodeClassArchs(p.nodeClass()));
+          types.put(view.name(), poolTypes);
+          kubelets.put(view.name(), ProvisioningSnapshots.kubelet(p.nodeClass()));
+          views.add(ProvisioningSnapshots.withInFlightUsage(view, claims, poolTypes));
+        });
+      } catch (CloudProviderException e) {
+        if (e.kind().retryable) {
+          throw e;
+        }
+        log.warn("nodepool left out of the batch, its EC2NodeClass cannot be resolved nodepool={} batch={}: {}",
+            pool.getMetadata().getName(), request.batchId(), e.getMessage());
+      } catch (RuntimeException e) {
+        log.warn("nodepool left out of the batch nodepool={} batch={}: {}", pool.getMetadata().getName(), request.batchId(), e.toString());
+      }
     }
     var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces,
         clock.instant());
@@ -165,15 +185,21 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var pool = cluster.getNodePool(poolName).orElse(null);
     List<PodSpecView> pods = request.nodeName() == null ? List.of()
         : cluster.listPodsOnNode(request.nodeName()).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
+    int reschedulable = (int) pods.stream().filter(PodSpecView::reschedulable).count();
     if (pool == null) {
-      int reschedulable = (int) pods.stream().filter(PodSpecView::reschedulable).count();
       return new ReplacementPlan(null, reschedulable, "nodepool " + poolName + " of nodeclaim " + request.nodeClaim() + " is gone");
+    }
+    var plannable = plannable(pool);
+    if (plannable.isEmpty()) {
+      return new ReplacementPlan(null, reschedulable, "nodepool " + poolName + " cannot be planned (see its ValidationSucceeded"
+          + " condition)");
     }
     var view = nodePoolView(pool, cluster.listNodeClaims());
     var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
+    EC2NodeClass nodeClass = plannable.get().nodeClass();
     return provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
-        instanceTypes(cloud.instanceTypes(), nodeClassArchs(view.nodeClassName())), daemonSetPods(), replaced,
-        ProvisioningSnapshots.kubelet(cluster.getNodeClass(view.nodeClassName()).orElse(null))));
+        instanceTypes(cloud.instanceTypes(), nodeClassArchs(nodeClass)), daemonSetPods(), replaced,
+        ProvisioningSnapshots.kubelet(nodeClass)));
   }
 
   /**
@@ -188,7 +214,19 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
-    var pools = cluster.listNodePools().stream().map(p -> nodePoolView(p, claims)).toList();
+    List<NodePoolView> pools = new ArrayList<>();
+    Set<String> unplannable = new java.util.TreeSet<>();
+    for (NodePool pool : cluster.listNodePools()) {
+      try {
+        if (plannable(pool).isPresent()) {
+          pools.add(nodePoolView(pool, claims));
+          continue;
+        }
+      } catch (RuntimeException e) {
+        log.warn("nodepool left out of disruption planning nodepool={}: {}", pool.getMetadata().getName(), e.toString());
+      }
+      unplannable.add(pool.getMetadata().getName());
+    }
     Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
     Map<String, List<Pod>> podsByNode = cluster.listBoundPods().stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
@@ -202,7 +240,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var snapshot = new DisruptionSnapshot(clock.millis(), pools, views, images);
     var plan = disruption.plan(snapshot);
     disruptionConditions.write(claims, DisruptionConditions.of(snapshot));
-    List<CandidateDecision> decisions = new ArrayList<>(plan.decisions());
+    // The planner knows no NodePool it was not given: say why its claims are left alone.
+    List<CandidateDecision> decisions = new ArrayList<>(plan.decisions().stream()
+        .map(d -> !d.disrupt() && unplannable.contains(d.nodePool()) ? new CandidateDecision(d.nodeClaim(), d.nodeName(), d.nodePool(), false,
+            "nodepool " + d.nodePool() + " cannot be planned (see its ValidationSucceeded condition): left alone") : d)
+        .toList());
     all.stream().filter(c -> !Ownership.launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
         nodeName(c), c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), false,
         "not launched by Farrier (no " + WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION + "=" + NodePoolHash.VERSION + "): left alone")));
@@ -212,9 +254,29 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
   }
 
+  /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */
+  private record Plannable(NodePool pool, EC2NodeClass nodeClass) {}
+
+  /**
+   * The NodePool with its class when it can be planned; empty, logged, when {@link NodePoolValidation} finds a problem
+   * (the status loop shows it on the NodePool as ValidationSucceeded False, with an Event), so one bad NodePool is
+   * left out and every other one is planned.
+   */
+  private Optional<Plannable> plannable(NodePool pool) {
+    var ref = pool.getSpec() == null || pool.getSpec().template() == null || pool.getSpec().template().spec() == null ? null
+        : pool.getSpec().template().spec().nodeClassRef();
+    EC2NodeClass nodeClass = ref == null || ref.name() == null ? null : cluster.getNodeClass(ref.name()).orElse(null);
+    List<String> problems = NodePoolValidation.problems(pool, nodeClass);
+    if (!problems.isEmpty()) {
+      log.info("nodepool cannot be planned, left out nodepool={} problems=\"{}\"", pool.getMetadata().getName(), String.join("; ", problems));
+      return Optional.empty();
+    }
+    return Optional.of(new Plannable(pool, nodeClass));
+  }
+
   /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
-  private Set<String> nodeClassArchs(String nodeClassName) {
-    return cluster.getNodeClass(nodeClassName).map(c -> NodeClassImages.resolve(cloud, c)).orElse(List.of()).stream()
+  private Set<String> nodeClassArchs(EC2NodeClass nodeClass) {
+    return nodeClass == null ? Set.of() : NodeClassImages.resolve(cloud, nodeClass).stream()
         .map(i -> i.kubernetesArch()).collect(Collectors.toSet());
   }
 

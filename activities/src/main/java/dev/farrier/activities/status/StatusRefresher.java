@@ -1,5 +1,6 @@
 package dev.farrier.activities.status;
 
+import dev.farrier.activities.NodePoolValidation;
 import dev.farrier.activities.ResourceQuantities;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.crd.Condition;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the status of EC2NodeClasses (resolved AMIs, subnets, security groups and instance profile, their conditions
- * and Ready; see {@link NodeClassResolution}) and NodePools (resources, nodes,
+ * and Ready; see {@link NodeClassResolution}) and NodePools (resources, nodes, ValidationSucceeded,
  * NodeClassReady, Ready) true, and records an Event whenever a Ready condition changes, so a user who writes a
  * selector that matches nothing or points a NodePool at a missing class sees why in {@code kubectl describe}.
  * Stateless and idempotent: each pass derives everything from the cluster and the cloud, so the worker simply runs
@@ -32,6 +33,9 @@ import org.slf4j.LoggerFactory;
 public final class StatusRefresher {
   private static final Logger log = LoggerFactory.getLogger(StatusRefresher.class);
   static final String NODE_CLASS_READY = "NodeClassReady";
+  /** Karpenter v1's condition for a NodePool whose spec cannot be used ({@link NodePoolValidation}). */
+  public static final String VALIDATION_SUCCEEDED = "ValidationSucceeded";
+  static final String VALIDATION_FAILED = "ValidationFailed";
 
   private final Cluster cluster;
   private final CloudProvider cloud;
@@ -47,7 +51,9 @@ public final class StatusRefresher {
 
   public void refresh() {
     Map<String, Condition> classReady = new HashMap<>();
+    Map<String, EC2NodeClass> classes = new HashMap<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
+      classes.put(nodeClass.getMetadata().getName(), nodeClass);
       try {
         classReady.put(nodeClass.getMetadata().getName(), refresh(nodeClass));
       } catch (RuntimeException e) {
@@ -59,7 +65,12 @@ public final class StatusRefresher {
     }
     var claims = cluster.listNodeClaims();
     for (NodePool pool : cluster.listNodePools()) {
-      refresh(pool, classReady, claims);
+      try {
+        refresh(pool, classReady, classes, claims);
+      } catch (RuntimeException e) {
+        // One NodePool whose status cannot be written never stops the others'; the next pass tries again.
+        log.warn("nodepool status not refreshed nodepool={}: {}", pool.getMetadata().getName(), e.toString());
+      }
     }
   }
 
@@ -73,10 +84,14 @@ public final class StatusRefresher {
     return resolved.ready();
   }
 
-  private void refresh(NodePool pool, Map<String, Condition> classReady, List<NodeClaim> claims) {
+  private void refresh(NodePool pool, Map<String, Condition> classReady, Map<String, EC2NodeClass> classes, List<NodeClaim> claims) {
     var name = pool.getMetadata().getName();
-    var ref = pool.getSpec().template().spec().nodeClassRef();
+    var spec = pool.getSpec() == null || pool.getSpec().template() == null ? null : pool.getSpec().template().spec();
+    var ref = spec == null ? null : spec.nodeClassRef();
     var now = clock.instant();
+    List<String> problems = NodePoolValidation.problems(pool, ref == null ? null : classes.get(ref.name()));
+    Condition validation = problems.isEmpty() ? Condition.of(VALIDATION_SUCCEEDED, Condition.TRUE, VALIDATION_SUCCEEDED, "", now)
+        : Condition.of(VALIDATION_SUCCEEDED, Condition.FALSE, VALIDATION_FAILED, String.join("; ", problems), now);
     Condition classCondition;
     if (ref == null || !EC2NodeClass.KIND.equals(ref.kind())) {
       classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotFound",
@@ -89,20 +104,22 @@ public final class StatusRefresher {
     } else {
       classCondition = Condition.of(NODE_CLASS_READY, Condition.TRUE, "NodeClassReady", "", now);
     }
-    Condition ready = new Condition("Ready", classCondition.status(), null, classCondition.lastTransitionTime(),
-        classCondition.isTrue() ? "Ready" : classCondition.reason(), classCondition.message());
+    Condition notReady = !validation.isTrue() ? validation : classCondition;
+    Condition ready = new Condition("Ready", notReady.status(), null, notReady.lastTransitionTime(),
+        notReady.isTrue() ? "Ready" : notReady.reason(), notReady.message());
     var mine = claims.stream().filter(c -> name.equals(c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL))).toList();
     Resources resources = mine.stream().filter(c -> c.getStatus() != null && c.getStatus().capacity() != null)
         .map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity())).reduce(Resources.ZERO, Resources::plus);
     var before = pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), "Ready").orElse(null);
     cluster.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(),
-        List.of(classCondition, ready)));
+        List.of(validation, classCondition, ready)));
     announce(NodePool.KIND, name, before, ready);
   }
 
-  /** One Event per change of Ready (and one the first time it is False), never one per pass. */
+  /** One Event per change of Ready or of its reason (and one the first time it is False), never one per pass. */
   private void announce(String kind, String name, Condition before, Condition now) {
-    boolean changed = before == null ? !now.isTrue() : !Objects.equals(before.status(), now.status());
+    boolean changed = before == null ? !now.isTrue()
+        : !Objects.equals(before.status(), now.status()) || !now.isTrue() && !Objects.equals(before.reason(), now.reason());
     if (!changed) {
       return;
     }
