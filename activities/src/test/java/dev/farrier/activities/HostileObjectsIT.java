@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * One bad object never blocks the others: 35 hostile NodePools and EC2NodeClasses next to a good NodePool, on the
  * real kube-apiserver with the simulated cloud. What the CRDs can reject is rejected at admission; every hostile object
  * admitted is not Ready, says why on a condition and in an Event; and the good NodePool's pending pods are planned onto
- * it, by the same planning activity the reconciler calls, as if the others were not there.
+ * it, by the same planning activity the reconciler calls, as if the others were not there (the pods are pinned to a label
+ * the hostile NodePools carry too, and no existing node has, so they stay pending whatever else the shared stack runs).
  */
 class HostileObjectsIT extends ClusterIT {
   private SimulatedActivities activities;
@@ -66,7 +67,8 @@ class HostileObjectsIT extends ClusterIT {
     template.put("nodeClassRef", new LinkedHashMap<>(Map.of("group", "karpenter.k8s.aws", "kind", "EC2NodeClass", "name", activities.nodeClass)));
     template.put("requirements", new ArrayList<>(List.of(requirement("kubernetes.io/arch", "In", List.of("amd64")))));
     Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("template", new LinkedHashMap<>(Map.of("spec", template)));
+    // The good NodePool's label too, so a pod pinned to it could land on any hostile NodePool that were planned.
+    spec.put("template", new LinkedHashMap<>(Map.of("metadata", Map.of("labels", Map.of("intent", activities.nodePool)), "spec", template)));
     edit.accept(spec);
     return spec;
   }
@@ -227,19 +229,20 @@ class HostileObjectsIT extends ClusterIT {
 
     Pod pending = client.pods().inNamespace(namespace).resource(new PodBuilder()
         .withNewMetadata().withName("web").endMetadata()
-        .withNewSpec().addNewContainer().withName("c").withImage("pause")
+        .withNewSpec().withNodeSelector(Map.of("intent", activities.nodePool)).addNewContainer().withName("c").withImage("pause")
           .withNewResources().addToRequests("cpu", new Quantity("500m")).endResources().endContainer()
         .endSpec().build()).create();
     Pod absurd = client.pods().inNamespace(namespace).resource(new PodBuilder()
         .withNewMetadata().withName("absurd").endMetadata()
-        .withNewSpec().addNewContainer().withName("c").withImage("pause")
+        .withNewSpec().withNodeSelector(Map.of("intent", activities.nodePool)).addNewContainer().withName("c").withImage("pause")
           .withNewResources().addToRequests("cpu", new Quantity("1e30")).endResources().endContainer()
         .endSpec().build()).create();
     var plan = activities.planning.planProvisioning(new PlanProvisioningRequest(SimulatedActivities.CLUSTER, "hostile-1",
         List.of(ref(pending), ref(absurd))));
 
     assertEquals(1, plan.claims().size(), plan.toString());
-    assertEquals(activities.nodePool, plan.claims().getFirst().nodePool(), "only the good NodePool is planned");
+    assertEquals(activities.nodePool, plan.claims().getFirst().nodePool(), "of the NodePools the pod may use, only the good one is"
+        + " planned");
     assertTrue(plan.unschedulable().stream().anyMatch(u -> u.pod().name().equals("absurd")),
         "a pod asking for more than a long of millicores fits nowhere, and stops nothing: " + plan.unschedulable());
     assertFalse(activities.planning.planDisruption(new PlanDisruptionRequest(SimulatedActivities.CLUSTER)) == null);

@@ -35,6 +35,8 @@ public final class Sandbox {
     all.put("drift-upgrade", "the blueprint \"Update nodes using drift\": a drifted node replaced first, drained within its PDB");
     all.put("blocked-drain", "the same drift with a PDB allowing no eviction: the replacement names the PDB and its pods, "
         + "the PDB is relaxed, the drain goes on by itself");
+    all.put("safety", "instances that are not exactly Farrier's survive garbage collection; a NodePool with an absurd limit "
+        + "says why it is not Ready, and the good one still provisions");
     return java.util.Collections.unmodifiableMap(all);
   }
 
@@ -78,7 +80,8 @@ public final class Sandbox {
     try (var env = SandboxEnvironment.start(runDir, CLUSTER, 8233)) {
       out.printf("   Temporal %s (UI %s), kube-apiserver %s (%.1fs)%n", env.stack().temporalAddress(), env.stack().temporalUiUrl(),
           env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
-      var worker = env.startWorker();
+      boolean safety = scenarioName.equals("safety");
+      var worker = safety ? env.startWorker(SafetyScenario.FAST_GC) : env.startWorker();
       out.println("== farrier worker running (pid " + worker.pid() + ", log " + worker.log() + ")");
       var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
       var scenario = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
@@ -93,6 +96,10 @@ public final class Sandbox {
         var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking) : scenario.provision(FROM_VERSION);
         out.printf("   %d inflate pods Ready on %s (nodeclaim %s, instance %s, image %s) after %.1fs%n", DriftScenario.REPLICAS,
             old.node(), old.nodeClaim(), old.instanceId(), old.imageId(), Duration.between(started, old.at()).toMillis() / 1000.0);
+        if (safety) {
+          new SafetyScenario(env, scenario, worker.log(), Duration.ofMinutes(5)).play(old, out);
+          return finish(env, keep, out);
+        }
         out.printf("== switching the EC2NodeClass to Kubernetes %s AMIs (%s, %s)%n", TO_VERSION,
             amis.al2(TO_VERSION, "amd64"), amis.al2(TO_VERSION, "arm64"));
         var up = blockedDrain ? playBlockedDrain(env, scenario, old, out) : scenario.upgrade(old, TO_VERSION);
@@ -115,16 +122,21 @@ public final class Sandbox {
           out.println("   " + id);
         }
       }
-      if (keep) {
-        out.println("== --keep: the stack stays up until Ctrl-C");
-        out.println("   export KUBECONFIG=" + env.stack().kubeconfig() + "   # kubectl: " + env.stack().kubectl());
-        out.println("   bin/farrier plan --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
-        out.println("   bin/farrier list --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
-        out.println("   Temporal UI: " + env.stack().temporalUiUrl());
-        var done = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(done::countDown));
-        done.await();
-      }
+      return finish(env, keep, out);
+    }
+  }
+
+  /** Leaves the stack up until Ctrl-C with {@code --keep}, else returns 0. */
+  private static int finish(SandboxEnvironment env, boolean keep, PrintStream out) throws InterruptedException {
+    if (keep) {
+      out.println("== --keep: the stack stays up until Ctrl-C");
+      out.println("   export KUBECONFIG=" + env.stack().kubeconfig() + "   # kubectl: " + env.stack().kubectl());
+      out.println("   bin/farrier plan --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
+      out.println("   bin/farrier list --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
+      out.println("   Temporal UI: " + env.stack().temporalUiUrl());
+      var done = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(done::countDown));
+      done.await();
     }
     out.println("== done");
     return 0;

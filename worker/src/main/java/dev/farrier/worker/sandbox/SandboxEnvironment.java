@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
@@ -127,7 +128,13 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   /** Starts one more worker JVM (its log: logs/worker-N.log) and waits until it polls. */
   public WorkerProcess startWorker() throws IOException, InterruptedException {
+    return startWorker(Map.of());
+  }
+
+  /** As {@link #startWorker()}, with settings of its own (environment variables such as {@code FARRIER_GC_GRACE}). */
+  public WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
     var env = WorkerProcess.environment(cluster, stack.temporalAddress(), workerKubeconfig, stack.kubeconfig(), cloudDir);
+    env.putAll(settings);
     env.put("FARRIER_INTERRUPTION_QUEUE", interruptionQueueUrl);
     env.put("FARRIER_AWS_ENDPOINT", stack.motoEndpoint());
     env.put("FARRIER_AWS_ACCESS_KEY_ID", "farrier-sandbox");
