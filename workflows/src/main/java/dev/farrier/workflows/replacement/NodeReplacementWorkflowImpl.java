@@ -154,7 +154,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       try {
         try {
           runSteps(drainNext);
-          return finish();
+          return afterHandlers(finish());
         } catch (TemporalFailure failure) {
           RuntimeException failed = fail(failure);
           if (!awaitRetry(failed)) {
@@ -163,7 +163,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
           drainNext = false;
         }
       } catch (AbortRequested abort) {
-        return rollBackAbort();
+        return afterHandlers(rollBackAbort());
       }
     }
   }
@@ -600,6 +600,17 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   }
 
   // Endings.
+
+  /**
+   * Completes only once every Update handler has finished: a handler still recording its Events (a force-drain whose
+   * pass already emptied the node) would otherwise fail with "the Workflow completed before the Update completed".
+   */
+  private ReplacementResult afterHandlers(ReplacementResult result) {
+    if (operatorsSee()) {
+      Workflow.await(Workflow::isEveryHandlerFinished);
+    }
+    return result;
+  }
 
   private ReplacementResult rollBackAbort() {
     enter(ROLLING_BACK);
