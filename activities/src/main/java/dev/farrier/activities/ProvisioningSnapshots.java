@@ -167,12 +167,20 @@ final class ProvisioningSnapshots {
     if (k == null) {
       return KubeletSettings.DEFAULTS;
     }
-    Long evictionMemory = null;
-    if (k.evictionHard() != null && k.evictionHard().get("memory.available") != null
-        && !k.evictionHard().get("memory.available").endsWith("%")) {
-      evictionMemory = ResourceQuantities.fromQuantities(Map.of("memory", new Quantity(k.evictionHard().get("memory.available")))).memoryBytes();
-    }
+    // The node evicts at the larger of its hard and soft thresholds, as Karpenter reserves them.
+    Long hard = evictionMemory(k.evictionHard());
+    Long soft = evictionMemory(k.evictionSoft());
+    Long evictionMemory = hard == null ? soft : soft == null ? hard : Long.valueOf(Math.max(hard, soft));
     return new KubeletSettings(k.maxPods(), k.podsPerCore(), quantities(k.kubeReserved()), quantities(k.systemReserved()), evictionMemory);
+  }
+
+  /** The {@code memory.available} threshold in bytes; null when unset or a percentage. */
+  private static Long evictionMemory(Map<String, String> thresholds) {
+    String value = thresholds == null ? null : thresholds.get("memory.available");
+    if (value == null || value.endsWith("%")) {
+      return null;
+    }
+    return ResourceQuantities.fromQuantities(Map.of("memory", new Quantity(value))).memoryBytes();
   }
 
   private static Resources quantities(Map<String, String> values) {

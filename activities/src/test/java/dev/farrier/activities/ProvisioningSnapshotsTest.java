@@ -3,6 +3,9 @@ package dev.farrier.activities;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassSpec;
+import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimResources;
 import dev.farrier.activities.crd.NodeClaimSpec;
@@ -83,6 +86,22 @@ class ProvisioningSnapshotsTest {
     ExistingNodeView view = only(existing(launched, List.of()));
     assertEquals(LARGE.allocatable(KubeletSettings.DEFAULTS).milliCpu(), view.allocatable().milliCpu());
     assertEquals(Resources.of(517 * 250, 517 * 256 * MIB, 517), view.promised(), "its planned pods are promised");
+  }
+
+  @Test
+  void thePlannerReservesTheLargerOfTheHardAndSoftMemoryEvictionThresholds() {
+    assertEquals(500 * MIB, kubeletOf(Map.of("memory.available", "300Mi"), Map.of("memory.available", "500Mi")).evictionHardMemoryBytes());
+    assertEquals(300 * MIB, kubeletOf(Map.of("memory.available", "300Mi"), Map.of("memory.available", "200Mi")).evictionHardMemoryBytes());
+    assertEquals(500 * MIB, kubeletOf(null, Map.of("memory.available", "500Mi")).evictionHardMemoryBytes());
+    assertEquals(null, kubeletOf(Map.of("memory.available", "5%"), null).evictionHardMemoryBytes(), "a percentage keeps the default");
+  }
+
+  private static KubeletSettings kubeletOf(Map<String, String> hard, Map<String, String> soft) {
+    var nodeClass = new EC2NodeClass();
+    nodeClass.setSpec(new EC2NodeClassSpec(null, null, null, null, null, null,
+        new KubeletConfiguration(null, null, null, null, null, hard, soft, null, null, null, null, null), null, null, null, null, null, null,
+        null));
+    return ProvisioningSnapshots.kubelet(nodeClass);
   }
 
   private static ExistingNodeView only(List<ExistingNodeView> views) {

@@ -35,11 +35,19 @@ final class KubeletReserve {
   }
 
   static Resources allocatable(Resources capacity, KubeletSettings kubelet) {
-    long pods = maxPods(capacity, kubelet);
-    Resources reserve = reserve(capacity, pods, kubelet);
+    NodeKubelet node = nodeKubelet(capacity, kubelet);
+    Resources reserve = reserve(capacity, node, kubelet);
     Resources raw = capacity.minus(reserve);
     return new Resources(Math.max(0, raw.milliCpu()), Math.max(0, raw.memoryBytes()),
-        Math.max(0, raw.ephemeralStorageBytes()), pods, capacity.extended());
+        Math.max(0, raw.ephemeralStorageBytes()), node.maxPods(), capacity.extended());
+  }
+
+  /** The max pods and kube-reserved a node of {@code capacity} is told; the one place they are computed. */
+  static NodeKubelet nodeKubelet(Resources capacity, KubeletSettings kubelet) {
+    long pods = maxPods(capacity, kubelet);
+    Resources kubeReserved = merged(new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * pods) * MIB,
+        capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of()), kubelet.kubeReserved());
+    return new NodeKubelet(pods, kubeReserved);
   }
 
   /** The ENI-based max pods of the capacity, or the node class's {@code maxPods}, capped by {@code podsPerCore}. */
@@ -52,15 +60,14 @@ final class KubeletReserve {
   }
 
   static Resources reserve(Resources capacity) {
-    return reserve(capacity, capacity.pods(), KubeletSettings.DEFAULTS);
+    return reserve(capacity, nodeKubelet(capacity, KubeletSettings.DEFAULTS), KubeletSettings.DEFAULTS);
   }
 
-  private static Resources reserve(Resources capacity, long maxPods, KubeletSettings kubelet) {
+  private static Resources reserve(Resources capacity, NodeKubelet node, KubeletSettings kubelet) {
     long memoryMiB = capacity.memoryBytes() / MIB;
     long vmOverhead = (memoryMiB * 75 + 999) / 1000 * MIB;
     long eviction = kubelet.evictionHardMemoryBytes() != null ? kubelet.evictionHardMemoryBytes() : 100 * MIB;
-    Resources kubeReserved = merged(new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * maxPods) * MIB,
-        capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of()), kubelet.kubeReserved());
+    Resources kubeReserved = node.kubeReserved();
     Resources system = kubelet.systemReserved() != null ? kubelet.systemReserved() : Resources.ZERO;
     long nodefs = capacity.ephemeralStorageBytes() > 0 ? (capacity.ephemeralStorageBytes() + 9) / 10 : 0;
     return new Resources(kubeReserved.milliCpu() + system.milliCpu(),
