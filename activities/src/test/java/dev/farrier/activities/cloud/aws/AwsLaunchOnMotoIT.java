@@ -162,14 +162,13 @@ class AwsLaunchOnMotoIT extends MotoIT {
         + " --kube-reserved=cpu=70m,ephemeral-storage=1Gi,memory=893Mi'"), al2);
 
     String bottlerocket = launchedTemplate("Bottlerocket", "[settings.host-containers.admin]\nenabled = true\n");
-    assertTrue(bottlerocket.contains("settings.host-containers.admin.enabled = true"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.cluster-name = '" + cluster + "'"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.api-server = 'https://api.example.test'"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.max-pods = 58"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.kube-reserved.cpu = '70m'"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.node-labels.intent = 'apps'"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.node-taints.dedicated = ['apps:NoSchedule']"), bottlerocket);
-    assertTrue(bottlerocket.contains("settings.kubernetes.node-taints.'karpenter.sh/unregistered' = [':NoExecute']"), bottlerocket);
+    for (String line : List.of("settings.host-containers.admin.enabled = true", "settings.kubernetes.cluster-name = '" + cluster + "'",
+        "settings.kubernetes.api-server = 'https://api.example.test'", "settings.kubernetes.max-pods = 58",
+        "settings.kubernetes.kube-reserved.cpu = '70m'", "settings.kubernetes.node-labels.intent = 'apps'",
+        "settings.kubernetes.node-taints.dedicated = ['apps:NoSchedule']",
+        "settings.kubernetes.node-taints.'karpenter.sh/unregistered' = [':NoExecute']")) {
+      assertTrue(bottlerocket.contains(line), line + " in " + bottlerocket);
+    }
 
     String custom = launchedTemplate("Custom", "#!/bin/bash\n/opt/join.sh\n");
     assertEquals("#!/bin/bash\n/opt/join.sh\n", custom, "Custom passes the user's user data through unchanged");
