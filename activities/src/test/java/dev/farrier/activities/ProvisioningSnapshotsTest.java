@@ -17,6 +17,7 @@ import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ClaimNamer;
+import dev.farrier.workflows.planner.EvictionThreshold;
 import dev.farrier.workflows.planner.ExistingNodeView;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
@@ -89,11 +90,11 @@ class ProvisioningSnapshotsTest {
   }
 
   @Test
-  void thePlannerReservesTheLargerOfTheHardAndSoftMemoryEvictionThresholds() {
-    assertEquals(500 * MIB, kubeletOf(Map.of("memory.available", "300Mi"), Map.of("memory.available", "500Mi")).evictionHardMemoryBytes());
-    assertEquals(300 * MIB, kubeletOf(Map.of("memory.available", "300Mi"), Map.of("memory.available", "200Mi")).evictionHardMemoryBytes());
-    assertEquals(500 * MIB, kubeletOf(null, Map.of("memory.available", "500Mi")).evictionHardMemoryBytes());
-    assertEquals(null, kubeletOf(Map.of("memory.available", "5%"), null).evictionHardMemoryBytes(), "a percentage keeps the default");
+  void thePlannerReadsTheHardAndSoftEvictionThresholdsOfMemoryAndDisk() {
+    var both = kubeletOf(Map.of("memory.available", "300Mi", "nodefs.available", "15%"), Map.of("memory.available", "5%"));
+    assertEquals(List.of(EvictionThreshold.ofBytes(300 * MIB), EvictionThreshold.ofPercent(5)), both.memoryEviction());
+    assertEquals(List.of(EvictionThreshold.ofPercent(15)), both.nodefsEviction());
+    assertEquals(List.of(), kubeletOf(null, null).memoryEviction(), "none: the planner's defaults");
   }
 
   private static KubeletSettings kubeletOf(Map<String, String> hard, Map<String, String> soft) {

@@ -19,7 +19,8 @@ import dev.farrier.workflows.model.Resources;
  * Pods and extended resources (GPUs) are not reserved. An EC2NodeClass's {@link KubeletSettings} replace parts of
  * this: {@code maxPods} and {@code podsPerCore} cap the pod count (and so the memory kube-reserved grows with),
  * {@code kubeReserved} replaces the formula for each resource it sets, {@code systemReserved} is taken off as well,
- * {@code evictionHard} replaces the 100 MiB.
+ * the largest {@code memory.available} / {@code nodefs.available} of {@code evictionHard} and {@code evictionSoft}
+ * replaces the 100 MiB / 10% (a percentage of the memory after the VM overhead, or of the disk), as Karpenter does.
  */
 final class KubeletReserve {
   private KubeletReserve() {}
@@ -66,13 +67,19 @@ final class KubeletReserve {
   private static Resources reserve(Resources capacity, NodeKubelet node, KubeletSettings kubelet) {
     long memoryMiB = capacity.memoryBytes() / MIB;
     long vmOverhead = (memoryMiB * 75 + 999) / 1000 * MIB;
-    long eviction = kubelet.evictionHardMemoryBytes() != null ? kubelet.evictionHardMemoryBytes() : 100 * MIB;
+    long eviction = largest(kubelet.memoryEviction(), capacity.memoryBytes() - vmOverhead, 100 * MIB);
     Resources kubeReserved = node.kubeReserved();
     Resources system = kubelet.systemReserved() != null ? kubelet.systemReserved() : Resources.ZERO;
-    long nodefs = capacity.ephemeralStorageBytes() > 0 ? (capacity.ephemeralStorageBytes() + 9) / 10 : 0;
+    long disk = capacity.ephemeralStorageBytes();
+    long nodefs = disk > 0 ? largest(kubelet.nodefsEviction(), disk, (disk + 9) / 10) : 0;
     return new Resources(kubeReserved.milliCpu() + system.milliCpu(),
         vmOverhead + kubeReserved.memoryBytes() + system.memoryBytes() + eviction,
         kubeReserved.ephemeralStorageBytes() + system.ephemeralStorageBytes() + nodefs, 0, java.util.Map.of());
+  }
+
+  /** The largest of the thresholds on a resource of {@code capacity} bytes, or {@code otherwise} when there are none. */
+  private static long largest(java.util.List<EvictionThreshold> thresholds, long capacity, long otherwise) {
+    return thresholds.stream().mapToLong(t -> t.of(capacity)).max().orElse(otherwise);
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.EvictionThreshold;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
 import dev.farrier.workflows.planner.NodeKubelet;
@@ -38,7 +39,8 @@ class KubeletRenderingTest {
       Map.of("memory.available", "500Mi"), Map.of("memory.available", "1m30s"), 60, null, null, null);
   /** The planner's reading of {@link #CONFIG} (as {@code ProvisioningSnapshots.kubelet} makes it). */
   private static final KubeletSettings SETTINGS = new KubeletSettings(null, null, new Resources(200, 0, 0, 0, Map.of()),
-      new Resources(100, 200 * MIB, 0, 0, Map.of()), 300 * MIB);
+      new Resources(100, 200 * MIB, 0, 0, Map.of()), List.of(EvictionThreshold.ofBytes(300 * MIB), EvictionThreshold.ofBytes(500 * MIB)),
+      List.of(EvictionThreshold.ofPercent(15)));
   private static final NodeKubelet NODE = NodeKubelet.of(CAPACITY, SETTINGS);
 
   private static NodeBootstrap node(KubeletConfiguration config) {
@@ -116,8 +118,12 @@ class KubeletRenderingTest {
     assertEquals(CAPACITY.milliCpu() - cpuHeldBack, allocatable.milliCpu());
     long vmOverhead = (16 * 1024 * 75 + 999) / 1000 * MIB;
     long memoryHeldBack = bytes(rendered.kubeReserved().get("memory")) + bytes(rendered.systemReserved().get("memory"))
-        + bytes(rendered.evictionHard().get("memory.available"));
-    assertEquals(CAPACITY.memoryBytes() - vmOverhead - memoryHeldBack, allocatable.memoryBytes());
+        + Math.max(bytes(rendered.evictionHard().get("memory.available")), bytes(rendered.evictionSoft().get("memory.available")));
+    assertEquals(CAPACITY.memoryBytes() - vmOverhead - memoryHeldBack, allocatable.memoryBytes(), "the node evicts at the soft 500Mi");
+    String nodefs = rendered.evictionHard().get("nodefs.available");
+    long diskHeldBack = bytes(rendered.kubeReserved().get("ephemeral-storage"))
+        + (long) Math.ceil(CAPACITY.ephemeralStorageBytes() * Double.parseDouble(nodefs.substring(0, nodefs.length() - 1)) / 100);
+    assertEquals(CAPACITY.ephemeralStorageBytes() - diskHeldBack, allocatable.ephemeralStorageBytes(), "nodefs.available " + nodefs);
     assertEquals(rendered.maxPods(), allocatable.pods());
   }
 
