@@ -43,7 +43,8 @@ final class NodeClassLaunches {
     }
     return new NodeClassLaunch(amiFamily(nodeClass), status.subnets(),
         status.securityGroups().stream().map(ResolvedSecurityGroup::id).toList(), status.instanceProfile(), spec.userData(),
-        spec.kubelet(), spec.metadataOptions(), spec.blockDeviceMappings(), spec.tagsOrEmpty());
+        spec.kubelet(), spec.metadataOptions(), spec.blockDeviceMappings(), spec.tagsOrEmpty(),
+        ProvisioningSnapshots.kubelet(nodeClass));
   }
 
   /** {@code spec.amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023), as Karpenter v1 derives it. */

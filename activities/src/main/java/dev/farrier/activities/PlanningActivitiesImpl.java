@@ -4,6 +4,7 @@ import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Ownership;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
@@ -55,7 +56,6 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,9 +67,6 @@ import org.slf4j.LoggerFactory;
  */
 public class PlanningActivitiesImpl implements PlanningActivities {
   private static final Logger log = LoggerFactory.getLogger(PlanningActivitiesImpl.class);
-  /** Karpenter's default root volume (20Gi gp3) is what a node offers pods as ephemeral storage. */
-  static final long ROOT_VOLUME_BYTES = 20L * 1024 * 1024 * 1024;
-  static final String GPU_RESOURCE = "nvidia.com/gpu";
 
   private final Cluster cluster;
   private final CloudProvider cloud;
@@ -149,7 +146,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       try {
         plannable(pool).ifPresent(p -> {
           var view = nodePoolView(p.pool(), claims);
-          var poolTypes = instanceTypes(catalog, nodeClassArchs(p.nodeClass()));
+          var poolTypes = instanceTypes(catalog, nodeClassArchs(p.nodeClass()), ephemeralStorage(p.nodeClass()));
           types.put(view.name(), poolTypes);
           kubelets.put(view.name(), ProvisioningSnapshots.kubelet(p.nodeClass()));
           views.add(ProvisioningSnapshots.withInFlightUsage(view, claims, poolTypes));
@@ -198,7 +195,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
     EC2NodeClass nodeClass = plannable.get().nodeClass();
     return provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
-        instanceTypes(cloud.instanceTypes(), nodeClassArchs(nodeClass)), daemonSetPods(), replaced,
+        instanceTypes(cloud.instanceTypes(), nodeClassArchs(nodeClass), ephemeralStorage(nodeClass)), daemonSetPods(), replaced,
         ProvisioningSnapshots.kubelet(nodeClass)));
   }
 
@@ -280,17 +277,36 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         .map(i -> i.kubernetesArch()).collect(Collectors.toSet());
   }
 
-  static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs) {
-    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(PlanningActivitiesImpl::view).toList();
+  /**
+   * The ephemeral storage a node of the class offers ({@link EphemeralStorage}); the default when its volume size is
+   * unreadable (its launch then fails with the reason, and this pool's pods are not planned onto more disk than the
+   * default).
+   */
+  private static long ephemeralStorage(EC2NodeClass nodeClass) {
+    try {
+      return EphemeralStorage.bytes(NodeClassLaunches.amiFamily(nodeClass), nodeClass.getSpec().blockDeviceMappings());
+    } catch (IllegalArgumentException e) {
+      log.warn("ephemeral storage unreadable, planning with the default nodeclass={} reason=\"{}\"", nodeClass.getMetadata().getName(),
+          e.getMessage());
+      return EphemeralStorage.DEFAULT_BYTES;
+    }
   }
 
-  /** The planner's view of a catalogue type; public so the scheduling benchmark feeds the planner what it sees here. */
+  static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, long ephemeralStorageBytes) {
+    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(t -> view(t, ephemeralStorageBytes)).toList();
+  }
+
+  /** The planner's view of a catalogue type with Karpenter's default root volume ({@link EphemeralStorage#DEFAULT_BYTES}). */
   public static InstanceTypeView view(InstanceType t) {
-    Map<String, Long> extended = new TreeMap<>();
-    if (t.gpuCount() > 0 && "NVIDIA".equalsIgnoreCase(t.gpuManufacturer())) {
-      extended.put(GPU_RESOURCE, (long) t.gpuCount());
-    }
-    var capacity = new Resources(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, ROOT_VOLUME_BYTES, t.eniMaxPods(), extended);
+    return view(t, EphemeralStorage.DEFAULT_BYTES);
+  }
+
+  /**
+   * The planner's view of a catalogue type whose nodes offer {@code ephemeralStorageBytes}; public so the scheduling
+   * benchmark feeds the planner what it sees here.
+   */
+  public static InstanceTypeView view(InstanceType t, long ephemeralStorageBytes) {
+    var capacity = t.capacity(ephemeralStorageBytes);
     var offerings = t.offerings().stream().map(o -> new OfferingView(o.zone(), o.capacityType(), o.pricePerHour(), o.available())).toList();
     return new InstanceTypeView(t.name(), t.kubernetesArch(), InstanceTypeView.standardLabels(t.name(), t.vcpu(), t.memoryMiB()), capacity, offerings);
   }

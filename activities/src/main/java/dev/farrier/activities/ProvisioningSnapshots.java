@@ -11,6 +11,7 @@ import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ExistingNodeView;
 import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.workflows.planner.EvictionThreshold;
 import dev.farrier.workflows.planner.KubeletSettings;
 import dev.farrier.workflows.planner.NodePoolView;
 import dev.farrier.workflows.planner.PodSpecView;
@@ -167,12 +168,21 @@ final class ProvisioningSnapshots {
     if (k == null) {
       return KubeletSettings.DEFAULTS;
     }
-    Long evictionMemory = null;
-    if (k.evictionHard() != null && k.evictionHard().get("memory.available") != null
-        && !k.evictionHard().get("memory.available").endsWith("%")) {
-      evictionMemory = ResourceQuantities.fromQuantities(Map.of("memory", new Quantity(k.evictionHard().get("memory.available")))).memoryBytes();
+    return new KubeletSettings(k.maxPods(), k.podsPerCore(), quantities(k.kubeReserved()), quantities(k.systemReserved()),
+        thresholds("memory.available", k.evictionHard(), k.evictionSoft()), thresholds("nodefs.available", k.evictionHard(), k.evictionSoft()));
+  }
+
+  /** The signal's hard and soft thresholds (the node evicts at the larger, as Karpenter reserves it): a percentage or bytes. */
+  private static List<EvictionThreshold> thresholds(String signal, Map<String, String> hard, Map<String, String> soft) {
+    List<EvictionThreshold> thresholds = new java.util.ArrayList<>();
+    for (Map<String, String> set : java.util.Arrays.asList(hard, soft)) {
+      String value = set == null ? null : set.get(signal);
+      if (value != null) {
+        thresholds.add(value.endsWith("%") ? EvictionThreshold.ofPercent(Double.parseDouble(value.substring(0, value.length() - 1)))
+            : EvictionThreshold.ofBytes(ResourceQuantities.fromQuantities(Map.of("memory", new Quantity(value))).memoryBytes()));
+      }
     }
-    return new KubeletSettings(k.maxPods(), k.podsPerCore(), quantities(k.kubeReserved()), quantities(k.systemReserved()), evictionMemory);
+    return thresholds;
   }
 
   private static Resources quantities(Map<String, String> values) {

@@ -39,6 +39,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -255,6 +257,27 @@ class ActivitiesIT extends ClusterIT {
           .endVolume();
     }
     return client.pods().resource(builder.endSpec().build()).create();
+  }
+
+  @Test
+  void theNodeClassRootVolumeIsTheEphemeralStorageThePlannerOffers() {
+    var pod = client.pods().resource(new PodBuilder().withNewMetadata().withName(KubeTestSupport.unique("disk")).withNamespace("default")
+        .endMetadata().withNewSpec().withNodeSelector(Map.of("intent", nodePool)).addNewContainer().withName("c").withImage("pause")
+        .withNewResources().withRequests(Map.of("cpu", new Quantity("100m"), "ephemeral-storage", new Quantity("60Gi"))).endResources()
+        .endContainer().endSpec().build()).create();
+    var request = new PlanProvisioningRequest(CLUSTER, "batch-disk", List.of(ref(pod)));
+    try {
+      var before = planning.planProvisioning(request);
+      assertTrue(before.claims().stream().noneMatch(c -> c.nodePool().equals(nodePool)), "the default 20Gi root volume is too small: " + before);
+
+      client.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(nodeClass).patch(
+          PatchContext.of(PatchType.JSON_MERGE),
+          "{\"spec\":{\"blockDeviceMappings\":[{\"deviceName\":\"/dev/xvda\",\"rootVolume\":true,\"ebs\":{\"volumeSize\":\"100Gi\"}}]}}");
+      var after = planning.planProvisioning(request);
+      assertEquals(1, after.claims().stream().filter(c -> c.nodePool().equals(nodePool)).count(), "a 100Gi root volume holds 60Gi: " + after);
+    } finally {
+      client.pods().resource(pod).delete();
+    }
   }
 
   @Test

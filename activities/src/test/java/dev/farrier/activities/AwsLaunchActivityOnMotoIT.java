@@ -3,7 +3,11 @@ package dev.farrier.activities;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.farrier.activities.cloud.aws.AwsClusterIT;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
+import dev.farrier.activities.cloud.aws.userdata.MimeMultipart;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -12,7 +16,10 @@ import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.NodeKubelet;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,7 +33,7 @@ import software.amazon.awssdk.services.ec2.model.Tag;
  */
 class AwsLaunchActivityOnMotoIT extends AwsClusterIT {
   @Test
-  void aClaimLaunchesIntoTheSubnetsAndWithTheProfileTheStatusLoopResolved() {
+  void aClaimLaunchesIntoTheSubnetsAndWithTheProfileTheStatusLoopResolved() throws Exception {
     var ec2 = aws.clients().ec2();
     Tag discovery = Tag.builder().key("karpenter.sh/discovery").value(clusterName).build();
     String vpc = ec2.createVpc(b -> b.cidrBlock("10.60.0.0/16")).vpc().vpcId();
@@ -56,6 +63,19 @@ class AwsLaunchActivityOnMotoIT extends AwsClusterIT {
           securityGroupSelectorTerms:
             - tags:
                 karpenter.sh/discovery: %s
+          kubelet:
+            maxPods: 40
+            kubeReserved:
+              cpu: 150m
+            systemReserved:
+              memory: 300Mi
+            evictionHard:
+              memory.available: 200Mi
+          blockDeviceMappings:
+            - deviceName: /dev/xvda
+              rootVolume: true
+              ebs:
+                volumeSize: 50Gi
         """.formatted(nodeClass, image, role, clusterName, clusterName));
     KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
 
@@ -77,11 +97,31 @@ class AwsLaunchActivityOnMotoIT extends AwsClusterIT {
     assertEquals("us-east-1c", launched.zone(), "the only resolved subnet's zone");
     var instance = ec2.describeInstances(b -> b.instanceIds(launched.instanceId())).reservations().getFirst().instances().getFirst();
     assertEquals(subnet, instance.subnetId());
-    String template = instance.tags().stream().filter(t -> t.key().equals("farrier.dev/launch-template")).findFirst().orElseThrow().value();
-    var data = ec2.describeLaunchTemplateVersions(b -> b.launchTemplateName(template).versions("$Latest")).launchTemplateVersions()
-        .getFirst().launchTemplateData();
+    String hash = instance.tags().stream().filter(t -> t.key().equals("farrier.dev/launch-template")).findFirst().orElseThrow().value();
+    var data = ec2.describeLaunchTemplateVersions(b -> b.launchTemplateName("farrier/" + clusterName + "/" + hash).versions("$Latest"))
+        .launchTemplateVersions().getFirst().launchTemplateData();
     assertEquals(status.instanceProfile(), data.iamInstanceProfile().name());
     assertEquals(List.of(group), data.securityGroupIds());
+    assertEquals(50, data.blockDeviceMappings().getFirst().ebs().volumeSize());
+
+    // The node is told what the planner assumed for an m5.large of this class: its 50Gi root volume, max pods and
+    // kube-reserved, and the class's system-reserved and eviction threshold; and it registers tainted.
+    var ec2NodeClass = cluster.getNodeClass(nodeClass).orElseThrow();
+    var m5large = aws.provider().instanceTypes().stream().filter(t -> t.name().equals("m5.large")).findFirst().orElseThrow();
+    var view = PlanningActivitiesImpl.view(m5large, EphemeralStorage.bytes("AL2023", ec2NodeClass.getSpec().blockDeviceMappings()));
+    assertEquals(50L << 30, view.capacity().ephemeralStorageBytes());
+    var planned = NodeKubelet.of(view.capacity(), ProvisioningSnapshots.kubelet(ec2NodeClass));
+    String userData = new String(Base64.getDecoder().decode(data.userData()), StandardCharsets.UTF_8);
+    JsonNode config = new YAMLMapper().readTree(MimeMultipart.parse(userData).getLast().body()).at("/spec/kubelet/config");
+    assertEquals(40, planned.maxPods());
+    assertEquals(planned.maxPods(), config.get("maxPods").asLong(), userData);
+    assertEquals(Map.of("cpu", "150m", "memory", "695Mi", "ephemeral-storage", "1Gi"), planned.kubeReservedQuantities());
+    assertEquals(planned.kubeReservedQuantities(), new YAMLMapper().convertValue(config.get("kubeReserved"), Map.class), userData);
+    assertEquals(Map.of("memory", "300Mi"), new YAMLMapper().convertValue(config.get("systemReserved"), Map.class), userData);
+    assertEquals(Map.of("memory.available", "200Mi"), new YAMLMapper().convertValue(config.get("evictionHard"), Map.class), userData);
+    List<String> taints = new java.util.ArrayList<>();
+    config.get("registerWithTaints").forEach(t -> taints.add(t.get("key").asText() + ":" + t.get("effect").asText()));
+    assertTrue(taints.contains(WellKnown.UNREGISTERED_TAINT_KEY + ":NoExecute"), taints.toString());
     assertEquals("aws:///us-east-1c/" + launched.instanceId(), cluster.getNodeClaim(claim).orElseThrow().getStatus().providerID());
 
     var state = activities.terminateInstance(new TerminateInstanceRequest(clusterName, claim, null));

@@ -3,6 +3,9 @@ package dev.farrier.activities;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassSpec;
+import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimResources;
 import dev.farrier.activities.crd.NodeClaimSpec;
@@ -14,6 +17,7 @@ import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ClaimNamer;
+import dev.farrier.workflows.planner.EvictionThreshold;
 import dev.farrier.workflows.planner.ExistingNodeView;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
@@ -83,6 +87,22 @@ class ProvisioningSnapshotsTest {
     ExistingNodeView view = only(existing(launched, List.of()));
     assertEquals(LARGE.allocatable(KubeletSettings.DEFAULTS).milliCpu(), view.allocatable().milliCpu());
     assertEquals(Resources.of(517 * 250, 517 * 256 * MIB, 517), view.promised(), "its planned pods are promised");
+  }
+
+  @Test
+  void thePlannerReadsTheHardAndSoftEvictionThresholdsOfMemoryAndDisk() {
+    var both = kubeletOf(Map.of("memory.available", "300Mi", "nodefs.available", "15%"), Map.of("memory.available", "5%"));
+    assertEquals(List.of(EvictionThreshold.ofBytes(300 * MIB), EvictionThreshold.ofPercent(5)), both.memoryEviction());
+    assertEquals(List.of(EvictionThreshold.ofPercent(15)), both.nodefsEviction());
+    assertEquals(List.of(), kubeletOf(null, null).memoryEviction(), "none: the planner's defaults");
+  }
+
+  private static KubeletSettings kubeletOf(Map<String, String> hard, Map<String, String> soft) {
+    var nodeClass = new EC2NodeClass();
+    nodeClass.setSpec(new EC2NodeClassSpec(null, null, null, null, null, null,
+        new KubeletConfiguration(null, null, null, null, null, hard, soft, null, null, null, null, null), null, null, null, null, null, null,
+        null));
+    return ProvisioningSnapshots.kubelet(nodeClass);
   }
 
   private static ExistingNodeView only(List<ExistingNodeView> views) {

@@ -1,6 +1,8 @@
 package dev.farrier.activities.cloud;
 
+import dev.farrier.workflows.model.Resources;
 import java.util.List;
+import java.util.Map;
 
 /** An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words). */
 public record InstanceType(
@@ -22,6 +24,18 @@ public record InstanceType(
   /** The Kubernetes arch label value (amd64, arm64). */
   public String kubernetesArch() {
     return "x86_64".equals(arch) ? "amd64" : arch;
+  }
+
+  /** The NVIDIA device plugin's resource name, which a node of an NVIDIA GPU type reports its GPUs as. */
+  public static final String GPU_RESOURCE = "nvidia.com/gpu";
+
+  /**
+   * What a node of this type has before any reserve: vCPUs as millicores, memory as EC2 lists it, the ENI max pods,
+   * {@code ephemeralStorageBytes} (the root volume, {@code EphemeralStorage}) and NVIDIA GPUs.
+   */
+  public Resources capacity(long ephemeralStorageBytes) {
+    Map<String, Long> gpus = gpuCount > 0 && "NVIDIA".equalsIgnoreCase(gpuManufacturer) ? Map.of(GPU_RESOURCE, (long) gpuCount) : Map.of();
+    return new Resources(vcpu * 1000L, memoryMiB * 1024 * 1024, ephemeralStorageBytes, eniMaxPods(), gpus);
   }
 
   /** EKS's max pods from ENI limits: ENIs x (IPv4 per ENI - 1) + 2. */

@@ -4,6 +4,8 @@ import dev.farrier.activities.crd.BlockDeviceMapping;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.MetadataOptions;
 import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.workflows.planner.KubeletSettings;
+import dev.farrier.workflows.planner.NodeKubelet;
 import java.util.List;
 import java.util.Map;
 
@@ -18,6 +20,8 @@ import java.util.Map;
  * @param metadataOptions    null = Karpenter's defaults
  * @param blockDeviceMappings null or empty = the family's defaults
  * @param tags               {@code spec.tags}, put on the launch template (instance tags come with the request)
+ * @param kubeletSettings    {@code kubelet} as the planner reads it, so the launch tells each node the max pods and
+ *                           kube-reserved the planner assumed for its instance type ({@link NodeKubelet})
  */
 public record NodeClassLaunch(
     String amiFamily,
@@ -28,14 +32,25 @@ public record NodeClassLaunch(
     KubeletConfiguration kubelet,
     MetadataOptions metadataOptions,
     List<BlockDeviceMapping> blockDeviceMappings,
-    Map<String, String> tags) {
-  public static final NodeClassLaunch NONE = new NodeClassLaunch(null, List.of(), List.of(), null, null, null, null, List.of(), Map.of());
+    Map<String, String> tags,
+    KubeletSettings kubeletSettings) {
+  public static final NodeClassLaunch NONE = new NodeClassLaunch(null, List.of(), List.of(), null, null, null, null, List.of(), Map.of(),
+      KubeletSettings.DEFAULTS);
+
+  /** With the planner's defaults for the kubelet (a node class without {@code kubelet}). */
+  public NodeClassLaunch(String amiFamily, List<ResolvedSubnet> subnets, List<String> securityGroupIds, String instanceProfile,
+      String userData, KubeletConfiguration kubelet, MetadataOptions metadataOptions, List<BlockDeviceMapping> blockDeviceMappings,
+      Map<String, String> tags) {
+    this(amiFamily, subnets, securityGroupIds, instanceProfile, userData, kubelet, metadataOptions, blockDeviceMappings, tags,
+        KubeletSettings.DEFAULTS);
+  }
 
   public NodeClassLaunch {
     subnets = subnets == null ? List.of() : List.copyOf(subnets);
     securityGroupIds = securityGroupIds == null ? List.of() : List.copyOf(securityGroupIds);
     blockDeviceMappings = blockDeviceMappings == null ? List.of() : List.copyOf(blockDeviceMappings);
     tags = tags == null ? Map.of() : Map.copyOf(tags);
+    kubeletSettings = kubeletSettings == null ? KubeletSettings.DEFAULTS : kubeletSettings;
   }
 
   /** The zones of the subnets, or empty when there are no subnets (any zone). */

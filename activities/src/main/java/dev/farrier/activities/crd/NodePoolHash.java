@@ -2,6 +2,7 @@ package dev.farrier.activities.crd;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.farrier.workflows.planner.GoDurations;
 import io.fabric8.kubernetes.api.model.Taint;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -12,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The {@code karpenter.sh/nodepool-hash} value of a NodePool: a stable hash of the parts of {@code spec.template}
@@ -46,7 +45,6 @@ public final class NodePoolHash {
   static final String DEFAULT_EXPIRE_AFTER = "720h";
 
   private static final ObjectMapper CANONICAL = new ObjectMapper();
-  private static final Pattern DURATION_PART = Pattern.compile("([0-9]+)(h|m|s)");
 
   private NodePoolHash() {}
 
@@ -99,21 +97,16 @@ public final class NodePoolHash {
         .toList();
   }
 
-  /** {@code 1h30m} and {@code 90m} become {@code 5400s}; {@code Never} stays; anything unparsable stays verbatim. */
+  /**
+   * {@code 1h30m}, {@code 90m} and {@code 1.5h} become {@code 5400s} (whole seconds; {@code ms} otherwise), read by
+   * {@link GoDurations}; {@code Never} and anything unparsable stay verbatim.
+   */
   static String normalizeDuration(String duration) {
-    Matcher m = DURATION_PART.matcher(duration);
-    long seconds = 0;
-    int end = 0;
-    while (m.find() && m.start() == end) {
-      long amount = Long.parseLong(m.group(1));
-      seconds += switch (m.group(2)) {
-        case "h" -> amount * 3600;
-        case "m" -> amount * 60;
-        default -> amount;
-      };
-      end = m.end();
+    Long millis = GoDurations.toMillis(duration);
+    if (millis == null) {
+      return duration;
     }
-    return end == duration.length() && end > 0 ? seconds + "s" : duration;
+    return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
   }
 
   private static void putIfNotEmpty(Map<String, Object> target, String key, Map<String, String> value) {

@@ -61,6 +61,8 @@ class NodePoolHashTest {
 
     assertEquals(NodePoolHash.of(withSpec(s -> s.withExpireAfter("168h"))),
         NodePoolHash.of(withSpec(s -> s.withExpireAfter("167h60m"))));
+    assertEquals(NodePoolHash.of(withSpec(s -> s.withTerminationGracePeriod("90m"))),
+        NodePoolHash.of(withSpec(s -> s.withTerminationGracePeriod("1.5h"))), "read by the one Go-duration parser");
     assertEquals(NodePoolHash.of(withSpec(s -> s.withExpireAfter(null))),
         NodePoolHash.of(withSpec(s -> s.withExpireAfter("720h"))), "absent expireAfter is the API server's 720h");
   }

@@ -19,7 +19,8 @@ import dev.farrier.workflows.model.Resources;
  * Pods and extended resources (GPUs) are not reserved. An EC2NodeClass's {@link KubeletSettings} replace parts of
  * this: {@code maxPods} and {@code podsPerCore} cap the pod count (and so the memory kube-reserved grows with),
  * {@code kubeReserved} replaces the formula for each resource it sets, {@code systemReserved} is taken off as well,
- * {@code evictionHard} replaces the 100 MiB.
+ * the largest {@code memory.available} / {@code nodefs.available} of {@code evictionHard} and {@code evictionSoft}
+ * replaces the 100 MiB / 10% (a percentage of the memory after the VM overhead, or of the disk), as Karpenter does.
  */
 final class KubeletReserve {
   private KubeletReserve() {}
@@ -35,11 +36,19 @@ final class KubeletReserve {
   }
 
   static Resources allocatable(Resources capacity, KubeletSettings kubelet) {
-    long pods = maxPods(capacity, kubelet);
-    Resources reserve = reserve(capacity, pods, kubelet);
+    NodeKubelet node = nodeKubelet(capacity, kubelet);
+    Resources reserve = reserve(capacity, node, kubelet);
     Resources raw = capacity.minus(reserve);
     return new Resources(Math.max(0, raw.milliCpu()), Math.max(0, raw.memoryBytes()),
-        Math.max(0, raw.ephemeralStorageBytes()), pods, capacity.extended());
+        Math.max(0, raw.ephemeralStorageBytes()), node.maxPods(), capacity.extended());
+  }
+
+  /** The max pods and kube-reserved a node of {@code capacity} is told; the one place they are computed. */
+  static NodeKubelet nodeKubelet(Resources capacity, KubeletSettings kubelet) {
+    long pods = maxPods(capacity, kubelet);
+    Resources kubeReserved = merged(new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * pods) * MIB,
+        capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of()), kubelet.kubeReserved());
+    return new NodeKubelet(pods, kubeReserved);
   }
 
   /** The ENI-based max pods of the capacity, or the node class's {@code maxPods}, capped by {@code podsPerCore}. */
@@ -52,20 +61,25 @@ final class KubeletReserve {
   }
 
   static Resources reserve(Resources capacity) {
-    return reserve(capacity, capacity.pods(), KubeletSettings.DEFAULTS);
+    return reserve(capacity, nodeKubelet(capacity, KubeletSettings.DEFAULTS), KubeletSettings.DEFAULTS);
   }
 
-  private static Resources reserve(Resources capacity, long maxPods, KubeletSettings kubelet) {
+  private static Resources reserve(Resources capacity, NodeKubelet node, KubeletSettings kubelet) {
     long memoryMiB = capacity.memoryBytes() / MIB;
     long vmOverhead = (memoryMiB * 75 + 999) / 1000 * MIB;
-    long eviction = kubelet.evictionHardMemoryBytes() != null ? kubelet.evictionHardMemoryBytes() : 100 * MIB;
-    Resources kubeReserved = merged(new Resources(cpuReserve(capacity.milliCpu()), (255 + 11 * maxPods) * MIB,
-        capacity.ephemeralStorageBytes() > 0 ? GIB : 0, 0, java.util.Map.of()), kubelet.kubeReserved());
+    long eviction = largest(kubelet.memoryEviction(), capacity.memoryBytes() - vmOverhead, 100 * MIB);
+    Resources kubeReserved = node.kubeReserved();
     Resources system = kubelet.systemReserved() != null ? kubelet.systemReserved() : Resources.ZERO;
-    long nodefs = capacity.ephemeralStorageBytes() > 0 ? (capacity.ephemeralStorageBytes() + 9) / 10 : 0;
+    long disk = capacity.ephemeralStorageBytes();
+    long nodefs = disk > 0 ? largest(kubelet.nodefsEviction(), disk, (disk + 9) / 10) : 0;
     return new Resources(kubeReserved.milliCpu() + system.milliCpu(),
         vmOverhead + kubeReserved.memoryBytes() + system.memoryBytes() + eviction,
         kubeReserved.ephemeralStorageBytes() + system.ephemeralStorageBytes() + nodefs, 0, java.util.Map.of());
+  }
+
+  /** The largest of the thresholds on a resource of {@code capacity} bytes, or {@code otherwise} when there are none. */
+  private static long largest(java.util.List<EvictionThreshold> thresholds, long capacity, long otherwise) {
+    return thresholds.stream().mapToLong(t -> t.of(capacity)).max().orElse(otherwise);
   }
 
   /**

@@ -51,4 +51,16 @@ class KubeletReserveTest {
     assertEquals(6903 * MIB, allocatable.memoryBytes(), "m5.large keeps 255 + 11 x 29 MiB reserved for the kubelet");
     assertEquals(17408 * MIB, allocatable.ephemeralStorageBytes());
   }
+
+  @org.junit.jupiter.api.Test
+  void theLargestHardOrSoftEvictionThresholdIsHeldBackAPercentageOfTheResource() {
+    Resources capacity = new Resources(2000, 8 * GIB, 20 * GIB, 29, Map.of());
+    var memory = new KubeletSettings(null, null, null, null,
+        java.util.List.of(EvictionThreshold.ofBytes(300 * MIB), EvictionThreshold.ofPercent(10)), java.util.List.of(EvictionThreshold.ofPercent(20)));
+    Resources allocatable = KubeletReserve.allocatable(capacity, memory);
+    // 8 GiB less the 7.5% VM overhead is 7578 MiB; 10% of it (758 MiB, rounded up) beats the 300 MiB.
+    long afterOverhead = 8192 * MIB - 615 * MIB;
+    assertEquals(afterOverhead - (255 + 11 * 29) * MIB - (long) Math.ceil(afterOverhead * 0.10), allocatable.memoryBytes());
+    assertEquals(20 * GIB - GIB - 4 * GIB, allocatable.ephemeralStorageBytes(), "nodefs.available 20% instead of 10%");
+  }
 }

@@ -17,9 +17,12 @@ import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.aws.userdata.NodeBootstrap;
 import dev.farrier.activities.cloud.aws.userdata.UserDataFormat;
+import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.NodeKubelet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,6 +49,8 @@ public final class AwsCloudProvider implements CloudProvider {
   private static final Logger log = LoggerFactory.getLogger(AwsCloudProvider.class);
   /** How long to wait for a just-launched instance to show in DescribeInstances (it is eventually consistent). */
   private static final int DESCRIBE_ATTEMPTS = 5;
+  /** Launch templates one fleet may use: their hashes (20 characters and a comma each) fill the 256-character tag. */
+  static final int MAX_TEMPLATES = 12;
 
   private final Ec2Api ec2;
   private final AwsProviderSettings settings;
@@ -100,20 +105,19 @@ public final class AwsCloudProvider implements CloudProvider {
     }
     NodeClassLaunch nodeClass = request.launch();
     Map<String, InstanceType> types = instanceTypes().stream().collect(Collectors.toMap(InstanceType::name, Function.identity()));
-    FleetPlan plan = FleetPlan.plan(request.instanceTypes(), types, request.capacityTypes(), nodeClass.subnets(),
+    FleetPlan planned = FleetPlan.plan(request.instanceTypes(), types, request.capacityTypes(), nodeClass.subnets(),
         request.allowedZones(), request.images());
-    Map<String, String> templateByArch = new TreeMap<>();
-    for (String arch : plan.archs()) {
-      templateByArch.put(arch, launchTemplates.ensure(templateSpec(request, plan.imageByArch().get(arch), plan.capacityType())));
-    }
+    Map<String, String> templateByType = templatesByType(request, planned, types);
+    FleetPlan plan = planned.onlyTypes(templateByType.keySet());
     Map<String, String> tags = new LinkedHashMap<>(request.tags());
     tags.putAll(Ownership.launchTags(request.cluster(), request.nodePool(), request.nodeClaim()));
     tags.putIfAbsent("Name", request.nodePool() + "/" + request.nodeClaim());
-    tags.put(FarrierTags.LAUNCH_TEMPLATE, String.join(",", templateByArch.values()));
-    String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByArch, tags);
+    tags.put(FarrierTags.LAUNCH_TEMPLATE, templateByType.values().stream().distinct().map(LaunchTemplateSpec::hashOf)
+        .collect(Collectors.joining(",")));
+    String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByType, tags);
     Instance launched = awaitVisible(instanceId);
     log.info("launch nodeclaim={} instance={} instanceType={} zone={} capacityType={} templates={}", request.nodeClaim(), launched.id(),
-        launched.instanceType(), launched.zone(), launched.capacityType(), templateByArch.values());
+        launched.instanceType(), launched.zone(), launched.capacityType(), templateByType.values().stream().distinct().toList());
     return launched;
   }
 
@@ -133,14 +137,50 @@ public final class AwsCloudProvider implements CloudProvider {
     }
   }
 
-  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, String capacityType) {
+  /**
+   * The launch template of each planned instance type, in the plan's order: one per architecture and per kubelet
+   * values ({@link NodeKubelet}: the max pods and kube-reserved the planner assumed for that type), as Karpenter
+   * groups its launch templates. At most {@link #MAX_TEMPLATES} templates; the types of further groups (the
+   * priciest) are left out of this fleet, so the instance's template tag stays within EC2's 256 characters.
+   */
+  private Map<String, String> templatesByType(LaunchRequest request, FleetPlan plan, Map<String, InstanceType> types) {
+    NodeClassLaunch nodeClass = request.launch();
+    long ephemeralStorage;
+    try {
+      ephemeralStorage = EphemeralStorage.bytes(nodeClass.amiFamily(), nodeClass.blockDeviceMappings());
+    } catch (IllegalArgumentException e) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
+    }
+    Map<String, String> templateBySpec = new LinkedHashMap<>();
+    Map<String, String> templateByType = new LinkedHashMap<>();
+    for (FleetPlan.Override override : plan.overrides()) {
+      InstanceType type = types.get(override.instanceType());
+      if (templateByType.containsKey(type.name())) {
+        continue;
+      }
+      NodeKubelet kubelet = NodeKubelet.of(type.capacity(ephemeralStorage), nodeClass.kubeletSettings());
+      LaunchTemplateSpec spec = templateSpec(request, plan.imageByArch().get(type.arch()), plan.capacityType(), kubelet);
+      if (!templateBySpec.containsKey(spec.name()) && templateBySpec.size() == MAX_TEMPLATES) {
+        continue;
+      }
+      templateByType.put(type.name(), templateBySpec.computeIfAbsent(spec.name(), n -> launchTemplates.ensure(spec)));
+    }
+    return templateByType;
+  }
+
+  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, String capacityType, NodeKubelet kubelet) {
     NodeClassLaunch nodeClass = request.launch();
     Map<String, String> labels = new TreeMap<>(request.nodeLabels());
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
+    // Registered tainted, as Karpenter does: nothing schedules before registration has set the node up, which removes it.
+    List<Taint> taints = new ArrayList<>(request.nodeTaints());
+    if (taints.stream().noneMatch(t -> WellKnown.UNREGISTERED_TAINT_KEY.equals(t.key()))) {
+      taints.add(WellKnown.UNREGISTERED_TAINT);
+    }
     String userData;
     try {
       userData = UserDataFormat.of(nodeClass.amiFamily()).render(new NodeBootstrap(settings.clusterName(), settings.clusterEndpoint(),
-          settings.clusterCaBundle(), settings.serviceCidr(), labels, request.nodeTaints(), nodeClass.kubelet(), nodeClass.userData()));
+          settings.clusterCaBundle(), settings.serviceCidr(), labels, taints, nodeClass.kubelet(), kubelet, nodeClass.userData()));
     } catch (IllegalArgumentException e) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
     }
@@ -260,7 +300,7 @@ public final class AwsCloudProvider implements CloudProvider {
     for (Instance instance : list(cluster)) {
       String names = instance.tags().get(FarrierTags.LAUNCH_TEMPLATE);
       if (names != null) {
-        inUse.addAll(Arrays.asList(names.split(",")));
+        Arrays.stream(names.split(",")).map(n -> n.contains("/") ? n : LaunchTemplateSpec.nameOf(cluster, n)).forEach(inUse::add);
       }
     }
     return launchTemplates.deleteUnused(cluster, inUse, clock.instant().minus(minAge));

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -30,7 +31,8 @@ import software.amazon.awssdk.services.ec2.model.TagSpecification;
 
 /**
  * One CreateFleet of type {@code instant} for one instance: on-demand {@code lowest-price}, spot
- * {@code price-capacity-optimized}, the plan's overrides under one launch template per architecture, and the tags
+ * {@code price-capacity-optimized}, the plan's overrides under the launch template of each instance type (one per
+ * architecture and kubelet values), and the tags
  * on the instance, its volumes and its network interfaces. Capacity errors mark their offerings unavailable and
  * become {@link Kind#INSUFFICIENT_CAPACITY}.
  */
@@ -49,16 +51,15 @@ final class FleetLauncher {
    * Returns the launched instance's id. The client token derives from the claim and the plan, so EC2 answers a
    * repeat of the same request (after a lost response) with the same fleet instead of a second instance.
    */
-  String launch(String cluster, String nodeClaim, FleetPlan plan, Map<String, String> templateByArch, Map<String, String> tags) {
-    List<FleetLaunchTemplateConfigRequest> configs = new ArrayList<>();
-    for (String arch : plan.archs()) {
-      configs.add(FleetLaunchTemplateConfigRequest.builder()
-          .launchTemplateSpecification(s -> s.launchTemplateName(templateByArch.get(arch)).version("$Latest"))
-          .overrides(plan.overrides().stream().filter(o -> o.arch().equals(arch))
-              .map(o -> FleetLaunchTemplateOverridesRequest.builder().instanceType(o.instanceType()).subnetId(o.subnetId()).build())
-              .toList())
-          .build());
+  String launch(String cluster, String nodeClaim, FleetPlan plan, Map<String, String> templateByType, Map<String, String> tags) {
+    Map<String, List<FleetLaunchTemplateOverridesRequest>> overridesByTemplate = new LinkedHashMap<>();
+    for (FleetPlan.Override o : plan.overrides()) {
+      overridesByTemplate.computeIfAbsent(templateByType.get(o.instanceType()), t -> new ArrayList<>())
+          .add(FleetLaunchTemplateOverridesRequest.builder().instanceType(o.instanceType()).subnetId(o.subnetId()).build());
     }
+    List<FleetLaunchTemplateConfigRequest> configs = new ArrayList<>();
+    overridesByTemplate.forEach((template, overrides) -> configs.add(FleetLaunchTemplateConfigRequest.builder()
+        .launchTemplateSpecification(s -> s.launchTemplateName(template).version("$Latest")).overrides(overrides).build()));
     List<Tag> tagList = tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
     boolean spot = WellKnown.CAPACITY_SPOT.equals(plan.capacityType());
     CreateFleetResponse response;

@@ -86,6 +86,11 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
         .findFirst();
   }
 
+  /** This plan with only the overrides of {@code instanceTypes}, in the same order. */
+  public FleetPlan onlyTypes(java.util.Set<String> instanceTypes) {
+    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByArch);
+  }
+
   /** The architectures the overrides use, each needing its own launch template (one image per architecture). */
   public List<String> archs() {
     return overrides.stream().map(Override::arch).distinct().sorted().toList();

@@ -45,10 +45,20 @@ public record LaunchTemplateSpec(
         String.valueOf(metadataOptions), String.valueOf(blockDevices), String.valueOf(tags), String.valueOf(instanceProfile));
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-      return NAME_PREFIX + cluster + "/" + HexFormat.of().formatHex(digest).substring(0, 20);
+      return nameOf(cluster, HexFormat.of().formatHex(digest).substring(0, 20));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK ships SHA-256", e);
     }
+  }
+
+  /** The name of this cluster's template with {@code hash}. */
+  static String nameOf(String cluster, String hash) {
+    return NAME_PREFIX + cluster + "/" + hash;
+  }
+
+  /** The hash part of a template's name (what an instance's template tag lists, to stay short). */
+  static String hashOf(String name) {
+    return name.substring(name.lastIndexOf('/') + 1);
   }
 
   RequestLaunchTemplateData data() {

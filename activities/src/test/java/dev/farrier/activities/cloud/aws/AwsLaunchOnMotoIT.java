@@ -9,10 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.LaunchRequest;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.cloud.aws.userdata.MimeMultipart;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.KubeletSettings;
+import dev.farrier.workflows.planner.NodeKubelet;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +67,7 @@ class AwsLaunchOnMotoIT extends MotoIT {
     tags.put("team", "platform");
     var kubelet = new KubeletConfiguration(List.of("10.100.0.10"), 58, null, null, null, null, null, null, null, null, null, null);
     var launch = new NodeClassLaunch(amiFamily, network.subnets(), List.of(network.securityGroupId()), "farrier-node-profile", userData,
-        kubelet, null, List.of(), Map.of("team", "platform"));
+        kubelet, null, List.of(), Map.of("team", "platform"), new KubeletSettings(58, null, null, null, null));
     return new LaunchRequest(cluster, claim, "default", "default", List.of("m5.large", "m5.xlarge"), capacityTypes, List.of(),
         List.of(network.image()), tags, Map.of(WellKnown.NODEPOOL_LABEL, "default", "intent", "apps"),
         List.of(new Taint("dedicated", "apps", "NoSchedule")), launch);
@@ -79,12 +83,17 @@ class AwsLaunchOnMotoIT extends MotoIT {
     return aws.ec2().describeLaunchTemplateVersions(b -> b.launchTemplateName(name).versions("$Latest")).launchTemplateVersions().getFirst();
   }
 
+  /** The template of the cheapest type (m5.large): the first the instance's tag lists. */
+  private static String firstTemplate(String cluster, String tag) {
+    return LaunchTemplateSpec.nameOf(cluster, tag.split(",")[0]);
+  }
+
   private static String userData(String templateName) {
     return new String(Base64.getDecoder().decode(template(templateName).launchTemplateData().userData()), StandardCharsets.UTF_8);
   }
 
   @Test
-  void al2023LaunchTagsTheInstanceAndUsesATemplateWithNodeConfigMetadataAndBlockDeviceDefaults() {
+  void al2023LaunchTagsTheInstanceAndUsesATemplateWithNodeConfigMetadataAndBlockDeviceDefaults() throws Exception {
     String claim = unique("claim");
     Instance instance = provider.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand")));
 
@@ -101,14 +110,15 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertEquals(claim, tags.get(WellKnown.TAG_NODECLAIM));
     assertEquals("default/" + claim, tags.get("Name"));
     assertEquals("platform", tags.get("team"));
-    String templateName = tags.get(FarrierTags.LAUNCH_TEMPLATE);
-    assertTrue(templateName.startsWith("farrier/" + cluster + "/"), templateName);
+    List<String> templateHashes = List.of(tags.get(FarrierTags.LAUNCH_TEMPLATE).split(","));
+    assertEquals(2, templateHashes.size(), "m5.large and m5.xlarge differ in kube-reserved cpu: one template each " + templateHashes);
+    String templateName = firstTemplate(cluster, tags.get(FarrierTags.LAUNCH_TEMPLATE));
     assertEquals(network.image().id(), described.getFirst().imageId());
 
     var data = template(templateName).launchTemplateData();
     String userData = userData(templateName);
     assertTrue(userData.contains("Content-Type: application/node.eks.aws"), userData);
-    assertTrue(userData.contains("kind: NodeConfig"), userData);
+    assertTrue(userData.contains("kind: \"NodeConfig\""), userData);
     assertTrue(userData.contains("name: \"" + cluster + "\""), userData);
     assertTrue(userData.contains("apiServerEndpoint: \"https://api.example.test\""), userData);
     assertTrue(userData.contains("certificateAuthority: \"Q0EtYnVuZGxl\""), userData);
@@ -116,6 +126,14 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertTrue(userData.contains("maxPods: 58"), userData);
     assertTrue(userData.contains("--node-labels=intent=apps,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=default"), userData);
     assertTrue(userData.contains("key: \"dedicated\""), userData);
+    var config = new YAMLMapper().readTree(MimeMultipart.parse(userData).getLast().body()).at("/spec/kubelet/config");
+    assertEquals("{\"key\":\"karpenter.sh/unregistered\",\"effect\":\"NoExecute\"}", config.at("/registerWithTaints/1").toString(),
+        "registered tainted: " + userData);
+    var m5large = provider.instanceTypes().stream().filter(t -> t.name().equals("m5.large")).findFirst().orElseThrow();
+    var planned = NodeKubelet.of(m5large.capacity(EphemeralStorage.DEFAULT_BYTES), new KubeletSettings(58, null, null, null, null));
+    assertEquals(planned.kubeReservedQuantities(), new YAMLMapper().convertValue(config.get("kubeReserved"), Map.class), userData);
+    assertEquals(Map.of("cpu", "70m", "ephemeral-storage", "1Gi", "memory", "893Mi"), planned.kubeReservedQuantities(),
+        "what the planner assumed for m5.large is what its template says");
     var eniTags = data.tagSpecifications().stream().filter(t -> t.resourceTypeAsString().equals("network-interface")).findFirst()
         .orElseThrow(() -> new AssertionError("the template tags network interfaces: " + data.tagSpecifications()));
     assertTrue(eniTags.tags().stream().anyMatch(t -> t.key().equals(WellKnown.TAG_CLUSTER) && t.value().equals(cluster)), eniTags.toString());
@@ -140,14 +158,17 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertTrue(al2.indexOf("echo hello-from-user") < al2.indexOf("/etc/eks/bootstrap.sh"), "the user's script runs first");
     assertTrue(al2.contains("/etc/eks/bootstrap.sh '" + cluster + "' --apiserver-endpoint 'https://api.example.test'"), al2);
     assertTrue(al2.contains("--kubelet-extra-args '--node-labels=intent=apps,karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=default"
-        + " --register-with-taints=dedicated=apps:NoSchedule --max-pods=58'"), al2);
+        + " --register-with-taints=dedicated=apps:NoSchedule,karpenter.sh/unregistered:NoExecute --max-pods=58"
+        + " --kube-reserved=cpu=70m,ephemeral-storage=1Gi,memory=893Mi'"), al2);
 
     String bottlerocket = launchedTemplate("Bottlerocket", "[settings.host-containers.admin]\nenabled = true\n");
-    assertTrue(bottlerocket.contains("[settings.host-containers.admin]\nenabled = true"), bottlerocket);
-    assertTrue(bottlerocket.contains("[settings.kubernetes]\ncluster-name = \"" + cluster + "\"\napi-server = \"https://api.example.test\""), bottlerocket);
-    assertTrue(bottlerocket.contains("max-pods = 58"), bottlerocket);
-    assertTrue(bottlerocket.contains("[settings.kubernetes.node-labels]\n\"intent\" = \"apps\""), bottlerocket);
-    assertTrue(bottlerocket.contains("[settings.kubernetes.node-taints]\n\"dedicated\" = [\"apps:NoSchedule\"]"), bottlerocket);
+    for (String line : List.of("settings.host-containers.admin.enabled = true", "settings.kubernetes.cluster-name = '" + cluster + "'",
+        "settings.kubernetes.api-server = 'https://api.example.test'", "settings.kubernetes.max-pods = 58",
+        "settings.kubernetes.kube-reserved.cpu = '70m'", "settings.kubernetes.node-labels.intent = 'apps'",
+        "settings.kubernetes.node-taints.dedicated = ['apps:NoSchedule']",
+        "settings.kubernetes.node-taints.'karpenter.sh/unregistered' = [':NoExecute']")) {
+      assertTrue(bottlerocket.contains(line), line + " in " + bottlerocket);
+    }
 
     String custom = launchedTemplate("Custom", "#!/bin/bash\n/opt/join.sh\n");
     assertEquals("#!/bin/bash\n/opt/join.sh\n", custom, "Custom passes the user's user data through unchanged");
@@ -157,7 +178,7 @@ class AwsLaunchOnMotoIT extends MotoIT {
   void bottlerocketTemplatesGetAnOsAndADataVolume() {
     String claim = unique("claim");
     provider.create(request(cluster, claim, network, "Bottlerocket", null, List.of("on-demand")));
-    String name = tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE);
+    String name = firstTemplate(cluster, tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE));
     var devices = template(name).launchTemplateData().blockDeviceMappings();
     assertEquals(List.of("/dev/xvda", "/dev/xvdb"), devices.stream().map(d -> d.deviceName()).toList());
     assertEquals(List.of(4, 20), devices.stream().map(d -> d.ebs().volumeSize()).toList());
@@ -167,7 +188,7 @@ class AwsLaunchOnMotoIT extends MotoIT {
   private String launchedTemplate(String family, String userData) {
     String claim = unique("claim");
     provider.create(request(cluster, claim, network, family, userData, List.of("on-demand")));
-    return userData(tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE));
+    return userData(firstTemplate(cluster, tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE)));
   }
 
   private static String tag(software.amazon.awssdk.services.ec2.model.Instance instance, String key) {
@@ -187,15 +208,19 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertEquals(template, second.tags().get(FarrierTags.LAUNCH_TEMPLATE), "one template for one configuration");
     assertNotEquals(template, other.tags().get(FarrierTags.LAUNCH_TEMPLATE), "other user data, other template");
     var launchTemplates = new LaunchTemplates(Ec2Api.of(aws.ec2()));
-    assertEquals(2, launchTemplates.list(own).size());
+    assertEquals(4, launchTemplates.list(own).size(), "two configurations, each with a template per kube-reserved (m5.large, m5.xlarge)");
 
     Thread.sleep(1100);
-    assertEquals(List.of(), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO), "both templates are in use");
+    assertEquals(List.of(), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO), "every template is in use");
     reuseProvider.delete(own, null, first.id());
     reuseProvider.delete(own, null, second.id());
-    assertEquals(List.of(template), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO));
-    assertEquals(List.of(other.tags().get(FarrierTags.LAUNCH_TEMPLATE)), List.copyOf(launchTemplates.list(own).keySet()));
+    assertEquals(names(own, template), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO).stream().sorted().toList());
+    assertEquals(names(own, other.tags().get(FarrierTags.LAUNCH_TEMPLATE)), launchTemplates.list(own).keySet().stream().sorted().toList());
     assertEquals(List.of(), reuseProvider.deleteUnusedLaunchTemplates(own, Duration.ZERO), "idempotent");
+  }
+
+  private static List<String> names(String cluster, String tag) {
+    return java.util.Arrays.stream(tag.split(",")).map(h -> LaunchTemplateSpec.nameOf(cluster, h)).sorted().toList();
   }
 
   @Test

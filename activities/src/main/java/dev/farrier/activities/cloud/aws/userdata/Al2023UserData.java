@@ -1,18 +1,46 @@
 package dev.farrier.activities.cloud.aws.userdata;
 
-import dev.farrier.workflows.model.Taint;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * AL2023: a MIME multi-part document whose last part is nodeadm's {@code NodeConfig} (cluster, kubelet config with
- * maxPods, clusterDNS and registerWithTaints, and {@code --node-labels}). The user's user data comes first, as its
- * own parts (a NodeConfig of theirs is merged by nodeadm, Farrier's last so cluster fields win), as in Karpenter.
+ * AL2023: a MIME multi-part document whose last part is nodeadm's {@code NodeConfig} (cluster, and a kubelet config
+ * with max pods, kube/system reserved, eviction thresholds, clusterDNS and registerWithTaints, and
+ * {@code --node-labels}), written by Jackson YAML. The user's user data comes first, as its own parts (a NodeConfig
+ * of theirs is merged by nodeadm, Farrier's last so cluster fields win), as in Karpenter.
  */
 final class Al2023UserData implements UserDataFormat {
   static final String NODE_CONFIG_TYPE = "application/node.eks.aws";
+  private static final YAMLMapper YAML = new YAMLMapper(YAMLFactory.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).build());
+
+  /** nodeadm's {@code NodeConfig} ({@code node.eks.aws/v1alpha1}), only the fields Farrier sets. */
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record NodeConfig(String apiVersion, String kind, Spec spec) {}
+
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record Spec(Cluster cluster, Kubelet kubelet) {}
+
+  record Cluster(String name, String apiServerEndpoint, String certificateAuthority, String cidr) {}
+
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record Kubelet(KubeletConfig config, List<String> flags) {}
+
+  /** The KubeletConfiguration fields Farrier sets (nodeadm merges them over the AMI's own). */
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record KubeletConfig(Long maxPods, List<String> clusterDNS, List<RegisterTaint> registerWithTaints, Map<String, String> kubeReserved,
+      Map<String, String> systemReserved, Map<String, String> evictionHard, Map<String, String> evictionSoft,
+      Map<String, String> evictionSoftGracePeriod, Integer evictionMaxPodGracePeriod, Integer imageGCHighThresholdPercent,
+      Integer imageGCLowThresholdPercent, Boolean cpuCFSQuota) {}
+
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record RegisterTaint(String key, String value, String effect) {}
 
   @Override
   public String render(NodeBootstrap node) {
@@ -33,47 +61,23 @@ final class Al2023UserData implements UserDataFormat {
   }
 
   static String nodeConfig(NodeBootstrap node) {
-    StringBuilder y = new StringBuilder();
-    y.append("apiVersion: node.eks.aws/v1alpha1\n");
-    y.append("kind: NodeConfig\n");
-    y.append("spec:\n");
-    y.append("  cluster:\n");
-    y.append("    name: ").append(quote(node.clusterName())).append('\n');
-    y.append("    apiServerEndpoint: ").append(quote(node.apiServerEndpoint())).append('\n');
-    y.append("    certificateAuthority: ").append(quote(node.caBundle())).append('\n');
-    y.append("    cidr: ").append(quote(node.serviceCidr())).append('\n');
-    y.append("  kubelet:\n");
-    y.append("    config:\n");
-    if (node.maxPods() != null) {
-      y.append("      maxPods: ").append(node.maxPods()).append('\n');
+    KubeletValues k = node.kubeletValues();
+    List<RegisterTaint> taints = node.taints().stream()
+        .map(t -> new RegisterTaint(t.key(), t.value() == null || t.value().isEmpty() ? null : t.value(), t.effect())).toList();
+    KubeletConfig config = new KubeletConfig(k.maxPods(), k.clusterDns(), taints, k.kubeReserved(), k.systemReserved(), k.evictionHard(),
+        k.evictionSoft(), k.evictionSoftGracePeriod(), k.evictionMaxPodGracePeriod(), k.imageGCHighThresholdPercent(),
+        k.imageGCLowThresholdPercent(), k.cpuCFSQuota());
+    List<String> flags = node.labels().isEmpty() ? List.of() : List.of("--node-labels=" + labels(node.labels()));
+    NodeConfig nodeConfig = new NodeConfig("node.eks.aws/v1alpha1", "NodeConfig", new Spec(
+        new Cluster(node.clusterName(), node.apiServerEndpoint(), node.caBundle(), node.serviceCidr()), new Kubelet(config, flags)));
+    try {
+      return YAML.writeValueAsString(nodeConfig);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a NodeConfig of strings and numbers is always writable", e);
     }
-    if (!node.clusterDns().isEmpty()) {
-      y.append("      clusterDNS:\n");
-      node.clusterDns().forEach(d -> y.append("        - ").append(quote(d)).append('\n'));
-    }
-    if (!node.taints().isEmpty()) {
-      y.append("      registerWithTaints:\n");
-      for (Taint t : node.taints()) {
-        y.append("        - key: ").append(quote(t.key())).append('\n');
-        if (t.value() != null && !t.value().isEmpty()) {
-          y.append("          value: ").append(quote(t.value())).append('\n');
-        }
-        y.append("          effect: ").append(quote(t.effect())).append('\n');
-      }
-    }
-    if (!node.labels().isEmpty()) {
-      y.append("    flags:\n");
-      y.append("      - ").append(quote("--node-labels=" + labels(node.labels()))).append('\n');
-    }
-    return y.toString();
   }
 
   static String labels(Map<String, String> labels) {
     return labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
-  }
-
-  /** A YAML double-quoted scalar; every value is quoted so no label or endpoint is ever read as another type. */
-  private static String quote(String value) {
-    return "\"" + String.valueOf(value).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 }

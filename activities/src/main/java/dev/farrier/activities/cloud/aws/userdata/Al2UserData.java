@@ -2,12 +2,13 @@ package dev.farrier.activities.cloud.aws.userdata;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * AL2: a MIME multi-part document that runs the user's script first and then {@code /etc/eks/bootstrap.sh} with the
- * cluster's endpoint, CA and service CIDR, and kubelet's labels, taints and max pods in {@code --kubelet-extra-args},
- * as Karpenter's AL2 family does.
+ * cluster's endpoint, CA and service CIDR, and kubelet's labels, taints, max pods, reserved resources and eviction
+ * settings in {@code --kubelet-extra-args}, as Karpenter's AL2 family does.
  */
 final class Al2UserData implements UserDataFormat {
   private static final String SHELL = "text/x-shellscript; charset=\"us-ascii\"";
@@ -24,6 +25,7 @@ final class Al2UserData implements UserDataFormat {
   }
 
   static String script(NodeBootstrap node) {
+    KubeletValues kubelet = node.kubeletValues();
     StringBuilder s = new StringBuilder();
     s.append("#!/bin/bash -xe\n");
     s.append("exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n");
@@ -31,17 +33,17 @@ final class Al2UserData implements UserDataFormat {
         .append(" --apiserver-endpoint ").append(shell(node.apiServerEndpoint()))
         .append(" --b64-cluster-ca ").append(shell(node.caBundle()))
         .append(" --service-ipv4-cidr ").append(shell(node.serviceCidr()));
-    if (!node.clusterDns().isEmpty()) {
-      s.append(" --dns-cluster-ip ").append(shell(node.clusterDns().getFirst()));
+    if (!kubelet.clusterDns().isEmpty()) {
+      s.append(" --dns-cluster-ip ").append(shell(kubelet.clusterDns().getFirst()));
     }
-    if (node.maxPods() != null) {
+    if (kubelet.maxPods() != null) {
       s.append(" --use-max-pods false");
     }
-    s.append(" --kubelet-extra-args ").append(shell(kubeletArgs(node))).append('\n');
+    s.append(" --kubelet-extra-args ").append(shell(kubeletArgs(node, kubelet))).append('\n');
     return s.toString();
   }
 
-  static String kubeletArgs(NodeBootstrap node) {
+  static String kubeletArgs(NodeBootstrap node, KubeletValues kubelet) {
     List<String> args = new ArrayList<>();
     if (!node.labels().isEmpty()) {
       args.add("--node-labels=" + Al2023UserData.labels(node.labels()));
@@ -49,10 +51,32 @@ final class Al2UserData implements UserDataFormat {
     if (!node.taints().isEmpty()) {
       args.add("--register-with-taints=" + node.taints().stream().map(NodeBootstrap::taintFlag).collect(Collectors.joining(",")));
     }
-    if (node.maxPods() != null) {
-      args.add("--max-pods=" + node.maxPods());
+    if (kubelet.maxPods() != null) {
+      args.add("--max-pods=" + kubelet.maxPods());
     }
+    map(args, "--kube-reserved=", kubelet.kubeReserved(), "=");
+    map(args, "--system-reserved=", kubelet.systemReserved(), "=");
+    map(args, "--eviction-hard=", kubelet.evictionHard(), "<");
+    map(args, "--eviction-soft=", kubelet.evictionSoft(), "<");
+    map(args, "--eviction-soft-grace-period=", kubelet.evictionSoftGracePeriod(), "=");
+    value(args, "--eviction-max-pod-grace-period=", kubelet.evictionMaxPodGracePeriod());
+    value(args, "--image-gc-high-threshold=", kubelet.imageGCHighThresholdPercent());
+    value(args, "--image-gc-low-threshold=", kubelet.imageGCLowThresholdPercent());
+    value(args, "--cpu-cfs-quota=", kubelet.cpuCFSQuota());
     return String.join(" ", args);
+  }
+
+  /** {@code flag key<sep>value,...}, kubelet's form for maps ({@code <} for eviction signals), when not empty. */
+  private static void map(List<String> args, String flag, Map<String, String> values, String separator) {
+    if (!values.isEmpty()) {
+      args.add(flag + values.entrySet().stream().map(e -> e.getKey() + separator + e.getValue()).collect(Collectors.joining(",")));
+    }
+  }
+
+  private static void value(List<String> args, String flag, Object value) {
+    if (value != null) {
+      args.add(flag + value);
+    }
   }
 
   /** Single-quoted for bash; a single quote inside closes, escapes and reopens. */

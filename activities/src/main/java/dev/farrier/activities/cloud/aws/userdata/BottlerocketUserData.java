@@ -1,95 +1,100 @@
 package dev.farrier.activities.cloud.aws.userdata;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.farrier.workflows.model.Taint;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Bottlerocket: TOML settings. The user's TOML is read table by table and Farrier's {@code settings.kubernetes}
- * values (cluster name, API server, CA, max pods, cluster DNS) replace the user's; node labels and taints are merged,
- * Farrier's winning per key, as Karpenter does.
- *
- * <p>Only the TOML Bottlerocket user data is written in is understood: {@code [table]} headers and one-line
- * {@code key = value} pairs. Anything else (arrays of tables, multi-line values) is rejected with a clear message
- * rather than merged wrongly.
+ * Bottlerocket: TOML settings, read and written by Jackson TOML. The user's TOML is kept; Farrier's
+ * {@code settings.kubernetes} values (cluster name, API server, CA, max pods, cluster DNS, kube/system reserved,
+ * eviction settings) replace the user's, and node labels and taints are merged, Farrier's winning per key, as
+ * Karpenter does. TOML that does not parse, or a {@code settings.kubernetes} that is not a table, is rejected with a
+ * clear message.
  */
 final class BottlerocketUserData implements UserDataFormat {
-  static final String KUBERNETES = "settings.kubernetes";
-  static final String LABELS = "settings.kubernetes.node-labels";
-  static final String TAINTS = "settings.kubernetes.node-taints";
+  private static final TomlMapper TOML = new TomlMapper();
 
   @Override
   public String render(NodeBootstrap node) {
-    Map<String, Map<String, String>> tables = parse(node.userData());
-    Map<String, String> kubernetes = tables.computeIfAbsent(KUBERNETES, t -> new LinkedHashMap<>());
-    kubernetes.put("cluster-name", string(node.clusterName()));
-    kubernetes.put("api-server", string(node.apiServerEndpoint()));
-    kubernetes.put("cluster-certificate", string(node.caBundle()));
-    if (node.maxPods() != null) {
-      kubernetes.put("max-pods", String.valueOf(node.maxPods()));
+    ObjectNode root = parse(node.userData());
+    ObjectNode kubernetes = table(table(root, "settings", "settings"), "kubernetes", "settings.kubernetes");
+    kubernetes.put("cluster-name", node.clusterName());
+    kubernetes.put("api-server", node.apiServerEndpoint());
+    kubernetes.put("cluster-certificate", node.caBundle());
+    KubeletValues kubelet = node.kubeletValues();
+    if (kubelet.maxPods() != null) {
+      kubernetes.put("max-pods", kubelet.maxPods());
     }
-    if (!node.clusterDns().isEmpty()) {
-      kubernetes.put("cluster-dns-ip", string(node.clusterDns().getFirst()));
+    if (!kubelet.clusterDns().isEmpty()) {
+      kubernetes.put("cluster-dns-ip", kubelet.clusterDns().getFirst());
     }
-    if (!node.labels().isEmpty()) {
-      Map<String, String> labels = tables.computeIfAbsent(LABELS, t -> new LinkedHashMap<>());
-      node.labels().forEach((k, v) -> labels.put(string(k), string(v)));
+    merge(kubernetes, "kube-reserved", kubelet.kubeReserved());
+    merge(kubernetes, "system-reserved", kubelet.systemReserved());
+    merge(kubernetes, "eviction-hard", kubelet.evictionHard());
+    merge(kubernetes, "eviction-soft", kubelet.evictionSoft());
+    merge(kubernetes, "eviction-soft-grace-period", kubelet.evictionSoftGracePeriod());
+    if (kubelet.evictionMaxPodGracePeriod() != null) {
+      kubernetes.put("eviction-max-pod-grace-period", kubelet.evictionMaxPodGracePeriod());
     }
+    if (kubelet.imageGCHighThresholdPercent() != null) {
+      kubernetes.put("image-gc-high-threshold-percent", kubelet.imageGCHighThresholdPercent());
+    }
+    if (kubelet.imageGCLowThresholdPercent() != null) {
+      kubernetes.put("image-gc-low-threshold-percent", kubelet.imageGCLowThresholdPercent());
+    }
+    if (kubelet.cpuCFSQuota() != null) {
+      kubernetes.put("cpu-cfs-quota-enforced", kubelet.cpuCFSQuota());
+    }
+    merge(kubernetes, "node-labels", node.labels());
     if (!node.taints().isEmpty()) {
-      Map<String, String> taints = tables.computeIfAbsent(TAINTS, t -> new LinkedHashMap<>());
+      ObjectNode taints = table(kubernetes, "node-taints", "settings.kubernetes.node-taints");
       Map<String, List<Taint>> byKey = node.taints().stream().collect(Collectors.groupingBy(Taint::key, TreeMap::new, Collectors.toList()));
-      byKey.forEach((key, list) -> taints.put(string(key), list.stream()
-          .map(t -> string((t.value() == null ? "" : t.value()) + ":" + t.effect())).collect(Collectors.joining(", ", "[", "]"))));
+      byKey.forEach((key, list) -> {
+        ArrayNode values = taints.putArray(key);
+        list.forEach(t -> values.add((t.value() == null ? "" : t.value()) + ":" + t.effect()));
+      });
     }
-    StringBuilder out = new StringBuilder();
-    Map<String, String> root = tables.remove("");
-    if (root != null) {
-      root.forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
-      out.append('\n');
+    try {
+      return TOML.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Bottlerocket userData cannot be written as TOML: " + e.getOriginalMessage(), e);
     }
-    tables.forEach((table, values) -> {
-      out.append('[').append(table).append("]\n");
-      values.forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
-      out.append('\n');
-    });
-    return out.toString().stripTrailing() + "\n";
   }
 
-  /** Table name ("" for the root) -> key -> raw value, in document order; keys are stored as written. */
-  static Map<String, Map<String, String>> parse(String toml) {
-    Map<String, Map<String, String>> tables = new LinkedHashMap<>();
+  /** The user's TOML as a tree (empty when there is none); throws {@link IllegalArgumentException} when it does not parse. */
+  static ObjectNode parse(String toml) {
     if (toml == null || toml.isBlank()) {
-      return tables;
+      return TOML.createObjectNode();
     }
-    String table = "";
-    int lineNumber = 0;
-    for (String raw : toml.split("\n", -1)) {
-      lineNumber++;
-      String line = raw.strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      if (line.startsWith("[[")) {
-        throw new IllegalArgumentException("Bottlerocket userData line " + lineNumber + ": arrays of tables are not supported");
-      }
-      if (line.startsWith("[") && line.endsWith("]")) {
-        table = line.substring(1, line.length() - 1).strip();
-        tables.computeIfAbsent(table, t -> new LinkedHashMap<>());
-        continue;
-      }
-      int eq = line.indexOf('=');
-      if (eq <= 0 || line.endsWith("[") || line.endsWith("=")) {
-        throw new IllegalArgumentException("Bottlerocket userData line " + lineNumber + " is not a one-line key = value: " + line);
-      }
-      tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+    try {
+      return (ObjectNode) TOML.readTree(toml);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Bottlerocket userData is not valid TOML: " + e.getOriginalMessage(), e);
     }
-    return tables;
   }
 
-  private static String string(String value) {
-    return "\"" + String.valueOf(value).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  private static void merge(ObjectNode kubernetes, String name, Map<String, String> values) {
+    if (!values.isEmpty()) {
+      ObjectNode table = table(kubernetes, name, "settings.kubernetes." + name);
+      values.forEach(table::put);
+    }
+  }
+
+  private static ObjectNode table(ObjectNode parent, String name, String path) {
+    JsonNode existing = parent.get(name);
+    if (existing == null) {
+      return parent.putObject(name);
+    }
+    if (!existing.isObject()) {
+      throw new IllegalArgumentException("Bottlerocket userData: " + path + " must be a table, not " + existing.getNodeType());
+    }
+    return (ObjectNode) existing;
   }
 }

@@ -2,6 +2,7 @@ package dev.farrier.activities.cloud.aws.userdata;
 
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.planner.NodeKubelet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,7 +10,8 @@ import java.util.TreeMap;
 /**
  * What a node needs to join the cluster, independent of the image family: the cluster (name, API endpoint, CA
  * bundle in base64, service CIDR), the labels and taints it registers with, the kubelet settings of its
- * EC2NodeClass, and the user's own user data. Labels are kept sorted so the same node renders the same bytes (and
+ * EC2NodeClass with the max pods and kube-reserved the planner assumed for its instance type ({@code node}; null for
+ * the node class's own values only), and the user's own user data. Labels are kept sorted so the same node renders the same bytes (and
  * so reuses the same launch template).
  */
 public record NodeBootstrap(
@@ -20,18 +22,16 @@ public record NodeBootstrap(
     Map<String, String> labels,
     List<Taint> taints,
     KubeletConfiguration kubelet,
+    NodeKubelet node,
     String userData) {
   public NodeBootstrap {
     labels = labels == null ? Map.of() : new TreeMap<>(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);
   }
 
-  public Integer maxPods() {
-    return kubelet == null ? null : kubelet.maxPods();
-  }
-
-  public List<String> clusterDns() {
-    return kubelet == null || kubelet.clusterDNS() == null ? List.of() : kubelet.clusterDNS();
+  /** What the kubelet is told; throws {@link IllegalArgumentException} for settings the kubelet would refuse. */
+  KubeletValues kubeletValues() {
+    return KubeletValues.of(kubelet, node);
   }
 
   /** {@code key=value:Effect} or {@code key:Effect}, as kubelet's {@code --register-with-taints} takes them. */

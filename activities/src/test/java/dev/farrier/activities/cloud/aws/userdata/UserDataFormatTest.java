@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.workflows.model.Taint;
 import java.util.List;
@@ -11,11 +14,33 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class UserDataFormatTest {
+  static JsonNode yaml(String text) {
+    try {
+      return new YAMLMapper().readTree(text);
+    } catch (Exception e) {
+      throw new AssertionError("not YAML: " + text, e);
+    }
+  }
+
+  static JsonNode toml(String text) {
+    try {
+      return new TomlMapper().readTree(text);
+    } catch (Exception e) {
+      throw new AssertionError("not TOML: " + text, e);
+    }
+  }
+
+  static Map<String, String> strings(JsonNode object) {
+    Map<String, String> values = new java.util.TreeMap<>();
+    object.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+    return values;
+  }
+
   private static NodeBootstrap node(String userData) {
     var kubelet = new KubeletConfiguration(List.of("10.100.0.10"), 110, null, null, null, null, null, null, null, null, null, null);
     return new NodeBootstrap("prod", "https://api.example", "Q0E=", "10.100.0.0/16",
         Map.of("karpenter.sh/nodepool", "default", "intent", "apps"),
-        List.of(new Taint("dedicated", "apps", "NoSchedule"), new Taint("gpu", "", "NoExecute")), kubelet, userData);
+        List.of(new Taint("dedicated", "apps", "NoSchedule"), new Taint("gpu", "", "NoExecute")), kubelet, null, userData);
   }
 
   @Test
@@ -37,29 +62,16 @@ class UserDataFormatTest {
     assertEquals("text/x-shellscript", parts.get(0).contentType());
     assertEquals("#!/bin/bash\necho user", parts.get(0).body());
     assertEquals("application/node.eks.aws", parts.get(1).contentType());
-    assertEquals("""
-        apiVersion: node.eks.aws/v1alpha1
-        kind: NodeConfig
-        spec:
-          cluster:
-            name: "prod"
-            apiServerEndpoint: "https://api.example"
-            certificateAuthority: "Q0E="
-            cidr: "10.100.0.0/16"
-          kubelet:
-            config:
-              maxPods: 110
-              clusterDNS:
-                - "10.100.0.10"
-              registerWithTaints:
-                - key: "dedicated"
-                  value: "apps"
-                  effect: "NoSchedule"
-                - key: "gpu"
-                  effect: "NoExecute"
-            flags:
-              - "--node-labels=intent=apps,karpenter.sh/nodepool=default"
-        """, parts.get(1).body() + "\n");
+    JsonNode spec = yaml(parts.get(1).body()).get("spec");
+    assertEquals("prod", spec.at("/cluster/name").asText());
+    assertEquals("https://api.example", spec.at("/cluster/apiServerEndpoint").asText());
+    assertEquals("Q0E=", spec.at("/cluster/certificateAuthority").asText());
+    assertEquals("10.100.0.0/16", spec.at("/cluster/cidr").asText());
+    assertEquals(110, spec.at("/kubelet/config/maxPods").asInt());
+    assertEquals("10.100.0.10", spec.at("/kubelet/config/clusterDNS/0").asText());
+    assertEquals("{\"key\":\"dedicated\",\"value\":\"apps\",\"effect\":\"NoSchedule\"}", spec.at("/kubelet/config/registerWithTaints/0").toString());
+    assertEquals("{\"key\":\"gpu\",\"effect\":\"NoExecute\"}", spec.at("/kubelet/config/registerWithTaints/1").toString());
+    assertEquals("--node-labels=intent=apps,karpenter.sh/nodepool=default", spec.at("/kubelet/flags/0").asText());
   }
 
   @Test
@@ -93,32 +105,29 @@ class UserDataFormatTest {
         [settings.kubernetes.node-labels]
         "team" = "a"
         "intent" = "theirs"
+
+        [[settings.host-containers.extra]]
+        enabled = true
         """;
-    assertEquals("""
-        [settings.kubernetes]
-        cluster-name = "prod"
-        image-gc-high-threshold-percent = 85
-        api-server = "https://api.example"
-        cluster-certificate = "Q0E="
-        max-pods = 110
-        cluster-dns-ip = "10.100.0.10"
-
-        [settings.kubernetes.node-labels]
-        "team" = "a"
-        "intent" = "apps"
-        "karpenter.sh/nodepool" = "default"
-
-        [settings.kubernetes.node-taints]
-        "dedicated" = ["apps:NoSchedule"]
-        "gpu" = [":NoExecute"]
-        """, UserDataFormat.of("Bottlerocket").render(node(user)));
+    JsonNode kubernetes = toml(UserDataFormat.of("Bottlerocket").render(node(user))).at("/settings/kubernetes");
+    assertEquals("prod", kubernetes.get("cluster-name").asText());
+    assertEquals(85, kubernetes.get("image-gc-high-threshold-percent").asInt(), "the user's own settings stay");
+    assertEquals("https://api.example", kubernetes.get("api-server").asText());
+    assertEquals("Q0E=", kubernetes.get("cluster-certificate").asText());
+    assertEquals(110, kubernetes.get("max-pods").asInt());
+    assertEquals("10.100.0.10", kubernetes.get("cluster-dns-ip").asText());
+    assertEquals(Map.of("team", "a", "intent", "apps", "karpenter.sh/nodepool", "default"), strings(kubernetes.get("node-labels")));
+    assertEquals("{\"dedicated\":[\"apps:NoSchedule\"],\"gpu\":[\":NoExecute\"]}", kubernetes.get("node-taints").toString());
+    assertTrue(toml(UserDataFormat.of("Bottlerocket").render(node(user))).at("/settings/host-containers/extra/0/enabled").asBoolean(),
+        "an array of tables of the user is kept");
   }
 
   @Test
-  void bottlerocketRejectsTomlItCannotMergeSafely() {
-    var error = assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Bottlerocket").render(node("[[settings.x]]\na = 1\n")));
-    assertTrue(error.getMessage().contains("arrays of tables"), error.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Bottlerocket").render(node("[settings]\nlist = [\n  1,\n]\n")));
+  void bottlerocketRejectsUserDataThatIsNotToml() {
+    var error = assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Bottlerocket").render(node("[settings\na = 1\n")));
+    assertTrue(error.getMessage().contains("not valid TOML"), error.getMessage());
+    var notATable = assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Bottlerocket").render(node("settings = 1\n")));
+    assertTrue(notATable.getMessage().contains("settings must be a table"), notATable.getMessage());
   }
 
   @Test
