@@ -60,9 +60,10 @@ MUTATION_CLASSES ?= dev.farrier.workflows.planner.DisruptionPlanner*,dev.farrier
   dev.farrier.workflows.replacement.DrainPolicy,dev.farrier.workflows.replacement.Blocker,dev.farrier.workflows.replacement.ReplacementPhase,\
   dev.farrier.activities.DrainRules*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.NodePoolValidation,\
   dev.farrier.activities.ResourceQuantities,dev.farrier.activities.gc.GcPolicy
-MUTATION_TESTS ?= dev.farrier.workflows.planner.Disruption*Test,dev.farrier.workflows.model.ResourcesTest,\
+MUTATION_TESTS ?= dev.farrier.workflows.planner.Disruption*Test,dev.farrier.workflows.planner.PlannerEdgesTest,\
+  dev.farrier.workflows.planner.GoDurationsTest,dev.farrier.workflows.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
   dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest,\
-  dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidationTest,\
+  dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
   dev.farrier.activities.gc.GcPolicyTest
 empty :=
 space := $(empty) $(empty)

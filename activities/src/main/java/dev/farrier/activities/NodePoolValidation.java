@@ -139,7 +139,7 @@ public final class NodePoolValidation {
     if (kubelet.evictionHard() != null) {
       String memory = kubelet.evictionHard().get("memory.available");
       if (memory != null && !memory.endsWith("%")) {
-        quantity(problems, field + ".evictionHard.memory.available", "memory", new Quantity(memory));
+        quantity(problems, field + ".evictionHard.memory.available", "memory", memory);
       }
     }
     if (kubelet.maxPods() != null && kubelet.maxPods() < 0) {
@@ -149,9 +149,20 @@ public final class NodePoolValidation {
 
   private static void reserved(List<String> problems, String field, Map<String, String> values) {
     if (values != null) {
-      values.forEach((resource, value) -> quantity(problems, field + "." + resource, resource,
-          value == null ? new Quantity("") : new Quantity(value)));
+      values.forEach((resource, value) -> quantity(problems, field + "." + resource, resource, value));
     }
+  }
+
+  /** A quantity written as text (the kubelet's settings): one that does not even parse is a problem, not an exception. */
+  private static void quantity(List<String> problems, String field, String resource, String text) {
+    Quantity quantity;
+    try {
+      quantity = text == null ? null : new Quantity(text);
+    } catch (IllegalArgumentException e) {
+      problems.add(field + ": '" + text + "' is not a quantity");
+      return;
+    }
+    quantity(problems, field, resource, quantity);
   }
 
   private static void quantity(List<String> problems, String field, String resource, Quantity quantity) {

@@ -96,6 +96,19 @@ class DrainInvariantsTest {
   }
 
   @Test
+  void anOwnerThatIsNotTheControllerDoesNotMakeAPodSafeToEvict() {
+    Pod adopted = new PodBuilder(pod("adopted", null, Map.of(), "Running"))
+        .editMetadata().addNewOwnerReference().withKind("ReplicaSet").withName("rs").withController(false).endOwnerReference()
+        .endMetadata().build();
+    FakePodEvictor evictor = new FakePodEvictor(List.of(adopted), Set.of());
+
+    DrainStatus status = drain(evictor, new DrainRequest("c", NODE, "nc", false, true));
+
+    assertEquals(List.of(), evictor.evicted);
+    assertEquals(Map.of("ns/adopted", HeldPod.Cause.NO_CONTROLLER), held(status));
+  }
+
+  @Test
   void aTerminatingPodIsWaitedForInAVoluntaryPass() {
     Pod leaving = new PodBuilder(pod("leaving", "ReplicaSet", Map.of(), "Running"))
         .editMetadata().withDeletionTimestamp("2026-01-01T00:00:00Z").endMetadata().build();
