@@ -29,6 +29,11 @@ public final class NodePoolValidation {
   private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
   private static final Pattern BUDGET_NODES = Pattern.compile("^((100|[0-9]{1,2})%|[0-9]+)$");
   private static final Pattern INTEGER = Pattern.compile("^-?[0-9]+$");
+  private static final Set<String> BUDGET_REASONS = Set.of("Underutilized", "Empty", "Drifted");
+  private static final Pattern CRON_MACRO = Pattern.compile("^@(annually|yearly|monthly|weekly|daily|midnight|hourly)$");
+  private static final Pattern CRON_FIELD = Pattern.compile("^[*?0-9A-Za-z,/-]+$");
+  /** The longest duration Go's {@code time.Duration} holds (int64 nanoseconds, about 292 years), in milliseconds. */
+  static final long MAX_DURATION_MILLIS = Long.MAX_VALUE / 1_000_000;
 
   private NodePoolValidation() {}
 
@@ -82,6 +87,11 @@ public final class NodePoolValidation {
           problems.add(field + ".values: In needs at least one value (" + r.key() + " could never match)");
         }
       }
+      case "Exists", "DoesNotExist" -> {
+        if (!values.isEmpty()) {
+          problems.add(field + ".values: " + r.operator() + " takes no values, not " + values);
+        }
+      }
       case "Gt", "Lt" -> {
         if (values.size() != 1 || !INTEGER.matcher(values.getFirst()).matches()) {
           problems.add(field + ".values: " + r.operator() + " needs exactly one integer, not " + values);
@@ -123,11 +133,41 @@ public final class NodePoolValidation {
         problems.add(field + ".nodes: '" + (b == null ? null : b.nodes()) + "' is not a count or a percentage up to 100%");
         continue;
       }
+      if (!b.nodes().endsWith("%") && !fitsInt(b.nodes())) {
+        problems.add(field + ".nodes: '" + b.nodes() + "' is larger than a count can be");
+      }
       if (blank(b.schedule()) != blank(b.duration())) {
         problems.add(field + ": schedule and duration go together");
       }
+      if (!blank(b.schedule()) && !cron(b.schedule())) {
+        problems.add(field + ".schedule: '" + b.schedule() + "' is not a cron schedule (5 fields, or @daily, @hourly, ...)");
+      }
       duration(problems, field + ".duration", b.duration(), false);
+      for (String reason : b.reasons() == null ? List.<String>of() : b.reasons()) {
+        if (!BUDGET_REASONS.contains(reason)) {
+          problems.add(field + ".reasons: '" + reason + "' is not one of " + new java.util.TreeSet<>(BUDGET_REASONS));
+        }
+      }
     }
+  }
+
+  private static boolean fitsInt(String digits) {
+    try {
+      Integer.parseInt(digits);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** Five whitespace-separated fields of cron characters (Karpenter's schema admits any five words), or a macro. */
+  private static boolean cron(String schedule) {
+    String trimmed = schedule.trim();
+    if (CRON_MACRO.matcher(trimmed).matches()) {
+      return true;
+    }
+    String[] fields = trimmed.split("\\s+");
+    return fields.length == 5 && java.util.Arrays.stream(fields).allMatch(f -> CRON_FIELD.matcher(f).matches());
   }
 
   private static void kubelet(List<String> problems, String field, KubeletConfiguration kubelet) {
@@ -182,8 +222,12 @@ public final class NodePoolValidation {
       }
       return;
     }
-    if (GoDurations.toMillis(value) == null) {
+    Long millis = GoDurations.toMillis(value);
+    if (millis == null) {
       problems.add(field + ": '" + value + "' is not a duration (e.g. 30s, 15m, 720h" + (neverAllowed ? ", or Never" : "") + ")");
+    } else if (millis >= MAX_DURATION_MILLIS) {
+      // The schema's pattern admits any number of digits; Go (and so Karpenter) refuses past int64 nanoseconds.
+      problems.add(field + ": '" + value + "' is longer than a duration can be (about 292 years)");
     }
   }
 

@@ -197,6 +197,24 @@ class HostileObjectsIT extends ClusterIT {
     cases.put("no nodeClassRef", s -> templateSpec(s).remove("nodeClassRef"));
     cases.put("unsupported AMI alias", ofClass(windows));
     cases.put("kubelet quantities past a long", ofClass(badKubelet));
+    // Refused by the rules Karpenter v1's CRDs have and Farrier's copies gained: restricted label domains, label-value
+    // and taint-key patterns, and limits that are never negative (strings by pattern, integers by minimum).
+    cases.put("requirement key karpenter.sh/nodepool", addRequirement(requirement("karpenter.sh/nodepool", "In", List.of("x"))));
+    cases.put("requirement key kubernetes.io/hostname", addRequirement(requirement("kubernetes.io/hostname", "Exists", null)));
+    cases.put("requirement key in the k8s.io domain", addRequirement(requirement("example.k8s.io/thing", "Exists", null)));
+    cases.put("requirement key in the kubernetes.io domain", addRequirement(requirement("kubernetes.io/role", "Exists", null)));
+    cases.put("requirement value that is no label value", addRequirement(requirement("kubernetes.io/os", "In", List.of("linux !"))));
+    cases.put("template label in the karpenter.sh domain", s -> ((Map<String, Object>) s.get("template"))
+        .put("metadata", Map.of("labels", Map.of("karpenter.sh/custom", "x"))));
+    cases.put("taint key with a space", template("taints", List.of(Map.of("key", "a b", "effect", "NoSchedule"))));
+    cases.put("negative integer pods limit", limit("pods", -10));
+    // Admitted (the schema's patterns allow them), caught by NodePoolValidation: Go would refuse the durations, the
+    // budget's count and cron, and Exists takes no values.
+    cases.put("expireAfter of centuries", template("expireAfter", "3000000000000h"));
+    cases.put("consolidateAfter of centuries", s -> s.put("disruption", Map.of("consolidateAfter", "99999999999999h")));
+    cases.put("budget count past an int", budget(Map.of("nodes", "99999999999")));
+    cases.put("budget schedule with six fields", budget(Map.of("nodes", "1", "schedule", "0 0 * * * *", "duration", "1h")));
+    cases.put("Exists with values", addRequirement(requirement("kubernetes.io/os", "Exists", List.of("linux"))));
     assertTrue(cases.size() >= 30, "at least 30 hostile objects: " + cases.size());
     cases.forEach((label, edit) -> create(label, spec(edit)));
 
@@ -205,7 +223,10 @@ class HostileObjectsIT extends ClusterIT {
     assertEquals(cases.size(), admitted.size() + rejected.size());
     assertTrue(admitted.size() >= 8, "the API server admits what only Farrier can catch: " + String.join("\n", rejections));
     assertTrue(rejected.containsAll(List.of("cpu limit abc", "weight 0", "budget 150%", "budget abc", "operator Equals",
-        "expireAfter abc")), "the CRDs reject what they can: " + rejected);
+        "expireAfter abc", "requirement key karpenter.sh/nodepool", "requirement key kubernetes.io/hostname",
+        "requirement key in the k8s.io domain", "requirement key in the kubernetes.io domain",
+        "requirement value that is no label value", "template label in the karpenter.sh domain", "taint key with a space",
+        "negative integer pods limit")), "the CRDs reject what they can: " + rejected);
     List<String> readyHostile = new ArrayList<>();
     for (String name : admitted) {
       NodePool pool = client.resources(NodePool.class).withName(name).get();

@@ -92,6 +92,24 @@ class NodePoolValidationTest {
   }
 
   @Test
+  void whatTheSchemaPatternsAdmitButGoOrCronRefuseAreProblems() {
+    var pool = pool(List.of(AMD64, new RequirementWithMinValues("kubernetes.io/arch", "Exists", List.of("amd64"), null)), null,
+        new Disruption(null, "99999999999999h", List.of(new Budget("99999999999", null, null, null),
+            new Budget("1", "0 0 * * * *", "1h", null), new Budget("1", "@daily", "8h", List.of("Bored")),
+            new Budget("0", "0 9 * * mon-fri", "8h", List.of("Drifted")))), "3000000000000h", NodeClassReference.ec2NodeClass("c"));
+
+    List<String> problems = NodePoolValidation.problems(pool, null);
+
+    assertEquals(List.of(
+        "spec.template.spec.requirements[1].values: Exists takes no values, not [amd64]",
+        "spec.template.spec.expireAfter: '3000000000000h' is longer than a duration can be (about 292 years)",
+        "spec.disruption.consolidateAfter: '99999999999999h' is longer than a duration can be (about 292 years)",
+        "spec.disruption.budgets[0].nodes: '99999999999' is larger than a count can be",
+        "spec.disruption.budgets[1].schedule: '0 0 * * * *' is not a cron schedule (5 fields, or @daily, @hourly, ...)",
+        "spec.disruption.budgets[2].reasons: 'Bored' is not one of [Drifted, Empty, Underutilized]"), problems);
+  }
+
+  @Test
   void quantitiesNeverOverflowAndSayWhatIsWrong() {
     Resources huge = ResourceQuantities.fromQuantities(Map.of("cpu", new Quantity("1e30"), "memory", new Quantity("1e400"),
         "nvidia.com/gpu", new Quantity("1e19")));

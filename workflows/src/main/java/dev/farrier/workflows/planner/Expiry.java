@@ -10,7 +10,8 @@ final class Expiry {
   static String of(NodeClaimView claim, NodePoolView pool, long nowMillis) {
     String text = claim.expireAfter() != null ? claim.expireAfter() : pool.expireAfter();
     Long after = GoDurations.toMillis(text);
-    if (after == null || nowMillis < claim.createdAtMillis() + after) {
+    // Age compared with the duration, not creation plus duration: an expireAfter of centuries must not wrap to the past.
+    if (after == null || nowMillis - claim.createdAtMillis() < after) {
       return null;
     }
     return "older than expireAfter " + text + " (created at " + Instant.ofEpochMilli(claim.createdAtMillis()) + ")";

@@ -72,9 +72,11 @@ final class KubeletReserve {
     Resources system = kubelet.systemReserved() != null ? kubelet.systemReserved() : Resources.ZERO;
     long disk = capacity.ephemeralStorageBytes();
     long nodefs = disk > 0 ? largest(kubelet.nodefsEviction(), disk, (disk + 9) / 10) : 0;
-    return new Resources(kubeReserved.milliCpu() + system.milliCpu(),
-        vmOverhead + kubeReserved.memoryBytes() + system.memoryBytes() + eviction,
-        kubeReserved.ephemeralStorageBytes() + system.ephemeralStorageBytes() + nodefs, 0, java.util.Map.of());
+    // Saturating sums: a node class reserving more than can be counted reserves everything, it never wraps to a gift.
+    return new Resources(Resources.add(kubeReserved.milliCpu(), system.milliCpu()),
+        Resources.add(Resources.add(vmOverhead, kubeReserved.memoryBytes()), Resources.add(system.memoryBytes(), eviction)),
+        Resources.add(Resources.add(kubeReserved.ephemeralStorageBytes(), system.ephemeralStorageBytes()), nodefs), 0,
+        java.util.Map.of());
   }
 
   /** The largest of the thresholds on a resource of {@code capacity} bytes, or {@code otherwise} when there are none. */

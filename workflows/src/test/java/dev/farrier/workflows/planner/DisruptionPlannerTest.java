@@ -240,6 +240,13 @@ class DisruptionPlannerTest {
   }
 
   @Test
+  void anExpireAfterOfCenturiesNeverWrapsIntoThePast() {
+    // Read as the largest long of milliseconds: creation time plus that wraps negative; the age is compared, not the sum.
+    NodePoolView pool = withExpireAfter(pool("default"), "3000000000000h");
+    assertEquals(List.of(), plan(List.of(pool), List.of(claim("c1", "default"))).commands());
+  }
+
+  @Test
   void neverDoesNotExpireAndTheClaimsOwnExpireAfterWins() {
     NodeClaimView ancient = withTimes(claim("a", "default"), NOW - 10_000 * HOUR, null);
     assertEquals(List.of(), plan(List.of(withExpireAfter(pool("default"), "Never")), List.of(ancient)).commands());

@@ -63,4 +63,14 @@ class KubeletReserveTest {
     assertEquals(afterOverhead - (255 + 11 * 29) * MIB - (long) Math.ceil(afterOverhead * 0.10), allocatable.memoryBytes());
     assertEquals(20 * GIB - GIB - 4 * GIB, allocatable.ephemeralStorageBytes(), "nodefs.available 20% instead of 10%");
   }
+
+  @org.junit.jupiter.api.Test
+  void reservesPastALongReserveEverythingInsteadOfWrappingIntoAGift() {
+    // A node class may reserve Long.MAX_VALUE bytes (the most ResourceQuantities reads); added to the VM overhead and
+    // the eviction threshold it must stay the most, so the node offers pods nothing rather than exabytes.
+    var kubelet = new KubeletSettings(null, null, new Resources(Long.MAX_VALUE, Long.MAX_VALUE, 0, 0, Map.of()),
+        new Resources(1000, GIB, 0, 0, Map.of()), java.util.List.of(), java.util.List.of());
+    Resources allocatable = KubeletReserve.allocatable(new Resources(2000, 8 * GIB, 20 * GIB, 29, Map.of()), kubelet);
+    org.junit.jupiter.api.Assertions.assertTrue(allocatable.memoryBytes() <= 0 && allocatable.milliCpu() <= 0, allocatable.toString());
+  }
 }
