@@ -65,8 +65,20 @@ public final class NodePoolValidation {
     duration(problems, "spec.template.spec.expireAfter", template.expireAfter(), true);
     duration(problems, "spec.template.spec.terminationGracePeriod", template.terminationGracePeriod(), false);
     disruption(problems, spec.disruption());
-    if (nodeClass != null && nodeClass.getSpec() != null) {
-      kubelet(problems, "EC2NodeClass " + nodeClass.getMetadata().getName() + " spec.kubelet", nodeClass.getSpec().kubelet());
+    if (nodeClass != null) {
+      nodeClassProblems(nodeClass).forEach(p -> problems.add("EC2NodeClass " + nodeClass.getMetadata().getName() + " " + p));
+    }
+    return problems;
+  }
+
+  /**
+   * The problems of an EC2NodeClass that planning would trip over (kubelet amounts it cannot count), each naming its
+   * field; the status loop shows them on the class itself as well as on every NodePool that uses it.
+   */
+  public static List<String> nodeClassProblems(EC2NodeClass nodeClass) {
+    List<String> problems = new ArrayList<>();
+    if (nodeClass.getSpec() != null) {
+      kubelet(problems, "spec.kubelet", nodeClass.getSpec().kubelet());
     }
     return problems;
   }

@@ -21,6 +21,8 @@ public record EC2NodeClassStatus(
   public static final String SUBNETS_READY = "SubnetsReady";
   public static final String SECURITY_GROUPS_READY = "SecurityGroupsReady";
   public static final String INSTANCE_PROFILE_READY = "InstanceProfileReady";
+  /** Karpenter's condition for a spec the API server admitted but the controller cannot use. */
+  public static final String VALIDATION_SUCCEEDED = "ValidationSucceeded";
 
   public List<ResolvedAmi> amisOrEmpty() {
     return amis == null ? List.of() : amis;

@@ -1,6 +1,7 @@
 package dev.farrier.activities.status;
 
 import dev.farrier.activities.NodeClassImages;
+import dev.farrier.activities.NodePoolValidation;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an EC2NodeClass resolves to now: AMIs, subnets, security groups and the instance profile, each with its own
- * condition (AMIsReady, SubnetsReady, SecurityGroupsReady, InstanceProfileReady), and Ready over all four. Each part
+ * condition (AMIsReady, SubnetsReady, SecurityGroupsReady, InstanceProfileReady), ValidationSucceeded (the kubelet
+ * amounts {@link NodePoolValidation#nodeClassProblems} refuses), and Ready over all five. Each part
  * is resolved on its own, so a cloud error in one leaves the others' results standing:
  * <ul>
  *   <li>nothing matched: the part's condition is False and its message names the selector terms that matched
@@ -76,7 +78,11 @@ final class NodeClassResolution {
         () -> cloud.resolveInstanceProfile(new InstanceProfileRequest(clusterName, name, spec.role(), spec.instanceProfile())),
         p -> p == null || p.isBlank(), v -> "no instance profile");
 
-    List<Condition> parts = List.of(amis.condition(), subnets.condition(), groups.condition(), profile.condition());
+    List<String> problems = NodePoolValidation.nodeClassProblems(nodeClass);
+    Condition validation = problems.isEmpty()
+        ? Condition.of(EC2NodeClassStatus.VALIDATION_SUCCEEDED, Condition.TRUE, EC2NodeClassStatus.VALIDATION_SUCCEEDED, "", now)
+        : Condition.of(EC2NodeClassStatus.VALIDATION_SUCCEEDED, Condition.FALSE, "ValidationFailed", String.join("; ", problems), now);
+    List<Condition> parts = List.of(amis.condition(), subnets.condition(), groups.condition(), profile.condition(), validation);
     Condition ready = ready(parts, now);
     List<Condition> conditions = new ArrayList<>(parts);
     conditions.add(ready);

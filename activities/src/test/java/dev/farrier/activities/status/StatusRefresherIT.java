@@ -173,4 +173,25 @@ class StatusRefresherIT extends ClusterIT {
     assertEquals(1, client.v1().events().inNamespace("default").list().getItems().stream()
         .filter(e -> name.equals(e.getInvolvedObject().getName()) && "Normal".equals(e.getType())).count());
   }
+
+  @Test
+  void kubeletAmountsPastALongMakeTheClassItselfFailValidation(@TempDir Path cloudDir) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
+    var name = KubeTestSupport.unique("kubelet");
+    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+        "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+        "role: KarpenterNodeRole-test\n  kubelet:\n    kubeReserved:\n      memory: \"1e30\""));
+
+    refresher.refresh();
+    refresher.refresh();
+
+    var nodeClass = cluster.getNodeClass(name).orElseThrow();
+    var validation = condition(nodeClass, EC2NodeClassStatus.VALIDATION_SUCCEEDED);
+    assertEquals(List.of(Condition.FALSE, "ValidationFailed"), List.of(validation.status(), validation.reason()));
+    assertTrue(validation.message().startsWith("spec.kubelet.kubeReserved.memory: '1e30'"), validation.message());
+    assertEquals(Condition.TRUE, condition(nodeClass, EC2NodeClassStatus.AMIS_READY).status(), "resolved despite the kubelet");
+    assertEquals(List.of(Condition.FALSE, "ValidationFailed"), List.of(ready(nodeClass).status(), ready(nodeClass).reason()));
+    assertEquals(1, warnings(name).size(), "one Event for the change to NotReady");
+  }
 }
