@@ -292,7 +292,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
   }
 
-  static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, long ephemeralStorageBytes) {
+  /** The catalogue's types of the given Kubernetes archs, as the planner sees them (also the status loop's capacity check). */
+  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, long ephemeralStorageBytes) {
     return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(t -> view(t, ephemeralStorageBytes)).toList();
   }
 

@@ -1,6 +1,9 @@
 package dev.farrier.activities.status;
 
+import dev.farrier.activities.NodeClassImages;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.NodePoolValidation;
+import dev.farrier.activities.PlanningActivitiesImpl;
 import dev.farrier.activities.ResourceQuantities;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.crd.Condition;
@@ -10,11 +13,14 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
+import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.OfferingCapacity;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +41,8 @@ public final class StatusRefresher {
   static final String NODE_CLASS_READY = "NodeClassReady";
   /** Karpenter v1's condition for a NodePool whose spec cannot be used ({@link NodePoolValidation}). */
   public static final String VALIDATION_SUCCEEDED = "ValidationSucceeded";
+  /** Farrier's condition for a NodePool every offering of which is out of capacity now (not part of Ready). */
+  public static final String CAPACITY_AVAILABLE = "CapacityAvailable";
   static final String VALIDATION_FAILED = "ValidationFailed";
 
   private final Cluster cluster;
@@ -111,9 +119,49 @@ public final class StatusRefresher {
     Resources resources = mine.stream().filter(c -> c.getStatus() != null && c.getStatus().capacity() != null)
         .map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity())).reduce(Resources.ZERO, Resources::plus);
     var before = pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), "Ready").orElse(null);
-    cluster.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(),
-        List.of(validation, classCondition, ready)));
+    List<Condition> conditions = new ArrayList<>(List.of(validation, classCondition, ready));
+    Condition capacity = ready.isTrue() ? capacity(spec, classes.get(ref.name()), now) : null;
+    if (capacity != null) {
+      conditions.add(capacity);
+    }
+    cluster.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(), conditions));
     announce(NodePool.KIND, name, before, ready);
+    if (capacity != null) {
+      announceCapacity(name, pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), CAPACITY_AVAILABLE).orElse(null),
+          capacity);
+    }
+  }
+
+  /**
+   * Whether any offering the NodePool allows is offered now ({@link OfferingCapacity}), from the catalogue the planner
+   * reads: False when the cloud has none left for it (capacity errors mark offerings unavailable for a few minutes).
+   */
+  private Condition capacity(dev.farrier.activities.crd.NodeClaimTemplateSpec spec, EC2NodeClass nodeClass, java.time.Instant now) {
+    var archs = NodeClassImages.fromStatus(nodeClass).keySet();
+    // Storage does not change which offerings exist: the default root volume will do.
+    var types = PlanningActivitiesImpl.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT_BYTES);
+    var offerings = OfferingCapacity.of(spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList(), types);
+    if (offerings.exhausted()) {
+      return Condition.of(CAPACITY_AVAILABLE, Condition.FALSE, "InsufficientCapacity", "every one of the " + offerings.allowed()
+          + " offerings (instance type, zone, capacity type) this NodePool allows is out of capacity now; they are offered again"
+          + " a few minutes after the cloud ran out", now);
+    }
+    return Condition.of(CAPACITY_AVAILABLE, Condition.TRUE, CAPACITY_AVAILABLE, offerings.available() + " of " + offerings.allowed()
+        + " offerings available", now);
+  }
+
+  /** One Event when a NodePool runs out of capacity, and one when it has some again. */
+  private void announceCapacity(String name, Condition before, Condition now) {
+    if (before == null ? now.isTrue() : Objects.equals(before.status(), now.status())) {
+      return;
+    }
+    log.info("capacity changed nodepool={} available={} message=\"{}\"", name, now.status(), now.message());
+    try {
+      cluster.recordEvent(new ClusterEvent(NodePool.KIND, name, now.isTrue() ? ClusterEvent.NORMAL : ClusterEvent.WARNING,
+          now.isTrue() ? CAPACITY_AVAILABLE : now.reason(), now.isTrue() ? "capacity is offered again: " + now.message() : now.message()));
+    } catch (RuntimeException e) {
+      log.warn("event not recorded kind=NodePool name={}: {}", name, e.toString());
+    }
   }
 
   /** One Event per change of Ready or of its reason (and one the first time it is False), never one per pass. */

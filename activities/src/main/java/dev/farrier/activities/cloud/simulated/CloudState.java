@@ -20,15 +20,17 @@ import java.util.Optional;
  * @param instanceProfiles      IAM instance profiles (IAM is global, but the simulated cloud is one account)
  * @param unavailableUntil      offerings marked unavailable by {@link SimulatedCloud#markUnavailable} or by a launch that
  *                              found them exhausted, each until a time
+ * @param faults                API faults injected by tests and the sandbox ({@link SimulatedCloud#injectFault}), each
+ *                              until a time; persisted, so the worker's process sees the sandbox's switches
  */
 record CloudState(int network, long launches, List<StoredInstance> instances,
     @JsonAlias("unavailableOfferings") List<OfferingKey> exhaustedOfferings,
-    List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil) {
+    List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil, List<InjectedFault> faults) {
   /** An offering taken out for a while (a spot interruption, a launch that found no capacity). */
   record UnavailableOffering(OfferingKey offering, Instant until, String reason) {}
 
   static CloudState initial(int network) {
-    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of());
+    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
   CloudState {
@@ -36,6 +38,7 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     exhaustedOfferings = exhaustedOfferings == null ? List.of() : List.copyOf(exhaustedOfferings);
     instanceProfiles = instanceProfiles == null ? List.of() : List.copyOf(instanceProfiles);
     unavailableUntil = unavailableUntil == null ? List.of() : List.copyOf(unavailableUntil);
+    faults = faults == null ? List.of() : List.copyOf(faults);
   }
 
   /** Offerings marked unavailable whose marks have not expired at {@code now}: what the cloud reports. */
@@ -47,7 +50,7 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     List<UnavailableOffering> next = new ArrayList<>(unavailableUntil.stream()
         .filter(u -> !u.offering().equals(offering) && now.isBefore(u.until())).toList());
     next.add(new UnavailableOffering(offering, until, reason));
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next, faults);
   }
 
   Optional<StoredInstanceProfile> instanceProfile(String name) {
@@ -57,28 +60,28 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
   CloudState withInstanceProfile(StoredInstanceProfile profile) {
     List<StoredInstanceProfile> next = new ArrayList<>(instanceProfiles.stream().filter(p -> !p.name().equals(profile.name())).toList());
     next.add(profile);
-    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil);
+    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil, faults);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
   }
 
   CloudState withOfferingExhausted(OfferingKey offering, boolean exhausted) {
@@ -87,6 +90,20 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     if (exhausted) {
       next.add(offering);
     }
-    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil);
+    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil, faults);
+  }
+
+  /** The faults in force at {@code now} for an EC2 API operation (or for every one, {@code *}). */
+  List<InjectedFault> faultsAt(String operation, Instant now) {
+    return faults.stream().filter(f -> now.isBefore(f.until()) && (f.operation().equals("*") || f.operation().equals(operation))).toList();
+  }
+
+  CloudState withFaults(List<InjectedFault> next) {
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, next);
+  }
+
+  CloudState withoutUnavailable(List<OfferingKey> offerings) {
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles,
+        unavailableUntil.stream().filter(u -> !offerings.contains(u.offering())).toList(), faults);
   }
 }

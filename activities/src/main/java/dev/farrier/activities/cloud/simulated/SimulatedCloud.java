@@ -110,6 +110,7 @@ public final class SimulatedCloud implements CloudProvider {
    */
   @Override
   public Instance create(LaunchRequest request) {
+    playFaults(RUN_INSTANCES);
     return store.mutate(state -> {
       Instant now = config.clock().instant();
       Optional<CloudProviderException> invalid = invalid(request);
@@ -206,6 +207,7 @@ public final class SimulatedCloud implements CloudProvider {
    */
   @Override
   public Instance delete(String cluster, String nodeClaim, String instanceId) {
+    playFaults(TERMINATE_INSTANCES);
     String claim = nodeClaim == null ? "" : nodeClaim;
     return store.mutate(state -> {
       Instant now = config.clock().instant();
@@ -234,12 +236,14 @@ public final class SimulatedCloud implements CloudProvider {
 
   @Override
   public Optional<Instance> get(String instanceId) {
+    playFaults(DESCRIBE_INSTANCES);
     Instant now = config.clock().instant();
     return store.read().instances().stream().filter(i -> i.id().equals(instanceId)).findFirst().map(i -> toInstance(i, now));
   }
 
   @Override
   public List<Instance> list(String cluster) {
+    playFaults(DESCRIBE_INSTANCES);
     Instant now = config.clock().instant();
     return store.read().instances().stream()
         .filter(i -> Ownership.owns(i.tags(), cluster))
@@ -315,6 +319,7 @@ public final class SimulatedCloud implements CloudProvider {
    */
   @Override
   public List<InstanceType> instanceTypes() {
+    playFaults(DESCRIBE_INSTANCE_TYPES);
     Set<OfferingKey> unavailable = new HashSet<>(store.read().unavailableAt(config.clock().instant()));
     if (unavailable.isEmpty()) {
       return catalog.instanceTypes();
@@ -415,6 +420,104 @@ public final class SimulatedCloud implements CloudProvider {
       Instant now = config.clock().instant();
       return Change.of(state.withOfferingExhausted(offering, !available), null,
           call(now, Operation.SET_OFFERING_AVAILABILITY, "", "", offering + " available=" + available));
+    });
+  }
+
+  /** The EC2 API operations faults can be injected into ({@code *} for all of them). */
+  public static final String RUN_INSTANCES = "RunInstances";
+  public static final String TERMINATE_INSTANCES = "TerminateInstances";
+  public static final String DESCRIBE_INSTANCES = "DescribeInstances";
+  public static final String DESCRIBE_INSTANCE_TYPES = "DescribeInstanceTypes";
+
+  /**
+   * Test and sandbox hook: {@code operation} (an EC2 API name above, or {@code *}) is throttled, fails with a server
+   * error, or answers only after {@code delay}, for {@code duration}. Persisted, so a worker sharing the state dir plays it
+   * too; a new fault for the same operation and kind replaces the old one.
+   */
+  public void injectFault(String operation, InjectedFault.Kind kind, Duration duration, Duration delay) {
+    store.mutate(state -> {
+      Instant now = config.clock().instant();
+      List<InjectedFault> next = new ArrayList<>(state.faults().stream()
+          .filter(f -> now.isBefore(f.until()) && !(f.operation().equals(operation) && f.kind() == kind)).toList());
+      next.add(new InjectedFault(operation, kind, now.plus(duration), delay.toMillis()));
+      return Change.of(state.withFaults(next), null, call(now, Operation.INJECT_FAULT, "", "", kind + " on " + operation + " for " + duration));
+    });
+  }
+
+  /** Test and sandbox hook: every injected fault ends now. */
+  public void clearFaults() {
+    store.mutate(state -> Change.of(state.withFaults(List.of()), null,
+        call(config.clock().instant(), Operation.INJECT_FAULT, "", "", "faults cleared")));
+  }
+
+  /** Plays the faults in force for {@code operation}: waits for a slow one, then fails for throttling or a server error. */
+  private void playFaults(String operation) {
+    List<InjectedFault> faults = store.read().faultsAt(operation, config.clock().instant());
+    for (InjectedFault fault : faults) {
+      if (fault.kind() == InjectedFault.Kind.SLOW && fault.delayMillis() > 0) {
+        try {
+          Thread.sleep(fault.delayMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new CloudProviderException(Kind.THROTTLED, operation + " interrupted while slow");
+        }
+      }
+    }
+    for (InjectedFault fault : faults) {
+      CloudProviderException failure = switch (fault.kind()) {
+        case THROTTLING -> new CloudProviderException(Kind.THROTTLED, operation + " failed: RequestLimitExceeded: Request limit exceeded.");
+        case SERVER_ERROR -> new CloudProviderException(Kind.THROTTLED, operation + " failed: InternalError: An internal error has"
+            + " occurred (HTTP 500)");
+        case SLOW -> null;
+      };
+      recordFault(operation, fault);
+      if (failure != null) {
+        throw failure;
+      }
+    }
+  }
+
+  private void recordFault(String operation, InjectedFault fault) {
+    store.mutate(state -> Change.of(state, null, call(config.clock().instant(), Operation.FAULT, "", "",
+        fault.kind() + " " + operation + (fault.kind() == InjectedFault.Kind.SLOW ? " +" + fault.delayMillis() + "ms" : ""))));
+  }
+
+  /**
+   * Test and sandbox hook: marks every offering {@code which} selects unavailable, in one write, as launches that found
+   * each of them out of capacity would (the catalogue reports them unavailable for {@link #UNAVAILABLE_FOR}).
+   */
+  public void markUnavailable(java.util.function.Predicate<OfferingKey> which, String reason) {
+    List<OfferingKey> offerings = catalog.instanceTypes().stream().flatMap(t -> t.offerings().stream()
+        .map(o -> new OfferingKey(t.name(), o.zone(), o.capacityType()))).filter(which).toList();
+    store.mutate(state -> {
+      Instant now = config.clock().instant();
+      CloudState next = state;
+      for (OfferingKey offering : offerings) {
+        next = next.withUnavailableUntil(offering, now.plus(UNAVAILABLE_FOR), reason, now);
+      }
+      return Change.of(next, null, call(now, Operation.MARK_UNAVAILABLE, "", "", offerings.size() + " offerings: " + reason));
+    });
+  }
+
+  /**
+   * Test and sandbox hook: no capacity (or capacity again) for every offering {@code which} selects, e.g. all those a
+   * NodePool allows. As {@link #setOfferingAvailable}, not announced: launches find out. Giving capacity back also ends
+   * the marks launches left, so the offerings are tried again at once.
+   */
+  public void setOfferingsAvailable(java.util.function.Predicate<OfferingKey> which, boolean available) {
+    List<OfferingKey> offerings = catalog.instanceTypes().stream().flatMap(t -> t.offerings().stream()
+        .map(o -> new OfferingKey(t.name(), o.zone(), o.capacityType()))).filter(which).toList();
+    store.mutate(state -> {
+      Instant now = config.clock().instant();
+      CloudState next = state;
+      for (OfferingKey offering : offerings) {
+        next = next.withOfferingExhausted(offering, !available);
+      }
+      if (available) {
+        next = next.withoutUnavailable(offerings);
+      }
+      return Change.of(next, null, call(now, Operation.SET_OFFERING_AVAILABILITY, "", "", offerings.size() + " offerings available="
+          + available));
     });
   }
 
