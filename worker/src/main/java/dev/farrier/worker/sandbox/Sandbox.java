@@ -35,6 +35,8 @@ public final class Sandbox {
     all.put("drift-upgrade", "the blueprint \"Update nodes using drift\": a drifted node replaced first, drained within its PDB");
     all.put("blocked-drain", "the same drift with a PDB allowing no eviction: the replacement names the PDB and its pods, "
         + "the PDB is relaxed, the drain goes on by itself");
+    all.put("cloud-faults", "launches throttled, the catalogue failing and slow while the blueprint provisions (retried, "
+        + "nothing launched twice); then every offering out of capacity: the NodePool says so, and when it is back");
     all.put("safety", "instances that are not exactly Farrier's survive garbage collection; a NodePool with an absurd limit "
         + "says why it is not Ready, and the good one still provisions");
     return java.util.Collections.unmodifiableMap(all);
@@ -93,11 +95,20 @@ public final class Sandbox {
         if (blockedDrain) {
           out.println("   with PodDisruptionBudget " + BlockedDrainScenario.PDB + " at maxUnavailable: 0 (no eviction allowed)");
         }
+        var faults = scenarioName.equals("cloud-faults") ? new CloudFaultsScenario(env, Duration.ofMinutes(5)) : null;
+        if (faults != null) {
+          faults.injectApiFaults(out);
+        }
         var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking) : scenario.provision(FROM_VERSION);
         out.printf("   %d inflate pods Ready on %s (nodeclaim %s, instance %s, image %s) after %.1fs%n", DriftScenario.REPLICAS,
             old.node(), old.nodeClaim(), old.instanceId(), old.imageId(), Duration.between(started, old.at()).toMillis() / 1000.0);
         if (safety) {
           new SafetyScenario(env, scenario, worker.log(), Duration.ofMinutes(5)).play(old, out);
+          return finish(env, keep, out);
+        }
+        if (faults != null) {
+          faults.reportApiFaults(out);
+          faults.playCapacityLoss(out);
           return finish(env, keep, out);
         }
         out.printf("== switching the EC2NodeClass to Kubernetes %s AMIs (%s, %s)%n", TO_VERSION,
