@@ -1,16 +1,17 @@
 package dev.farrier.activities.status;
 
 import dev.farrier.activities.NodeClassImages;
-import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.NodePoolValidation;
 import dev.farrier.activities.PlanningActivitiesImpl;
 import dev.farrier.activities.ResourceQuantities;
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimTemplateSpec;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.activities.crd.RequirementWithMinValues;
@@ -20,6 +21,7 @@ import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.OfferingCapacity;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -136,7 +138,7 @@ public final class StatusRefresher {
    * Whether any offering the NodePool allows is offered now ({@link OfferingCapacity}), from the catalogue the planner
    * reads: False when the cloud has none left for it (capacity errors mark offerings unavailable for a few minutes).
    */
-  private Condition capacity(dev.farrier.activities.crd.NodeClaimTemplateSpec spec, EC2NodeClass nodeClass, java.time.Instant now) {
+  private Condition capacity(NodeClaimTemplateSpec spec, EC2NodeClass nodeClass, Instant now) {
     var archs = NodeClassImages.fromStatus(nodeClass).keySet();
     // Storage does not change which offerings exist: the default root volume will do.
     var types = PlanningActivitiesImpl.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT_BYTES);

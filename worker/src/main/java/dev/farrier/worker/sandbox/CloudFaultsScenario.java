@@ -5,7 +5,6 @@ import dev.farrier.activities.cloud.simulated.CloudCallLog;
 import dev.farrier.activities.cloud.simulated.InjectedFault;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -78,14 +77,8 @@ final class CloudFaultsScenario {
     }
   }
 
-  @SuppressWarnings("unchecked")
   private Map<String, Object> condition(String status) {
-    GenericKubernetesResource pool = env.kube().genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(DriftScenario.NODE_POOL).get();
-    Object s = pool == null ? null : pool.getAdditionalProperties().get("status");
-    if (!(s instanceof Map<?, ?> map) || !(map.get("conditions") instanceof List<?> conditions)) {
-      return null;
-    }
-    return conditions.stream().map(c -> (Map<String, Object>) c)
-        .filter(c -> "CapacityAvailable".equals(c.get("type")) && status.equals(c.get("status"))).findFirst().orElse(null);
+    Map<String, Object> condition = NodePoolConditions.find(env.kube(), DriftScenario.NODE_POOL, "CapacityAvailable");
+    return condition != null && status.equals(condition.get("status")) ? condition : null;
   }
 }

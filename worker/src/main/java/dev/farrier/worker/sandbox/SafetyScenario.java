@@ -5,7 +5,6 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -54,8 +53,8 @@ final class SafetyScenario {
         + " and owner tags)%n", otherOwner.id(), WellKnown.TAG_OWNER, someTags.id());
 
     env.kube().load(new ByteArrayInputStream(hostilePool().getBytes(StandardCharsets.UTF_8))).serverSideApply();
-    var condition = Await.until("NodePool " + HOSTILE_POOL + " to say why it cannot be used", timeout, () -> condition(HOSTILE_POOL,
-        "ValidationSucceeded"), drift::diagnostics);
+    var condition = Await.until("NodePool " + HOSTILE_POOL + " to say why it cannot be used", timeout,
+        () -> NodePoolConditions.find(env.kube(), HOSTILE_POOL, "ValidationSucceeded"), drift::diagnostics);
     if (!"False".equals(condition.get("status"))) {
       throw new IllegalStateException("NodePool " + HOSTILE_POOL + " with an absurd limit passed validation: " + condition);
     }
@@ -89,16 +88,6 @@ final class SafetyScenario {
       }
     }
     out.printf("== 45s later (garbage collection every 5s, grace 20s) both are still running: %s, %s%n", otherOwner.id(), someTags.id());
-  }
-
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> condition(String pool, String type) {
-    GenericKubernetesResource resource = env.kube().genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(pool).get();
-    Object status = resource == null ? null : resource.getAdditionalProperties().get("status");
-    if (!(status instanceof Map<?, ?> map) || !(map.get("conditions") instanceof List<?> conditions)) {
-      return null;
-    }
-    return conditions.stream().map(c -> (Map<String, Object>) c).filter(c -> type.equals(c.get("type"))).findFirst().orElse(null);
   }
 
   private List<Pod> probePods() {

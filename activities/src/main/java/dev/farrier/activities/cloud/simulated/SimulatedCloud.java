@@ -482,13 +482,18 @@ public final class SimulatedCloud implements CloudProvider {
         fault.kind() + " " + operation + (fault.kind() == InjectedFault.Kind.SLOW ? " +" + fault.delayMillis() + "ms" : ""))));
   }
 
+  /** Every offering of the catalogue that {@code which} selects. */
+  private List<OfferingKey> offerings(java.util.function.Predicate<OfferingKey> which) {
+    return catalog.instanceTypes().stream().flatMap(t -> t.offerings().stream()
+        .map(o -> new OfferingKey(t.name(), o.zone(), o.capacityType()))).filter(which).toList();
+  }
+
   /**
    * Test and sandbox hook: marks every offering {@code which} selects unavailable, in one write, as launches that found
    * each of them out of capacity would (the catalogue reports them unavailable for {@link #UNAVAILABLE_FOR}).
    */
   public void markUnavailable(java.util.function.Predicate<OfferingKey> which, String reason) {
-    List<OfferingKey> offerings = catalog.instanceTypes().stream().flatMap(t -> t.offerings().stream()
-        .map(o -> new OfferingKey(t.name(), o.zone(), o.capacityType()))).filter(which).toList();
+    List<OfferingKey> offerings = offerings(which);
     store.mutate(state -> {
       Instant now = config.clock().instant();
       CloudState next = state;
@@ -505,8 +510,7 @@ public final class SimulatedCloud implements CloudProvider {
    * the marks launches left, so the offerings are tried again at once.
    */
   public void setOfferingsAvailable(java.util.function.Predicate<OfferingKey> which, boolean available) {
-    List<OfferingKey> offerings = catalog.instanceTypes().stream().flatMap(t -> t.offerings().stream()
-        .map(o -> new OfferingKey(t.name(), o.zone(), o.capacityType()))).filter(which).toList();
+    List<OfferingKey> offerings = offerings(which);
     store.mutate(state -> {
       Instant now = config.clock().instant();
       CloudState next = state;
