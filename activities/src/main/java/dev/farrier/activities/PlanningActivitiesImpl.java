@@ -21,6 +21,9 @@ import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.FailureTypes;
+import io.temporal.failure.ApplicationFailure;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
@@ -211,6 +214,43 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
+    var snapshot = disruptionSnapshot(claims);
+    var plan = disruption.plan(snapshot.snapshot());
+    disruptionConditions.write(claims, DisruptionConditions.of(snapshot.snapshot()));
+    // The planner knows no NodePool it was not given: say why its claims are left alone.
+    List<CandidateDecision> decisions = new ArrayList<>(plan.decisions().stream()
+        .map(d -> !d.disrupt() && snapshot.unplannable().contains(d.nodePool()) ? new CandidateDecision(d.nodeClaim(), d.nodeName(), d.nodePool(), false,
+            "nodepool " + d.nodePool() + " cannot be planned (see its ValidationSucceeded condition): left alone") : d)
+        .toList());
+    all.stream().filter(c -> !Ownership.launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
+        nodeName(c), c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), false,
+        "not launched by Farrier (no " + WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION + "=" + NodePoolHash.VERSION + "): left alone")));
+    if (!plan.commands().isEmpty()) {
+      log.info("disruption planned commands={} candidates={}", plan.commands().size(), decisions.size());
+    }
+    return new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
+  }
+
+  /**
+   * A fleet upgrade's next batch, from the same snapshot as {@link #planDisruption} (Farrier's claims only, NodePools
+   * that pass validation); writes nothing.
+   */
+  @Override
+  public RolloutBatch planRollout(PlanDisruptionRequest request) {
+    if (request.rollout() == null) {
+      throw ApplicationFailure.newNonRetryableFailure("planRollout needs a rollout scope", FailureTypes.INVALID_REQUEST);
+    }
+    var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
+    var batch = disruption.planRollout(disruptionSnapshot(claims).snapshot(), request.rollout());
+    log.info("rollout batch planned rollout={} commands={} remaining={}", request.rollout().workflowId(), batch.commands().size(),
+        batch.remaining());
+    return batch;
+  }
+
+  /** The disruption snapshot of Farrier's claims, and the NodePools left out because they cannot be planned. */
+  private record Disruptable(DisruptionSnapshot snapshot, Set<String> unplannable) {}
+
+  private Disruptable disruptionSnapshot(List<NodeClaim> claims) {
     List<NodePoolView> pools = new ArrayList<>();
     Set<String> unplannable = new java.util.TreeSet<>();
     for (NodePool pool : cluster.listNodePools()) {
@@ -234,21 +274,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
-    var snapshot = new DisruptionSnapshot(clock.millis(), pools, views, images);
-    var plan = disruption.plan(snapshot);
-    disruptionConditions.write(claims, DisruptionConditions.of(snapshot));
-    // The planner knows no NodePool it was not given: say why its claims are left alone.
-    List<CandidateDecision> decisions = new ArrayList<>(plan.decisions().stream()
-        .map(d -> !d.disrupt() && unplannable.contains(d.nodePool()) ? new CandidateDecision(d.nodeClaim(), d.nodeName(), d.nodePool(), false,
-            "nodepool " + d.nodePool() + " cannot be planned (see its ValidationSucceeded condition): left alone") : d)
-        .toList());
-    all.stream().filter(c -> !Ownership.launchedByFarrier(c)).forEach(c -> decisions.add(new CandidateDecision(c.getMetadata().getName(),
-        nodeName(c), c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), false,
-        "not launched by Farrier (no " + WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION + "=" + NodePoolHash.VERSION + "): left alone")));
-    if (!plan.commands().isEmpty()) {
-      log.info("disruption planned commands={} candidates={}", plan.commands().size(), decisions.size());
-    }
-    return new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
+    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images), unplannable);
   }
 
   /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */
@@ -335,8 +361,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         taints(template.taintsOrEmpty()), taints(template.startupTaintsOrEmpty()),
         template.nodeClassRef() == null ? null : template.nodeClassRef().name(),
         limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()),
-        "true".equals(pool.getMetadata().getAnnotations() == null ? null
-            : pool.getMetadata().getAnnotations().get(WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)));
+        "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION));
+  }
+
+  private static String annotation(NodePool pool, String key) {
+    return pool.getMetadata().getAnnotations() == null ? null : pool.getMetadata().getAnnotations().get(key);
   }
 
   private static NodePoolLimits limits(Map<String, io.fabric8.kubernetes.api.model.Quantity> limits) {

@@ -158,9 +158,7 @@ final class ProvisioningSnapshots {
     if (extra.equals(Resources.ZERO)) {
       return pool;
     }
-    return new NodePoolView(pool.name(), pool.weight(), pool.requirements(), pool.labels(), pool.taints(), pool.startupTaints(),
-        pool.nodeClassName(), pool.limits(), pool.usage().plus(extra), pool.hash(), pool.budgets(), pool.expireAfter(),
-        pool.terminationGracePeriodSeconds());
+    return pool.withUsage(pool.usage().plus(extra));
   }
 
   static KubeletSettings kubelet(EC2NodeClass nodeClass) {

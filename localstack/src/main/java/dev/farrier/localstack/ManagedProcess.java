@@ -94,7 +94,20 @@ final class ManagedProcess {
             .filter(ProcessHandle::isAlive).map(h -> Long.toString(h.pid())).toList(), "");
       }
     }
-    log.info("component stopped component={} pid={} exitCode={}", name, pid(), process.exitValue());
+    log.info("component stopped component={} pid={} exitCode={}", name, pid(), reapedExitCode());
+  }
+
+  /**
+   * The exit code once the JDK has reaped the process. The tree's {@code onExit} can complete a moment before the
+   * {@link Process} object records its own exit, and {@code exitValue()} then throws though the process is gone.
+   */
+  private String reapedExitCode() {
+    try {
+      return process.waitFor(5, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "not reaped yet";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown (interrupted)";
+    }
   }
 
   private static boolean awaitExit(List<ProcessHandle> tree, Duration timeout) {

@@ -4,6 +4,7 @@ import dev.farrier.activities.InterruptionActivitiesImpl;
 import dev.farrier.activities.NodeActivitiesImpl;
 import dev.farrier.activities.NodeClaimActivitiesImpl;
 import dev.farrier.activities.PlanningActivitiesImpl;
+import dev.farrier.activities.RolloutActivitiesImpl;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.Fabric8Cluster;
@@ -35,7 +36,8 @@ public class TemporalWorkerFactory {
     worker.registerActivitiesImplementations(
         new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client, settings.clusterName())),
         new NodeClaimActivitiesImpl(cluster, provider),
-        new NodeActivitiesImpl(cluster));
+        new NodeActivitiesImpl(cluster),
+        new RolloutActivitiesImpl(cluster, cluster, provider, new TemporalWorkflowStatus(client)::running, settings.reconciler()));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(
           new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster, provider, interruption.counters()));

@@ -4,6 +4,7 @@ import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
@@ -54,6 +55,10 @@ public final class ActivityStubs {
     return Workflow.newActivityStub(InterruptionActivities.class, QUICK, interruptionOptions());
   }
 
+  public static RolloutActivities rollout() {
+    return Workflow.newActivityStub(RolloutActivities.class, QUICK, rolloutOptions());
+  }
+
   public static PlanningActivities planning() {
     return Workflow.newActivityStub(PlanningActivities.class, QUICK, planningOptions());
   }
@@ -94,8 +99,20 @@ public final class ActivityStubs {
     return Map.of(
         "PlanProvisioning", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
         "PlanReplacement", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
+        "PlanRollout", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
         // The reconciler plans again at its next interval, so a failed round is cheap.
         "PlanDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
+  }
+
+  public static Map<String, ActivityOptions> rolloutOptions() {
+    return Map.of(
+        "Claim", QUICK,
+        "SwitchImages", CLEANUP,
+        // The status loop resolves a changed class within seconds; ten minutes means it is not running.
+        "AwaitImages", await(Duration.ofMinutes(10)),
+        "WorkloadsOn", QUICK,
+        "ObserveHealth", call(Duration.ofSeconds(30), Duration.ofMinutes(2)),
+        "Release", CLEANUP);
   }
 
   /**

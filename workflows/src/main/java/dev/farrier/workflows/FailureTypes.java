@@ -37,6 +37,12 @@ public final class FailureTypes {
   /** No replacement can hold the node's pods (limits, no instance type, no capacity): the node is left in service. */
   public static final String NO_REPLACEMENT_POSSIBLE = "NoReplacementPossible";
 
+  /** A fleet upgrade asks for something no rollout can do (unknown NodePool, a target that resolves nothing, ...). */
+  public static final String INVALID_UPGRADE = "InvalidUpgrade";
+  /** Another running fleet upgrade owns one of the NodePools. */
+  public static final String ROLLOUT_CONFLICT = "RolloutConflict";
+
   /** Types no activity retry can fix. */
-  public static final List<String> NON_RETRYABLE = List.of(INSUFFICIENT_CAPACITY, NODE_CLASS_NOT_READY, NOT_OWNED, INVALID_REQUEST);
+  public static final List<String> NON_RETRYABLE = List.of(INSUFFICIENT_CAPACITY, NODE_CLASS_NOT_READY, NOT_OWNED, INVALID_REQUEST,
+      INVALID_UPGRADE, ROLLOUT_CONFLICT);
 }

@@ -4,6 +4,8 @@ import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.RolloutActivities;
+import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflowImpl;
 import dev.farrier.workflows.interruption.InterruptionWorkflowImpl;
 import dev.farrier.workflows.provisioning.NodeLaunchWorkflowImpl;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
@@ -28,13 +30,15 @@ public final class FarrierWorkflows {
       ProvisioningWorkflowImpl.class,
       NodeLaunchWorkflowImpl.class,
       NodeReplacementWorkflowImpl.class,
-      InterruptionWorkflowImpl.class);
+      InterruptionWorkflowImpl.class,
+      NodePoolUpgradeWorkflowImpl.class);
 
   public static final List<Class<?>> ACTIVITY_INTERFACES = List.of(
       NodeClaimActivities.class,
       NodeActivities.class,
       PlanningActivities.class,
-      InterruptionActivities.class);
+      InterruptionActivities.class,
+      RolloutActivities.class);
 
   public static Class<?>[] implementationTypes() {
     return IMPLEMENTATIONS.toArray(Class<?>[]::new);

@@ -33,4 +33,15 @@ public final class WorkflowIds {
     String trimmed = queue.endsWith("/") ? queue.substring(0, queue.length() - 1) : queue;
     return "interruption/" + trimmed.substring(trimmed.lastIndexOf('/') + 1);
   }
+
+  /**
+   * {@code upgrade/<nodepools>/<target>}: one rollout per NodePools and target, so the same CI job run again attaches
+   * to the running rollout. NodePools are sorted and joined with {@code +}; a rollout of an EC2NodeClass's NodePools is
+   * {@code upgrade/nodeclass=<name>/<target>}.
+   */
+  public static String upgrade(java.util.List<String> nodePools, String nodeClass, String target) {
+    String what = nodeClass != null && !nodeClass.isBlank() ? "nodeclass=" + nodeClass.strip()
+        : String.join("+", new java.util.TreeSet<>(nodePools));
+    return "upgrade/" + what + "/" + target;
+  }
 }

@@ -21,5 +21,5 @@ import java.util.Optional;
  *   <li>Reads of a missing object return {@link Optional#empty()}.</li>
  * </ul>
  */
-public interface Cluster extends ClusterReader, StatusWriter, NodeClaimStore, NodeWriter, PodEvictor, EventSink {
+public interface Cluster extends ClusterReader, StatusWriter, NodeClaimStore, NodeWriter, PodEvictor, EventSink, RolloutWriter {
 }

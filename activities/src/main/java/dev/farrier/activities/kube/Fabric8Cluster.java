@@ -1,5 +1,6 @@
 package dev.farrier.activities.kube;
 
+import dev.farrier.activities.crd.AmiSelectorTerm;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
@@ -222,6 +223,47 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
     });
     require(outcome, "Node", name);
     return outcome.changed();
+  }
+
+  @Override
+  public String compareAndSetNodePoolAnnotation(String name, String key, String expected, String value) {
+    String[] holder = new String[1];
+    var outcome = patcher.apply(client.resources(NodePool.class).withName(name), false, pool -> {
+      String current = pool.getMetadata().getAnnotations() == null ? null : pool.getMetadata().getAnnotations().get(key);
+      holder[0] = current;
+      if (java.util.Objects.equals(current, value) || !java.util.Objects.equals(current, expected)) {
+        return null;
+      }
+      Map<String, String> change = new HashMap<>();
+      change.put(key, value);
+      holder[0] = value;
+      return Map.of("metadata", Map.of("annotations", change));
+    });
+    require(outcome, NodePool.KIND, name);
+    return holder[0];
+  }
+
+  @Override
+  public void setNodeClassImages(String name, List<AmiSelectorTerm> terms, String amiFamily, Map<String, String> annotations) {
+    var outcome = patcher.apply(client.resources(EC2NodeClass.class).withName(name), false, nodeClass -> {
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      putIfChanges(metadata, "annotations", nodeClass.getMetadata().getAnnotations(), annotations);
+      var spec = nodeClass.getSpec();
+      boolean same = spec != null && terms.equals(spec.amiSelectorTermsOrEmpty()) && java.util.Objects.equals(amiFamily, spec.amiFamily());
+      if (same && metadata.isEmpty()) {
+        return null;
+      }
+      Map<String, Object> body = new LinkedHashMap<>();
+      if (!metadata.isEmpty()) {
+        body.put("metadata", metadata);
+      }
+      Map<String, Object> specPatch = new HashMap<>();
+      specPatch.put("amiSelectorTerms", terms);
+      specPatch.put("amiFamily", amiFamily);
+      body.put("spec", specPatch);
+      return body;
+    });
+    require(outcome, EC2NodeClass.KIND, name);
   }
 
   @Override

@@ -27,4 +27,11 @@ public interface PlanningActivities {
    */
   @ActivityMethod
   DisruptionPlan planDisruption(PlanDisruptionRequest request);
+
+  /**
+   * A fleet upgrade's next batch ({@code request.rollout()}): the drifted nodes of the NodePools it owns, under the
+   * same budgets, {@code do-not-disrupt} and ownership rules as {@link #planDisruption}, and how many remain.
+   */
+  @ActivityMethod
+  RolloutBatch planRollout(PlanDisruptionRequest request);
 }

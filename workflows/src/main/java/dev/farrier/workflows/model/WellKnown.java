@@ -58,4 +58,11 @@ public final class WellKnown {
    * new node is up, before the old one is cordoned and drained (interruptions never wait).
    */
   public static final String APPROVE_REPLACEMENTS_ANNOTATION = "farrier.dev/approve-replacements";
+  /**
+   * On a NodePool: the fleet upgrade ({@code upgrade/...} workflow id) that owns it. While set, the NodePool's drifted
+   * nodes are replaced only in that rollout's batches, never by the reconciler's drift planning.
+   */
+  public static final String ROLLOUT_ANNOTATION = "farrier.dev/rollout";
+  /** On an EC2NodeClass: its {@code amiSelectorTerms} before a rollout changed them (JSON), for a person to read. */
+  public static final String PREVIOUS_AMI_TERMS_ANNOTATION = "farrier.dev/previous-ami-selector-terms";
 }

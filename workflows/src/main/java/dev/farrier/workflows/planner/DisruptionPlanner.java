@@ -4,11 +4,15 @@ import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.RolloutScope;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -27,6 +31,8 @@ import java.util.stream.Collectors;
  *       v1: no budget, and do-not-disrupt does not stop it (the drain still honours do-not-disrupt pods until the
  *       terminationGracePeriod);</li>
  *   <li>not drifted ({@link DriftCheck}) and no rebalance recommended: skipped;</li>
+ *   <li>drifted in a NodePool owned by a fleet upgrade ({@code farrier.dev/rollout}): skipped, the rollout replaces
+ *       it in one of its batches ({@link #planRollout});</li>
  *   <li>do-not-disrupt on the node or one of its pods: skipped;</li>
  *   <li>drifted: a command if the NodePool's budget for {@code Drifted} ({@link BudgetCheck}) has room;</li>
  *   <li>rebalance recommended by EC2 (the NodePool opted in): a voluntary disruption like drift, held by
@@ -46,6 +52,26 @@ public final class DisruptionPlanner {
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
 
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
+    return decide(snapshot, null).plan();
+  }
+
+  /**
+   * A fleet upgrade's next batch: only drifted claims of the NodePools {@code scope} owns (deletion, expiry and
+   * rebalance stay the reconciler's), oldest drifted first, under the same budgets and {@code do-not-disrupt}, at most
+   * {@code scope.max()}; with how many drifted claims of the scope remain and why the others wait.
+   */
+  public RolloutBatch planRollout(DisruptionSnapshot snapshot, RolloutScope scope) {
+    Decisions decided = decide(snapshot, scope);
+    List<CandidateDecision> held = decided.plan().decisions().stream()
+        .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim())).toList();
+    return new RolloutBatch(decided.plan().commands(), decided.remainingClaims().size(), held);
+  }
+
+  /** The plan, and (for a rollout) the claims of its scope still to be replaced. */
+  private record Decisions(DisruptionPlan plan, Set<String> remainingClaims) {}
+
+  private Decisions decide(DisruptionSnapshot snapshot, RolloutScope scope) {
+    Set<String> remaining = new TreeSet<>();
     Map<String, NodePoolView> pools = snapshot.nodePools().stream()
         .collect(Collectors.toMap(NodePoolView::name, Function.identity(), (a, b) -> a));
     Map<String, List<String>> images = ResolvedImages.index(snapshot.resolvedImages());
@@ -66,6 +92,17 @@ public final class DisruptionPlanner {
     List<Decided> voluntary = new ArrayList<>();
     for (NodeClaimView claim : snapshot.nodeClaims()) {
       NodePoolView pool = pools.get(claim.nodePool());
+      if (scope != null && !inScope(scope, claim)) {
+        continue;
+      }
+      if (scope != null && (claim.deleting() || claim.replacementActive())) {
+        // Deletion is the reconciler's; a node being replaced is work the rollout still waits for.
+        if (claim.replacementActive() && pool != null && DriftCheck.of(claim, pool, images).drifted()) {
+          remaining.add(claim.name());
+          decisions.put(claim.name(), skip(claim, "being replaced"));
+        }
+        continue;
+      }
       if (claim.deleting()) {
         if (claim.replacementActive()) {
           decisions.put(claim.name(), skip(claim, "being deleted; a disruption is already under way"));
@@ -84,7 +121,7 @@ public final class DisruptionPlanner {
         decisions.put(claim.name(), skip(claim, skipReason));
         continue;
       }
-      String expiry = Expiry.of(claim, pool, snapshot.nowMillis());
+      String expiry = scope != null ? null : Expiry.of(claim, pool, snapshot.nowMillis());
       if (expiry != null) {
         commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED,
             expiry + "; forceful: not budget-limited and not held by do-not-disrupt"));
@@ -94,9 +131,17 @@ public final class DisruptionPlanner {
         continue;
       }
       DriftCheck drift = DriftCheck.of(claim, pool, images);
-      if (!drift.drifted() && !claim.rebalanceRecommended()) {
+      if (!drift.drifted() && (scope != null || !claim.rebalanceRecommended())) {
         decisions.put(claim.name(), skip(claim, drift.detail()));
         continue;
+      }
+      String owner = ownerProblem(scope, pool);
+      if (drift.drifted() && owner != null) {
+        decisions.put(claim.name(), skip(claim, "drifted (" + drift.detail() + ") but " + owner));
+        continue;
+      }
+      if (scope != null) {
+        remaining.add(claim.name());
       }
       Decided candidate = drift.drifted() ? new Decided(claim, pool, method(claim), REASON_DRIFTED, drift.detail())
           : new Decided(claim, pool, method(claim), REASON_REBALANCE, REBALANCE_DETAIL);
@@ -112,8 +157,13 @@ public final class DisruptionPlanner {
     }
 
     voluntary.sort(Decided.ORDER);
+    int allowed = scope == null ? Integer.MAX_VALUE : scope.max();
     for (Decided candidate : voluntary) {
       String poolName = candidate.pool.name();
+      if (commands.size() >= allowed) {
+        decisions.put(candidate.claim.name(), skip(candidate.claim, candidate.what() + ": waits for the rollout's next batch"));
+        continue;
+      }
       // A node whose stale taint already counts as disrupting takes no second unit when it is planned again.
       int held = candidate.claim.beingDisrupted() ? 1 : 0;
       BudgetCheck budget = candidate.budget(nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0) - held);
@@ -135,7 +185,27 @@ public final class DisruptionPlanner {
     List<CandidateDecision> ordered = decisions.values().stream()
         .sorted(Comparator.comparing(CandidateDecision::nodeClaim))
         .toList();
-    return new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered);
+    return new Decisions(new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered),
+        remaining);
+  }
+
+  private static boolean inScope(RolloutScope scope, NodeClaimView claim) {
+    return scope.nodePools().contains(claim.nodePool())
+        && (scope.onlyClaims().isEmpty() || scope.onlyClaims().contains(claim.name()));
+  }
+
+  /**
+   * Why drift of this pool is not the caller's to act on, or null when it is: a NodePool owned by a rollout is
+   * replaced only in that rollout's batches; a rollout acts only on the NodePools it owns.
+   */
+  private static String ownerProblem(RolloutScope scope, NodePoolView pool) {
+    if (scope == null) {
+      return pool.rollout() == null ? null
+          : "held for rollout " + pool.rollout() + " (farrier.dev/rollout): replaced in one of its batches";
+    }
+    return scope.workflowId().equals(pool.rollout()) ? null
+        : "nodepool " + pool.name() + " is not owned by " + scope.workflowId()
+            + (pool.rollout() == null ? "" : " (it is owned by " + pool.rollout() + ")");
   }
 
   private static DisruptionMethod method(NodeClaimView claim) {

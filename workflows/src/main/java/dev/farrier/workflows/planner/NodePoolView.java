@@ -23,6 +23,8 @@ import java.util.Map;
  * @param expireAfter                   {@code spec.template.spec.expireAfter} ({@code 720h}, {@code Never}), null
  *                                      when unset
  * @param terminationGracePeriodSeconds {@code spec.template.spec.terminationGracePeriod} in seconds, null when unset
+ * @param rollout                       the fleet upgrade that owns the NodePool ({@code farrier.dev/rollout}), null
+ *                                      when none: its drifted nodes are then replaced only in that rollout's batches
  */
 public record NodePoolView(
     String name,
@@ -38,13 +40,14 @@ public record NodePoolView(
     List<DisruptionBudget> budgets,
     String expireAfter,
     Long terminationGracePeriodSeconds,
-    boolean approvalRequired) {
+    boolean approvalRequired,
+    String rollout) {
   /** A NodePool whose replacements need no approval. */
   public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
       List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
       List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds) {
     this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
-        terminationGracePeriodSeconds, false);
+        terminationGracePeriodSeconds, false, null);
   }
 
   public NodePoolView {
@@ -55,5 +58,11 @@ public record NodePoolView(
     limits = limits == null ? NodePoolLimits.NONE : limits;
     usage = usage == null ? Resources.ZERO : usage;
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
+  }
+
+  /** The same NodePool with another {@code usage} (what provisioning counts against the limits). */
+  public NodePoolView withUsage(Resources newUsage) {
+    return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout);
   }
 }

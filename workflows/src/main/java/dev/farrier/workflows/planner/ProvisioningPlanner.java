@@ -63,9 +63,7 @@ public final class ProvisioningPlanner {
     }
     NodePoolView pool = snapshot.nodePool();
     Resources usage = pool.usage().minus(snapshot.replacedCapacity());
-    NodePoolView withoutReplaced = new NodePoolView(pool.name(), pool.weight(), pool.requirements(), pool.labels(),
-        pool.taints(), pool.startupTaints(), pool.nodeClassName(), pool.limits(), usage, pool.hash(), pool.budgets(),
-        pool.expireAfter(), pool.terminationGracePeriodSeconds());
+    NodePoolView withoutReplaced = pool.withUsage(usage);
     ProvisioningSnapshot forNode = new ProvisioningSnapshot(reschedulable, List.of(withoutReplaced),
         Map.of(pool.name(), snapshot.instanceTypes()), snapshot.daemonSetPods(), List.of(), Map.of(pool.name(), snapshot.kubelet()));
     String name = snapshot.replacementName();

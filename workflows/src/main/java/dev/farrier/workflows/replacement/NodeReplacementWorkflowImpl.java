@@ -406,6 +406,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     if (!operatorsSee() || failed instanceof CanceledFailure) {
       return false;
     }
+    if (input.owner() != null && !state.pastPointOfNoReturn()) {
+      // A rollout's replacement: the node was given back; the rollout decides what happens next.
+      recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.DISRUPTION_FAILED, failed.getMessage() + "; reported to " + input.owner());
+      enter(FAILED);
+      return false;
+    }
     enter(AWAITING_RETRY);
     setBlocker(new Blocker(Blocker.Kind.STEP_FAILED, DrainPolicy.truncate("step failed: " + failed.getMessage()
         + "; Retry or Abort"), List.of(), List.of(), Workflow.currentTimeMillis()));
@@ -577,7 +583,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       Workflow.continueAsNew(new ReplacementInput(input.cluster(), command, input.launchSettings(), input.drainPollSeconds(),
           input.drainPollMaxSeconds(), new DrainResume(state.replacementName(), state.replacement(), state.tainted(),
               state.cordoned(), state.paused(), state.graceEndsAtMillis(), state.evicted(),
-              state.blocker() == null ? null : state.blocker().summary(), carried.interruption()), null, null, false));
+              state.blocker() == null ? null : state.blocker().summary(), carried.interruption()), null, null, false, null));
     }
     Workflow.continueAsNew(input.continuedWith(carried));
   }

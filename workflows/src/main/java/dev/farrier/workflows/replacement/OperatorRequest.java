@@ -19,7 +19,7 @@ public record OperatorRequest(String reason, String by) {
     return by == null || by.isBlank() ? text : text + " (by " + by.strip() + ")";
   }
 
-  boolean hasReason() {
+  public boolean hasReason() {
     return reason != null && !reason.isBlank();
   }
 }

@@ -80,7 +80,7 @@ class DisruptionPlannerTest {
     NodePoolView base = pool("default");
     NodePoolView approving = new NodePoolView(base.name(), base.weight(), base.requirements(), base.labels(), base.taints(),
         base.startupTaints(), base.nodeClassName(), base.limits(), base.usage(), base.hash(), base.budgets(),
-        base.expireAfter(), base.terminationGracePeriodSeconds(), true);
+        base.expireAfter(), base.terminationGracePeriodSeconds(), true, null);
 
     assertTrue(plan(List.of(approving), List.of(onImage(claim("a", "default"), "ami-old"))).commands().getFirst().approvalRequired());
     assertFalse(plan(List.of(base), List.of(onImage(claim("a", "default"), "ami-old"))).commands().getFirst().approvalRequired());

@@ -94,6 +94,13 @@ final class Fixtures {
         p.nodeClassName(), p.limits(), p.usage(), p.hash(), budgets, p.expireAfter(), p.terminationGracePeriodSeconds());
   }
 
+  /** The pool owned by the fleet upgrade {@code rollout} ({@code farrier.dev/rollout}). */
+  static NodePoolView ownedBy(NodePoolView p, String rollout) {
+    return new NodePoolView(p.name(), p.weight(), p.requirements(), p.labels(), p.taints(), p.startupTaints(),
+        p.nodeClassName(), p.limits(), p.usage(), p.hash(), p.budgets(), p.expireAfter(), p.terminationGracePeriodSeconds(),
+        p.approvalRequired(), rollout);
+  }
+
   static NodePoolView withExpireAfter(NodePoolView p, String expireAfter) {
     return new NodePoolView(p.name(), p.weight(), p.requirements(), p.labels(), p.taints(), p.startupTaints(),
         p.nodeClassName(), p.limits(), p.usage(), p.hash(), p.budgets(), expireAfter, p.terminationGracePeriodSeconds());

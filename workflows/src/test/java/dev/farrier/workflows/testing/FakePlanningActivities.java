@@ -5,6 +5,7 @@ import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ public class FakePlanningActivities implements PlanningActivities {
   private volatile Function<PlanReplacementRequest, ReplacementPlan> planReplacement =
       r -> new ReplacementPlan(Fixtures.claim(r.replacementName(), "default"), 3, "like " + r.nodeName());
   private volatile Function<PlanDisruptionRequest, DisruptionPlan> planDisruption = r -> DisruptionPlan.empty(0);
+  private volatile Function<PlanDisruptionRequest, RolloutBatch> planRollout = r -> new RolloutBatch(List.of(), 0, List.of());
 
   public FakePlanningActivities(CallJournal journal) {
     this.journal = journal;
@@ -40,6 +42,11 @@ public class FakePlanningActivities implements PlanningActivities {
 
   public FakePlanningActivities onPlanDisruption(Function<PlanDisruptionRequest, DisruptionPlan> behaviour) {
     this.planDisruption = behaviour;
+    return this;
+  }
+
+  public FakePlanningActivities onPlanRollout(Function<PlanDisruptionRequest, RolloutBatch> behaviour) {
+    this.planRollout = behaviour;
     return this;
   }
 
@@ -66,5 +73,12 @@ public class FakePlanningActivities implements PlanningActivities {
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     journal.record("planDisruption", request.cluster());
     return planDisruption.apply(request);
+  }
+
+  @Override
+  public RolloutBatch planRollout(PlanDisruptionRequest request) {
+    journal.record("planRollout", request.rollout() == null ? null : request.rollout().onlyClaims().isEmpty()
+        ? "max=" + request.rollout().max() : "rollback " + request.rollout().onlyClaims());
+    return planRollout.apply(request);
   }
 }

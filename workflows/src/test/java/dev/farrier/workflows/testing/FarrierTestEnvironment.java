@@ -11,7 +11,7 @@ import io.temporal.worker.Worker;
 
 /**
  * A time-skipping Temporal test environment with Farrier's search attributes registered, every workflow
- * implementation and the four fakes on {@link TaskQueues#DEFAULT}. Configure the fakes, then {@link #start()}.
+ * implementation and the five fakes on {@link TaskQueues#DEFAULT}. Configure the fakes, then {@link #start()}.
  */
 public final class FarrierTestEnvironment implements AutoCloseable {
   public final CallJournal journal = new CallJournal();
@@ -19,6 +19,7 @@ public final class FarrierTestEnvironment implements AutoCloseable {
   public final FakeNodeActivities nodes = new FakeNodeActivities(journal);
   public final FakePlanningActivities planning = new FakePlanningActivities(journal);
   public final FakeInterruptionActivities interruption = new FakeInterruptionActivities(journal);
+  public final FakeRolloutActivities rollout = new FakeRolloutActivities(journal);
   public final TestWorkflowEnvironment env;
   public final Worker worker;
 
@@ -28,7 +29,7 @@ public final class FarrierTestEnvironment implements AutoCloseable {
         env.registerSearchAttribute(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
     worker = env.newWorker(TaskQueues.DEFAULT);
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
-    worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption);
+    worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption, rollout);
   }
 
   public FarrierTestEnvironment start() {

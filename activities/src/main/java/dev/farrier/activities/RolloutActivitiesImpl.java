@@ -1,0 +1,293 @@
+package dev.farrier.activities;
+
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CloudProviderException;
+import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.crd.AmiSelectorTerm;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.RolloutWriter;
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.HealthObservation;
+import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
+import dev.farrier.workflows.activities.HealthObservation.PodHealth;
+import dev.farrier.workflows.activities.HealthRequest;
+import dev.farrier.workflows.activities.ReleaseRolloutRequest;
+import dev.farrier.workflows.activities.RolloutActivities;
+import dev.farrier.workflows.activities.RolloutClaim;
+import dev.farrier.workflows.activities.SwitchImagesRequest;
+import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.workflows.activities.WorkloadsRequest;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.workflows.upgrade.AmiTerm;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link RolloutActivities} on the Kubernetes ports and the cloud: the checks a rollout must pass before it touches
+ * anything, NodePool ownership with compare-and-set, the EC2NodeClass's images, and what the gate looks at.
+ */
+public final class RolloutActivitiesImpl implements RolloutActivities {
+  private static final Logger log = LoggerFactory.getLogger(RolloutActivitiesImpl.class);
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+  private final ClusterReader reader;
+  private final RolloutWriter writer;
+  private final CloudProvider cloud;
+  private final Predicate<String> workflowRunning;
+  private final ReconcilerSettings settings;
+
+  /**
+   * @param workflowRunning whether a workflow id runs now (a NodePool whose owner has ended is free again); must answer
+   *                        true when it cannot tell
+   * @param settings        the worker's launch and drain settings, handed to the rollout's replacements
+   */
+  public RolloutActivitiesImpl(ClusterReader reader, RolloutWriter writer, CloudProvider cloud, Predicate<String> workflowRunning,
+      ReconcilerSettings settings) {
+    this.reader = reader;
+    this.writer = writer;
+    this.cloud = cloud;
+    this.workflowRunning = workflowRunning;
+    this.settings = settings;
+  }
+
+  @Override
+  public RolloutClaim claim(ClaimRolloutRequest request) {
+    List<NodePool> pools = pools(request);
+    String className = classOf(pools.getFirst());
+    EC2NodeClass nodeClass = reader.getNodeClass(className)
+        .orElseThrow(() -> invalid("EC2NodeClass " + className + " (of NodePool " + name(pools.getFirst()) + ") not found"));
+    List<AmiTerm> previous = NodeClassImages.terms(nodeClass).stream().map(RolloutActivitiesImpl::term).toList();
+    List<AmiTerm> target = request.targetTerms();
+    String previousFamily = nodeClass.getSpec().amiFamily();
+    boolean targetIsAlias = target.stream().anyMatch(t -> t.alias() != null);
+    String targetFamily = previousFamily != null || targetIsAlias ? previousFamily : NodeClassLaunches.amiFamily(nodeClass);
+    List<String> previousImages = imageIds(resolve(previous));
+    List<Image> targetImages = resolve(target);
+    if (targetImages.isEmpty()) {
+      throw invalid("the target resolves to no image " + describe(target) + ": nothing to roll to");
+    }
+    Set<String> archsNow = new TreeSet<>(resolve(previous).stream().map(Image::arch).toList());
+    Set<String> archsTarget = new TreeSet<>(targetImages.stream().map(Image::arch).toList());
+    if (!archsTarget.containsAll(archsNow)) {
+      throw invalid("the target resolves to images for " + archsTarget + " only, but EC2NodeClass " + className
+          + " has images for " + archsNow + ": name an image for each architecture");
+    }
+    List<String> names = pools.stream().map(RolloutActivitiesImpl::name).toList();
+    for (String pool : names) {
+      take(pool, request.workflowId());
+    }
+    log.info("rollout took its nodepools rollout={} nodepools={} nodeclass={} from={} to={}", request.workflowId(), names,
+        className, previousImages, imageIds(targetImages));
+    return new RolloutClaim(names, className, previous, previousFamily, previousImages, target, targetFamily,
+        imageIds(targetImages), settings);
+  }
+
+  /** The NodePools of the request: named ones (all of their class's) or every one of the named class. */
+  private List<NodePool> pools(ClaimRolloutRequest request) {
+    List<NodePool> all = reader.listNodePools();
+    if (request.nodeClass() != null && !request.nodeClass().isBlank()) {
+      List<NodePool> ofClass = all.stream().filter(p -> request.nodeClass().equals(classOf(p))).toList();
+      if (ofClass.isEmpty()) {
+        throw invalid("no NodePool uses EC2NodeClass " + request.nodeClass());
+      }
+      return ofClass;
+    }
+    List<NodePool> named = new ArrayList<>();
+    for (String name : new LinkedHashSet<>(request.nodePools())) {
+      NodePool pool = all.stream().filter(p -> name.equals(name(p))).findFirst()
+          .orElseThrow(() -> invalid("NodePool " + name + " not found"));
+      if (classOf(pool) == null) {
+        throw invalid("NodePool " + name + " names no EC2NodeClass (spec.template.spec.nodeClassRef)");
+      }
+      named.add(pool);
+    }
+    Set<String> classes = new TreeSet<>(named.stream().map(RolloutActivitiesImpl::classOf).toList());
+    if (classes.size() != 1) {
+      throw invalid("NodePools " + request.nodePools() + " use different EC2NodeClasses " + classes + ": upgrade each class's NodePools separately");
+    }
+    String className = classes.iterator().next();
+    Set<String> names = new HashSet<>(request.nodePools());
+    List<String> others = all.stream().filter(p -> className.equals(classOf(p)) && !names.contains(name(p)))
+        .map(RolloutActivitiesImpl::name).sorted().toList();
+    if (!others.isEmpty()) {
+      throw invalid("EC2NodeClass " + className + " is also used by NodePool(s) " + others + ", whose nodes would drift too:"
+          + " name them as well (--nodepool) or upgrade the class (--nodeclass " + className + ")");
+    }
+    return named;
+  }
+
+  /** Takes one NodePool for the rollout, or refuses naming the running rollout that owns it. */
+  private void take(String pool, String workflowId) {
+    NodePool current = reader.getNodePool(pool).orElseThrow(() -> invalid("NodePool " + pool + " not found"));
+    String owner = current.getMetadata().getAnnotations() == null ? null
+        : current.getMetadata().getAnnotations().get(WellKnown.ROLLOUT_ANNOTATION);
+    if (owner != null && !owner.equals(workflowId) && workflowRunning.test(owner)) {
+      throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " is being upgraded by " + owner
+          + ": wait for it to end, or abort it (farrier upgrade abort --id " + owner + ")", FailureTypes.ROLLOUT_CONFLICT);
+    }
+    String holder = writer.compareAndSetNodePoolAnnotation(pool, WellKnown.ROLLOUT_ANNOTATION, owner, workflowId);
+    if (!workflowId.equals(holder)) {
+      throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " was just taken by " + holder,
+          FailureTypes.ROLLOUT_CONFLICT);
+    }
+  }
+
+  @Override
+  public void switchImages(SwitchImagesRequest request) {
+    Map<String, String> annotations = new HashMap<>();
+    if (request.forward()) {
+      EC2NodeClass current = reader.getNodeClass(request.nodeClass())
+          .orElseThrow(() -> invalid("EC2NodeClass " + request.nodeClass() + " not found"));
+      String kept = current.getMetadata().getAnnotations() == null ? null
+          : current.getMetadata().getAnnotations().get(WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION);
+      if (kept == null) {
+        try {
+          annotations.put(WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION, JSON.writeValueAsString(current.getSpec().amiSelectorTermsOrEmpty()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          throw new IllegalStateException("cannot write the previous amiSelectorTerms as JSON", e);
+        }
+      }
+      annotations.put(WellKnown.ROLLOUT_ANNOTATION, request.workflowId());
+    } else {
+      annotations.put(WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION, null);
+      annotations.put(WellKnown.ROLLOUT_ANNOTATION, null);
+    }
+    writer.setNodeClassImages(request.nodeClass(), request.terms().stream().map(RolloutActivitiesImpl::crdTerm).toList(),
+        request.amiFamily(), annotations);
+    log.info("rollout switched images rollout={} nodeclass={} forward={} terms={}", request.workflowId(), request.nodeClass(),
+        request.forward(), describe(request.terms()));
+  }
+
+  @Override
+  public void awaitImages(SwitchImagesRequest request) {
+    Set<String> expected = new TreeSet<>(request.expectedImages());
+    Polling.until(() -> reader.getNodeClass(request.nodeClass())
+            .map(c -> new TreeSet<>(NodeClassImages.fromStatus(c).values().stream().flatMap(List::stream).toList()))
+            .filter(expected::equals),
+        () -> "waiting for EC2NodeClass " + request.nodeClass() + " to resolve " + expected);
+  }
+
+  @Override
+  public List<WorkloadRef> workloadsOn(WorkloadsRequest request) {
+    Set<String> nodes = new HashSet<>(request.nodes());
+    return reader.listBoundPods().stream()
+        .filter(p -> nodes.contains(p.getSpec().getNodeName()) && !PodViews.terminal(p))
+        .map(RolloutActivitiesImpl::workload).flatMap(Optional::stream)
+        .filter(w -> !"DaemonSet".equals(w.kind()))
+        .distinct().sorted(java.util.Comparator.comparing(WorkloadRef::toString)).toList();
+  }
+
+  @Override
+  public HealthObservation observeHealth(HealthRequest request) {
+    List<NodeHealth> nodes = request.nodes().stream().map(name -> reader.getNode(name)
+        .map(n -> new NodeHealth(name, true, ready(n))).orElse(new NodeHealth(name, false, false))).toList();
+    Set<WorkloadRef> workloads = new HashSet<>(request.workloads());
+    List<PodHealth> pods = Stream.concat(reader.listBoundPods().stream(), reader.listPendingPods().stream())
+        .filter(p -> !PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null)
+        .map(p -> workload(p).filter(workloads::contains).map(w -> health(p, w)))
+        .flatMap(Optional::stream).distinct().toList();
+    return new HealthObservation(nodes, pods);
+  }
+
+  @Override
+  public void release(ReleaseRolloutRequest request) {
+    for (String pool : request.nodePools()) {
+      try {
+        writer.compareAndSetNodePoolAnnotation(pool, WellKnown.ROLLOUT_ANNOTATION, request.workflowId(), null);
+      } catch (dev.farrier.activities.kube.ObjectNotFoundException e) {
+        log.info("nodepool gone before its rollout released it nodepool={} rollout={}", pool, request.workflowId());
+      }
+    }
+  }
+
+  private List<Image> resolve(List<AmiTerm> terms) {
+    if (terms.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return cloud.resolveImages(terms.stream().map(t -> new dev.farrier.activities.cloud.AmiSelectorTerm(t.id(), t.name(),
+          t.owner(), t.tags(), t.alias())).toList());
+    } catch (CloudProviderException e) {
+      if (e.kind() == CloudProviderException.Kind.INVALID_REQUEST) {
+        throw invalid("the target " + describe(terms) + " is not valid: " + e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  private static List<String> imageIds(List<Image> images) {
+    return images.stream().map(Image::id).sorted().distinct().toList();
+  }
+
+  private static Optional<WorkloadRef> workload(Pod pod) {
+    List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+    return owners == null ? Optional.empty() : owners.stream().filter(o -> Boolean.TRUE.equals(o.getController())).findFirst()
+        .map(o -> new WorkloadRef(pod.getMetadata().getNamespace(), o.getKind(), o.getName()));
+  }
+
+  private static PodHealth health(Pod pod, WorkloadRef workload) {
+    var status = pod.getStatus();
+    List<ContainerStatus> containers = status == null || status.getContainerStatuses() == null ? List.of() : status.getContainerStatuses();
+    int restarts = containers.stream().mapToInt(c -> c.getRestartCount() == null ? 0 : c.getRestartCount()).sum();
+    String waiting = containers.stream().map(c -> c.getState() == null || c.getState().getWaiting() == null ? null
+        : c.getState().getWaiting().getReason()).filter(Objects::nonNull).findFirst().orElse(null);
+    boolean ready = status != null && status.getConditions() != null && status.getConditions().stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    return new PodHealth(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(), workload,
+        pod.getSpec() == null ? null : pod.getSpec().getNodeName(), ready, restarts, waiting);
+  }
+
+  private static boolean ready(Node node) {
+    return node.getStatus() != null && node.getStatus().getConditions() != null && node.getStatus().getConditions().stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static AmiTerm term(dev.farrier.activities.cloud.AmiSelectorTerm t) {
+    return new AmiTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags());
+  }
+
+  private static AmiSelectorTerm crdTerm(AmiTerm t) {
+    return new AmiSelectorTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags());
+  }
+
+  private static String describe(List<AmiTerm> terms) {
+    return terms.stream().map(t -> t.alias() != null ? "alias " + t.alias() : t.id() != null ? "id " + t.id()
+        : (t.name() == null ? "" : "name " + t.name()) + (t.owner() == null ? "" : " owner " + t.owner())
+            + (t.tags() == null ? "" : " tags " + t.tags())).toList().toString();
+  }
+
+  private static String name(NodePool pool) {
+    return pool.getMetadata().getName();
+  }
+
+  private static String classOf(NodePool pool) {
+    var spec = pool.getSpec();
+    return spec == null || spec.template() == null || spec.template().spec() == null || spec.template().spec().nodeClassRef() == null
+        ? null : spec.template().spec().nodeClassRef().name();
+  }
+
+  private static ApplicationFailure invalid(String message) {
+    return ApplicationFailure.newNonRetryableFailure(message, FailureTypes.INVALID_UPGRADE);
+  }
+}

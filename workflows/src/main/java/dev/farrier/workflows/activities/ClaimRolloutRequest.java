@@ -1,0 +1,7 @@
+package dev.farrier.workflows.activities;
+
+import dev.farrier.workflows.upgrade.AmiTerm;
+import java.util.List;
+
+/** Input of {@link RolloutActivities#claim}: the NodePools (or their EC2NodeClass) and the target's terms. */
+public record ClaimRolloutRequest(String cluster, String workflowId, List<String> nodePools, String nodeClass, List<AmiTerm> targetTerms) {}

@@ -1,0 +1,42 @@
+package dev.farrier.workflows.activities;
+
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+import java.util.List;
+
+/**
+ * What a fleet upgrade does to the cluster besides replacing nodes: take and give back its NodePools, switch their
+ * EC2NodeClass's images, and look at the health of the nodes and workloads it moved. The batches themselves come from
+ * {@link PlanningActivities#planRollout} and run as ordinary {@code disrupt/<nodeclaim>} replacements.
+ */
+@ActivityInterface
+public interface RolloutActivities {
+  /**
+   * Validates the rollout and takes its NodePools ({@code farrier.dev/rollout}): every NodePool exists, they share one
+   * EC2NodeClass and are all of its NodePools, the target resolves to an image for every architecture the class has,
+   * and no other running rollout owns one of them. Fails with {@code InvalidUpgrade} or {@code RolloutConflict} (not
+   * retried), saying what to do. Taking NodePools this rollout already owns is a no-op (a retried attempt).
+   */
+  @ActivityMethod
+  RolloutClaim claim(ClaimRolloutRequest request);
+
+  /** Writes the EC2NodeClass's {@code amiSelectorTerms} (and, going forward, the previous terms as an annotation). */
+  @ActivityMethod
+  void switchImages(SwitchImagesRequest request);
+
+  /** Waits (heartbeating) until the EC2NodeClass's status lists exactly the expected images. */
+  @ActivityMethod
+  void awaitImages(SwitchImagesRequest request);
+
+  /** The controllers (ReplicaSet, StatefulSet, Job, ...) of the pods on these nodes that will move when they drain. */
+  @ActivityMethod
+  List<WorkloadRef> workloadsOn(WorkloadsRequest request);
+
+  /** The health of the new nodes and of the moved workloads' pods, for the rollout's gate. Reads only. */
+  @ActivityMethod
+  HealthObservation observeHealth(HealthRequest request);
+
+  /** Gives the NodePools back: removes {@code farrier.dev/rollout} where it names this rollout. */
+  @ActivityMethod
+  void release(ReleaseRolloutRequest request);
+}

@@ -1,0 +1,458 @@
+package dev.farrier.workflows.upgrade;
+
+import static dev.farrier.workflows.upgrade.UpgradePhase.ABORTED;
+import static dev.farrier.workflows.upgrade.UpgradePhase.AWAITING_APPROVAL;
+import static dev.farrier.workflows.upgrade.UpgradePhase.BATCH;
+import static dev.farrier.workflows.upgrade.UpgradePhase.CANARY;
+import static dev.farrier.workflows.upgrade.UpgradePhase.FAILED;
+import static dev.farrier.workflows.upgrade.UpgradePhase.GATE;
+import static dev.farrier.workflows.upgrade.UpgradePhase.ROLLING_BACK;
+import static dev.farrier.workflows.upgrade.UpgradePhase.SOAKING;
+import static dev.farrier.workflows.upgrade.UpgradePhase.SUCCEEDED;
+import static dev.farrier.workflows.upgrade.UpgradePhase.SWITCHING;
+import static dev.farrier.workflows.upgrade.UpgradePhase.WAITING;
+
+import dev.farrier.workflows.ActivityStubs;
+import dev.farrier.workflows.ChildWorkflowStarts;
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.Waits;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.HealthObservation;
+import dev.farrier.workflows.activities.HealthRequest;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
+import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.ReleaseRolloutRequest;
+import dev.farrier.workflows.activities.RolloutActivities;
+import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.RolloutClaim;
+import dev.farrier.workflows.activities.RolloutScope;
+import dev.farrier.workflows.activities.SwitchImagesRequest;
+import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.workflows.activities.WorkloadsRequest;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.replacement.OperatorRequest;
+import dev.farrier.workflows.replacement.ReplacementInput;
+import dev.farrier.workflows.replacement.ReplacementResult;
+import io.temporal.common.SearchAttributeUpdate;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+
+/**
+ * The rollout's script ({@link #upgrade}): claim the NodePools, switch the images, roll forward batch by batch with a
+ * gate after each, and on any stop roll back. Everything it knows is one {@link UpgradeState}; the gate's decision is
+ * {@link HealthGate}'s, the batches' the disruption planner's ({@code planRollout}).
+ */
+public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
+  private static final Logger log = Workflow.getLogger(NodePoolUpgradeWorkflowImpl.class);
+
+  /** How long to wait before planning again when no node can be replaced now (a budget, do-not-disrupt). */
+  static final Duration REPLAN_INTERVAL = Duration.ofSeconds(30);
+  /** How often the gate looks at the new nodes and the moved pods. */
+  static final Duration GATE_INTERVAL = Duration.ofSeconds(10);
+  /** Rollback replacements that may fail before the rollback gives up (and says so) rather than retrying forever. */
+  static final int ROLLBACK_ATTEMPTS = 3;
+
+  /** Thrown inside the workflow when the rollout must stop; caught by {@link #upgrade}, never leaves it. */
+  static final class RolloutStopped extends RuntimeException {
+    final boolean aborted;
+
+    RolloutStopped(String cause, boolean aborted) {
+      super(cause, null, false, false);
+      this.aborted = aborted;
+    }
+  }
+
+  private UpgradeInput input;
+  private UpgradeState state = UpgradeState.initial();
+  private String workflowId;
+  private int remaining;
+  private OperatorRequest abortRequest;
+  private OperatorRequest approval;
+  private RolloutActivities rollout;
+  private PlanningActivities planning;
+
+  @Override
+  public UpgradeResult upgrade(UpgradeInput in) {
+    input = in;
+    workflowId = Workflow.getInfo().getWorkflowId();
+    rollout = ActivityStubs.rollout();
+    planning = ActivityStubs.planning();
+    String problem = in.problem();
+    if (problem != null) {
+      throw ApplicationFailure.newNonRetryableFailure(problem, FailureTypes.INVALID_UPGRADE);
+    }
+    upsertIdentity();
+    if (in.state() != null) {
+      state = in.state();
+    } else {
+      enter(UpgradePhase.CLAIMING);
+      state = state.withClaim(rollout.claim(new ClaimRolloutRequest(in.cluster(), workflowId, in.nodePools(), in.nodeClass(),
+          in.target().terms())));
+      StructuredLog.info(log, "rollout started", "rollout", workflowId, "nodepools", claim().nodePools(),
+          "nodeclass", claim().nodeClass(), "from", claim().previousImages(), "to", claim().targetImages());
+      upsertIdentity();
+    }
+    try {
+      if (in.state() == null && !claim().alreadyOnTarget()) {
+        enter(SWITCHING);
+        switchImages(claim().targetTerms(), claim().targetAmiFamily(), true, claim().targetImages());
+      }
+      rollForward();
+      enter(SUCCEEDED);
+      release();
+      StructuredLog.info(log, "rollout succeeded", "rollout", workflowId, "replaced", state.replaced(), "batches", state.batch());
+      return result(UpgradeResult.SUCCEEDED, null, 0);
+    } catch (RolloutStopped stop) {
+      return stopped(stop.getMessage(), stop.aborted);
+    } catch (ActivityFailure failure) {
+      // A step that failed past its retries (the status loop never resolved the images, the API server is gone).
+      return stopped("a step failed: " + Failures.reason(failure), false);
+    }
+  }
+
+  private UpgradeResult stopped(String cause, boolean aborted) {
+    state = state.withCause(cause);
+    StructuredLog.warn(log, "rollout stopped, rolling back", "rollout", workflowId, "cause", cause);
+    int rolledBack = rollBack();
+    enter(aborted ? ABORTED : FAILED);
+    release();
+    return result(aborted ? UpgradeResult.ABORTED : UpgradeResult.FAILED, state.cause(), rolledBack);
+  }
+
+  /** Batches until no drifted node of the NodePools remains: the canary first, then {@code batchSize} at a time. */
+  private void rollForward() {
+    BatchSize size = BatchSize.parse(input.batchSize());
+    while (true) {
+      checkAbort();
+      boolean canary = state.batch() == 0;
+      int max = canary ? input.canary() : size.of(Math.max(state.total(), 1));
+      RolloutBatch batch = planning.planRollout(new PlanDisruptionRequest(input.cluster(),
+          new RolloutScope(workflowId, claim().nodePools(), max, List.of())));
+      remaining = batch.remaining();
+      if (canary && state.total() == 0) {
+        state = state.withTotal(batch.remaining());
+      }
+      if (batch.commands().isEmpty()) {
+        if (batch.remaining() == 0) {
+          setBlocker(null);
+          return;
+        }
+        enter(WAITING);
+        setBlocker(heldBy(batch.held()));
+        Waits.awaitOrTimeout(REPLAN_INTERVAL, () -> abortRequest != null);
+        continue;
+      }
+      setBlocker(null);
+      state = state.withBatch(state.batch() + 1, batch.commands().stream().map(DisruptionCommand::nodeClaim).toList());
+      enter(canary ? CANARY : BATCH);
+      List<String> oldNodes = batch.commands().stream().map(DisruptionCommand::nodeName).filter(n -> n != null).toList();
+      List<WorkloadRef> moved = rollout.workloadsOn(new WorkloadsRequest(input.cluster(), oldNodes));
+      Outcomes outcomes = replace(batch.commands(), true);
+      state = state.withOutcomes(outcomes.replaced().size(), outcomes.failed().size(), outcomes.launchedClaims());
+      if (abortRequest != null) {
+        throw aborted();
+      }
+      if (state.failures() > input.maxFailures()) {
+        throw new RolloutStopped(outcomes.failed().isEmpty() ? state.failures() + " replacement(s) failed"
+            : "replacement of " + String.join("; ", outcomes.failed()) + (input.maxFailures() > 0
+                ? " (" + state.failures() + " failures, more than --max-failures " + input.maxFailures() + ")" : ""), false);
+      }
+      gate(outcomes.newNodes(), moved);
+      if (canary && input.approvalRequired()) {
+        awaitApproval();
+      }
+      if (Workflow.getInfo().isContinueAsNewSuggested()) {
+        Workflow.continueAsNew(input.continuedWith(state));
+      }
+    }
+  }
+
+  /** What the replacements of one batch came to. */
+  private record Outcomes(List<String> replaced, List<String> failed, List<String> launchedClaims, List<String> newNodes) {}
+
+  /**
+   * Starts one {@code disrupt/<nodeclaim>} replacement per command and waits for all of them. An abort (when
+   * {@code abortable}) is passed on to the replacements still running; they roll themselves back if they can.
+   */
+  private Outcomes replace(List<DisruptionCommand> commands, boolean abortable) {
+    ReconcilerSettings settings = claim().settings() == null ? ReconcilerSettings.DEFAULTS : claim().settings();
+    Map<String, Promise<ReplacementResult>> running = new LinkedHashMap<>();
+    List<String> failed = new ArrayList<>();
+    for (DisruptionCommand command : commands) {
+      NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
+          ChildWorkflowStarts.disruption(command.nodeClaim()));
+      Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(input.cluster(), command,
+          settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds()).ownedBy(workflowId));
+      try {
+        Workflow.getWorkflowExecution(child).get();
+        running.put(command.nodeClaim(), result);
+      } catch (ChildWorkflowFailure failure) {
+        if (!ChildWorkflowStarts.alreadyStarted(failure)) {
+          failed.add(command.nodeClaim() + ": could not start (" + Failures.reason(failure) + ")");
+        }
+        // Already started: a replacement someone else started (an expiry) runs; the next plan counts it as remaining.
+      }
+    }
+    boolean abortPassedOn = false;
+    while (!running.values().stream().allMatch(Promise::isCompleted)) {
+      Workflow.await(() -> running.values().stream().allMatch(Promise::isCompleted) || (abortable && abortRequest != null));
+      if (abortable && abortRequest != null && !abortPassedOn) {
+        abortPassedOn = true;
+        running.forEach((claim, result) -> {
+          if (!result.isCompleted()) {
+            Workflow.newExternalWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(claim))
+                .abort("rollout " + workflowId + " aborted: " + abortRequest.describe());
+          }
+        });
+      }
+    }
+    List<String> replaced = new ArrayList<>();
+    List<String> launched = new ArrayList<>();
+    List<String> newNodes = new ArrayList<>();
+    running.forEach((claim, result) -> {
+      try {
+        ReplacementResult done = result.get();
+        if (done.replacementNodeClaim() != null) {
+          launched.add(done.replacementNodeClaim());
+        }
+        if ("Done".equals(done.outcome())) {
+          replaced.add(claim);
+          if (done.replacementNode() != null) {
+            newNodes.add(done.replacementNode());
+          }
+        }
+      } catch (ChildWorkflowFailure failure) {
+        failed.add(claim + " failed: " + Failures.reason(failure));
+      }
+    });
+    return new Outcomes(replaced, failed, launched, newNodes);
+  }
+
+  /**
+   * Waits until the batch's new nodes and moved pods are Ready (at most the gate timeout), then watches them through
+   * the soak time; a crash-looping or restarting pod, or the timeout, stops the rollout.
+   */
+  private void gate(List<String> newNodes, List<WorkloadRef> moved) {
+    enter(GATE);
+    HealthRequest request = new HealthRequest(input.cluster(), newNodes, moved);
+    long deadline = Workflow.currentTimeMillis() + input.gateTimeoutSeconds() * 1000;
+    HealthObservation seen;
+    while (true) {
+      checkAbort();
+      seen = rollout.observeHealth(request);
+      HealthGate.Verdict verdict = HealthGate.check(seen, null);
+      if (verdict.kind() == HealthGate.Kind.FAILED) {
+        throw new RolloutStopped("gate of batch " + state.batch() + " failed: " + verdict.detail(), false);
+      }
+      if (verdict.kind() == HealthGate.Kind.HEALTHY) {
+        break;
+      }
+      if (Workflow.currentTimeMillis() >= deadline) {
+        throw new RolloutStopped("gate of batch " + state.batch() + " timed out after " + input.gateTimeoutSeconds()
+            + "s: " + verdict.detail(), false);
+      }
+      setBlocker("gate: " + verdict.detail());
+      Waits.awaitOrTimeout(GATE_INTERVAL, () -> abortRequest != null);
+    }
+    setBlocker(null);
+    if (input.soakSeconds() == 0) {
+      return;
+    }
+    enter(SOAKING);
+    Map<String, Integer> restarts = new HashMap<>();
+    seen.pods().forEach(p -> restarts.put(p.key(), p.restarts()));
+    long soakEnds = Workflow.currentTimeMillis() + input.soakSeconds() * 1000;
+    while (Workflow.currentTimeMillis() < soakEnds) {
+      Waits.awaitOrTimeout(Duration.ofMillis(Math.min(GATE_INTERVAL.toMillis(), soakEnds - Workflow.currentTimeMillis())),
+          () -> abortRequest != null);
+      checkAbort();
+      HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts);
+      if (verdict.kind() == HealthGate.Kind.FAILED) {
+        throw new RolloutStopped("gate of batch " + state.batch() + " failed during the soak: " + verdict.detail(), false);
+      }
+      if (verdict.kind() == HealthGate.Kind.WAITING && Workflow.currentTimeMillis() >= soakEnds) {
+        throw new RolloutStopped("gate of batch " + state.batch() + " failed: not Ready at the end of the soak: "
+            + verdict.detail(), false);
+      }
+    }
+  }
+
+  private void awaitApproval() {
+    enter(AWAITING_APPROVAL);
+    setBlocker("waiting for Approve after the canary (farrier upgrade approve)");
+    Workflow.await(() -> approval != null || abortRequest != null);
+    setBlocker(null);
+    checkAbort();
+    StructuredLog.info(log, "rollout approved after the canary", "rollout", workflowId, "by", approval.describe());
+  }
+
+  /**
+   * Puts the previous images back and replaces the nodes this rollout launched by nodes on them, batch by batch
+   * (budgets and PDBs still hold; no gate: the previous images are the known good ones). Returns how many were
+   * replaced back.
+   */
+  private int rollBack() {
+    enter(ROLLING_BACK);
+    setBlocker(null);
+    if (!claim().alreadyOnTarget()) {
+      switchImages(claim().previousTerms(), claim().previousAmiFamily(), false, claim().previousImages());
+    }
+    if (state.launched().isEmpty()) {
+      return 0;
+    }
+    int back = 0;
+    int failed = 0;
+    int size = BatchSize.parse(input.batchSize()).of(Math.max(state.total(), 1));
+    while (failed < ROLLBACK_ATTEMPTS) {
+      RolloutBatch batch = planning.planRollout(new PlanDisruptionRequest(input.cluster(),
+          new RolloutScope(workflowId, claim().nodePools(), size, state.launched())));
+      if (batch.commands().isEmpty()) {
+        if (batch.remaining() == 0) {
+          return back;
+        }
+        setBlocker("rollback: " + heldBy(batch.held()));
+        Workflow.sleep(REPLAN_INTERVAL);
+        continue;
+      }
+      Outcomes outcomes = replace(batch.commands(), false);
+      back += outcomes.replaced().size();
+      failed += outcomes.failed().size();
+    }
+    state = state.withCause(state.cause() + "; the rollback could not replace every new node (" + failed
+        + " failures): see the disrupt/ workflows of " + state.launched());
+    return back;
+  }
+
+  private void switchImages(List<AmiTerm> terms, String amiFamily, boolean forward, List<String> images) {
+    var request = new SwitchImagesRequest(input.cluster(), workflowId, claim().nodeClass(), terms, amiFamily, forward, images);
+    rollout.switchImages(request);
+    rollout.awaitImages(request);
+  }
+
+  private void release() {
+    rollout.release(new ReleaseRolloutRequest(input.cluster(), workflowId, claim().nodePools()));
+  }
+
+  private RolloutClaim claim() {
+    return state.claim();
+  }
+
+  private void checkAbort() {
+    if (abortRequest != null) {
+      throw aborted();
+    }
+  }
+
+  private RolloutStopped aborted() {
+    return new RolloutStopped("aborted: " + abortRequest.describe(), true);
+  }
+
+  /** Why the remaining nodes wait, from the planner's decisions: the first reason, and how many share it. */
+  private static String heldBy(List<CandidateDecision> held) {
+    if (held.isEmpty()) {
+      return "waiting for replacements in flight";
+    }
+    CandidateDecision first = held.getFirst();
+    return first.nodeClaim() + ": " + first.reason() + (held.size() > 1 ? " (and " + (held.size() - 1) + " more)" : "");
+  }
+
+  // Operator actions.
+
+  @Override
+  public void validateApprove(OperatorRequest request) {
+    refuseIf(state.phase() != AWAITING_APPROVAL, "it is not waiting for approval (phase " + state.phase().label() + ")");
+  }
+
+  @Override
+  public String approve(OperatorRequest request) {
+    approval = request == null ? new OperatorRequest(null, null) : request;
+    return workflowId + ": approved, rolling on after the canary" + (request != null && request.hasReason() ? " (" + request.describe() + ")" : "");
+  }
+
+  @Override
+  public void validateAbort(OperatorRequest request) {
+    refuseIf(state.phase().stopping(), "it is " + state.phase().label() + " already: nothing to abort");
+    refuseIf(abortRequest != null, "an abort is already stopping it (" + (abortRequest == null ? "" : abortRequest.describe()) + ")");
+    refuseIf(request == null || !request.hasReason(), "an abort needs a reason (it is the rollout's result)");
+  }
+
+  @Override
+  public String abort(OperatorRequest request) {
+    abortRequest = request;
+    return workflowId + ": abort accepted in phase " + state.phase().label() + ": stopping and rolling back (" + request.describe() + ")";
+  }
+
+  private static void refuseIf(boolean refused, String why) {
+    if (refused) {
+      throw new IllegalStateException(why);
+    }
+  }
+
+  @Override
+  public UpgradeProgress progress() {
+    RolloutClaim c = state.claim();
+    return new UpgradeProgress(state.phase().label(), input == null ? null : input.target().text(),
+        c == null ? input == null ? List.of() : input.nodePools() : c.nodePools(), c == null ? null : c.nodeClass(),
+        state.batch(), state.total(), state.replaced(), remaining, state.failures(), state.current(), state.blocker(),
+        state.blockedSinceMillis(), state.cause(), input == null ? null : input.requestedBy());
+  }
+
+  // Visibility.
+
+  private void enter(UpgradePhase phase) {
+    state = state.withPhase(phase);
+    Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(phase.label()));
+  }
+
+  private void setBlocker(String blocker) {
+    boolean changed = blocker == null ? state.blocker() != null : !blocker.equals(state.blocker());
+    state = state.withBlocker(blocker, Workflow.currentTimeMillis());
+    if (changed) {
+      Workflow.upsertTypedSearchAttributes(blocker == null ? FarrierSearchAttributes.BLOCKER.valueUnset()
+          : FarrierSearchAttributes.BLOCKER.valueSet(truncate(blocker)));
+      if (blocker != null) {
+        StructuredLog.info(log, "rollout held", "rollout", workflowId, "by", blocker);
+      }
+    }
+  }
+
+  private void upsertIdentity() {
+    List<String> pools = state.claim() != null ? state.claim().nodePools() : input.nodePools();
+    List<SearchAttributeUpdate<?>> updates = new ArrayList<>(List.of(
+        FarrierSearchAttributes.CLUSTER.valueSet(input.cluster()),
+        FarrierSearchAttributes.REASON.valueSet(truncate("upgrade to " + input.target().text()))));
+    if (!pools.isEmpty()) {
+      updates.add(FarrierSearchAttributes.NODE_POOL.valueSet(truncate(String.join("+", pools))));
+    }
+    Workflow.upsertTypedSearchAttributes(updates.toArray(SearchAttributeUpdate[]::new));
+  }
+
+  /** Keyword search attributes hold at most a few hundred bytes usefully. */
+  private static String truncate(String text) {
+    return text.length() <= 250 ? text : text.substring(0, 247) + "...";
+  }
+
+  private UpgradeResult result(String outcome, String cause, int rolledBack) {
+    RolloutClaim c = claim();
+    return new UpgradeResult(outcome, cause, c.nodePools(), c.nodeClass(), input.target().text(), c.targetImages(),
+        state.batch(), state.replaced(), state.total(), state.failures(), rolledBack);
+  }
+}

@@ -1,0 +1,73 @@
+package dev.farrier.workflows.upgrade;
+
+import java.util.List;
+
+/**
+ * Input of {@link NodePoolUpgradeWorkflow}, as {@code farrier upgrade} builds it.
+ *
+ * @param nodePools          the NodePools to roll (every NodePool of their EC2NodeClass must be named); empty when
+ *                           {@code nodeClass} is given
+ * @param nodeClass          roll every NodePool of this EC2NodeClass; null when {@code nodePools} are named
+ * @param target             the AMI to roll to
+ * @param batchSize          after the canary, how many nodes a batch replaces ({@code 2} or {@code 25%})
+ * @param canary             how many nodes the first batch replaces
+ * @param soakSeconds        how long a batch's new nodes and moved pods must stay healthy before the next batch
+ * @param gateTimeoutSeconds how long a batch's new nodes and moved pods may take to become Ready
+ * @param approvalRequired   wait for an operator's {@code Approve} after the canary passed its gate
+ * @param maxFailures        node replacements that may fail before the rollout stops (0: the first failure stops it)
+ * @param requestedBy        who started it (a CI job, a user), shown in its progress
+ * @param state              null for a new rollout; what a rollout carries across continue-as-new
+ */
+public record UpgradeInput(
+    String cluster,
+    List<String> nodePools,
+    String nodeClass,
+    AmiTarget target,
+    String batchSize,
+    int canary,
+    long soakSeconds,
+    long gateTimeoutSeconds,
+    boolean approvalRequired,
+    int maxFailures,
+    String requestedBy,
+    UpgradeState state) {
+  public UpgradeInput {
+    nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
+  }
+
+  UpgradeInput continuedWith(UpgradeState next) {
+    return new UpgradeInput(cluster, nodePools, nodeClass, target, batchSize, canary, soakSeconds, gateTimeoutSeconds,
+        approvalRequired, maxFailures, requestedBy, next);
+  }
+
+  /**
+   * What the input asks for that no rollout could do; null when nothing. {@code farrier upgrade} checks this before
+   * it starts anything, and the workflow again (a start from the Temporal UI skips the CLI).
+   */
+  public String problem() {
+    if (cluster == null || cluster.isBlank()) {
+      return "no cluster named";
+    }
+    if (nodePools.isEmpty() == (nodeClass == null || nodeClass.isBlank())) {
+      return "name the NodePools (--nodepool, repeatable) or one EC2NodeClass (--nodeclass), not both and not neither";
+    }
+    if (target == null) {
+      return "no target (--ami)";
+    }
+    try {
+      BatchSize.parse(batchSize);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    if (canary < 1) {
+      return "the canary is at least 1 node, not " + canary;
+    }
+    if (soakSeconds < 0 || gateTimeoutSeconds < 1) {
+      return "the soak time cannot be negative and the gate timeout is at least 1s";
+    }
+    if (maxFailures < 0) {
+      return "max failures cannot be negative";
+    }
+    return null;
+  }
+}

@@ -1,0 +1,75 @@
+package dev.farrier.workflows.upgrade;
+
+import dev.farrier.workflows.activities.RolloutClaim;
+import java.util.List;
+
+/**
+ * Everything a fleet upgrade knows, in one record: what the query shows and what continue-as-new carries.
+ *
+ * @param claim          what taking the NodePools found (the NodePools, their EC2NodeClass, the previous and target
+ *                       images, the worker's settings); null before
+ * @param phase          where it is
+ * @param batch          the number of the batch running or last run (0 before the first, 1 the canary)
+ * @param total          drifted nodes to roll, counted at the first batch
+ * @param replaced       nodes replaced so far
+ * @param failures       node replacements that failed so far
+ * @param launched       the NodeClaims this rollout's replacements launched (rolled back if it fails)
+ * @param current        the NodeClaims of the batch in flight
+ * @param blocker        what holds it now (a budget, do-not-disrupt, the gate, an approval, a PDB), null when nothing
+ * @param blockedSinceMillis when {@code blocker} started holding it
+ * @param cause          why it stopped, once it failed or was aborted
+ */
+public record UpgradeState(
+    RolloutClaim claim,
+    UpgradePhase phase,
+    int batch,
+    int total,
+    int replaced,
+    int failures,
+    List<String> launched,
+    List<String> current,
+    String blocker,
+    Long blockedSinceMillis,
+    String cause) {
+  public UpgradeState {
+    launched = launched == null ? List.of() : List.copyOf(launched);
+    current = current == null ? List.of() : List.copyOf(current);
+  }
+
+  static UpgradeState initial() {
+    return new UpgradeState(null, UpgradePhase.CLAIMING, 0, 0, 0, 0, List.of(), List.of(), null, null, null);
+  }
+
+  UpgradeState withClaim(RolloutClaim c) {
+    return new UpgradeState(c, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, cause);
+  }
+
+  UpgradeState withPhase(UpgradePhase p) {
+    return new UpgradeState(claim, p, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, cause);
+  }
+
+  UpgradeState withBatch(int number, List<String> claims) {
+    return new UpgradeState(claim, phase, number, total, replaced, failures, launched, claims, blocker, blockedSinceMillis, cause);
+  }
+
+  UpgradeState withTotal(int t) {
+    return new UpgradeState(claim, phase, batch, t, replaced, failures, launched, current, blocker, blockedSinceMillis, cause);
+  }
+
+  UpgradeState withOutcomes(int newlyReplaced, int newlyFailed, List<String> newlyLaunched) {
+    List<String> all = new java.util.ArrayList<>(launched);
+    all.addAll(newlyLaunched);
+    return new UpgradeState(claim, phase, batch, total, replaced + newlyReplaced, failures + newlyFailed, all, List.of(),
+        blocker, blockedSinceMillis, cause);
+  }
+
+  /** Sets what holds the rollout; the time it started holding is kept while the blocker stays the same. */
+  UpgradeState withBlocker(String b, long nowMillis) {
+    Long since = b == null ? null : b.equals(blocker) && blockedSinceMillis != null ? blockedSinceMillis : nowMillis;
+    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, b, since, cause);
+  }
+
+  UpgradeState withCause(String c) {
+    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, c);
+  }
+}

@@ -1,0 +1,109 @@
+package dev.farrier.workflows.planner;
+
+import static dev.farrier.workflows.planner.Fixtures.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.RolloutScope;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A NodePool owned by a fleet upgrade: its drift is the rollout's alone, batch by batch, under the same budgets and
+ * do-not-disrupt as ordinary drift.
+ */
+class RolloutPlanningTest {
+  private static final String ROLLOUT = "upgrade/default/al2023@v20251103";
+  private static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
+  private static final NodePoolView OWNED = ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of("100%"))), ROLLOUT);
+
+  private static NodeClaimView drifted(String name, int hoursAgo) {
+    return withTimes(onImage(claim(name, "default"), "ami-old"), NOW - hoursAgo * HOUR, null);
+  }
+
+  private static NodeClaimView current(String name) {
+    return onImage(claim(name, "default"), "ami-new");
+  }
+
+  private static DisruptionSnapshot snapshot(List<NodePoolView> pools, List<NodeClaimView> claims) {
+    return new DisruptionSnapshot(NOW, pools, claims, IMAGES);
+  }
+
+  private static RolloutBatch batch(List<NodePoolView> pools, List<NodeClaimView> claims, int max, List<String> only) {
+    return new DisruptionPlanner().planRollout(snapshot(pools, claims), new RolloutScope(ROLLOUT, List.of("default"), max, only));
+  }
+
+  private static List<String> commanded(List<DisruptionCommand> commands) {
+    return commands.stream().map(DisruptionCommand::nodeClaim).toList();
+  }
+
+  @Test
+  void theReconcilerLeavesTheDriftOfAnOwnedNodePoolToItsRolloutAndSaysSo() {
+    DisruptionPlan plan = new DisruptionPlanner().plan(snapshot(List.of(OWNED), List.of(drifted("a", 3), drifted("b", 2))));
+    assertEquals(List.of(), plan.commands());
+    CandidateDecision a = plan.decisions().stream().filter(d -> d.nodeClaim().equals("a")).findFirst().orElseThrow();
+    assertTrue(a.reason().contains("held for rollout " + ROLLOUT), a.reason());
+  }
+
+  @Test
+  void theReconcilerStillReplacesExpiredAndDeletedNodesOfAnOwnedNodePool() {
+    NodeClaimView deleting = withFlags(drifted("gone", 1), true, true, false, false, false);
+    DisruptionPlan plan = new DisruptionPlanner().plan(snapshot(List.of(OWNED), List.of(deleting)));
+    assertEquals(List.of("gone"), commanded(plan.commands()));
+  }
+
+  @Test
+  void aBatchTakesTheOldestDriftedNodesUpToItsSizeAndCountsWhatRemains() {
+    RolloutBatch batch = batch(List.of(OWNED), List.of(drifted("young", 1), drifted("old", 9), drifted("mid", 5), current("new")), 2, List.of());
+    assertEquals(List.of("old", "mid"), commanded(batch.commands()));
+    assertEquals(3, batch.remaining());
+    assertEquals(List.of("young"), batch.held().stream().map(CandidateDecision::nodeClaim).toList());
+  }
+
+  @Test
+  void aBatchNeverExceedsTheDisruptionBudget() {
+    NodePoolView oneAtATime = ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of("1"))), ROLLOUT);
+    RolloutBatch batch = batch(List.of(oneAtATime), List.of(drifted("a", 3), drifted("b", 2), drifted("c", 1)), 3, List.of());
+    assertEquals(List.of("a"), commanded(batch.commands()));
+    assertEquals(3, batch.remaining());
+    assertTrue(batch.held().getFirst().reason().contains("budget exhausted"), batch.held().toString());
+  }
+
+  @Test
+  void doNotDisruptHoldsARolloutNodeWhichStillCountsAsRemaining() {
+    NodeClaimView pinned = withFlags(drifted("pinned", 5), true, false, false, false, true);
+    RolloutBatch batch = batch(List.of(OWNED), List.of(pinned), 2, List.of());
+    assertEquals(List.of(), batch.commands());
+    assertEquals(1, batch.remaining(), "a rollout is not done while a drifted node is held");
+    assertTrue(batch.held().getFirst().reason().contains("do-not-disrupt"), batch.held().toString());
+  }
+
+  @Test
+  void aRolloutDoesNotTouchANodePoolItDoesNotOwn() {
+    NodePoolView other = ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of("100%"))), "upgrade/default/al2023@v20991231");
+    assertEquals(List.of(), batch(List.of(other), List.of(drifted("a", 3)), 2, List.of()).commands());
+    NodePoolView unowned = withBudgets(pool("default"), List.of(DisruptionBudget.of("100%")));
+    assertEquals(List.of(), batch(List.of(unowned), List.of(drifted("a", 3)), 2, List.of()).commands());
+  }
+
+  @Test
+  void aRollbackReplacesOnlyTheNodesTheRolloutLaunched() {
+    RolloutBatch batch = batch(List.of(OWNED), List.of(drifted("launched-1", 1), drifted("old", 9)), 5, List.of("launched-1"));
+    assertEquals(List.of("launched-1"), commanded(batch.commands()));
+    assertEquals(1, batch.remaining());
+  }
+
+  @Test
+  void aNodeBeingReplacedIsNotPlannedAgainButRemains() {
+    NodeClaimView replacing = new NodeClaimView("busy", "default", null, "node-busy", "i-busy", "ami-old", "amd64", null, "on-demand",
+        "m5.large", "us-west-2a", true, true, false, true, false, false, NOW - HOUR, null, null, null, new PodsOnNode(1, 1, List.of()),
+        true, false);
+    RolloutBatch batch = batch(List.of(OWNED), List.of(replacing), 2, List.of());
+    assertEquals(List.of(), batch.commands());
+    assertEquals(1, batch.remaining());
+  }
+}

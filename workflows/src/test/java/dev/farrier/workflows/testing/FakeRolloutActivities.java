@@ -1,0 +1,94 @@
+package dev.farrier.workflows.testing;
+
+import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.HealthObservation;
+import dev.farrier.workflows.activities.HealthRequest;
+import dev.farrier.workflows.activities.ReleaseRolloutRequest;
+import dev.farrier.workflows.activities.RolloutActivities;
+import dev.farrier.workflows.activities.RolloutClaim;
+import dev.farrier.workflows.activities.SwitchImagesRequest;
+import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.workflows.activities.WorkloadsRequest;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.workflows.upgrade.AmiTerm;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A hand-written RolloutActivities: claims the NodePools named (or {@code default} for a class), switches images at
+ * once, finds one workload per node and reports everything healthy unless a test scripts {@link #onObserveHealth}.
+ * Every call is journaled ({@code claim}, {@code switchImages forward|back}, {@code release}, ...).
+ */
+public class FakeRolloutActivities implements RolloutActivities {
+  public static final List<AmiTerm> OLD_TERMS = List.of(new AmiTerm("al2023@v20251020", null, null, null, null));
+  public static final ReconcilerSettings SETTINGS = ReconcilerSettings.DEFAULTS;
+
+  private final CallJournal journal;
+  private volatile Function<ClaimRolloutRequest, RolloutClaim> claim = FakeRolloutActivities::claimed;
+  private volatile Function<HealthRequest, HealthObservation> observeHealth = FakeRolloutActivities::healthy;
+
+  public FakeRolloutActivities(CallJournal journal) {
+    this.journal = journal;
+  }
+
+  public static RolloutClaim claimed(ClaimRolloutRequest r) {
+    List<String> pools = r.nodePools().isEmpty() ? List.of("default") : r.nodePools();
+    return new RolloutClaim(pools, r.nodeClass() == null ? "default" : r.nodeClass(), OLD_TERMS, null, List.of("ami-old"),
+        r.targetTerms(), null, List.of("ami-new"), SETTINGS);
+  }
+
+  /** Every node found and Ready, every moved pod Ready with no restarts. */
+  public static HealthObservation healthy(HealthRequest r) {
+    return new HealthObservation(r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+        r.workloads().stream().map(w -> new HealthObservation.PodHealth(w.namespace() + "/" + w.name() + "-pod", w, "node-x", true, 0, null)).toList());
+  }
+
+  public FakeRolloutActivities onClaim(Function<ClaimRolloutRequest, RolloutClaim> behaviour) {
+    this.claim = behaviour;
+    return this;
+  }
+
+  public FakeRolloutActivities onObserveHealth(Function<HealthRequest, HealthObservation> behaviour) {
+    this.observeHealth = behaviour;
+    return this;
+  }
+
+  @Override
+  public RolloutClaim claim(ClaimRolloutRequest request) {
+    journal.record("claim", request.workflowId());
+    return claim.apply(request);
+  }
+
+  @Override
+  public void switchImages(SwitchImagesRequest request) {
+    journal.record("switchImages", request.forward() ? "forward" : "back", request.terms());
+  }
+
+  @Override
+  public void awaitImages(SwitchImagesRequest request) {
+    journal.record("awaitImages", request.expectedImages());
+  }
+
+  @Override
+  public List<WorkloadRef> workloadsOn(WorkloadsRequest request) {
+    journal.record("workloadsOn", request.nodes());
+    return request.nodes().stream().map(n -> new WorkloadRef("default", "ReplicaSet", "web-" + n)).toList();
+  }
+
+  @Override
+  public HealthObservation observeHealth(HealthRequest request) {
+    journal.record("observeHealth", request.nodes());
+    return observeHealth.apply(request);
+  }
+
+  @Override
+  public void release(ReleaseRolloutRequest request) {
+    journal.record("release", request.nodePools());
+  }
+
+  /** A pod of {@code workload} in {@code waitingReason} (null: Ready and running) with {@code restarts}. */
+  public static HealthObservation.PodHealth pod(String key, WorkloadRef workload, boolean ready, int restarts, String waitingReason) {
+    return new HealthObservation.PodHealth(key, workload, "node-x", ready, restarts, waitingReason);
+  }
+
+}

@@ -1,0 +1,311 @@
+package dev.farrier.workflows.upgrade;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.FailureTypes;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.HealthObservation;
+import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.RolloutScope;
+import dev.farrier.workflows.replacement.OperatorRequest;
+import dev.farrier.workflows.testing.Eventually;
+import dev.farrier.workflows.testing.FakeNodeClaimActivities;
+import dev.farrier.workflows.testing.FakeRolloutActivities;
+import dev.farrier.workflows.testing.FarrierTestEnvironment;
+import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rollout's paths in Temporal's time-skipping environment: real replacement children on fake activities, a fake
+ * planner that hands out the drifted claims of a fleet batch by batch, and a scripted gate.
+ */
+class NodePoolUpgradeWorkflowTest {
+  private static final AmiTarget TARGET = AmiTarget.parse("al2023@v20251103");
+  private static final String ID = WorkflowIds.upgrade(List.of("default"), null, TARGET.text());
+
+  private final FarrierTestEnvironment test = new FarrierTestEnvironment();
+  /** The fleet's drifted claims not yet handed out, in order; handed-out ones are replaced by the time of the next plan. */
+  private final List<String> drifted = new ArrayList<>();
+  private final List<Integer> batchSizes = new ArrayList<>();
+  private final Set<String> rolledBack = ConcurrentHashMap.newKeySet();
+
+  @AfterEach
+  void close() {
+    test.close();
+  }
+
+  /** A fleet of {@code n} drifted nodes the fake planner hands out at most {@code max} at a time. */
+  private void fleet(int n) {
+    for (int i = 1; i <= n; i++) {
+      drifted.add("default-" + i);
+    }
+    test.planning.onPlanRollout(request -> {
+      RolloutScope scope = request.rollout();
+      if (!scope.onlyClaims().isEmpty()) {
+        List<String> left = scope.onlyClaims().stream().filter(c -> !rolledBack.contains(c)).toList();
+        List<String> take = left.subList(0, Math.min(scope.max(), left.size()));
+        rolledBack.addAll(take);
+        return new RolloutBatch(take.stream().map(NodePoolUpgradeWorkflowTest::drift).toList(), left.size(), List.of());
+      }
+      synchronized (drifted) {
+        int remaining = drifted.size();
+        List<String> take = new ArrayList<>(drifted.subList(0, Math.min(scope.max(), drifted.size())));
+        drifted.removeAll(take);
+        if (!take.isEmpty()) {
+          batchSizes.add(take.size());
+        }
+        return new RolloutBatch(take.stream().map(NodePoolUpgradeWorkflowTest::drift).toList(), remaining, List.of());
+      }
+    });
+  }
+
+  private static DisruptionCommand drift(String claim) {
+    return Fixtures.command(claim, "replace", null);
+  }
+
+  /**
+   * A rollout of NodePool {@code default}; one that waits for approval has no soak, so a test that watches it in real
+   * time (time skips only while a test waits for the result) reaches AwaitingApproval at once.
+   */
+  private static UpgradeInput input(int canary, String batchSize, boolean approval, int maxFailures) {
+    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, batchSize, canary, approval ? 0 : 60, 300,
+        approval, maxFailures, "ci-job-42", null);
+  }
+
+  private NodePoolUpgradeWorkflow start(UpgradeInput input) {
+    test.start();
+    NodePoolUpgradeWorkflow workflow = test.newWorkflow(NodePoolUpgradeWorkflow.class, ID);
+    WorkflowClient.start(workflow::upgrade, input);
+    return test.existing(NodePoolUpgradeWorkflow.class, ID);
+  }
+
+  private UpgradeResult result() {
+    return test.client().newUntypedWorkflowStub(ID).getResult(UpgradeResult.class);
+  }
+
+  private UpgradeResult run(UpgradeInput input) {
+    start(input);
+    return result();
+  }
+
+  @Test
+  void aGoodRolloutReplacesTheCanaryThenBatchesAndGivesTheNodePoolsBack() {
+    fleet(5);
+    UpgradeResult result = run(input(1, "2", false, 0));
+
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(List.of(1, 2, 2), batchSizes);
+    assertEquals(5, result.replaced());
+    assertEquals(5, result.total());
+    assertEquals(3, result.batches());
+    assertEquals(List.of("ami-new"), result.targetImages());
+    List<String> steps = test.journal.steps();
+    assertTrue(test.journal.indexOf("awaitImages [ami-new]") < test.journal.indexOf("planRollout max=1"), steps.toString());
+    assertEquals(1, test.journal.count("switchImages forward " + TARGET.terms()));
+    assertEquals(0, test.journal.countStartingWith("switchImages back"));
+    assertEquals(3, test.journal.countStartingWith("workloadsOn"));
+    assertEquals("release [default]", steps.getLast());
+    // Every batch passed its gate (ready, then watched through the soak) before the next one was planned.
+    assertTrue(test.journal.countStartingWith("observeHealth") >= 3 * 2, test.journal.all().toString());
+  }
+
+  @Test
+  void aPercentageBatchIsOfTheWholeFleet() {
+    fleet(10);
+    UpgradeResult result = run(input(1, "30%", false, 0));
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(List.of(1, 3, 3, 3), batchSizes);
+  }
+
+  @Test
+  void aCrashLoopingPodFailsTheGateStopsTheRolloutAndRollsTheCanaryBack() {
+    fleet(5);
+    test.rollout.onObserveHealth(r -> new HealthObservation(
+        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+        r.workloads().stream().map(w -> FakeRolloutActivities.pod("default/web-1", w, false, 4, "CrashLoopBackOff")).toList()));
+
+    UpgradeResult result = run(input(1, "2", false, 0));
+
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().contains("CrashLoopBackOff"), result.cause());
+    assertTrue(result.cause().startsWith("gate of batch 1 failed"), result.cause());
+    assertEquals(List.of(1), batchSizes, "no old node past the canary was touched");
+    assertEquals(1, test.journal.count("switchImages back " + FakeRolloutActivities.OLD_TERMS));
+    // The canary's replacement (on the new AMI) was itself replaced by a node on the previous images.
+    assertEquals(1, result.rolledBack());
+    // One round replaced it; the next found none left.
+    assertEquals(2, test.journal.countStartingWith("planRollout rollback"), test.journal.all().toString());
+    assertEquals("release [default]", test.journal.steps().getLast());
+  }
+
+  @Test
+  void aNewNodeThatNeverRegistersStopsTheRolloutAfterTheCanaryWithTheCause() {
+    fleet(4);
+    test.nodeClaims.onAwaitRegistered(r -> {
+      throw ApplicationFailure.newNonRetryableFailure("node did not register within 900s", FailureTypes.REGISTRATION_TIMEOUT);
+    });
+
+    UpgradeResult result = run(input(1, "2", false, 0));
+
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().contains("default-1") && result.cause().contains("register"), result.cause());
+    assertEquals(List.of(1), batchSizes);
+    assertEquals(0, result.replaced());
+    assertEquals(1, test.journal.count("switchImages back " + FakeRolloutActivities.OLD_TERMS));
+    // The replacement gave the old node back at once (no wait for an operator's Retry).
+    assertTrue(test.journal.count("untaintDisrupted node-default-1") >= 1, test.journal.all().toString());
+    assertEquals(0, test.journal.count("terminateInstance i-default-1"));
+  }
+
+  @Test
+  void maxFailuresLetsARolloutGoOnPastAFailedReplacement() {
+    fleet(3);
+    var calls = new java.util.concurrent.atomic.AtomicInteger();
+    test.nodeClaims.onAwaitRegistered(r -> {
+      if (calls.getAndIncrement() == 0) {
+        throw ApplicationFailure.newNonRetryableFailure("node did not register", FailureTypes.REGISTRATION_TIMEOUT);
+      }
+      return FakeNodeClaimActivities.nodeNameOf(r.nodeClaim());
+    });
+    UpgradeResult result = run(input(1, "2", false, 1));
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(1, result.failures());
+    assertEquals(2, result.replaced());
+  }
+
+  @Test
+  void aGateThatNeverSeesReadyPodsTimesOut() {
+    fleet(2);
+    test.rollout.onObserveHealth(r -> new HealthObservation(
+        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, false)).toList(), List.of()));
+    UpgradeResult result = run(input(1, "1", false, 0));
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().startsWith("gate of batch 1 timed out after 300s"), result.cause());
+    assertTrue(result.cause().contains("not Ready"), result.cause());
+  }
+
+  @Test
+  void aPodThatRestartsDuringTheSoakFailsTheGate() {
+    fleet(2);
+    int[] calls = {0};
+    test.rollout.onObserveHealth(r -> {
+      int restarts = calls[0]++ < 2 ? 0 : 1;
+      return new HealthObservation(r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+          r.workloads().stream().map(w -> FakeRolloutActivities.pod("default/web-1", w, true, restarts, null)).toList());
+    });
+    UpgradeResult result = run(input(1, "1", false, 0));
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().contains("restarted during the soak (0 to 1 restarts)"), result.cause());
+  }
+
+  @Test
+  void approvalHoldsTheRolloutAfterTheCanaryUntilApproved() {
+    fleet(3);
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
+    assertEquals(List.of(1), batchSizes);
+    assertTrue(workflow.progress().blocker().contains("Approve"));
+
+    workflow.approve(new OperatorRequest("canary looks good", "alice"));
+
+    assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
+    assertEquals(List.of(1, 2), batchSizes);
+  }
+
+  @Test
+  void approveIsRefusedWhenNothingWaitsForIt() {
+    fleet(3);
+    test.rollout.onObserveHealth(r -> new HealthObservation(
+        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, false)).toList(), List.of()));
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    Eventually.await("at the gate", workflow::progress, p -> p.phase().equals("Gate"));
+
+    var refused = assertThrows(WorkflowUpdateException.class, () -> workflow.approve(OperatorRequest.of(null)));
+    assertTrue(String.valueOf(refused.getCause().getMessage()).contains("not waiting for approval"), refused.getCause().getMessage());
+    var noReason = assertThrows(WorkflowUpdateException.class, () -> workflow.abort(OperatorRequest.of(" ")));
+    assertTrue(String.valueOf(noReason.getCause().getMessage()).contains("needs a reason"));
+  }
+
+  @Test
+  void anAbortStopsTheRolloutRollsBackAndSaysWhoAndWhy() {
+    fleet(3);
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
+
+    String said = workflow.abort(new OperatorRequest("canary latency doubled", "bob"));
+    assertTrue(said.contains("abort accepted"), said);
+
+    UpgradeResult result = result();
+    assertEquals(UpgradeResult.ABORTED, result.outcome());
+    assertEquals("aborted: canary latency doubled (by bob)", result.cause());
+    assertEquals(List.of(1), batchSizes);
+    assertEquals(1, result.rolledBack());
+    assertEquals(1, test.journal.count("switchImages back " + FakeRolloutActivities.OLD_TERMS));
+    assertEquals("release [default]", test.journal.steps().getLast());
+  }
+
+  @Test
+  void aNodePoolOwnedByAnotherRunningRolloutIsRefusedAndNothingIsTouched() {
+    fleet(2);
+    test.rollout.onClaim(r -> {
+      throw ApplicationFailure.newNonRetryableFailure("NodePool default is being upgraded by upgrade/default/al2023@v1",
+          FailureTypes.ROLLOUT_CONFLICT);
+    });
+    start(input(1, "1", false, 0));
+    var failed = assertThrows(WorkflowFailedException.class, this::result);
+    assertEquals(FailureTypes.ROLLOUT_CONFLICT, ((ApplicationFailure) failed.getCause().getCause()).getType());
+    assertEquals(0, test.journal.countStartingWith("switchImages"));
+    assertEquals(0, test.journal.countStartingWith("planRollout"));
+    assertEquals(0, test.journal.countStartingWith("release"));
+  }
+
+  @Test
+  void anInputNoRolloutCouldDoFailsBeforeTouchingAnything() {
+    start(new UpgradeInput(Fixtures.CLUSTER, List.of("default"), "default", TARGET, "2", 1, 60, 300, false, 0, null, null));
+    var failed = assertThrows(WorkflowFailedException.class, this::result);
+    assertEquals(FailureTypes.INVALID_UPGRADE, ((ApplicationFailure) failed.getCause()).getType());
+    assertTrue(test.journal.all().isEmpty(), test.journal.all().toString());
+  }
+
+  @Test
+  void aTargetTheClassAlreadySelectsSwitchesNothingAndRollsWhatIsStillDrifted() {
+    fleet(1);
+    test.rollout.onClaim(r -> {
+      var c = FakeRolloutActivities.claimed(r);
+      return new dev.farrier.workflows.activities.RolloutClaim(c.nodePools(), c.nodeClass(), r.targetTerms(), null,
+          c.targetImages(), r.targetTerms(), null, c.targetImages(), c.settings());
+    });
+    UpgradeResult result = run(input(1, "1", false, 0));
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome());
+    assertEquals(0, test.journal.countStartingWith("switchImages"));
+    assertEquals(1, result.replaced());
+  }
+
+  @Test
+  void theProgressQueryShowsTheRolloutWhileItRuns() {
+    fleet(3);
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    UpgradeProgress progress = Eventually.await("waiting for approval", workflow::progress,
+        p -> p.phase().equals("AwaitingApproval"));
+    assertEquals("al2023@v20251103", progress.target());
+    assertEquals(List.of("default"), progress.nodePools());
+    assertEquals(1, progress.batch());
+    assertEquals(3, progress.total());
+    assertEquals(1, progress.replaced());
+    assertEquals("ci-job-42", progress.requestedBy());
+    assertFalse(progress.blocker().isBlank());
+  }
+}
