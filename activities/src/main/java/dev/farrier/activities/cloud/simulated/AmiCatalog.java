@@ -31,6 +31,10 @@ import java.util.stream.Collectors;
  *       same SSM parameters the aws provider reads.</li>
  * </ul>
  * Per term only the newest image (by creation date, then name) of each architecture survives; terms are ORed.
+ *
+ * <p>Besides Amazon's images the catalogue holds the simulated account's own (owner {@link #SELF_ACCOUNT_ID}, no
+ * owner alias): broken custom AMIs whose instances never join ({@link #neverJoins}). SSM parameters, hence aliases,
+ * only ever point at Amazon's images.
  */
 public final class AmiCatalog {
   public static final String AMAZON_OWNER_ID = "602401143452";
@@ -100,6 +104,15 @@ public final class AmiCatalog {
     return Optional.ofNullable(byId.get(id)).map(CatalogImage::image);
   }
 
+  /**
+   * Whether instances of the image run without their kubelet ever registering a Node (a broken custom AMI, see
+   * {@code amis/README.md}); false for an id the catalogue does not know.
+   */
+  public boolean neverJoins(String imageId) {
+    CatalogImage image = byId.get(imageId);
+    return image != null && image.neverJoins();
+  }
+
   /** Value of an SSM parameter such as {@code /aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id}. */
   public Optional<String> ssmParameter(String name) {
     return Optional.ofNullable(ssmParameters.get(name));
@@ -165,6 +178,9 @@ public final class AmiCatalog {
   private static boolean ownedByAnyOf(String owners, CatalogImage candidate) {
     for (String owner : owners.split(",")) {
       String o = owner.trim();
+      if (o.isEmpty()) {
+        continue; // the account's own images have no owner alias; an empty entry must not select them
+      }
       boolean match = "self".equals(o)
           ? SELF_ACCOUNT_ID.equals(candidate.image().owner())
           : o.equals(candidate.image().owner()) || o.equals(candidate.ownerAlias());

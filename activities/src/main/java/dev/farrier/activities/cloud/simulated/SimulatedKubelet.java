@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +29,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Stateless across restarts: what to register is derived from the cloud's state and the Nodes that exist; the
  * only memory is a cache of instances already seen with a Node, which spares listing Nodes when nothing new is
- * running. As on EC2, a Node deleted while its instance keeps running is not registered again (a kubelet registers
- * once). Nodes of terminated instances are left to Farrier, which deletes them.
+ * running, and of instances already reported as never joining (below), which spares repeating the log line. As on
+ * EC2, a Node deleted while its instance keeps running is not registered again (a kubelet registers once). Nodes of
+ * terminated instances are left to Farrier, which deletes them.
+ *
+ * <p>An instance of an image that never joins ({@link AmiCatalog#neverJoins}, a broken custom AMI) keeps running
+ * but never gets a Node, so Farrier sees a launch that never registers; the kubelet logs that once per instance.
  */
 public final class SimulatedKubelet implements AutoCloseable {
   public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
@@ -40,6 +45,7 @@ public final class SimulatedKubelet implements AutoCloseable {
   private final Duration interval;
   private final Object passLock = new Object();
   private final Set<String> registered = new HashSet<>();
+  private final Set<String> neverJoining = new HashSet<>();
   private ScheduledExecutorService loop;
 
   public SimulatedKubelet(KubernetesClient client, SimulatedCloud cloud) {
@@ -70,7 +76,10 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
   }
 
-  /** One pass: registers a Node for every running instance without one; returns the names registered. */
+  /**
+   * One pass: registers a Node for every running instance without one, except those whose image never joins;
+   * returns the names registered.
+   */
   public List<String> registerNodes() {
     synchronized (passLock) {
       return registerUnseen();
@@ -78,11 +87,16 @@ public final class SimulatedKubelet implements AutoCloseable {
   }
 
   private List<String> registerUnseen() {
-    List<SimulatedInstance> running = cloud.instances().stream()
-        .filter(i -> !i.foreign() && StoredInstance.RUNNING.equals(i.instance().state()))
-        .toList();
-    registered.retainAll(running.stream().map(i -> i.instance().id()).toList());
-    List<SimulatedInstance> unseen = running.stream().filter(i -> !registered.contains(i.instance().id())).toList();
+    KubeletBoots boots = KubeletBoots.of(cloud.instances(), cloud.amis());
+    registered.retainAll(ids(boots.joining()));
+    neverJoining.retainAll(ids(boots.neverJoining()));
+    for (SimulatedInstance instance : boots.neverJoining()) {
+      if (neverJoining.add(instance.instance().id())) {
+        log.atInfo().setMessage("simulated kubelet will never register a node: the instance's image never joins")
+            .addKeyValue("instance", instance.instance().id()).addKeyValue("image", instance.instance().imageId()).log();
+      }
+    }
+    List<SimulatedInstance> unseen = boots.joining().stream().filter(i -> !registered.contains(i.instance().id())).toList();
     if (unseen.isEmpty()) {
       return List.of();
     }
@@ -118,6 +132,10 @@ public final class SimulatedKubelet implements AutoCloseable {
       registered.add(instance.instance().id());
     }
     return created;
+  }
+
+  private static Set<String> ids(List<SimulatedInstance> instances) {
+    return instances.stream().map(i -> i.instance().id()).collect(Collectors.toSet());
   }
 
   /** Creates the Node; sets its status through the status subresource when the create dropped it. */

@@ -16,8 +16,13 @@ import java.util.stream.Collectors;
 final class SsmParameters {
   private SsmParameters() {}
 
-  /** Every parameter for the images: one pinned per image, one recommended/latest per (family, version, arch). */
-  static Map<String, String> derive(List<CatalogImage> images) {
+  /**
+   * Every parameter for the images AWS publishes: one pinned per image, one recommended/latest per (family,
+   * version, arch). The account's own images are left out, as AWS never publishes parameters for them, so a newer
+   * private image of a known family changes neither an alias nor what "recommended" points at.
+   */
+  static Map<String, String> derive(List<CatalogImage> catalogue) {
+    List<CatalogImage> images = catalogue.stream().filter(CatalogImage::publishedByAmazon).toList();
     Map<String, String> parameters = new HashMap<>();
     for (CatalogImage image : images) {
       String k8s = image.image().kubernetesVersion();

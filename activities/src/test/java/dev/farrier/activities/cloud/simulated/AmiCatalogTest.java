@@ -1,12 +1,16 @@
 package dev.farrier.activities.cloud.simulated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -122,6 +126,51 @@ class AmiCatalogTest {
     String bottlerocket = amis.ssmParameter("/aws/service/bottlerocket/aws-k8s-1.34/arm64/latest/image_id").orElseThrow();
     assertTrue(amis.findById(bottlerocket).orElseThrow().name().startsWith("bottlerocket-aws-k8s-1.34-aarch64-v1.50.0-"));
     assertTrue(amis.ssmParameter("/aws/service/eks/optimized-ami/1.20/amazon-linux-2/recommended/image_id").isEmpty());
+  }
+
+  @Test
+  void everyIdIsDerivedFromTheName() throws Exception {
+    MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+    for (Image image : amis.images()) {
+      String hex = HexFormat.of().formatHex(sha256.digest(image.name().getBytes(StandardCharsets.UTF_8)));
+      assertEquals("ami-" + hex.substring(0, 17), image.id(), image.name());
+    }
+  }
+
+  @Test
+  void theBrokenImagesArePrivateAndNeverJoin() {
+    List<String> broken = List.of("farrier-sandbox-broken-al2023-arm64-1.34-v20251117", "farrier-sandbox-broken-al2023-x86_64-1.34-v20251117");
+    assertEquals(broken, names(name("farrier-sandbox-broken-al2023-*-1.34-*", "self")));
+    assertEquals(broken, names(name("farrier-sandbox-broken-al2023-*-1.34-*", AmiCatalog.SELF_ACCOUNT_ID)));
+    assertEquals(broken, names(new AmiSelectorTerm(null, null, "self",
+        Map.of(CatalogImage.SIMULATED_BOOT_TAG, "never-joins", "kubernetes-version", "1.34"), null)));
+    assertEquals(List.of("farrier-sandbox-broken-al2023-arm64-1.35-v20251117", "farrier-sandbox-broken-al2023-x86_64-1.35-v20251117"),
+        names(name("farrier-sandbox-broken-*", "self")), "across versions the newest (1.35, by name) wins");
+    assertEquals(List.of(), names(name("farrier-sandbox-broken-*", "amazon")));
+    assertEquals(List.of(), names(name("farrier-sandbox-broken-*", " , amazon")), "an empty owner is not the images' empty alias");
+
+    assertEquals(6, amis.images().stream().filter(i -> amis.neverJoins(i.id())).count());
+    assertTrue(amis.images().stream().filter(i -> amis.neverJoins(i.id()))
+        .allMatch(i -> i.name().startsWith("farrier-sandbox-broken-al2023-") && AmiCatalog.SELF_ACCOUNT_ID.equals(i.owner())));
+    assertFalse(amis.neverJoins(idOf("amazon-eks-node-al2023-x86_64-standard-1.34-v20251103")));
+    assertFalse(amis.neverJoins("ami-00000000000000000"));
+  }
+
+  @Test
+  void theBrokenImagesChangeNoAliasAndNoSsmParameter() {
+    for (String version : List.of("1.33", "1.34", "1.35")) {
+      AmiCatalog catalog = AmiCatalog.load(version);
+      assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-" + version + "-v20251103",
+              "amazon-eks-node-al2023-x86_64-standard-" + version + "-v20251103"),
+          catalog.resolve(List.of(alias("al2023@latest"))).stream().map(Image::name).sorted().toList(), version);
+      assertEquals(List.of(), catalog.resolve(List.of(alias("al2023@v20251117"))), version);
+      assertTrue(catalog.ssmParameters().values().stream()
+              .allMatch(id -> AmiCatalog.AMAZON_OWNER_ID.equals(catalog.findById(id).orElseThrow().owner())),
+          catalog.ssmParameters().toString());
+      String recommended = catalog.ssmParameter(
+          "/aws/service/eks/optimized-ami/" + version + "/amazon-linux-2023/arm64/standard/recommended/image_id").orElseThrow();
+      assertEquals("amazon-eks-node-al2023-arm64-standard-" + version + "-v20251103", catalog.findById(recommended).orElseThrow().name());
+    }
   }
 
   @Test

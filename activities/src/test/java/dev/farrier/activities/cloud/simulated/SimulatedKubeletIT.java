@@ -58,7 +58,11 @@ class SimulatedKubeletIT {
   }
 
   private Instance launch(String claim, String instanceType) {
-    List<Image> images = cloud.resolveImages(List.of(new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest")));
+    return launch(claim, instanceType, new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest"));
+  }
+
+  private Instance launch(String claim, String instanceType, AmiSelectorTerm imageTerm) {
+    List<Image> images = cloud.resolveImages(List.of(imageTerm));
     Instance instance = cloud.create(new LaunchRequest("sandbox", claim, "default", "default", List.of(instanceType),
         List.of("on-demand"), List.of("us-east-1b"), images,
         Map.of(WellKnown.TAG_OWNER, "farrier", WellKnown.TAG_CLUSTER, "sandbox", WellKnown.TAG_NODECLAIM, claim),
@@ -125,6 +129,21 @@ class SimulatedKubeletIT {
       assertEquals(List.of("dedicated=blue:NoSchedule", "karpenter.sh/unregistered:NoExecute"), taints(readyNode));
       assertEquals(new Quantity("58"), readyNode.getStatus().getCapacity().get("pods"), "kwok keeps the capacity");
       assertEquals(kubeletVersion, readyNode.getStatus().getNodeInfo().getKubeletVersion(), "kwok keeps the kubelet version");
+    }
+  }
+
+  @Test
+  void anInstanceOfAnImageThatNeverJoinsRunsWithoutANode() throws Exception {
+    Instance broken = launch("kubelet-it-broken", "m5.large",
+        new AmiSelectorTerm(null, "farrier-sandbox-broken-al2023-*-1.34-*", "self", Map.of(), null));
+    Instance good = launch("kubelet-it-good", "m5.large");
+    try (SimulatedKubelet kubelet = new SimulatedKubelet(client, cloud).start()) {
+      // Launched first, the broken instance was running in every pass that saw the good one running.
+      await("node " + good.privateDnsName(), () -> node(good.privateDnsName()));
+      assertTrue(kubelet.registerNodes().isEmpty());
+      assertTrue(node(broken.privateDnsName()).isEmpty(), "no node for an image that never joins");
+      assertTrue(client.nodes().list().getItems().stream().noneMatch(n -> broken.providerId().equals(n.getSpec().getProviderID())));
+      assertEquals("running", cloud.get(broken.id()).orElseThrow().state());
     }
   }
 
