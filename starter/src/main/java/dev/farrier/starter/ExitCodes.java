@@ -16,14 +16,20 @@ final class ExitCodes {
   static final int REFUSED = 3;
   /** No such workflow (or it has ended and the action needs a running one). */
   static final int NOT_FOUND = 4;
+  /** {@code upgrade --wait}: the rollout failed or was aborted, and was rolled back; the result says why. */
+  static final int FAILED = 5;
+  /** {@code upgrade --wait}: the wait timed out; the rollout still runs (the same command attaches to it again). */
+  static final int TIMED_OUT = 6;
 
   static Map<String, String> helpList() {
     var codes = new LinkedHashMap<String, String>();
     codes.put(Integer.toString(DONE), "done");
     codes.put(Integer.toString(ERROR), "error: Temporal cannot be reached, or something unexpected failed");
     codes.put(Integer.toString(USAGE), "usage error: unknown option, missing argument or value");
-    codes.put(Integer.toString(REFUSED), "refused: the replacement's validator refused the action (nothing changed)");
-    codes.put(Integer.toString(NOT_FOUND), "not found: no such replacement (or it has ended)");
+    codes.put(Integer.toString(REFUSED), "refused: the workflow refused the action, or another rollout owns the NodePool (nothing changed)");
+    codes.put(Integer.toString(NOT_FOUND), "not found: no such replacement or rollout (or it has ended)");
+    codes.put(Integer.toString(FAILED), "upgrade --wait: the rollout failed or was aborted, and was rolled back");
+    codes.put(Integer.toString(TIMED_OUT), "upgrade --wait: timed out waiting; the rollout still runs");
     return codes;
   }
 }

@@ -17,10 +17,10 @@ import picocli.CommandLine.Option;
  * replacement's validated Updates, so a refused action changes nothing and says why (exit code 3).
  */
 @Command(name = "farrier", mixinStandardHelpOptions = true, version = "farrier 0.1.0",
-    description = "Inspect and steer Farrier's node replacements.",
+    description = "Inspect and steer Farrier's node replacements and fleet upgrades.",
     subcommands = {ListCommand.class, StatusCommand.class, PlanCommand.class, OperatorActions.Pause.class,
         OperatorActions.Resume.class, OperatorActions.Abort.class, OperatorActions.Retry.class,
-        OperatorActions.ForceDrain.class, OperatorActions.Approve.class})
+        OperatorActions.ForceDrain.class, OperatorActions.Approve.class, UpgradeCommand.class})
 public final class FarrierCli {
   @Option(names = "--address", scope = CommandLine.ScopeType.INHERIT, defaultValue = "${env:FARRIER_TEMPORAL_ADDRESS:-127.0.0.1:7233}", description = "Temporal frontend (default ${DEFAULT-VALUE})")
   String address;

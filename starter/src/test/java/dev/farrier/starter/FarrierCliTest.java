@@ -59,9 +59,12 @@ class FarrierCliTest {
   }
 
   static Run execute(FarrierCli cli, String... args) {
+    return execute(cli, FarrierCli.commandLine(cli), args);
+  }
+
+  static Run execute(FarrierCli cli, picocli.CommandLine cl, String... args) {
     var out = new StringWriter();
     var err = new StringWriter();
-    var cl = FarrierCli.commandLine(cli);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int exitCode = cl.execute(args);
@@ -264,8 +267,11 @@ class FarrierCliTest {
   void helpListsTheExitCodes() {
     String help = ok("abort", "--help");
     assertTrue(help.contains("Exit codes:"), help);
-    assertTrue(help.contains("3   refused: the replacement's validator refused the action"), help);
+    assertTrue(help.contains("3   refused: the workflow refused the action"), help);
     assertTrue(help.contains("4   not found"), help);
+    String upgrade = ok("upgrade", "--help");
+    assertTrue(upgrade.contains("5   upgrade --wait: the rollout failed or was aborted, and was rolled back"), upgrade);
+    assertTrue(upgrade.contains("6   upgrade --wait: timed out waiting; the rollout still runs"), upgrade);
   }
 
   @Test
