@@ -60,6 +60,21 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     this.clock = clock;
   }
 
+  /**
+   * The claim's annotations: its NodePool's hash, and the UIDs of the pods it is created for
+   * ({@link PromisedPods#ANNOTATION}), so a later batch leaves them to the scheduler while the claim's room is theirs.
+   */
+  private static Map<String, String> annotations(NodeClaimRequest request) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(WellKnown.NODEPOOL_HASH_ANNOTATION, request.nodePoolHash());
+    annotations.put(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION, NodePoolHash.VERSION);
+    String promised = PromisedPods.format(request.pods());
+    if (!promised.isEmpty()) {
+      annotations.put(PromisedPods.ANNOTATION, promised);
+    }
+    return annotations;
+  }
+
   /** Idempotent: the claim's name is deterministic, and an existing claim of that name is this request's. */
   @Override
   public void createNodeClaim(NodeClaimRequest request) {
@@ -69,8 +84,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var meta = new ObjectMetaBuilder()
         .withName(request.name())
         .withLabels(labels)
-        .withAnnotations(Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, request.nodePoolHash(),
-            WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION, NodePoolHash.VERSION))
+        .withAnnotations(annotations(request))
         .withFinalizers(WellKnown.TERMINATION_FINALIZER);
     // Owned by its NodePool, as in Karpenter: deleting the pool deletes its claims (and so drains their nodes).
     cluster.getNodePool(request.nodePool()).ifPresent(pool -> meta.withOwnerReferences(new OwnerReferenceBuilder()

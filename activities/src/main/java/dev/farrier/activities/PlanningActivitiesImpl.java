@@ -136,11 +136,19 @@ public class PlanningActivitiesImpl implements PlanningActivities {
             }
           });
     }
+    var claims = cluster.listNodeClaims();
+    // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
+    // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
+    Set<String> promised = PromisedPods.of(claims, clock.instant());
+    int before = pending.size();
+    pending.removeIf(p -> promised.contains(p.pod().uid()));
+    if (pending.size() < before) {
+      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), before - pending.size());
+    }
     if (pending.isEmpty()) {
       return new ProvisioningPlan(List.of(), List.of());
     }
     var pools = cluster.listNodePools();
-    var claims = cluster.listNodeClaims();
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();

@@ -39,6 +39,10 @@ public final class Sandbox {
         + "nothing launched twice); then every offering out of capacity: the NodePool says so, and when it is back");
     all.put("safety", "instances that are not exactly Farrier's survive garbage collection; a NodePool with an absurd limit "
         + "says why it is not Ready, and the good one still provisions");
+    all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
+        + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
+    all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
+        + "the class is back on its images, farrier upgrade exits 5 naming the cause");
     return java.util.Collections.unmodifiableMap(all);
   }
 
@@ -83,8 +87,23 @@ public final class Sandbox {
       out.printf("   Temporal %s (UI %s), kube-apiserver %s (%.1fs)%n", env.stack().temporalAddress(), env.stack().temporalUiUrl(),
           env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
       boolean safety = scenarioName.equals("safety");
-      var worker = safety ? env.startWorker(SafetyScenario.FAST_GC) : env.startWorker();
+      boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("bad-ami");
+      var worker = safety ? env.startWorker(SafetyScenario.FAST_GC)
+          : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
+          : env.startWorker();
       out.println("== farrier worker running (pid " + worker.pid() + ", log " + worker.log() + ")");
+      if (rollout) {
+        var fleet = new UpgradeScenario(env, Duration.ofMinutes(15));
+        var farrier = Path.of("bin", "farrier").toAbsolutePath();
+        if (scenarioName.equals("upgrade")) {
+          fleet.playGood(farrier, out);
+        } else {
+          fleet.playBadAmi(farrier, out);
+        }
+        out.println("== workflows (Temporal UI " + env.stack().temporalUiUrl() + "): the rollout upgrade/" + UpgradeScenario.NODE_POOL
+            + "/..., its disrupt/<nodeclaim> replacements and their launch/<nodeclaim> children");
+        return finish(env, keep, out);
+      }
       var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
       var scenario = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
       try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
