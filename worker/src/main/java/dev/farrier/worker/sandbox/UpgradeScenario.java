@@ -120,10 +120,7 @@ public final class UpgradeScenario {
    */
   public CliRun playGood(Path farrier, PrintStream out) {
     var before = provision();
-    out.printf("== fleet: %d nodes of NodePool %s on %s%n", before.size(), NODE_POOL, new java.util.TreeSet<>(before.values()));
-    out.println("== " + farrier + " upgrade --nodepool " + NODE_POOL + " --ami " + GOOD_TARGET + " " + String.join(" ", ROLLOUT_OPTIONS));
-    CliRun run = upgrade(farrier, GOOD_TARGET, out);
-    out.printf("   exit code %d after %.1fs; result:%n%s", run.exitCode(), run.took().toMillis() / 1000.0, indent(run.stdout()));
+    CliRun run = rollTo(farrier, GOOD_TARGET, before, out);
     var result = json(run.stdout());
     var after = imagesByNode();
     out.printf("== fleet after: %d nodes on %s%n", after.size(), new java.util.TreeSet<>(after.values()));
@@ -145,10 +142,7 @@ public final class UpgradeScenario {
   public CliRun playBadAmi(Path farrier, PrintStream out) {
     var before = provision();
     var termsBefore = amiSelectorTerms();
-    out.printf("== fleet: %d nodes of NodePool %s on %s%n", before.size(), NODE_POOL, new java.util.TreeSet<>(before.values()));
-    out.println("== " + farrier + " upgrade --nodepool " + NODE_POOL + " --ami " + BROKEN_TARGET + " " + String.join(" ", ROLLOUT_OPTIONS));
-    CliRun run = upgrade(farrier, BROKEN_TARGET, out);
-    out.printf("   exit code %d after %.1fs; result:%n%s", run.exitCode(), run.took().toMillis() / 1000.0, indent(run.stdout()));
+    CliRun run = rollTo(farrier, BROKEN_TARGET, before, out);
     var result = json(run.stdout());
     var after = imagesByNode();
     out.printf("== fleet after: %d nodes %s; EC2NodeClass amiSelectorTerms %s%n", after.size(), after.keySet(), amiSelectorTerms());
@@ -159,6 +153,15 @@ public final class UpgradeScenario {
     expect(after.equals(before), "the old nodes stay: before " + before + ", after " + after);
     expect(termsBefore.equals(amiSelectorTerms()), "the class back on " + termsBefore + ", not " + amiSelectorTerms());
     expect(rolloutOwner() == null, "the NodePool given back, still owned by " + rolloutOwner());
+    return run;
+  }
+
+  /** Shows the fleet, runs {@code farrier upgrade} to {@code target} and shows how it ended. */
+  private CliRun rollTo(Path farrier, String target, Map<String, String> fleet, PrintStream out) {
+    out.printf("== fleet: %d nodes of NodePool %s on %s%n", fleet.size(), NODE_POOL, new java.util.TreeSet<>(fleet.values()));
+    out.println("== " + farrier + " upgrade --nodepool " + NODE_POOL + " --ami " + target + " " + String.join(" ", ROLLOUT_OPTIONS));
+    CliRun run = upgrade(farrier, target, out);
+    out.printf("   exit code %d after %.1fs; result:%n%s", run.exitCode(), run.took().toMillis() / 1000.0, indent(run.stdout()));
     return run;
   }
 
