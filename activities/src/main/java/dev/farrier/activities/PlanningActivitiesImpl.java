@@ -222,7 +222,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
-    var snapshot = disruptionSnapshot(claims);
+    var snapshot = disruptionSnapshot(claims, request.frozen());
     var plan = disruption.plan(snapshot.snapshot());
     disruptionConditions.write(claims, DisruptionConditions.of(snapshot.snapshot()));
     // The planner knows no NodePool it was not given: say why its claims are left alone.
@@ -249,7 +249,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       throw ApplicationFailure.newNonRetryableFailure("planRollout needs a rollout scope", FailureTypes.INVALID_REQUEST);
     }
     var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
-    var batch = disruption.planRollout(disruptionSnapshot(claims).snapshot(), request.rollout());
+    var batch = disruption.planRollout(disruptionSnapshot(claims, request.frozen()).snapshot(), request.rollout());
     log.info("rollout batch planned rollout={} commands={} remaining={}", request.rollout().workflowId(), batch.commands().size(),
         batch.remaining());
     return batch;
@@ -258,7 +258,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /** The disruption snapshot of Farrier's claims, and the NodePools left out because they cannot be planned. */
   private record Disruptable(DisruptionSnapshot snapshot, Set<String> unplannable) {}
 
-  private Disruptable disruptionSnapshot(List<NodeClaim> claims) {
+  private Disruptable disruptionSnapshot(List<NodeClaim> claims, Map<String, String> frozen) {
     List<NodePoolView> pools = new ArrayList<>();
     Set<String> unplannable = new java.util.TreeSet<>();
     for (NodePool pool : cluster.listNodePools()) {
@@ -282,7 +282,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
-    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images), unplannable);
+    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen), unplannable);
   }
 
   /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */

@@ -56,14 +56,17 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   private final CloudProvider cloud;
   private final Predicate<String> workflowRunning;
   private final ReconcilerSettings settings;
+  private final java.util.function.Function<List<String>, String> freezeOf;
 
   /**
    * @param workflowRunning whether a workflow id runs now (a NodePool whose owner has ended is free again); must answer
    *                        true when it cannot tell
    * @param settings        the worker's launch and drain settings, handed to the rollout's replacements
+   * @param freezeOf        the change freeze holding the cluster or one of the given NodePools, described; null when none
    */
   public RolloutActivitiesImpl(ClusterReader reader, RolloutWriter writer, CloudProvider cloud, Predicate<String> workflowRunning,
-      ReconcilerSettings settings) {
+      ReconcilerSettings settings, java.util.function.Function<List<String>, String> freezeOf) {
+    this.freezeOf = freezeOf;
     this.reader = reader;
     this.writer = writer;
     this.cloud = cloud;
@@ -208,6 +211,11 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
         .map(p -> workload(p).filter(workloads::contains).map(w -> health(p, w)))
         .flatMap(Optional::stream).distinct().toList();
     return new HealthObservation(nodes, pods);
+  }
+
+  @Override
+  public String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
+    return freezeOf.apply(request.nodePools());
   }
 
   @Override

@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
     description = "Inspect and steer Farrier's node replacements and fleet upgrades.",
     subcommands = {ListCommand.class, StatusCommand.class, PlanCommand.class, OperatorActions.Pause.class,
         OperatorActions.Resume.class, OperatorActions.Abort.class, OperatorActions.Retry.class,
-        OperatorActions.ForceDrain.class, OperatorActions.Approve.class, UpgradeCommand.class})
+        OperatorActions.ForceDrain.class, OperatorActions.Approve.class, UpgradeCommand.class,
+        FreezeCommands.FreezeCommand.class, FreezeCommands.UnfreezeCommand.class})
 public final class FarrierCli {
   @Option(names = "--address", scope = CommandLine.ScopeType.INHERIT, defaultValue = "${env:FARRIER_TEMPORAL_ADDRESS:-127.0.0.1:7233}", description = "Temporal frontend (default ${DEFAULT-VALUE})")
   String address;

@@ -1,5 +1,6 @@
 package dev.farrier.starter;
 
+import dev.farrier.workflows.reconciler.Freeze;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import io.temporal.client.WorkflowClient;
 import java.time.Instant;
@@ -44,6 +45,14 @@ final class ListCommand extends FarrierCommand {
             .thenComparing(ReplacementRow::startTime, Comparator.nullsLast(Comparator.reverseOrder())))
         .toList();
     rows = withBlockedFor(client, rows, parent.clock.instant());
+    if (output == Output.TEXT) {
+      List<Freeze> freezes = FreezeCommands.inForce(client, parent.cluster);
+      if (freezes == null) {
+        err().println("freezes unknown: reconciler/" + parent.cluster + " did not answer");
+      } else {
+        freezes.forEach(f -> out().println("FROZEN: " + f.describe()));
+      }
+    }
     if (output == Output.JSON) {
       out().println(ReplacementTable.json(rows));
     } else if (rows.isEmpty()) {

@@ -182,4 +182,28 @@ class UpgradeCommandTest {
     assertEquals("Aborted", result.outcome());
     assertEquals("aborted: latency doubled (by bob)", result.cause());
   }
+
+  @Test
+  void freezeAndUnfreezeGoThroughTheReconcilersValidatedUpdates() {
+    test.start();
+    var reconciler = test.newWorkflow(dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow.class,
+        dev.farrier.workflows.WorkflowIds.reconciler(Fixtures.CLUSTER));
+    io.temporal.client.WorkflowClient.start(reconciler::run, new dev.farrier.workflows.reconciler.ReconcilerInput(Fixtures.CLUSTER,
+        dev.farrier.workflows.reconciler.ReconcilerSettings.DEFAULTS, 0, List.of()));
+    String[] cluster = {"--cluster", Fixtures.CLUSTER};
+
+    assertEquals(ExitCodes.USAGE, run(with(cluster, "freeze")).exitCode(), "a freeze needs --reason");
+    var frozen = run(with(cluster, "freeze", "--reason", "incident 4711", "--by", "alice"));
+    assertEquals(0, frozen.exitCode(), frozen::toString);
+    assertTrue(frozen.out().startsWith("frozen cluster-wide since "), frozen.out());
+    var again = run(with(cluster, "freeze", "--reason", "again"));
+    assertEquals(ExitCodes.REFUSED, again.exitCode(), again::toString);
+    assertTrue(again.err().contains("already frozen cluster-wide"), again.err());
+    var wrongScope = run(with(cluster, "unfreeze", "--nodepool", "web"));
+    assertEquals(ExitCodes.REFUSED, wrongScope.exitCode(), wrongScope::toString);
+    assertEquals(1, FreezeCommands.inForce(test.client(), Fixtures.CLUSTER).size());
+    assertEquals(0, run(with(cluster, "unfreeze")).exitCode());
+    assertEquals(List.of(), FreezeCommands.inForce(test.client(), Fixtures.CLUSTER));
+    assertEquals(List.of(), FreezeCommands.inForce(test.client(), "no-such-cluster"), "no reconciler: no freeze");
+  }
 }

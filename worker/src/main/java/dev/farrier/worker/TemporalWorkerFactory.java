@@ -37,7 +37,8 @@ public class TemporalWorkerFactory {
         new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client, settings.clusterName())),
         new NodeClaimActivitiesImpl(cluster, provider),
         new NodeActivitiesImpl(cluster),
-        new RolloutActivitiesImpl(cluster, cluster, provider, new TemporalWorkflowStatus(client)::running, settings.reconciler()));
+        new RolloutActivitiesImpl(cluster, cluster, provider, new TemporalWorkflowStatus(client)::running, settings.reconciler(),
+            new TemporalWorkflowStatus(client).freezeOf(settings.clusterName())));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(
           new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster, provider, interruption.counters()));

@@ -112,6 +112,7 @@ public final class ActivityStubs {
         "AwaitImages", await(Duration.ofMinutes(10)),
         "WorkloadsOn", QUICK,
         "ObserveHealth", call(Duration.ofSeconds(30), Duration.ofMinutes(2)),
+        "Frozen", QUICK,
         "Release", CLEANUP);
   }
 

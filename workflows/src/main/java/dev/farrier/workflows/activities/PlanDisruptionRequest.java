@@ -4,9 +4,19 @@ package dev.farrier.workflows.activities;
  * Input of {@link PlanningActivities#planDisruption}.
  *
  * @param rollout null for the reconciler's round; a fleet upgrade's batch otherwise ({@link PlanningActivities#planRollout})
+ * @param frozen  the change freezes in force: NodePool (or {@code *} for the cluster) to the freeze's description;
+ *                their voluntary disruptions are held
  */
-public record PlanDisruptionRequest(String cluster, RolloutScope rollout) {
+public record PlanDisruptionRequest(String cluster, RolloutScope rollout, java.util.Map<String, String> frozen) {
+  public PlanDisruptionRequest {
+    frozen = frozen == null ? java.util.Map.of() : java.util.Map.copyOf(frozen);
+  }
+
   public PlanDisruptionRequest(String cluster) {
-    this(cluster, null);
+    this(cluster, null, null);
+  }
+
+  public PlanDisruptionRequest(String cluster, RolloutScope rollout) {
+    this(cluster, rollout, null);
   }
 }

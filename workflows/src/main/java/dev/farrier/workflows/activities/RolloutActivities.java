@@ -36,6 +36,13 @@ public interface RolloutActivities {
   @ActivityMethod
   HealthObservation observeHealth(HealthRequest request);
 
+  /**
+   * The change freeze ({@code farrier freeze}) holding the cluster or one of the NodePools, described; null when none
+   * does. Read from the cluster's reconciler; a cluster whose reconciler does not run has no freeze.
+   */
+  @ActivityMethod
+  String frozen(FrozenRequest request);
+
   /** Gives the NodePools back: removes {@code farrier.dev/rollout} where it names this rollout. */
   @ActivityMethod
   void release(ReleaseRolloutRequest request);

@@ -6,6 +6,7 @@ import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.RolloutScope;
+import dev.farrier.workflows.reconciler.Freeze;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -34,6 +35,7 @@ import java.util.stream.Collectors;
  *   <li>drifted in a NodePool owned by a fleet upgrade ({@code farrier.dev/rollout}): skipped, the rollout replaces
  *       it in one of its batches ({@link #planRollout});</li>
  *   <li>do-not-disrupt on the node or one of its pods: skipped;</li>
+ *   <li>a change freeze on the cluster or the NodePool ({@code farrier freeze}): skipped;</li>
  *   <li>drifted: a command if the NodePool's budget for {@code Drifted} ({@link BudgetCheck}) has room;</li>
  *   <li>rebalance recommended by EC2 (the NodePool opted in): a voluntary disruption like drift, held by
  *       do-not-disrupt, under the budgets that name no reason (Karpenter's default 10% when there are none).
@@ -151,6 +153,11 @@ public final class DisruptionPlanner {
               : null;
       if (blocker != null) {
         decisions.put(claim.name(), skip(claim, candidate.what() + " but blocked by " + blocker));
+        continue;
+      }
+      String freeze = Freeze.of(snapshot.frozen(), pool.name());
+      if (freeze != null) {
+        decisions.put(claim.name(), skip(claim, candidate.what() + " but held: " + freeze));
         continue;
       }
       voluntary.add(candidate);

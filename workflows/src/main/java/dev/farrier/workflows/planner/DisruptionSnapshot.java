@@ -7,10 +7,18 @@ import java.util.List;
  *
  * @param nowMillis      the activity's clock, so the planner itself reads none
  * @param resolvedImages per (node class, arch), the images the node class resolves to now
+ * @param frozen         the change freezes in force (NodePool, or {@code *} for the cluster, to the description)
  */
 public record DisruptionSnapshot(
-    long nowMillis, List<NodePoolView> nodePools, List<NodeClaimView> nodeClaims, List<ResolvedImages> resolvedImages) {
+    long nowMillis, List<NodePoolView> nodePools, List<NodeClaimView> nodeClaims, List<ResolvedImages> resolvedImages,
+    java.util.Map<String, String> frozen) {
+  public DisruptionSnapshot(long nowMillis, List<NodePoolView> nodePools, List<NodeClaimView> nodeClaims,
+      List<ResolvedImages> resolvedImages) {
+    this(nowMillis, nodePools, nodeClaims, resolvedImages, null);
+  }
+
   public DisruptionSnapshot {
+    frozen = frozen == null ? java.util.Map.of() : java.util.Map.copyOf(frozen);
     nodePools = List.copyOf(nodePools);
     nodeClaims = List.copyOf(nodeClaims);
     resolvedImages = resolvedImages == null ? List.of() : List.copyOf(resolvedImages);

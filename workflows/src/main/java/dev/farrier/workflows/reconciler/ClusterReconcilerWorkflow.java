@@ -1,6 +1,8 @@
 package dev.farrier.workflows.reconciler;
 
 import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
@@ -24,6 +26,26 @@ public interface ClusterReconcilerWorkflow {
    */
   @SignalMethod
   void updateSettings(ReconcilerSettings settings);
+
+  String FREEZE = "Freeze";
+  String UNFREEZE = "Unfreeze";
+
+  /**
+   * A change freeze ({@link Freeze}), cluster-wide or for one NodePool: no voluntary disruption and no fleet upgrade
+   * batch starts until {@code Unfreeze}. A reason is required.
+   */
+  @UpdateMethod(name = FREEZE)
+  String freeze(FreezeRequest request);
+
+  @UpdateValidatorMethod(updateName = FREEZE)
+  void validateFreeze(FreezeRequest request);
+
+  /** Lifts the freeze of the same scope (cluster-wide, or the NodePool). */
+  @UpdateMethod(name = UNFREEZE)
+  String unfreeze(FreezeRequest request);
+
+  @UpdateValidatorMethod(updateName = UNFREEZE)
+  void validateUnfreeze(FreezeRequest request);
 
   @QueryMethod
   ReconcilerStatus status();

@@ -72,6 +72,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private ReconcilerSettings settings;
   /** NodeClaims whose last replacement failed, by name: no new replacement before the time. */
   private final Map<String, Cooldown> cooldowns = new LinkedHashMap<>();
+  /** The freezes in force, by NodePool ({@link Freeze#CLUSTER_WIDE} for the cluster). */
+  private final Map<String, Freeze> freezes = new java.util.TreeMap<>();
 
   @Override
   public void run(ReconcilerInput input) {
@@ -83,6 +85,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     nextBatch = input.nextBatch();
     input.carriedBatches().forEach(batcher::adopt);
     input.cooldowns().forEach(c -> cooldowns.put(c.nodeClaim(), c));
+    input.freezes().forEach(f -> freezes.put(key(f.nodePool()), f));
     batcher.offer(input.carriedPods(), Workflow.currentTimeMillis());
     Workflow.upsertTypedSearchAttributes(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
@@ -115,7 +118,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
           carried = batcher.queued(MAX_CARRIED_PODS);
         }
         Workflow.continueAsNew(new ReconcilerInput(cluster, settings, nextBatch, carried, batcher.carry(release),
-            List.copyOf(cooldowns.values())));
+            List.copyOf(cooldowns.values()), List.copyOf(freezes.values())));
         return;
       }
 
@@ -142,7 +145,63 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   @Override
   public ReconcilerStatus status() {
     return new ReconcilerStatus(lastPlan, batcher.inFlightBatches(), List.copyOf(replacementsStarted),
-        batcher.queuedCount(), nextBatch, List.copyOf(cooldowns.values()));
+        batcher.queuedCount(), nextBatch, List.copyOf(cooldowns.values()), List.copyOf(freezes.values()));
+  }
+
+  @Override
+  public void validateFreeze(FreezeRequest request) {
+    if (request == null || request.reason() == null || request.reason().isBlank()) {
+      throw new IllegalStateException("a freeze needs a reason (everyone who sees it reads it)");
+    }
+    Freeze standing = freezes.get(key(request.nodePool()));
+    if (standing != null) {
+      throw new IllegalStateException("already " + standing.describe());
+    }
+  }
+
+  @Override
+  public String freeze(FreezeRequest request) {
+    var freeze = new Freeze(blankToNull(request.nodePool()), request.reason().strip(), request.by(), Workflow.currentTimeMillis());
+    freezes.put(key(freeze.nodePool()), freeze);
+    StructuredLog.warn(log, "change freeze", "scope", freeze.scope(), "reason", freeze.reason(), "by", freeze.by());
+    upsertFreezes();
+    return freeze.describe() + ": no voluntary disruption or upgrade batch starts until unfrozen";
+  }
+
+  @Override
+  public void validateUnfreeze(FreezeRequest request) {
+    String nodePool = request == null ? null : blankToNull(request.nodePool());
+    if (!freezes.containsKey(key(nodePool))) {
+      throw new IllegalStateException("not frozen " + (nodePool == null ? "cluster-wide" : "nodepool " + nodePool)
+          + (freezes.isEmpty() ? "" : "; in force: " + freezes.values().stream().map(Freeze::describe).toList()));
+    }
+  }
+
+  @Override
+  public String unfreeze(FreezeRequest request) {
+    Freeze lifted = freezes.remove(key(blankToNull(request.nodePool())));
+    StructuredLog.info(log, "change freeze lifted", "scope", lifted.scope(), "by", request.by());
+    upsertFreezes();
+    return "unfrozen " + lifted.scope() + " (was " + lifted.describe() + ")";
+  }
+
+  /** The reconciler's FarrierBlocker names the freezes in force, so the Temporal UI shows them. */
+  private void upsertFreezes() {
+    Workflow.upsertTypedSearchAttributes(freezes.isEmpty() ? FarrierSearchAttributes.BLOCKER.valueUnset()
+        : FarrierSearchAttributes.BLOCKER.valueSet(truncate(freezes.values().stream().map(Freeze::describe)
+            .collect(java.util.stream.Collectors.joining("; ")))));
+  }
+
+  private static String truncate(String text) {
+    return text.length() <= 250 ? text : text.substring(0, 247) + "...";
+  }
+
+  private static String key(String nodePool) {
+    return nodePool == null || nodePool.isBlank() ? Freeze.CLUSTER_WIDE : nodePool.strip();
+  }
+
+  private static String blankToNull(String text) {
+    return text == null || text.isBlank() ? null : text.strip();
   }
 
   /** Starts the due batch as {@code provision/<cluster>/<n>}; its pods stay in flight until the child closes. */
@@ -182,7 +241,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   /** Asks the planner for commands and starts one replacement child per command. */
   private void planAndDisrupt(String cluster, ReconcilerSettings settings, PlanningActivities planning) {
     try {
-      lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster));
+      lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster, null, Freeze.byNodePool(freezes.values())));
     } catch (ActivityFailure failure) {
       // The next round plans again; the entity must outlive a bad round.
       StructuredLog.warn(log, "disruption planning failed", "cluster", cluster, "error", Failures.reason(failure));

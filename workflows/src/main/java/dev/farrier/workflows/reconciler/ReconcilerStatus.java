@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The reconciler's query answer: the last disruption plan (with the reason for every candidate), the
  * provisioning batches in flight, the replacements it started, the pods waiting for the next batch, and the
- * NodeClaims whose failed replacement is cooling down.
+ * NodeClaims whose failed replacement is cooling down, and the change freezes in force.
  */
 public record ReconcilerStatus(
     DisruptionPlan lastPlan,
@@ -14,4 +14,5 @@ public record ReconcilerStatus(
     List<String> replacementsStarted,
     int pendingPods,
     long nextBatch,
-    List<Cooldown> cooldowns) {}
+    List<Cooldown> cooldowns,
+    List<Freeze> freezes) {}

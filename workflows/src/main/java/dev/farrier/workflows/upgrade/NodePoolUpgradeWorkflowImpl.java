@@ -23,6 +23,7 @@ import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
@@ -142,6 +143,14 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     BatchSize size = BatchSize.parse(input.batchSize());
     while (true) {
       checkAbort();
+      String freeze = rollout.frozen(new FrozenRequest(input.cluster(), claim().nodePools()));
+      if (freeze != null) {
+        // A change freeze holds the rollout where it is: no batch starts until it is lifted (or the rollout aborted).
+        enter(WAITING);
+        setBlocker(freeze);
+        Waits.awaitOrTimeout(REPLAN_INTERVAL, () -> abortRequest != null);
+        continue;
+      }
       boolean canary = state.batch() == 0;
       int max = canary ? input.canary() : size.of(Math.max(state.total(), 1));
       RolloutBatch batch = planning.planRollout(new PlanDisruptionRequest(input.cluster(),

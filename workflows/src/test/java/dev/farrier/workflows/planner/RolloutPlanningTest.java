@@ -106,4 +106,22 @@ class RolloutPlanningTest {
     assertEquals(List.of(), batch.commands());
     assertEquals(1, batch.remaining());
   }
+
+  @Test
+  void aChangeFreezeHoldsVoluntaryDriftInItsNodePoolOrTheWholeClusterButNotDeletion() {
+    NodePoolView open = withBudgets(pool("default"), List.of(DisruptionBudget.of("100%")));
+    NodeClaimView deleting = withFlags(drifted("gone", 1), true, true, false, false, false);
+    var claims = List.of(drifted("a", 3), deleting);
+    var poolFrozen = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(open), claims, IMAGES,
+        java.util.Map.of("default", "frozen nodepool default since ... by alice: incident")));
+    assertEquals(List.of("gone"), commanded(poolFrozen.commands()));
+    assertTrue(poolFrozen.decisions().stream().anyMatch(d -> d.nodeClaim().equals("a") && d.reason().contains("held: frozen nodepool default")),
+        poolFrozen.decisions().toString());
+    var clusterFrozen = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(open), List.of(drifted("a", 3)), IMAGES,
+        java.util.Map.of("*", "frozen cluster-wide")));
+    assertEquals(List.of(), clusterFrozen.commands());
+    var otherFrozen = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(open), List.of(drifted("a", 3)), IMAGES,
+        java.util.Map.of("gpu", "frozen nodepool gpu")));
+    assertEquals(List.of("a"), commanded(otherFrozen.commands()));
+  }
 }

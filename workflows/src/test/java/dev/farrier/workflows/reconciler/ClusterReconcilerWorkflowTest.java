@@ -1,6 +1,7 @@
 package dev.farrier.workflows.reconciler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.WorkflowIds;
@@ -132,6 +133,41 @@ class ClusterReconcilerWorkflowTest {
     assertEquals(plan, status.lastPlan());
     assertEquals(1, status.replacementsStarted().stream().filter(WorkflowIds.disruption("default-stuck")::equals).count());
     assertTrue(status.replacementsStarted().contains(WorkflowIds.disruption("default-empty")));
+  }
+
+  @Test
+  void aFreezeIsPassedToEveryPlanningRoundUntilLiftedAndShowsInTheStatus() {
+    List<java.util.Map<String, String>> frozenSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    test.planning.onPlanDisruption(request -> {
+      frozenSeen.add(request.frozen());
+      return DisruptionPlan.empty(0);
+    });
+    ClusterReconcilerWorkflow reconciler = start(
+        new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
+
+    var noReason = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> reconciler.freeze(new FreezeRequest(null, " ", "alice")));
+    assertTrue(noReason.getCause().getMessage().contains("needs a reason"), noReason.getCause().getMessage());
+    String said = reconciler.freeze(new FreezeRequest(null, "incident 4711", "alice"));
+    assertTrue(said.startsWith("frozen cluster-wide since "), said);
+    var twice = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> reconciler.freeze(new FreezeRequest(null, "again", "bob")));
+    assertTrue(twice.getCause().getMessage().contains("already frozen cluster-wide"), twice.getCause().getMessage());
+    reconciler.freeze(new FreezeRequest("gpu", "driver rollout", "bob"));
+    test.env.sleep(Duration.ofSeconds(25));
+
+    assertEquals(java.util.Set.of("*", "gpu"), frozenSeen.getLast().keySet());
+    assertTrue(frozenSeen.getLast().get("*").endsWith("by alice: incident 4711"), frozenSeen.getLast().toString());
+    assertEquals(2, reconciler.status().freezes().size());
+
+    var notFrozen = assertThrows(io.temporal.client.WorkflowUpdateException.class,
+        () -> reconciler.unfreeze(new FreezeRequest("web", null, "carol")));
+    assertTrue(notFrozen.getCause().getMessage().contains("not frozen nodepool web"), notFrozen.getCause().getMessage());
+    reconciler.unfreeze(new FreezeRequest(null, null, "carol"));
+    reconciler.unfreeze(new FreezeRequest("gpu", null, "carol"));
+    test.env.sleep(Duration.ofSeconds(25));
+    assertEquals(java.util.Map.of(), frozenSeen.getLast());
+    assertEquals(List.of(), reconciler.status().freezes());
   }
 
   @Test

@@ -26,6 +26,7 @@ public class FakeRolloutActivities implements RolloutActivities {
   private final CallJournal journal;
   private volatile Function<ClaimRolloutRequest, RolloutClaim> claim = FakeRolloutActivities::claimed;
   private volatile Function<HealthRequest, HealthObservation> observeHealth = FakeRolloutActivities::healthy;
+  private volatile String frozen;
 
   public FakeRolloutActivities(CallJournal journal) {
     this.journal = journal;
@@ -79,6 +80,18 @@ public class FakeRolloutActivities implements RolloutActivities {
   public HealthObservation observeHealth(HealthRequest request) {
     journal.record("observeHealth", request.nodes());
     return observeHealth.apply(request);
+  }
+
+  /** The freeze {@code frozen} answers with (null: none). */
+  public FakeRolloutActivities freezeWith(String description) {
+    this.frozen = description;
+    return this;
+  }
+
+  @Override
+  public String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
+    journal.record("frozen", request.nodePools(), frozen);
+    return frozen;
   }
 
   @Override

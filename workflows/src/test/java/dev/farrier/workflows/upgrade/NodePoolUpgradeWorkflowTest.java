@@ -308,4 +308,20 @@ class NodePoolUpgradeWorkflowTest {
     assertEquals("ci-job-42", progress.requestedBy());
     assertFalse(progress.blocker().isBlank());
   }
+
+  @Test
+  void aChangeFreezeHoldsTheRolloutBeforeItsNextBatchUntilLifted() {
+    fleet(3);
+    test.rollout.freezeWith("frozen cluster-wide since 2026-11-24T10:00:00Z by alice: incident 4711");
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", false, 0));
+    UpgradeProgress held = Eventually.await("held by the freeze", workflow::progress,
+        p -> p.phase().equals("Waiting") && p.blocker() != null);
+    assertTrue(held.blocker().contains("incident 4711"), held.blocker());
+    assertEquals(List.of(), batchSizes, "no batch while frozen");
+    assertEquals(0, test.journal.countStartingWith("planRollout"));
+
+    test.rollout.freezeWith(null);
+    assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
+    assertEquals(List.of(1, 2), batchSizes);
+  }
 }
