@@ -324,4 +324,22 @@ class NodePoolUpgradeWorkflowTest {
     assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
     assertEquals(List.of(1, 2), batchSizes);
   }
+
+  /**
+   * A worker that restarts mid-rollout rebuilds the rollout from its history: the history of a rollout held after its
+   * canary replays against the workflow code (what a new worker does), and the rollout then goes on to the end.
+   */
+  @Test
+  void aRolloutHeldMidwayReplaysFromItsHistoryAndGoesOn() throws Exception {
+    fleet(3);
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
+
+    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(test.client().fetchHistory(ID), NodePoolUpgradeWorkflowImpl.class);
+
+    workflow.approve(OperatorRequest.of(null));
+    UpgradeResult result = result();
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome());
+    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(test.client().fetchHistory(ID), NodePoolUpgradeWorkflowImpl.class);
+  }
 }
