@@ -227,6 +227,14 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
         log.info("nodepool gone before its rollout released it nodepool={} rollout={}", pool, request.workflowId());
       }
     }
+    var nodeClass = request.nodeClass() == null ? Optional.<EC2NodeClass>empty() : reader.getNodeClass(request.nodeClass());
+    String owner = nodeClass.map(c -> c.getMetadata().getAnnotations()).map(a -> a.get(WellKnown.ROLLOUT_ANNOTATION)).orElse(null);
+    if (request.workflowId().equals(owner)) {
+      Map<String, String> clear = new HashMap<>();
+      clear.put(WellKnown.ROLLOUT_ANNOTATION, null);
+      clear.put(WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION, null);
+      writer.patchNodeClassAnnotations(request.nodeClass(), clear);
+    }
   }
 
   private List<Image> resolve(List<AmiTerm> terms) {

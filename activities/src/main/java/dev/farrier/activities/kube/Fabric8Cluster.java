@@ -267,6 +267,16 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   }
 
   @Override
+  public void patchNodeClassAnnotations(String name, Map<String, String> annotations) {
+    var outcome = patcher.apply(client.resources(EC2NodeClass.class).withName(name), false, nodeClass -> {
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      putIfChanges(metadata, "annotations", nodeClass.getMetadata().getAnnotations(), annotations);
+      return metadata.isEmpty() ? null : Map.of("metadata", metadata);
+    });
+    require(outcome, EC2NodeClass.KIND, name);
+  }
+
+  @Override
   public boolean addNodeTaint(String name, Taint taint) {
     var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
       List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);

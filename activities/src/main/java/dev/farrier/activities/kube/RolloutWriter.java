@@ -19,4 +19,7 @@ public interface RolloutWriter {
    * {@code annotations} (a null value removes the key). Idempotent. Throws {@link ObjectNotFoundException}.
    */
   void setNodeClassImages(String name, List<AmiSelectorTerm> terms, String amiFamily, Map<String, String> annotations);
+
+  /** Merges {@code annotations} into the EC2NodeClass's (a null value removes the key). Idempotent. Throws {@link ObjectNotFoundException}. */
+  void patchNodeClassAnnotations(String name, Map<String, String> annotations);
 }

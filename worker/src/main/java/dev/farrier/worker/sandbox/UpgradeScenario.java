@@ -131,6 +131,7 @@ public final class UpgradeScenario {
         + after.keySet().stream().filter(before::containsKey).toList());
     expect(((List<?>) result.get("targetImages")).containsAll(after.values()), "every node on the target's images " + result.get("targetImages"));
     expect(rolloutOwner() == null, "the NodePool given back, still owned by " + rolloutOwner());
+    expect(nodeClassRolloutAnnotations().isEmpty(), "no rollout annotations left on the EC2NodeClass: " + nodeClassRolloutAnnotations());
     return run;
   }
 
@@ -153,7 +154,21 @@ public final class UpgradeScenario {
     expect(after.equals(before), "the old nodes stay: before " + before + ", after " + after);
     expect(termsBefore.equals(amiSelectorTerms()), "the class back on " + termsBefore + ", not " + amiSelectorTerms());
     expect(rolloutOwner() == null, "the NodePool given back, still owned by " + rolloutOwner());
+    expect(nodeClassRolloutAnnotations().isEmpty(), "no rollout annotations left on the EC2NodeClass: " + nodeClassRolloutAnnotations());
     return run;
+  }
+
+  /** The EC2NodeClass's {@code farrier.dev/rollout} and previous-terms annotations (a rollout removes both when it ends). */
+  public Map<String, String> nodeClassRolloutAnnotations() {
+    var nodeClass = kube().genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(NODE_CLASS).get();
+    Map<String, String> annotations = nodeClass.getMetadata().getAnnotations() == null ? Map.of() : nodeClass.getMetadata().getAnnotations();
+    Map<String, String> found = new TreeMap<>();
+    for (String key : List.of(WellKnown.ROLLOUT_ANNOTATION, WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION)) {
+      if (annotations.containsKey(key)) {
+        found.put(key, annotations.get(key));
+      }
+    }
+    return found;
   }
 
   /** Shows the fleet, runs {@code farrier upgrade} to {@code target} and shows how it ended. */

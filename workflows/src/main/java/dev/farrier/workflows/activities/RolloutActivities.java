@@ -43,7 +43,10 @@ public interface RolloutActivities {
   @ActivityMethod
   String frozen(FrozenRequest request);
 
-  /** Gives the NodePools back: removes {@code farrier.dev/rollout} where it names this rollout. */
+  /**
+   * Gives the NodePools back: removes {@code farrier.dev/rollout} where it names this rollout, and from the
+   * EC2NodeClass that annotation and the previous terms it kept (the next rollout records its own).
+   */
   @ActivityMethod
   void release(ReleaseRolloutRequest request);
 }

@@ -357,7 +357,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   }
 
   private void release() {
-    rollout.release(new ReleaseRolloutRequest(input.cluster(), workflowId, claim().nodePools()));
+    rollout.release(new ReleaseRolloutRequest(input.cluster(), workflowId, claim().nodePools(), claim().nodeClass()));
   }
 
   private RolloutClaim claim() {
