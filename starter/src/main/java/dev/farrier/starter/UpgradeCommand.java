@@ -143,7 +143,8 @@ final class UpgradeCommand extends FarrierCommand {
     String last = null;
     while (running(client, id)) {
       try {
-        String line = progressLine(id, typed.progress(), parent.clock.instant());
+        UpgradeProgress progress = typed.progress();
+        String line = progressLine(id, progress, parent.clock.instant()) + replacementsHeld(client, progress);
         if (!line.equals(last)) {
           err().println(line);
           err().flush();
@@ -200,6 +201,27 @@ final class UpgradeCommand extends FarrierCommand {
     } catch (WorkflowNotFoundException e) {
       return false;
     }
+  }
+
+  /**
+   * What holds the batch's replacements ({@code disrupt/<nodeclaim>}: a PodDisruptionBudget, do-not-disrupt pods, a
+   * failed step), asked of each; empty when nothing does or a replacement does not answer.
+   */
+  static String replacementsHeld(WorkflowClient client, UpgradeProgress p) {
+    StringBuilder held = new StringBuilder();
+    for (String claim : p.current()) {
+      try {
+        var replacement = client.newWorkflowStub(dev.farrier.workflows.replacement.NodeReplacementWorkflow.class,
+            WorkflowIds.disruption(claim)).progress();
+        if (replacement.blockedBy() != null) {
+          held.append("; ").append(WorkflowIds.disruption(claim)).append(' ').append(replacement.phase())
+              .append(", blocked by ").append(replacement.blockedBy());
+        }
+      } catch (RuntimeException e) {
+        // Not started yet, or already closed: nothing holds it.
+      }
+    }
+    return held.toString();
   }
 
   static String progressLine(String id, UpgradeProgress p, Instant now) {

@@ -206,4 +206,14 @@ class UpgradeCommandTest {
     assertEquals(List.of(), FreezeCommands.inForce(test.client(), Fixtures.CLUSTER));
     assertEquals(List.of(), FreezeCommands.inForce(test.client(), "no-such-cluster"), "no reconciler: no freeze");
   }
+
+  @Test
+  void waitShowsWhatHoldsTheBatchsReplacementsSuchAsAPdb() {
+    test.nodes.onDrainStep(r -> dev.farrier.workflows.testing.FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb"));
+    test.start();
+    var run = run(with(START, "--wait", "--timeout", "3s"));
+    assertEquals(ExitCodes.TIMED_OUT, run.exitCode(), run::toString);
+    assertTrue(run.err().contains("Canary, batch 1, 0/3 replaced; disrupt/default-1 Draining, blocked by PodDisruptionBudget default/web-pdb"),
+        run.err());
+  }
 }
