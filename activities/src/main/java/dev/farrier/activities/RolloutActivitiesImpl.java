@@ -81,8 +81,17 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     EC2NodeClass nodeClass = reader.getNodeClass(className)
         .orElseThrow(() -> invalid("EC2NodeClass " + className + " (of NodePool " + name(pools.getFirst()) + ") not found"));
     List<AmiTerm> previous = NodeClassImages.terms(nodeClass).stream().map(RolloutActivitiesImpl::term).toList();
-    List<AmiTerm> target = request.targetTerms();
     String previousFamily = nodeClass.getSpec().amiFamily();
+    List<AmiTerm> target;
+    if (request.targetTerms().isEmpty()) {
+      try {
+        target = KubernetesVersionImages.terms(NodeClassLaunches.amiFamily(nodeClass), request.kubernetesVersion());
+      } catch (IllegalArgumentException e) {
+        throw invalid("EC2NodeClass " + className + ": " + e.getMessage());
+      }
+    } else {
+      target = request.targetTerms();
+    }
     boolean targetIsAlias = target.stream().anyMatch(t -> t.alias() != null);
     String targetFamily = previousFamily != null || targetIsAlias ? previousFamily : NodeClassLaunches.amiFamily(nodeClass);
     List<String> previousImages = imageIds(resolve(previous));

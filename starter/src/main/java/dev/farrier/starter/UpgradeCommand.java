@@ -50,6 +50,10 @@ final class UpgradeCommand extends FarrierCommand {
       + "name=PATTERN[,owner=OWNER][,tag:KEY=VALUE] or tag:KEY=VALUE")
   String ami;
 
+  @Option(names = "--kubernetes-version", paramLabel = "MAJOR.MINOR", description = "instead of --ami: the newest "
+      + "EKS-optimized images of the class's AMI family for this Kubernetes version (e.g. 1.35)")
+  String kubernetesVersion;
+
   @Option(names = "--batch-size", defaultValue = "1", paramLabel = "N|N%", description = "nodes per batch after the canary: a count or a percentage of the nodes to roll (default ${DEFAULT-VALUE})")
   String batchSize;
 
@@ -86,7 +90,7 @@ final class UpgradeCommand extends FarrierCommand {
   @Override
   public Integer call() {
     UpgradeInput input = input();
-    String id = WorkflowIds.upgrade(input.nodePools(), input.nodeClass(), input.target().text());
+    String id = WorkflowIds.upgrade(input.nodePools(), input.nodeClass(), input.targetText());
     WorkflowClient client = client();
     boolean attached = running(client, id);
     WorkflowOptions options = WorkflowOptions.newBuilder()
@@ -109,16 +113,20 @@ final class UpgradeCommand extends FarrierCommand {
 
   /** The input, or exit code 2 saying what is wrong. */
   UpgradeInput input() {
-    if (ami == null || ami.isBlank()) {
-      throw new CliException(ExitCodes.USAGE, "--ami is required (the AMI to roll to)");
+    boolean byVersion = kubernetesVersion != null && !kubernetesVersion.isBlank();
+    if ((ami == null || ami.isBlank()) && !byVersion) {
+      throw new CliException(ExitCodes.USAGE, "--ami (the AMI to roll to) or --kubernetes-version is required");
     }
-    AmiTarget target;
-    try {
-      target = AmiTarget.parse(ami);
-    } catch (IllegalArgumentException e) {
-      throw new CliException(ExitCodes.USAGE, e.getMessage());
+    AmiTarget target = null;
+    if (ami != null && !ami.isBlank()) {
+      try {
+        target = AmiTarget.parse(ami);
+      } catch (IllegalArgumentException e) {
+        throw new CliException(ExitCodes.USAGE, e.getMessage());
+      }
     }
-    UpgradeInput input = new UpgradeInput(parent.cluster, nodePools, nodeClass, target, batchSize, canary,
+    UpgradeInput input = new UpgradeInput(parent.cluster, nodePools, nodeClass, target, byVersion ? kubernetesVersion.strip() : null,
+        batchSize, canary,
         seconds("--soak", soak), seconds("--gate-timeout", gateTimeout), approve, maxFailures, by, null);
     String problem = input.problem();
     if (problem != null) {

@@ -125,7 +125,7 @@ class UpgradeCommandTest {
   @Test
   void badInputExitsTwoSayingWhatIsWrongAndStartsNothing() {
     test.start();
-    assertUsage(run("upgrade", "--nodepool", "default"), "--ami is required");
+    assertUsage(run("upgrade", "--nodepool", "default"), "--ami (the AMI to roll to) or --kubernetes-version is required");
     assertUsage(run("upgrade", "--nodepool", "default", "--ami", "windows"), "is not a target");
     assertUsage(run("upgrade", "--nodepool", "default", "--nodeclass", "default", "--ami", "al2023@latest"), "not both");
     assertUsage(run("upgrade", "--ami", "al2023@latest"), "not neither");
@@ -215,5 +215,17 @@ class UpgradeCommandTest {
     assertEquals(ExitCodes.TIMED_OUT, run.exitCode(), run::toString);
     assertTrue(run.err().contains("Canary, batch 1, 0/3 replaced; disrupt/default-1 Draining, blocked by PodDisruptionBudget default/web-pdb"),
         run.err());
+  }
+
+  @Test
+  void aKubernetesVersionIsATargetOfItsOwn() throws Exception {
+    test.start();
+    var run = run("upgrade", "--cluster", Fixtures.CLUSTER, "--nodepool", "default", "--kubernetes-version", "1.35",
+        "--soak", "0s", "--batch-size", "2", "--wait", "-o", "json");
+    assertEquals(0, run.exitCode(), run::toString);
+    assertEquals("upgrade/default/k8s-1.35", json(run.out()).get("workflowId").asText());
+    assertEquals("k8s-1.35", json(run.out()).get("target").asText());
+    assertUsage(run("upgrade", "--nodepool", "default", "--kubernetes-version", "v1.35"), "not major.minor");
+    assertUsage(run("upgrade", "--nodepool", "default", "--kubernetes-version", "1.35", "--ami", "al2023@latest"), "not both");
   }
 }

@@ -106,7 +106,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     } else {
       enter(UpgradePhase.CLAIMING);
       state = state.withClaim(rollout.claim(new ClaimRolloutRequest(in.cluster(), workflowId, in.nodePools(), in.nodeClass(),
-          in.target().terms())));
+          in.target() == null ? List.of() : in.target().terms(), in.kubernetesVersion())));
       StructuredLog.info(log, "rollout started", "rollout", workflowId, "nodepools", claim().nodePools(),
           "nodeclass", claim().nodeClass(), "from", claim().previousImages(), "to", claim().targetImages());
       upsertIdentity();
@@ -418,7 +418,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   @Override
   public UpgradeProgress progress() {
     RolloutClaim c = state.claim();
-    return new UpgradeProgress(state.phase().label(), input == null ? null : input.target().text(),
+    return new UpgradeProgress(state.phase().label(), input == null ? null : input.targetText(),
         c == null ? input == null ? List.of() : input.nodePools() : c.nodePools(), c == null ? null : c.nodeClass(),
         state.batch(), state.total(), state.replaced(), remaining, state.failures(), state.current(), state.blocker(),
         state.blockedSinceMillis(), state.cause(), input == null ? null : input.requestedBy());
@@ -447,7 +447,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     List<String> pools = state.claim() != null ? state.claim().nodePools() : input.nodePools();
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>(List.of(
         FarrierSearchAttributes.CLUSTER.valueSet(input.cluster()),
-        FarrierSearchAttributes.REASON.valueSet(truncate("upgrade to " + input.target().text()))));
+        FarrierSearchAttributes.REASON.valueSet(truncate("upgrade to " + input.targetText()))));
     if (!pools.isEmpty()) {
       updates.add(FarrierSearchAttributes.NODE_POOL.valueSet(truncate(String.join("+", pools))));
     }
@@ -461,7 +461,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
 
   private UpgradeResult result(String outcome, String cause, int rolledBack) {
     RolloutClaim c = claim();
-    return new UpgradeResult(outcome, cause, c.nodePools(), c.nodeClass(), input.target().text(), c.targetImages(),
+    return new UpgradeResult(outcome, cause, c.nodePools(), c.nodeClass(), input.targetText(), c.targetImages(),
         state.batch(), state.replaced(), state.total(), state.failures(), rolledBack);
   }
 }

@@ -8,7 +8,9 @@ import java.util.List;
  * @param nodePools          the NodePools to roll (every NodePool of their EC2NodeClass must be named); empty when
  *                           {@code nodeClass} is given
  * @param nodeClass          roll every NodePool of this EC2NodeClass; null when {@code nodePools} are named
- * @param target             the AMI to roll to
+ * @param target             the AMI to roll to; null when {@code kubernetesVersion} is given
+ * @param kubernetesVersion  roll to the EKS-optimized images of the class's AMI family for this Kubernetes version
+ *                           ({@code 1.35}); null when {@code target} is given
  * @param batchSize          after the canary, how many nodes a batch replaces ({@code 2} or {@code 25%})
  * @param canary             how many nodes the first batch replaces
  * @param soakSeconds        how long a batch's new nodes and moved pods must stay healthy before the next batch
@@ -23,6 +25,7 @@ public record UpgradeInput(
     List<String> nodePools,
     String nodeClass,
     AmiTarget target,
+    String kubernetesVersion,
     String batchSize,
     int canary,
     long soakSeconds,
@@ -36,8 +39,13 @@ public record UpgradeInput(
   }
 
   UpgradeInput continuedWith(UpgradeState next) {
-    return new UpgradeInput(cluster, nodePools, nodeClass, target, batchSize, canary, soakSeconds, gateTimeoutSeconds,
-        approvalRequired, maxFailures, requestedBy, next);
+    return new UpgradeInput(cluster, nodePools, nodeClass, target, kubernetesVersion, batchSize, canary, soakSeconds,
+        gateTimeoutSeconds, approvalRequired, maxFailures, requestedBy, next);
+  }
+
+  /** The target as the workflow id and the result name it: the {@code --ami} text, or {@code k8s-<version>}. */
+  public String targetText() {
+    return target != null ? target.text() : "k8s-" + kubernetesVersion;
   }
 
   /**
@@ -51,8 +59,11 @@ public record UpgradeInput(
     if (nodePools.isEmpty() == (nodeClass == null || nodeClass.isBlank())) {
       return "name the NodePools (--nodepool, repeatable) or one EC2NodeClass (--nodeclass), not both and not neither";
     }
-    if (target == null) {
-      return "no target (--ami)";
+    if ((target == null) == (kubernetesVersion == null || kubernetesVersion.isBlank())) {
+      return "name the target: an AMI (--ami) or a Kubernetes version (--kubernetes-version), not both and not neither";
+    }
+    if (target == null && !kubernetesVersion.matches("[1-9][0-9]*\\.[0-9]+")) {
+      return "Kubernetes version '" + kubernetesVersion + "' is not major.minor, e.g. 1.35";
     }
     try {
       BatchSize.parse(batchSize);

@@ -81,7 +81,7 @@ class NodePoolUpgradeWorkflowTest {
    * time (time skips only while a test waits for the result) reaches AwaitingApproval at once.
    */
   private static UpgradeInput input(int canary, String batchSize, boolean approval, int maxFailures) {
-    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, batchSize, canary, approval ? 0 : 60, 300,
+    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, canary, approval ? 0 : 60, 300,
         approval, maxFailures, "ci-job-42", null);
   }
 
@@ -274,7 +274,7 @@ class NodePoolUpgradeWorkflowTest {
 
   @Test
   void anInputNoRolloutCouldDoFailsBeforeTouchingAnything() {
-    start(new UpgradeInput(Fixtures.CLUSTER, List.of("default"), "default", TARGET, "2", 1, 60, 300, false, 0, null, null));
+    start(new UpgradeInput(Fixtures.CLUSTER, List.of("default"), "default", TARGET, null, "2", 1, 60, 300, false, 0, null, null));
     var failed = assertThrows(WorkflowFailedException.class, this::result);
     assertEquals(FailureTypes.INVALID_UPGRADE, ((ApplicationFailure) failed.getCause()).getType());
     assertTrue(test.journal.all().isEmpty(), test.journal.all().toString());
