@@ -36,6 +36,7 @@ import dev.farrier.workflows.activities.RolloutScope;
 import dev.farrier.workflows.activities.SwitchImagesRequest;
 import dev.farrier.workflows.activities.WorkloadRef;
 import dev.farrier.workflows.activities.WorkloadsRequest;
+import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.OperatorRequest;
@@ -118,7 +119,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       }
       rollForward();
       enter(SUCCEEDED);
-      release();
+      release(true);
       StructuredLog.info(log, "rollout succeeded", "rollout", workflowId, "replaced", state.replaced(), "batches", state.batch());
       return result(UpgradeResult.SUCCEEDED, null, 0);
     } catch (RolloutStopped stop) {
@@ -132,9 +133,19 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   private UpgradeResult stopped(String cause, boolean aborted) {
     state = state.withCause(cause);
     StructuredLog.warn(log, "rollout stopped, rolling back", "rollout", workflowId, "cause", cause);
-    int rolledBack = rollBack();
+    int rolledBack = 0;
+    boolean classRestored = true;
+    try {
+      rolledBack = rollBack();
+    } catch (ActivityFailure failure) {
+      classRestored = false;
+      // The NodePools are still given back: a NodePool left owned by an ended rollout would hold its drift for ever.
+      state = state.withCause(state.cause() + "; the rollback failed (" + Failures.reason(failure) + "): check EC2NodeClass "
+          + claim().nodeClass() + " (its previous terms are in " + WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION + ")");
+      StructuredLog.warn(log, "rollout rollback failed", "rollout", workflowId, "error", Failures.reason(failure));
+    }
     enter(aborted ? ABORTED : FAILED);
-    release();
+    release(classRestored);
     return result(aborted ? UpgradeResult.ABORTED : UpgradeResult.FAILED, state.cause(), rolledBack);
   }
 
@@ -356,8 +367,10 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     rollout.awaitImages(request);
   }
 
-  private void release() {
-    rollout.release(new ReleaseRolloutRequest(input.cluster(), workflowId, claim().nodePools(), claim().nodeClass()));
+  /** Gives the NodePools back; the EC2NodeClass's rollout record too, unless a failed rollback left it for a person. */
+  private void release(boolean nodeClassToo) {
+    rollout.release(new ReleaseRolloutRequest(input.cluster(), workflowId, claim().nodePools(),
+        nodeClassToo ? claim().nodeClass() : null));
   }
 
   private RolloutClaim claim() {

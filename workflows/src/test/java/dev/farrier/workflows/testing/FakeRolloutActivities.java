@@ -27,6 +27,7 @@ public class FakeRolloutActivities implements RolloutActivities {
   private volatile Function<ClaimRolloutRequest, RolloutClaim> claim = FakeRolloutActivities::claimed;
   private volatile Function<HealthRequest, HealthObservation> observeHealth = FakeRolloutActivities::healthy;
   private volatile String frozen;
+  private volatile boolean failSwitchBack;
 
   public FakeRolloutActivities(CallJournal journal) {
     this.journal = journal;
@@ -60,9 +61,18 @@ public class FakeRolloutActivities implements RolloutActivities {
     return claim.apply(request);
   }
 
+  /** Switching back to the previous images fails for good (the class was deleted, the API server refuses it). */
+  public FakeRolloutActivities failSwitchBack() {
+    this.failSwitchBack = true;
+    return this;
+  }
+
   @Override
   public void switchImages(SwitchImagesRequest request) {
     journal.record("switchImages", request.forward() ? "forward" : "back", request.terms());
+    if (failSwitchBack && !request.forward()) {
+      throw io.temporal.failure.ApplicationFailure.newNonRetryableFailure("EC2NodeClass default is invalid", "InvalidRequest");
+    }
   }
 
   @Override
@@ -97,6 +107,9 @@ public class FakeRolloutActivities implements RolloutActivities {
   @Override
   public void release(ReleaseRolloutRequest request) {
     journal.record("release", request.nodePools());
+    if (request.nodeClass() == null) {
+      journal.record("release keeps the nodeclass record");
+    }
   }
 
   /** A pod of {@code workload} in {@code waitingReason} (null: Ready and running) with {@code restarts}. */

@@ -342,4 +342,20 @@ class NodePoolUpgradeWorkflowTest {
     assertEquals(UpgradeResult.SUCCEEDED, result.outcome());
     io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(test.client().fetchHistory(ID), NodePoolUpgradeWorkflowImpl.class);
   }
+
+  @Test
+  void aRollbackThatFailsStillGivesTheNodePoolsBackAndSaysWhatToCheck() {
+    fleet(3);
+    test.rollout.failSwitchBack().onObserveHealth(r -> new HealthObservation(
+        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+        r.workloads().stream().map(w -> FakeRolloutActivities.pod("default/web-1", w, false, 2, "CrashLoopBackOff")).toList()));
+
+    UpgradeResult result = run(input(1, "2", false, 0));
+
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().contains("the rollback failed"), result.cause());
+    assertTrue(result.cause().contains("farrier.dev/previous-ami-selector-terms"), result.cause());
+    assertEquals(1, test.journal.count("release [default]"), "the NodePools are given back");
+    assertEquals(1, test.journal.count("release keeps the nodeclass record"));
+  }
 }
