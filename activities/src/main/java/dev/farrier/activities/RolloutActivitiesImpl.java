@@ -94,20 +94,29 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     }
     boolean targetIsAlias = target.stream().anyMatch(t -> t.alias() != null);
     String targetFamily = previousFamily != null || targetIsAlias ? previousFamily : NodeClassLaunches.amiFamily(nodeClass);
-    List<String> previousImages = imageIds(resolve(previous));
+    List<Image> previousResolved = resolve(previous);
+    List<String> previousImages = imageIds(previousResolved);
     List<Image> targetImages = resolve(target);
     if (targetImages.isEmpty()) {
       throw invalid("the target resolves to no image " + describe(target) + ": nothing to roll to");
     }
-    Set<String> archsNow = new TreeSet<>(resolve(previous).stream().map(Image::arch).toList());
+    Set<String> archsNow = new TreeSet<>(previousResolved.stream().map(Image::arch).toList());
     Set<String> archsTarget = new TreeSet<>(targetImages.stream().map(Image::arch).toList());
     if (!archsTarget.containsAll(archsNow)) {
       throw invalid("the target resolves to images for " + archsTarget + " only, but EC2NodeClass " + className
           + " has images for " + archsNow + ": name an image for each architecture");
     }
     List<String> names = pools.stream().map(RolloutActivitiesImpl::name).toList();
-    for (String pool : names) {
-      take(pool, request.workflowId());
+    List<String> taken = new ArrayList<>();
+    try {
+      for (String pool : names) {
+        take(pool, request.workflowId());
+        taken.add(pool);
+      }
+    } catch (RuntimeException e) {
+      // All or none: a NodePool left owned by a rollout that never started would have its drift held for ever.
+      release(new ReleaseRolloutRequest(request.cluster(), request.workflowId(), taken, null));
+      throw e;
     }
     log.info("rollout took its nodepools rollout={} nodepools={} nodeclass={} from={} to={}", request.workflowId(), names,
         className, previousImages, imageIds(targetImages));
