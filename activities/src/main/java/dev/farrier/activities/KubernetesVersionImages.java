@@ -1,6 +1,7 @@
 package dev.farrier.activities;
 
 import dev.farrier.workflows.upgrade.AmiTerm;
+import dev.farrier.workflows.upgrade.UpgradeInput;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,7 +20,7 @@ final class KubernetesVersionImages {
    *                                  is not {@code major.minor}
    */
   static List<AmiTerm> terms(String family, String version) {
-    if (version == null || !version.matches("[1-9][0-9]*\\.[0-9]+")) {
+    if (version == null || !UpgradeInput.KUBERNETES_VERSION.matcher(version).matches()) {
       throw new IllegalArgumentException("Kubernetes version '" + version + "' is not major.minor, e.g. 1.35");
     }
     return switch (family == null ? "" : family.toLowerCase(Locale.ROOT)) {

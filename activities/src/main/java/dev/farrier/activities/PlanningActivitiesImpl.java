@@ -13,6 +13,7 @@ import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
+import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
@@ -22,8 +23,6 @@ import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.RolloutBatch;
-import dev.farrier.workflows.FailureTypes;
-import io.temporal.failure.ApplicationFailure;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
@@ -48,6 +47,7 @@ import dev.farrier.workflows.planner.ReplacementSnapshot;
 import dev.farrier.workflows.planner.ResolvedImages;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -56,9 +56,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,17 +136,18 @@ public class PlanningActivitiesImpl implements PlanningActivities {
             }
           });
     }
+    if (pending.isEmpty()) {
+      return new ProvisioningPlan(List.of(), List.of());
+    }
     var claims = cluster.listNodeClaims();
     // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
     // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
     Set<String> promised = PromisedPods.of(claims, clock.instant());
-    int before = pending.size();
-    pending.removeIf(p -> promised.contains(p.pod().uid()));
-    if (pending.size() < before) {
-      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), before - pending.size());
-    }
-    if (pending.isEmpty()) {
-      return new ProvisioningPlan(List.of(), List.of());
+    if (pending.removeIf(p -> promised.contains(p.pod().uid()))) {
+      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={}", request.batchId());
+      if (pending.isEmpty()) {
+        return new ProvisioningPlan(List.of(), List.of());
+      }
     }
     var pools = cluster.listNodePools();
     var catalog = cloud.instanceTypes();

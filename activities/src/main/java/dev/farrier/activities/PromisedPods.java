@@ -28,8 +28,7 @@ final class PromisedPods {
   }
 
   /**
-   * The UIDs of the pods the claims still hold room for: claims not being deleted, launching, or Initialized less than
-   * {@link ProvisioningSnapshots#PROMISE_WINDOW} ago.
+   * The UIDs of the pods the claims not being deleted still hold room for ({@link ProvisioningSnapshots#holdsPromise}).
    */
   static Set<String> of(List<NodeClaim> claims, Instant now) {
     Set<String> uids = new HashSet<>();
@@ -39,9 +38,7 @@ final class PromisedPods {
       if (promised == null || promised.isBlank() || claim.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
-      boolean initialized = claim.getStatus() != null && dev.farrier.activities.crd.Conditions.isTrue(
-          claim.getStatus().conditionsOrEmpty(), dev.farrier.activities.crd.NodeClaimStatus.INITIALIZED);
-      if (!initialized || ProvisioningSnapshots.initializedWithin(claim, now, ProvisioningSnapshots.PROMISE_WINDOW)) {
+      if (ProvisioningSnapshots.holdsPromise(claim, now)) {
         uids.addAll(List.of(promised.split(",")));
       }
     }

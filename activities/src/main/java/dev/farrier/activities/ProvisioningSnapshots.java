@@ -72,10 +72,8 @@ final class ProvisioningSnapshots {
       String name = n.getMetadata().getName();
       NodeClaim claim = claimByNode.get(name);
       List<PodSpecView> pods = podsByNode.getOrDefault(name, List.of());
-      boolean initialized = claim == null
-          || Conditions.isTrue(claim.getStatus().conditionsOrEmpty(), NodeClaimStatus.INITIALIZED);
-      Resources promised = claim != null && (!initialized || initializedWithin(claim, now, PROMISE_WINDOW))
-          ? requests(claim) : Resources.ZERO;
+      boolean initialized = claim == null || initialized(claim);
+      Resources promised = claim != null && holdsPromise(claim, now) ? requests(claim) : Resources.ZERO;
       List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
           : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
       boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
@@ -88,6 +86,18 @@ final class ProvisioningSnapshots {
           initialized, accepts));
     }
     return out;
+  }
+
+  private static boolean initialized(NodeClaim claim) {
+    return claim.getStatus() != null && Conditions.isTrue(claim.getStatus().conditionsOrEmpty(), NodeClaimStatus.INITIALIZED);
+  }
+
+  /**
+   * Whether the claim still holds room for what it was created for: it is launching, or it was Initialized less than
+   * {@link #PROMISE_WINDOW} ago (its pods may not be bound yet).
+   */
+  static boolean holdsPromise(NodeClaim claim, Instant now) {
+    return !initialized(claim) || initializedWithin(claim, now, PROMISE_WINDOW);
   }
 
   /** Whether the claim's Initialized condition turned True less than {@code window} before {@code now}. */

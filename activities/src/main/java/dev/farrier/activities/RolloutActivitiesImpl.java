@@ -1,5 +1,7 @@
 package dev.farrier.activities;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
@@ -7,12 +9,14 @@ import dev.farrier.activities.crd.AmiSelectorTerm;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.RolloutWriter;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
-import dev.farrier.workflows.activities.HealthObservation;
+import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
 import dev.farrier.workflows.activities.HealthObservation.PodHealth;
+import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
 import dev.farrier.workflows.activities.ReleaseRolloutRequest;
 import dev.farrier.workflows.activities.RolloutActivities;
@@ -29,6 +33,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -38,6 +43,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -49,14 +55,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class RolloutActivitiesImpl implements RolloutActivities {
   private static final Logger log = LoggerFactory.getLogger(RolloutActivitiesImpl.class);
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ClusterReader reader;
   private final RolloutWriter writer;
   private final CloudProvider cloud;
   private final Predicate<String> workflowRunning;
   private final ReconcilerSettings settings;
-  private final java.util.function.Function<List<String>, String> freezeOf;
+  private final Function<List<String>, String> freezeOf;
 
   /**
    * @param workflowRunning whether a workflow id runs now (a NodePool whose owner has ended is free again); must answer
@@ -65,13 +71,13 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
    * @param freezeOf        the change freeze holding the cluster or one of the given NodePools, described; null when none
    */
   public RolloutActivitiesImpl(ClusterReader reader, RolloutWriter writer, CloudProvider cloud, Predicate<String> workflowRunning,
-      ReconcilerSettings settings, java.util.function.Function<List<String>, String> freezeOf) {
-    this.freezeOf = freezeOf;
+      ReconcilerSettings settings, Function<List<String>, String> freezeOf) {
     this.reader = reader;
     this.writer = writer;
     this.cloud = cloud;
     this.workflowRunning = workflowRunning;
     this.settings = settings;
+    this.freezeOf = freezeOf;
   }
 
   @Override
@@ -185,7 +191,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
       if (kept == null) {
         try {
           annotations.put(WellKnown.PREVIOUS_AMI_TERMS_ANNOTATION, JSON.writeValueAsString(current.getSpec().amiSelectorTermsOrEmpty()));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
           throw new IllegalStateException("cannot write the previous amiSelectorTerms as JSON", e);
         }
       }
@@ -216,7 +222,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
         .filter(p -> nodes.contains(p.getSpec().getNodeName()) && !PodViews.terminal(p))
         .map(RolloutActivitiesImpl::workload).flatMap(Optional::stream)
         .filter(w -> !"DaemonSet".equals(w.kind()))
-        .distinct().sorted(java.util.Comparator.comparing(WorkloadRef::toString)).toList();
+        .distinct().sorted(Comparator.comparing(WorkloadRef::toString)).toList();
   }
 
   @Override
@@ -232,7 +238,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   }
 
   @Override
-  public String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
+  public String frozen(FrozenRequest request) {
     return freezeOf.apply(request.nodePools());
   }
 
@@ -241,7 +247,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     for (String pool : request.nodePools()) {
       try {
         writer.compareAndSetNodePoolAnnotation(pool, WellKnown.ROLLOUT_ANNOTATION, request.workflowId(), null);
-      } catch (dev.farrier.activities.kube.ObjectNotFoundException e) {
+      } catch (ObjectNotFoundException e) {
         log.info("nodepool gone before its rollout released it nodepool={} rollout={}", pool, request.workflowId());
       }
     }
@@ -261,7 +267,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     }
     try {
       return cloud.resolveImages(terms.stream().map(t -> new dev.farrier.activities.cloud.AmiSelectorTerm(t.id(), t.name(),
-          t.owner(), t.tags(), t.alias())).toList());
+          t.owner(), t.tags(), t.alias())).toList()); // the cloud's term, not the CRD's of the same name
     } catch (CloudProviderException e) {
       if (e.kind() == CloudProviderException.Kind.INVALID_REQUEST) {
         throw invalid("the target " + describe(terms) + " is not valid: " + e.getMessage());

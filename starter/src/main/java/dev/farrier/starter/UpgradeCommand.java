@@ -299,29 +299,50 @@ final class UpgradeCommand extends FarrierCommand {
     }
   }
 
-  @Command(name = "approve", description = "Let a rollout waiting after its canary (AwaitingApproval) go on.")
-  static final class Approve extends OnRollout {
-    @Option(names = "--reason", description = "why, recorded in the rollout's history")
-    String reason;
+  /** An Update on the rollout with the operator's reason; prints the rollout's answer (a refusal exits 3). */
+  abstract static class Action extends OnRollout {
+    abstract String reason();
+
+    abstract String send(NodePoolUpgradeWorkflow rollout, OperatorRequest request);
 
     @Override
     public Integer call() {
-      String answer = onRollout(r -> r.approve(new OperatorRequest(reason, by)));
+      var request = new OperatorRequest(reason(), by);
+      String answer = onRollout(r -> send(r, request));
       spec.commandLine().getOut().println(answer);
       return ExitCodes.DONE;
     }
   }
 
+  @Command(name = "approve", description = "Let a rollout waiting after its canary (AwaitingApproval) go on.")
+  static final class Approve extends Action {
+    @Option(names = "--reason", description = "why, recorded in the rollout's history")
+    String reason;
+
+    @Override
+    String reason() {
+      return reason;
+    }
+
+    @Override
+    String send(NodePoolUpgradeWorkflow rollout, OperatorRequest request) {
+      return rollout.approve(request);
+    }
+  }
+
   @Command(name = "abort", description = "Stop a rollout and roll it back (previous images; the nodes it launched are replaced back).")
-  static final class Abort extends OnRollout {
+  static final class Abort extends Action {
     @Option(names = "--reason", required = true, description = "why: the rollout's result says it")
     String reason;
 
     @Override
-    public Integer call() {
-      String answer = onRollout(r -> r.abort(new OperatorRequest(reason, by)));
-      spec.commandLine().getOut().println(answer);
-      return ExitCodes.DONE;
+    String reason() {
+      return reason;
+    }
+
+    @Override
+    String send(NodePoolUpgradeWorkflow rollout, OperatorRequest request) {
+      return rollout.abort(request);
     }
   }
 

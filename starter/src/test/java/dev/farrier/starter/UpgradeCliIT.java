@@ -30,30 +30,34 @@ class UpgradeCliIT {
     return env;
   }
 
-  @Test
-  void aGoodAmiRollsTheWholeFleetCanaryFirstAndExitsZero() throws Exception {
-    try (var env = start("upgrade")) {
-      var out = new ByteArrayOutputStream();
-      var run = new UpgradeScenario(env, Duration.ofMinutes(12)).playGood(FARRIER, new PrintStream(out, true, StandardCharsets.UTF_8));
-
-      var result = UpgradeScenario.json(run.stdout());
-      assertEquals(6, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
-      assertEquals(4, result.get("batches"), "a canary of one, then batches of two: " + result);
-      assertTrue(run.stderr().getFirst().startsWith("started rollout upgrade/fleet/al2023@v20251103"), run.stderr().toString());
-      assertTrue(run.stderr().stream().anyMatch(l -> l.contains("Canary, batch 1")), run.stderr().toString());
+  /** Plays one scenario on a stack of its own; {@code out} keeps what it printed for a failure's message. */
+  private static UpgradeScenario.CliRun play(String name, java.util.function.BiFunction<UpgradeScenario, PrintStream, UpgradeScenario.CliRun> scenario,
+      ByteArrayOutputStream out) throws Exception {
+    try (var env = start(name)) {
+      return scenario.apply(new UpgradeScenario(env, Duration.ofMinutes(12)), new PrintStream(out, true, StandardCharsets.UTF_8));
     }
   }
 
   @Test
-  void anAmiWhoseNodesNeverJoinStopsAfterTheCanaryKeepsTheOldNodesAndExitsFive() throws Exception {
-    try (var env = start("bad-ami")) {
-      var out = new ByteArrayOutputStream();
-      var run = new UpgradeScenario(env, Duration.ofMinutes(12)).playBadAmi(FARRIER, new PrintStream(out, true, StandardCharsets.UTF_8));
+  void aGoodAmiRollsTheWholeFleetCanaryFirstAndExitsZero() throws Exception {
+    var out = new ByteArrayOutputStream();
+    var run = play("upgrade", (fleet, print) -> fleet.playGood(FARRIER, print), out);
 
-      var result = UpgradeScenario.json(run.stdout());
-      assertEquals(0, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
-      assertEquals("Failed", result.get("outcome"));
-      assertTrue(String.valueOf(result.get("cause")).startsWith("replacement of fleet-"), String.valueOf(result.get("cause")));
-    }
+    var result = UpgradeScenario.json(run.stdout());
+    assertEquals(6, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
+    assertEquals(4, result.get("batches"), "a canary of one, then batches of two: " + result);
+    assertTrue(run.stderr().getFirst().startsWith("started rollout upgrade/fleet/al2023@v20251103"), run.stderr().toString());
+    assertTrue(run.stderr().stream().anyMatch(l -> l.contains("Canary, batch 1")), run.stderr().toString());
+  }
+
+  @Test
+  void anAmiWhoseNodesNeverJoinStopsAfterTheCanaryKeepsTheOldNodesAndExitsFive() throws Exception {
+    var out = new ByteArrayOutputStream();
+    var run = play("bad-ami", (fleet, print) -> fleet.playBadAmi(FARRIER, print), out);
+
+    var result = UpgradeScenario.json(run.stdout());
+    assertEquals(0, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
+    assertEquals("Failed", result.get("outcome"));
+    assertTrue(String.valueOf(result.get("cause")).startsWith("replacement of fleet-"), String.valueOf(result.get("cause")));
   }
 }

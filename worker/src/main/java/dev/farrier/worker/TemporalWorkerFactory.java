@@ -33,12 +33,13 @@ public class TemporalWorkerFactory {
     var worker = factory.newWorker(settings.taskQueue());
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     CloudProvider provider = cloud.provider();
+    var workflows = new TemporalWorkflowStatus(client);
     worker.registerActivitiesImplementations(
         new PlanningActivitiesImpl(cluster, provider, new TemporalReplacementTracker(client, settings.clusterName())),
         new NodeClaimActivitiesImpl(cluster, provider),
         new NodeActivitiesImpl(cluster),
-        new RolloutActivitiesImpl(cluster, cluster, provider, new TemporalWorkflowStatus(client)::running, settings.reconciler(),
-            new TemporalWorkflowStatus(client).freezeOf(settings.clusterName())));
+        new RolloutActivitiesImpl(cluster, cluster, provider, workflows::running, settings.reconciler(),
+            workflows.freezeOf(settings.clusterName())));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(
           new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster, provider, interruption.counters()));

@@ -22,4 +22,12 @@ public final class FarrierSearchAttributes {
 
   /** Every key, for registration. All are Keyword. */
   public static final List<SearchAttributeKey<String>> ALL = List.of(CLUSTER, NODE_POOL, NODE, INSTANCE_ID, REASON, PHASE, NODE_CLAIM, BLOCKER);
+
+  /** The longest Keyword value Farrier writes: longer words (a blocker naming many pods) are cut with "...". */
+  static final int KEYWORD_LIMIT = 250;
+
+  /** {@code text} fitted to a Keyword search attribute ({@link #KEYWORD_LIMIT}). */
+  public static String keyword(String text) {
+    return text.length() <= KEYWORD_LIMIT ? text : text.substring(0, KEYWORD_LIMIT - 3) + "...";
+  }
 }

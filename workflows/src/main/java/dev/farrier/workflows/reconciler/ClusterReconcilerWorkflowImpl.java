@@ -1,9 +1,11 @@
 package dev.farrier.workflows.reconciler;
 
+import static dev.farrier.workflows.Refusals.refuseIf;
+
 import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.ChildWorkflowStarts;
-import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.WorkflowIds;
@@ -85,7 +87,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     nextBatch = input.nextBatch();
     input.carriedBatches().forEach(batcher::adopt);
     input.cooldowns().forEach(c -> cooldowns.put(c.nodeClaim(), c));
-    input.freezes().forEach(f -> freezes.put(key(f.nodePool()), f));
+    input.freezes().forEach(f -> freezes.put(Freeze.key(f.nodePool()), f));
     batcher.offer(input.carriedPods(), Workflow.currentTimeMillis());
     Workflow.upsertTypedSearchAttributes(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
@@ -150,19 +152,16 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
 
   @Override
   public void validateFreeze(FreezeRequest request) {
-    if (request == null || request.reason() == null || request.reason().isBlank()) {
-      throw new IllegalStateException("a freeze needs a reason (everyone who sees it reads it)");
-    }
-    Freeze standing = freezes.get(key(request.nodePool()));
-    if (standing != null) {
-      throw new IllegalStateException("already " + standing.describe());
-    }
+    refuseIf(request == null || request.reason() == null || request.reason().isBlank(),
+        "a freeze needs a reason (everyone who sees it reads it)");
+    Freeze standing = freezes.get(Freeze.key(request.nodePool()));
+    refuseIf(standing != null, "already " + (standing == null ? "" : standing.describe()));
   }
 
   @Override
   public String freeze(FreezeRequest request) {
-    var freeze = new Freeze(blankToNull(request.nodePool()), request.reason().strip(), request.by(), Workflow.currentTimeMillis());
-    freezes.put(key(freeze.nodePool()), freeze);
+    var freeze = new Freeze(request.nodePool(), request.reason().strip(), request.by(), Workflow.currentTimeMillis());
+    freezes.put(Freeze.key(freeze.nodePool()), freeze);
     StructuredLog.warn(log, "change freeze", "scope", freeze.scope(), "reason", freeze.reason(), "by", freeze.by());
     upsertFreezes();
     return freeze.describe() + ": no voluntary disruption or upgrade batch starts until unfrozen";
@@ -170,16 +169,14 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
 
   @Override
   public void validateUnfreeze(FreezeRequest request) {
-    String nodePool = request == null ? null : blankToNull(request.nodePool());
-    if (!freezes.containsKey(key(nodePool))) {
-      throw new IllegalStateException("not frozen " + (nodePool == null ? "cluster-wide" : "nodepool " + nodePool)
-          + (freezes.isEmpty() ? "" : "; in force: " + freezes.values().stream().map(Freeze::describe).toList()));
-    }
+    String nodePool = request == null ? null : request.nodePool();
+    refuseIf(!freezes.containsKey(Freeze.key(nodePool)), "not frozen " + Freeze.scope(nodePool)
+        + (freezes.isEmpty() ? "" : "; in force: " + freezes.values().stream().map(Freeze::describe).toList()));
   }
 
   @Override
   public String unfreeze(FreezeRequest request) {
-    Freeze lifted = freezes.remove(key(blankToNull(request.nodePool())));
+    Freeze lifted = freezes.remove(Freeze.key(request.nodePool()));
     StructuredLog.info(log, "change freeze lifted", "scope", lifted.scope(), "by", request.by());
     upsertFreezes();
     return "unfrozen " + lifted.scope() + " (was " + lifted.describe() + ")";
@@ -188,20 +185,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   /** The reconciler's FarrierBlocker names the freezes in force, so the Temporal UI shows them. */
   private void upsertFreezes() {
     Workflow.upsertTypedSearchAttributes(freezes.isEmpty() ? FarrierSearchAttributes.BLOCKER.valueUnset()
-        : FarrierSearchAttributes.BLOCKER.valueSet(truncate(freezes.values().stream().map(Freeze::describe)
-            .collect(java.util.stream.Collectors.joining("; ")))));
-  }
-
-  private static String truncate(String text) {
-    return text.length() <= 250 ? text : text.substring(0, 247) + "...";
-  }
-
-  private static String key(String nodePool) {
-    return nodePool == null || nodePool.isBlank() ? Freeze.CLUSTER_WIDE : nodePool.strip();
-  }
-
-  private static String blankToNull(String text) {
-    return text == null || text.isBlank() ? null : text.strip();
+        : FarrierSearchAttributes.BLOCKER.valueSet(FarrierSearchAttributes.keyword(freezes.values().stream()
+            .map(Freeze::describe).collect(java.util.stream.Collectors.joining("; ")))));
   }
 
   /** Starts the due batch as {@code provision/<cluster>/<n>}; its pods stay in flight until the child closes. */

@@ -17,8 +17,18 @@ public record Freeze(String nodePool, String reason, String by, long sinceMillis
   /** The key of a cluster-wide freeze in {@link #byNodePool}. */
   public static final String CLUSTER_WIDE = "*";
 
+  public Freeze {
+    nodePool = CLUSTER_WIDE.equals(key(nodePool)) ? null : nodePool.strip();
+  }
+
   public String scope() {
-    return nodePool == null ? "cluster-wide" : "nodepool " + nodePool;
+    return scope(nodePool);
+  }
+
+  /** "cluster-wide" or "nodepool NAME". */
+  public static String scope(String nodePool) {
+    String key = key(nodePool);
+    return CLUSTER_WIDE.equals(key) ? "cluster-wide" : "nodepool " + key;
   }
 
   /** "frozen cluster-wide since 2026-11-24T10:00:00Z by alice: incident 4711". */
@@ -27,25 +37,28 @@ public record Freeze(String nodePool, String reason, String by, long sinceMillis
         + ": " + reason;
   }
 
+  /** The key a freeze of {@code nodePool} (null or blank: the cluster) is kept under. */
+  public static String key(String nodePool) {
+    return nodePool == null || nodePool.isBlank() ? CLUSTER_WIDE : nodePool.strip();
+  }
+
   /** What the planner reads: each frozen NodePool (or {@link #CLUSTER_WIDE}) with the freeze's description. */
   public static Map<String, String> byNodePool(Collection<Freeze> freezes) {
     Map<String, String> frozen = new TreeMap<>();
-    freezes.forEach(f -> frozen.put(f.nodePool() == null ? CLUSTER_WIDE : f.nodePool(), f.describe()));
+    freezes.forEach(f -> frozen.put(key(f.nodePool()), f.describe()));
     return frozen;
   }
 
   /** Why {@code nodePool} is frozen (a cluster-wide freeze first), or null when it is not. */
   public static String of(Map<String, String> frozen, String nodePool) {
-    if (frozen == null || frozen.isEmpty()) {
-      return null;
-    }
-    return frozen.getOrDefault(CLUSTER_WIDE, frozen.get(nodePool));
+    String clusterWide = frozen.get(CLUSTER_WIDE);
+    return clusterWide != null ? clusterWide : frozen.get(key(nodePool));
   }
 
-  /** The first freeze holding any of {@code nodePools}, or null. */
+  /** The freeze holding any of {@code nodePools} (a cluster-wide one first), or null. */
   public static String ofAny(Map<String, String> frozen, List<String> nodePools) {
-    String clusterWide = of(frozen, null);
+    String clusterWide = frozen.get(CLUSTER_WIDE);
     return clusterWide != null ? clusterWide
-        : nodePools.stream().map(p -> of(frozen, p)).filter(d -> d != null).findFirst().orElse(null);
+        : nodePools.stream().map(p -> frozen.get(key(p))).filter(d -> d != null).findFirst().orElse(null);
   }
 }

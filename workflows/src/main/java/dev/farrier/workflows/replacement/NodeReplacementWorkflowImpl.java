@@ -1,6 +1,7 @@
 package dev.farrier.workflows.replacement;
 
 import static dev.farrier.workflows.EventReasons.KIND_NODE;
+import static dev.farrier.workflows.Refusals.refuseIf;
 import static dev.farrier.workflows.replacement.ReplacementPhase.ABORTED;
 import static dev.farrier.workflows.replacement.ReplacementPhase.AWAITING_APPROVAL;
 import static dev.farrier.workflows.replacement.ReplacementPhase.AWAITING_RETRY;
@@ -18,8 +19,8 @@ import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.EventRecorder;
 import dev.farrier.workflows.FailureTypes;
-import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.activities.DisruptionCommand;
@@ -371,11 +372,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         + "): its instance is being terminated");
   }
 
-  private static void refuseIf(boolean refused, String why) {
-    if (refused) {
-      throw new IllegalStateException(why);
-    }
-  }
 
   private String said(String what, OperatorRequest request) {
     String text = "disrupt/" + command.nodeClaim() + ": " + what;

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.upgrade;
 
+import static dev.farrier.workflows.Refusals.refuseIf;
 import static dev.farrier.workflows.upgrade.UpgradePhase.ABORTED;
 import static dev.farrier.workflows.upgrade.UpgradePhase.AWAITING_APPROVAL;
 import static dev.farrier.workflows.upgrade.UpgradePhase.BATCH;
@@ -15,8 +16,8 @@ import static dev.farrier.workflows.upgrade.UpgradePhase.WAITING;
 import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.FailureTypes;
-import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.WorkflowIds;
@@ -422,11 +423,6 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     return workflowId + ": abort accepted in phase " + state.phase().label() + ": stopping and rolling back (" + request.describe() + ")";
   }
 
-  private static void refuseIf(boolean refused, String why) {
-    if (refused) {
-      throw new IllegalStateException(why);
-    }
-  }
 
   @Override
   public UpgradeProgress progress() {
@@ -449,7 +445,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     state = state.withBlocker(blocker, Workflow.currentTimeMillis());
     if (changed) {
       Workflow.upsertTypedSearchAttributes(blocker == null ? FarrierSearchAttributes.BLOCKER.valueUnset()
-          : FarrierSearchAttributes.BLOCKER.valueSet(truncate(blocker)));
+          : FarrierSearchAttributes.BLOCKER.valueSet(FarrierSearchAttributes.keyword(blocker)));
       if (blocker != null) {
         StructuredLog.info(log, "rollout held", "rollout", workflowId, "by", blocker);
       }
@@ -460,17 +456,13 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     List<String> pools = state.claim() != null ? state.claim().nodePools() : input.nodePools();
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>(List.of(
         FarrierSearchAttributes.CLUSTER.valueSet(input.cluster()),
-        FarrierSearchAttributes.REASON.valueSet(truncate("upgrade to " + input.targetText()))));
+        FarrierSearchAttributes.REASON.valueSet(FarrierSearchAttributes.keyword("upgrade to " + input.targetText()))));
     if (!pools.isEmpty()) {
-      updates.add(FarrierSearchAttributes.NODE_POOL.valueSet(truncate(String.join("+", pools))));
+      updates.add(FarrierSearchAttributes.NODE_POOL.valueSet(FarrierSearchAttributes.keyword(String.join("+", pools))));
     }
     Workflow.upsertTypedSearchAttributes(updates.toArray(SearchAttributeUpdate[]::new));
   }
 
-  /** Keyword search attributes hold at most a few hundred bytes usefully. */
-  private static String truncate(String text) {
-    return text.length() <= 250 ? text : text.substring(0, 247) + "...";
-  }
 
   private UpgradeResult result(String outcome, String cause, int rolledBack) {
     RolloutClaim c = claim();

@@ -34,6 +34,9 @@ public record UpgradeInput(
     int maxFailures,
     String requestedBy,
     UpgradeState state) {
+  /** A Kubernetes minor version as {@code --kubernetes-version} takes it: {@code 1.35}. */
+  public static final java.util.regex.Pattern KUBERNETES_VERSION = java.util.regex.Pattern.compile("[1-9][0-9]*\\.[0-9]+");
+
   public UpgradeInput {
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
   }
@@ -62,7 +65,7 @@ public record UpgradeInput(
     if ((target == null) == (kubernetesVersion == null || kubernetesVersion.isBlank())) {
       return "name the target: an AMI (--ami) or a Kubernetes version (--kubernetes-version), not both and not neither";
     }
-    if (target == null && !kubernetesVersion.matches("[1-9][0-9]*\\.[0-9]+")) {
+    if (target == null && !KUBERNETES_VERSION.matcher(kubernetesVersion).matches()) {
       return "Kubernetes version '" + kubernetesVersion + "' is not major.minor, e.g. 1.35";
     }
     try {
