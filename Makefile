@@ -33,8 +33,8 @@ unit: check-java
 	$(MVN) -DskipITs verify
 
 sandbox: check-java tools build
-	@cp=$$(cat worker/target/classpath.txt):worker/target/classes; \
-	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.worker.sandbox.Sandbox $(SANDBOX_ARGS)
+	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
+	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.sandbox.Sandbox $(SANDBOX_ARGS)
 
 # Not part of `make test`: the bench module's few unit tests run there, the measurements only here. Packages (no
 # install) just the modules it runs; BENCH_ARGS / LATENCY_ARGS pass options through (e.g. BENCH_ARGS="--sizes 100,5000").
@@ -44,11 +44,11 @@ BENCH_LABEL := planner $(shell git rev-parse --short HEAD 2>/dev/null)$(shell gi
 JAVA_RUN := "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
 
 bench: check-java tools
-	$(MVN) -q -DskipTests -pl bench,worker -am package
+	$(MVN) -q -DskipTests -pl bench,sandbox -am package
 	@cp=$$(cat bench/target/classpath.txt):bench/target/classes; \
 	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS)
-	@cp=$$(cat worker/target/classpath.txt):worker/target/classes; \
-	  $(JAVA_RUN) -cp "$$cp" dev.farrier.worker.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
+	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
+	  $(JAVA_RUN) -cp "$$cp" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
 
 # Mutation testing (PIT) of the decision code that keeps Farrier's safety promises (docs/SAFETY.md), against its fast
 # tests: the disruption planner, budgets, drift and expiry, the drain's policy and pod rules, ownership, the NodePool

@@ -3,8 +3,8 @@ package dev.farrier.starter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.worker.sandbox.SandboxEnvironment;
-import dev.farrier.worker.sandbox.UpgradeScenario;
+import dev.farrier.sandbox.SandboxEnvironment;
+import dev.farrier.sandbox.UpgradeScenario;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -39,7 +39,7 @@ public class ClientsFactory {
   }
 
   /** A client from a kubeconfig file, or from the pod's service account (or ~/.kube/config) when {@code kubeconfig} is null. */
-  static KubernetesClient client(Path kubeconfig, String setting) {
+  public static KubernetesClient client(Path kubeconfig, String setting) {
     if (kubeconfig == null) {
       return new KubernetesClientBuilder().build();
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.aws.AwsClusterIT;
-import dev.farrier.activities.cloud.simulated.MutableClock;
+import dev.farrier.activities.cloud.MutableClock;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;

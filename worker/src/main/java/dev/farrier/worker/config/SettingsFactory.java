@@ -21,11 +21,6 @@ public class SettingsFactory {
       @Value("${farrier.kubeconfig:}") String kubeconfig,
       @Value("${farrier.cloud}") String cloud,
       @Value("${farrier.region}") String region,
-      @Value("${farrier.simulated.state-dir:}") String simulatedStateDir,
-      @Value("${farrier.simulated.kubernetes-version}") String simulatedKubernetesVersion,
-      @Value("${farrier.simulated.boot-delay}") Duration bootDelay,
-      @Value("${farrier.simulated.terminate-delay}") Duration terminateDelay,
-      @Value("${farrier.simulated.kubelet-kubeconfig:}") String kubeletKubeconfig,
       @Value("${farrier.aws.endpoint:}") String awsEndpoint,
       @Value("${farrier.aws.access-key-id:}") String awsAccessKeyId,
       @Value("${farrier.aws.secret-access-key:}") String awsSecretAccessKey,
@@ -51,14 +46,11 @@ public class SettingsFactory {
         batchIdle.toMillis(), batchMax.toMillis(), disruptionInterval.toMillis(),
         new LaunchSettings(registrationTimeout.toSeconds(), initializationTimeout.toSeconds()),
         Math.max(1, drainPoll.toSeconds()), Math.max(1, drainPollMax.toSeconds()));
-    var simulated = new WorkerSettings.SimulatedSettings(
-        simulatedStateDir.isBlank() ? null : Path.of(simulatedStateDir), simulatedKubernetesVersion, bootDelay, terminateDelay,
-        kubeletKubeconfig.isBlank() ? null : Path.of(kubeletKubeconfig));
     var aws = new WorkerSettings.AwsSettings(awsEndpoint.isBlank() ? null : URI.create(awsEndpoint), blankToNull(awsAccessKeyId),
         blankToNull(awsSecretAccessKey), clusterEndpoint, clusterCaBundle, serviceCidr, ssmParameterRoot,
         onDemandPricesFile.isBlank() ? null : Path.of(onDemandPricesFile), catalogueRefresh);
     return new WorkerSettings(clusterName, temporalAddress, temporalNamespace, taskQueue,
-        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, simulated, aws, new WorkerSettings.GcSettings(gcInterval, gcGrace, gcConfirmAfter, gcMaxGoneShare),
+        kubeconfig.isBlank() ? null : Path.of(kubeconfig), cloud, region, aws, new WorkerSettings.GcSettings(gcInterval, gcGrace, gcConfirmAfter, gcMaxGoneShare),
         reconciler, blankToNull(interruptionQueue));
   }
 

@@ -12,7 +12,8 @@ import java.time.Duration;
  * environment variables such as {@code FARRIER_CLUSTER_NAME}), validated once at start.
  *
  * @param kubeconfig  null means in-cluster configuration (service account) or ~/.kube/config
- * @param cloud       {@code simulated} (sandbox and tests) or {@code aws}
+ * @param cloud       {@code aws}, or a cloud found on the class path ({@code simulated}: the sandbox and tests; see
+ *                    {@code CloudPlugin})
  * @param aws         how to reach AWS (or an emulator): used by the {@code aws} cloud and the interruption queue
  * @param interruptionQueue the SQS queue URL or name of the EventBridge interruption rules; null = handling off
  */
@@ -24,18 +25,10 @@ public record WorkerSettings(
     Path kubeconfig,
     String cloud,
     String region,
-    SimulatedSettings simulated,
     AwsSettings aws,
     GcSettings gc,
     ReconcilerSettings reconciler,
     String interruptionQueue) {
-
-  /**
-   * The simulated cloud's knobs: where its state lives (shared with the sandbox), boot and terminate delays, and
-   * the identity its kubelet registers Nodes with ({@code kubeletKubeconfig}; null = the worker's own). A real
-   * kubelet is not Farrier, so the sandbox gives it its own credentials and the worker keeps exactly its RBAC.
-   */
-  public record SimulatedSettings(Path stateDir, String kubernetesVersion, Duration bootDelay, Duration terminateDelay, Path kubeletKubeconfig) {}
 
   /**
    * How the worker reaches AWS and what its nodes join. {@code endpoint} (null = AWS itself) points the SDK at an
@@ -60,12 +53,7 @@ public record WorkerSettings(
   public WorkerSettings {
     require(clusterName, "farrier.cluster-name (FARRIER_CLUSTER_NAME)");
     require(temporalAddress, "farrier.temporal.address (FARRIER_TEMPORAL_ADDRESS)");
-    if (!cloud.equals("simulated") && !cloud.equals("aws")) {
-      throw new IllegalArgumentException("farrier.cloud (FARRIER_CLOUD) must be 'simulated' or 'aws', not '" + cloud + "'");
-    }
-    if (cloud.equals("simulated") && (simulated == null || simulated.stateDir() == null)) {
-      throw new IllegalArgumentException("farrier.simulated.state-dir (FARRIER_SIMULATED_STATE_DIR) is required with farrier.cloud=simulated");
-    }
+    require(cloud, "farrier.cloud (FARRIER_CLOUD)");
     if (cloud.equals("aws")) {
       String required = " is required with farrier.cloud=aws (it goes into every node's user data)";
       require(aws.clusterEndpoint(), "farrier.aws.cluster-endpoint (FARRIER_AWS_CLUSTER_ENDPOINT)", required);

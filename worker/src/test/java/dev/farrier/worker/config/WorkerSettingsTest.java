@@ -13,7 +13,7 @@ class WorkerSettingsTest {
   private static final WorkerSettings.GcSettings GC = new WorkerSettings.GcSettings(Duration.ofMinutes(1), Duration.ofMinutes(5));
 
   private static WorkerSettings aws(WorkerSettings.AwsSettings aws) {
-    return new WorkerSettings("prod", "127.0.0.1:7233", "default", "farrier", null, "aws", "us-east-1", null, aws, GC,
+    return new WorkerSettings("prod", "127.0.0.1:7233", "default", "farrier", null, "aws", "us-east-1", aws, GC,
         ReconcilerSettings.DEFAULTS, null);
   }
 
@@ -35,10 +35,9 @@ class WorkerSettingsTest {
   }
 
   @Test
-  void theSimulatedCloudDoesNotNeedAwsSettings() {
-    var simulated = new WorkerSettings.SimulatedSettings(java.nio.file.Path.of("/tmp/x"), "1.35", Duration.ofSeconds(2), Duration.ofSeconds(2), null);
+  void anotherCloudDoesNotNeedAwsSettings() {
     var none = new WorkerSettings.AwsSettings((URI) null, null, null, "", "", "", "/aws/service", null, Duration.ofMinutes(30));
     assertDoesNotThrow(() -> new WorkerSettings("sandbox", "127.0.0.1:7233", "default", "farrier", null, "simulated", "us-east-1",
-        simulated, none, GC, ReconcilerSettings.DEFAULTS, null));
+        none, GC, ReconcilerSettings.DEFAULTS, null));
   }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.activities.cloud.simulated.MutableClock;
+import dev.farrier.activities.cloud.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,204 @@
+package dev.farrier.sandbox;
+
+import dev.farrier.activities.cloud.simulated.AmiCatalog;
+import dev.farrier.activities.cloud.simulated.CloudCallLog;
+import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.WorkflowIds;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code make sandbox}: the local stack plays a named scenario end to end and prints what happened (the drift-upgrade
+ * blueprint by default). {@code --keep} leaves everything running for kubectl and the Temporal UI until Ctrl-C.
+ */
+public final class Sandbox {
+  static final String CLUSTER = "sandbox";
+  static final String FROM_VERSION = "1.34";
+  static final String TO_VERSION = "1.35";
+
+  /** The scenarios, by the name {@code --scenario} takes; the first is the default. */
+  static final Map<String, String> SCENARIOS = scenarios();
+
+  private Sandbox() {}
+
+  private static Map<String, String> scenarios() {
+    var all = new LinkedHashMap<String, String>();
+    all.put("drift-upgrade", "the blueprint \"Update nodes using drift\": a drifted node replaced first, drained within its PDB");
+    all.put("blocked-drain", "the same drift with a PDB allowing no eviction: the replacement names the PDB and its pods, "
+        + "the PDB is relaxed, the drain goes on by itself");
+    all.put("cloud-faults", "launches throttled, the catalogue failing and slow while the blueprint provisions (retried, "
+        + "nothing launched twice); then every offering out of capacity: the NodePool says so, and when it is back");
+    all.put("safety", "instances that are not exactly Farrier's survive garbage collection; a NodePool with an absurd limit "
+        + "says why it is not Ready, and the good one still provisions");
+    all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
+        + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
+    all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
+        + "the class is back on its images, farrier upgrade exits 5 naming the cause");
+    return java.util.Collections.unmodifiableMap(all);
+  }
+
+  static String usage() {
+    var text = new StringBuilder("usage: make sandbox SANDBOX_ARGS=\"[--scenario NAME] [--keep] [--run-dir DIR]\"\n\nscenarios:\n");
+    SCENARIOS.forEach((name, what) -> text.append(String.format("  %-14s %s%n", name, what)));
+    text.append("\n--keep leaves the stack up (kubectl, the farrier CLI, the Temporal UI) until Ctrl-C.\n");
+    return text.toString();
+  }
+
+  public static void main(String[] args) throws Exception {
+    boolean keep = false;
+    String scenario = SCENARIOS.keySet().iterator().next();
+    Path runDir = Path.of(".run", "sandbox").toAbsolutePath();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--keep" -> keep = true;
+        case "--run-dir" -> runDir = Path.of(args[++i]).toAbsolutePath();
+        case "--scenario" -> scenario = i + 1 < args.length ? args[++i] : "";
+        case "--help", "-h" -> {
+          System.out.print(usage());
+          System.exit(0);
+        }
+        default -> {
+          System.err.print("unknown argument " + args[i] + "\n" + usage());
+          System.exit(2);
+        }
+      }
+    }
+    if (!SCENARIOS.containsKey(scenario)) {
+      System.err.print("unknown scenario '" + scenario + "'\n" + usage());
+      System.exit(2);
+    }
+    System.exit(run(runDir, scenario, keep, System.out));
+  }
+
+  static int run(Path runDir, String scenarioName, boolean keep, PrintStream out) throws Exception {
+    SandboxEnvironment.recreate(runDir);
+    var started = Instant.now();
+    out.println("== starting the local stack in " + runDir);
+    try (var env = SandboxEnvironment.start(runDir, CLUSTER, 8233)) {
+      out.printf("   Temporal %s (UI %s), kube-apiserver %s (%.1fs)%n", env.stack().temporalAddress(), env.stack().temporalUiUrl(),
+          env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
+      boolean safety = scenarioName.equals("safety");
+      boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("bad-ami");
+      var worker = safety ? env.startWorker(SafetyScenario.FAST_GC)
+          : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
+          : env.startWorker();
+      out.println("== farrier worker running (pid " + worker.pid() + ", log " + worker.log() + ")");
+      if (rollout) {
+        var fleet = new UpgradeScenario(env, Duration.ofMinutes(15));
+        var farrier = Path.of("bin", "farrier").toAbsolutePath();
+        if (scenarioName.equals("upgrade")) {
+          fleet.playGood(farrier, out);
+        } else {
+          fleet.playBadAmi(farrier, out);
+        }
+        out.println("== workflows (Temporal UI " + env.stack().temporalUiUrl() + "): the rollout upgrade/" + UpgradeScenario.NODE_POOL
+            + "/..., its disrupt/<nodeclaim> replacements and their launch/<nodeclaim> children");
+        return finish(env, keep, out);
+      }
+      var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+      var scenario = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+      try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
+        out.printf("== applying the blueprint pinned to Kubernetes %s AMIs (%s, %s)%n", FROM_VERSION,
+            amis.al2(FROM_VERSION, "amd64"), amis.al2(FROM_VERSION, "arm64"));
+        boolean blockedDrain = scenarioName.equals("blocked-drain");
+        var blocking = BlockedDrainScenario.blocking(BlockedDrainScenario.Budget.MAX_UNAVAILABLE_ZERO);
+        if (blockedDrain) {
+          out.println("   with PodDisruptionBudget " + BlockedDrainScenario.PDB + " at maxUnavailable: 0 (no eviction allowed)");
+        }
+        var faults = scenarioName.equals("cloud-faults") ? new CloudFaultsScenario(env, Duration.ofMinutes(5)) : null;
+        if (faults != null) {
+          faults.injectApiFaults(out);
+        }
+        var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking) : scenario.provision(FROM_VERSION);
+        out.printf("   %d inflate pods Ready on %s (nodeclaim %s, instance %s, image %s) after %.1fs%n", DriftScenario.REPLICAS,
+            old.node(), old.nodeClaim(), old.instanceId(), old.imageId(), Duration.between(started, old.at()).toMillis() / 1000.0);
+        if (safety) {
+          new SafetyScenario(env, scenario, worker.log(), Duration.ofMinutes(5)).play(old, out);
+          return finish(env, keep, out);
+        }
+        if (faults != null) {
+          faults.reportApiFaults(out);
+          faults.playCapacityLoss(out);
+          return finish(env, keep, out);
+        }
+        out.printf("== switching the EC2NodeClass to Kubernetes %s AMIs (%s, %s)%n", TO_VERSION,
+            amis.al2(TO_VERSION, "amd64"), amis.al2(TO_VERSION, "arm64"));
+        var up = blockedDrain ? playBlockedDrain(env, scenario, old, out) : scenario.upgrade(old, TO_VERSION);
+        out.printf("   replaced by %s (nodeclaim %s, image %s) in %.1fs; %d pods evicted; outcome %s%n", up.newNode(), up.newNodeClaim(),
+            up.newImageId(), Duration.between(up.switchedAt(), up.doneAt()).toMillis() / 1000.0, up.result().evictedPods(), up.result().outcome());
+
+        out.println("== timeline");
+        var timeline = new Timeline().addFarrierEvents(env.kube()).addRecorder(recorder);
+        for (var call : new CloudCallLog(env.cloudDir()).read()) {
+          timeline.add(new Timeline.Entry(call.time(), "ec2", call.instanceId(), call.operation() + " " + call.detail()));
+        }
+        timeline.print(out, started);
+        out.println("== worker log");
+        try (var lines = Files.lines(worker.log())) {
+          lines.filter(l -> l.contains("disrupting nodeclaim")).forEach(l -> out.println("   " + l));
+        }
+        out.println("== workflows (Temporal UI " + env.stack().temporalUiUrl() + ")");
+        for (var id : new String[] {WorkflowIds.reconciler(CLUSTER), WorkflowIds.provisioning(CLUSTER, 0), WorkflowIds.launch(old.nodeClaim()),
+            up.replacementWorkflowId(), WorkflowIds.launch(up.newNodeClaim())}) {
+          out.println("   " + id);
+        }
+      }
+      return finish(env, keep, out);
+    }
+  }
+
+  /** Leaves the stack up until Ctrl-C with {@code --keep}, else returns 0. */
+  private static int finish(SandboxEnvironment env, boolean keep, PrintStream out) throws InterruptedException {
+    if (keep) {
+      out.println("== --keep: the stack stays up until Ctrl-C");
+      out.println("   export KUBECONFIG=" + env.stack().kubeconfig() + "   # kubectl: " + env.stack().kubectl());
+      out.println("   bin/farrier plan --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
+      out.println("   bin/farrier list --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
+      out.println("   Temporal UI: " + env.stack().temporalUiUrl());
+      var done = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(done::countDown));
+      done.await();
+    }
+    out.println("== done");
+    return 0;
+  }
+
+  /** Switches the AMIs, shows the replacement held by the PDB and what names it, relaxes the PDB, waits for the end. */
+  private static DriftScenario.Upgraded playBlockedDrain(SandboxEnvironment env, DriftScenario scenario,
+      DriftScenario.Provisioned old, PrintStream out) {
+    var blockedDrain = new BlockedDrainScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5));
+    var switchedAt = scenario.switchImages(TO_VERSION);
+    var blocked = blockedDrain.awaitBlocked(old);
+    var progress = blocked.progress();
+    out.printf("   %s draining since %.1fs after the switch; blocker named %.1fs later:%n", blocked.workflowId(),
+        Duration.between(switchedAt, blocked.drainingAt()).toMillis() / 1000.0,
+        Duration.between(blocked.drainingAt(), blocked.namedAt()).toMillis() / 1000.0);
+    out.printf("     phase %s, blocked by %s%n     pods held %s, evicted %s, replacement %s%n", progress.phase(), progress.blockedBy(),
+        progress.blocker().pods(), progress.evicted(), progress.replacement());
+    for (var kind : new String[] {"Node", "NodeClaim"}) {
+      String name = kind.equals("Node") ? old.node() : old.nodeClaim();
+      for (var event : blockedDrain.events(kind, name, "DrainBlocked")) {
+        out.printf("     Event %s/%s %s %s: %s%n", kind, name, event.getType(), event.getReason(), event.getMessage());
+      }
+    }
+    out.println("   see it: bin/farrier status " + old.nodeClaim() + " --address " + env.stack().temporalAddress()
+        + "; bin/farrier list --blocked --address " + env.stack().temporalAddress());
+    out.println("   Temporal UI: " + env.stack().temporalUiUrl() + "/namespaces/default/workflows?query="
+        + URLEncoder.encode(FarrierSearchAttributes.BLOCKED_REPLACEMENTS_QUERY, StandardCharsets.UTF_8).replace("+", "%20"));
+    var relaxedAt = blockedDrain.relax();
+    out.println("== relaxed " + BlockedDrainScenario.PDB + " to minAvailable: " + DriftScenario.MIN_AVAILABLE);
+    var resumedAt = blockedDrain.awaitFirstEviction(blocked);
+    out.printf("   the drain went on by itself %.1fs later%n", Duration.between(relaxedAt, resumedAt).toMillis() / 1000.0);
+    return scenario.awaitUpgrade(old, switchedAt);
+  }
+
+}

@@ -1,0 +1,103 @@
+package dev.farrier.sandbox;
+
+import dev.farrier.worker.WorkerMain;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Farrier worker as its own JVM, as users run it: the sandbox and the end-to-end tests start it, and the crash
+ * test kills it with SIGKILL and starts another. Configuration goes in through environment variables only.
+ */
+public final class WorkerProcess implements AutoCloseable {
+  private final Process process;
+  private final Path log;
+
+  private WorkerProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  /** Starts a worker JVM with this JVM's class path and the given FARRIER_* environment. */
+  public static WorkerProcess start(Map<String, String> env, Path log) throws IOException {
+    Files.createDirectories(log.getParent());
+    var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
+        "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
+    var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().putAll(env);
+    return new WorkerProcess(builder.start(), log);
+  }
+
+  public static Map<String, String> environment(String cluster, String temporalAddress, Path kubeconfig, Path kubeletKubeconfig,
+      Path cloudStateDir) {
+    var env = new LinkedHashMap<String, String>();
+    env.put("FARRIER_CLUSTER_NAME", cluster);
+    env.put("FARRIER_TEMPORAL_ADDRESS", temporalAddress);
+    env.put("FARRIER_KUBECONFIG", kubeconfig.toString());
+    env.put("FARRIER_CLOUD", "simulated");
+    env.put("FARRIER_SIMULATED_STATE_DIR", cloudStateDir.toString());
+    env.put("FARRIER_SIMULATED_KUBELET_KUBECONFIG", kubeletKubeconfig.toString());
+    env.put("FARRIER_DRAIN_POLL_MAX", "5s");
+    return env;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public Path log() {
+    return log;
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL: no shutdown hook runs, exactly like a node dying under the worker pod. */
+  public void kill9() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /** Waits until the worker logged that it started, or fails with its log's tail. */
+  public void awaitStarted(Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(log) && Files.readString(log).contains("farrier worker started")) {
+        return;
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException("worker exited with " + process.exitValue() + ":\n" + tail(40));
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("worker did not start within " + timeout + ":\n" + tail(40));
+  }
+
+  public String tail(int lines) throws IOException {
+    if (!Files.exists(log)) {
+      return "(no log)";
+    }
+    var all = Files.readAllLines(log);
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(15, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(5, TimeUnit.SECONDS);
+      }
+    }
+  }
+}
