@@ -14,11 +14,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code make sandbox}: the local stack plays a named scenario end to end and prints what happened (the drift-upgrade
- * blueprint by default). {@code --keep} leaves everything running for kubectl and the Temporal UI until Ctrl-C.
+ * blueprint by default). {@code --keep} leaves everything running for kubectl and the Temporal UI, with a console
+ * ({@link SandboxConsole}) that stops, kills and starts workers, until Ctrl-C.
  */
 public final class Sandbox {
   static final String CLUSTER = "sandbox";
@@ -46,37 +53,44 @@ public final class Sandbox {
     return java.util.Collections.unmodifiableMap(all);
   }
 
-  static String usage() {
-    var text = new StringBuilder("usage: make sandbox SANDBOX_ARGS=\"[--scenario NAME] [--keep] [--run-dir DIR]\"\n\nscenarios:\n");
-    SCENARIOS.forEach((name, what) -> text.append(String.format("  %-14s %s%n", name, what)));
-    text.append("\n--keep leaves the stack up (kubectl, the farrier CLI, the Temporal UI) until Ctrl-C.\n");
-    return text.toString();
+  /** The command line, parsed by picocli; {@code --help} lists the scenarios. */
+  @Command(name = "make sandbox SANDBOX_ARGS=\"...\"", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "Brings up Temporal + Kubernetes + the simulated cloud and plays a scenario.",
+      footerHeading = "%nScenarios:%n", footer = "${sandbox.scenarios}")
+  static final class Arguments implements Callable<Integer> {
+    @Option(names = "--scenario", paramLabel = "NAME", description = "the scenario to play (default: ${DEFAULT-VALUE})",
+        defaultValue = "drift-upgrade")
+    String scenario;
+
+    @Option(names = "--keep", description = "leave the stack up (kubectl, the farrier CLI, the Temporal UI) with a console "
+        + "to stop, kill and start workers, until Ctrl-C or 'quit'")
+    boolean keep;
+
+    @Option(names = "--run-dir", paramLabel = "DIR", description = "where the stack, its logs and the workers' logs go "
+        + "(default: ${DEFAULT-VALUE})", defaultValue = ".run/sandbox")
+    Path runDir;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!SCENARIOS.containsKey(scenario)) {
+        throw new ParameterException(spec.commandLine(), "unknown scenario '" + scenario + "'");
+      }
+      return run(runDir.toAbsolutePath(), scenario, keep, System.out);
+    }
   }
 
-  public static void main(String[] args) throws Exception {
-    boolean keep = false;
-    String scenario = SCENARIOS.keySet().iterator().next();
-    Path runDir = Path.of(".run", "sandbox").toAbsolutePath();
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--keep" -> keep = true;
-        case "--run-dir" -> runDir = Path.of(args[++i]).toAbsolutePath();
-        case "--scenario" -> scenario = i + 1 < args.length ? args[++i] : "";
-        case "--help", "-h" -> {
-          System.out.print(usage());
-          System.exit(0);
-        }
-        default -> {
-          System.err.print("unknown argument " + args[i] + "\n" + usage());
-          System.exit(2);
-        }
-      }
-    }
-    if (!SCENARIOS.containsKey(scenario)) {
-      System.err.print("unknown scenario '" + scenario + "'\n" + usage());
-      System.exit(2);
-    }
-    System.exit(run(runDir, scenario, keep, System.out));
+  static CommandLine commandLine() {
+    var scenarios = new StringBuilder();
+    SCENARIOS.forEach((name, what) -> scenarios.append(String.format("  %-14s %s%n", name, what)));
+    System.setProperty("sandbox.scenarios", scenarios.toString().replace("%", "%%"));
+    return new CommandLine(new Arguments());
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
   }
 
   static int run(Path runDir, String scenarioName, boolean keep, PrintStream out) throws Exception {
@@ -157,16 +171,14 @@ public final class Sandbox {
   }
 
   /** Leaves the stack up until Ctrl-C with {@code --keep}, else returns 0. */
-  private static int finish(SandboxEnvironment env, boolean keep, PrintStream out) throws InterruptedException {
+  private static int finish(SandboxEnvironment env, boolean keep, PrintStream out) throws Exception {
     if (keep) {
       out.println("== --keep: the stack stays up until Ctrl-C");
       out.println("   export KUBECONFIG=" + env.stack().kubeconfig() + "   # kubectl: " + env.stack().kubectl());
       out.println("   bin/farrier plan --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
       out.println("   bin/farrier list --cluster " + CLUSTER + " --address " + env.stack().temporalAddress());
       out.println("   Temporal UI: " + env.stack().temporalUiUrl());
-      var done = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(done::countDown));
-      done.await();
+      new SandboxConsole(env, out).run(System.in);
     }
     out.println("== done");
     return 0;

@@ -38,6 +38,8 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   static final String WORKER_NAMESPACE = "farrier";
   static final String WORKER_ACCOUNT = "farrier";
+  /** The worker's default {@code farrier.leader-election.name}. */
+  static final String LEASE = "farrier-leader-election";
   static final String REGION = "us-east-1";
 
   private final String cluster;
@@ -132,8 +134,11 @@ public final class SandboxEnvironment implements AutoCloseable {
   }
 
   /** As {@link #startWorker()}, with settings of its own (environment variables such as {@code FARRIER_GC_GRACE}). */
-  public WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
+  public synchronized WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
     var env = WorkerProcess.environment(cluster, stack.temporalAddress(), workerKubeconfig, stack.kubeconfig(), cloudDir);
+    // As in a pod: the Lease lives in the worker's namespace, and each worker has a name of its own.
+    env.put("FARRIER_LEADER_ELECTION_NAMESPACE", WORKER_NAMESPACE);
+    env.put("FARRIER_LEADER_ELECTION_IDENTITY", "worker-" + (workers.size() + 1));
     env.putAll(settings);
     env.put("FARRIER_INTERRUPTION_QUEUE", interruptionQueueUrl);
     env.put("FARRIER_AWS_ENDPOINT", stack.motoEndpoint());
@@ -182,6 +187,25 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   public List<WorkerProcess> workers() {
     return List.copyOf(workers);
+  }
+
+  /**
+   * Starts worker {@code number} (1-based, as in its log's name) again with its settings, after stopping it with
+   * SIGTERM if it still runs; waits until it polls.
+   */
+  public synchronized WorkerProcess restartWorker(int number) throws IOException, InterruptedException {
+    var old = workers.get(number - 1);
+    old.close();
+    var fresh = old.again();
+    workers.set(number - 1, fresh);
+    fresh.awaitStarted(Duration.ofSeconds(90));
+    return fresh;
+  }
+
+  /** Who holds the workers' Lease now (the worker running the loops outside workflows), or null. */
+  public String leader() {
+    var lease = kube.leases().inNamespace(WORKER_NAMESPACE).withName(LEASE).get();
+    return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
   }
 
   @Override

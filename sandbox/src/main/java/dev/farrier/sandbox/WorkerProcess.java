@@ -17,23 +17,39 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WorkerProcess implements AutoCloseable {
   private final Process process;
+  private final Map<String, String> env;
   private final Path log;
+  /** Where this process's part of the log begins (a restarted worker appends to the same file). */
+  private final long logStart;
 
-  private WorkerProcess(Process process, Path log) {
+  private WorkerProcess(Process process, Map<String, String> env, Path log, long logStart) {
     this.process = process;
+    this.env = Map.copyOf(env);
     this.log = log;
+    this.logStart = logStart;
   }
 
   /** Starts a worker JVM with this JVM's class path and the given FARRIER_* environment. */
   public static WorkerProcess start(Map<String, String> env, Path log) throws IOException {
     Files.createDirectories(log.getParent());
+    long logStart = Files.exists(log) ? Files.size(log) : 0;
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
         "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
     var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(env);
-    return new WorkerProcess(builder.start(), log);
+    return new WorkerProcess(builder.start(), env, log, logStart);
+  }
+
+  /** A new JVM with this one's settings and log (this one must have exited). */
+  public WorkerProcess again() throws IOException {
+    return start(env, log);
+  }
+
+  /** This worker's FARRIER_* settings. */
+  public Map<String, String> environment() {
+    return env;
   }
 
   public static Map<String, String> environment(String cluster, String temporalAddress, Path kubeconfig, Path kubeletKubeconfig,
@@ -71,7 +87,7 @@ public final class WorkerProcess implements AutoCloseable {
   public void awaitStarted(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      if (Files.exists(log) && Files.readString(log).contains("farrier worker started")) {
+      if (Files.exists(log) && ownLog().contains("farrier worker started")) {
         return;
       }
       if (!process.isAlive()) {
@@ -82,6 +98,19 @@ public final class WorkerProcess implements AutoCloseable {
     throw new IllegalStateException("worker did not start within " + timeout + ":\n" + tail(40));
   }
 
+  /** What this process wrote to the log (not its predecessors'). */
+  public String ownLog() throws IOException {
+    try (var in = Files.newInputStream(log)) {
+      in.skipNBytes(Math.min(logStart, Files.size(log)));
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The exit code, or -1 while it runs. */
+  public int exitCode() {
+    return process.isAlive() ? -1 : process.exitValue();
+  }
+
   public String tail(int lines) throws IOException {
     if (!Files.exists(log)) {
       return "(no log)";
@@ -90,11 +119,12 @@ public final class WorkerProcess implements AutoCloseable {
     return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }
 
+  /** SIGTERM, as Kubernetes stops a pod; waits for the JVM to exit (SIGKILL after 30 s, as a grace period would). */
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {
       process.destroy();
-      if (!process.waitFor(15, TimeUnit.SECONDS)) {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         process.waitFor(5, TimeUnit.SECONDS);
       }

@@ -3,13 +3,19 @@ package dev.farrier.worker;
 import dev.farrier.worker.config.WorkerSettings;
 import io.temporal.worker.WorkerFactory;
 import jakarta.inject.Singleton;
+import dev.farrier.worker.config.LeaderElectionSettings;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micronaut.context.annotation.Value;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the worker: polls the task queue, makes sure the cluster's reconciler is running, and feeds it pending
- * pods from the informer. Stopping it stops polling; workflows carry on when a worker comes back.
+ * Runs the worker: polls the task queue, makes sure the cluster's reconciler is running, and, while it leads
+ * ({@link LeaderLoops}), feeds it pending pods from the informer and runs status refresh and garbage collection.
+ * Stopping it stops polling; workflows carry on when a worker comes back.
  */
 @Singleton
 public class FarrierWorker implements AutoCloseable {
@@ -20,22 +26,21 @@ public class FarrierWorker implements AutoCloseable {
   private final InterruptionClient interruption;
   private final InterruptionResources interruptionResources;
   private final WorkerFactory factory;
-  private final PendingPodInformer informer;
-  private final StatusLoop status;
-  private final GarbageCollectionLoop gc;
+  private final LeaderLoops loops;
+  private final Duration shutdownTimeout;
   private final List<AutoCloseable> resources;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
       StatusLoop status, GarbageCollectionLoop gc, CloudResources cloud, InterruptionClient interruption,
-      InterruptionResources interruptionResources) {
+      InterruptionResources interruptionResources, KubernetesClient kube, LeaderElectionSettings leaderElection,
+      @Value("${farrier.shutdown-timeout}") Duration shutdownTimeout) {
     this.settings = settings;
     this.reconciler = reconciler;
     this.interruption = interruption;
     this.interruptionResources = interruptionResources;
     this.factory = factory;
-    this.informer = informer;
-    this.status = status;
-    this.gc = gc;
+    this.loops = new LeaderLoops(kube, leaderElection, List.of(informer, status, gc));
+    this.shutdownTimeout = shutdownTimeout;
     this.resources = List.of(cloud, interruptionResources);
   }
 
@@ -49,19 +54,25 @@ public class FarrierWorker implements AutoCloseable {
     } else {
       log.info("interruption handling off (farrier.interruption.queue is empty)");
     }
-    informer.start();
-    status.start();
-    gc.start();
-    log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={}",
-        settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud());
+    loops.start();
+    log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={} identity={}",
+        settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud(), loops.identity());
   }
 
+  /**
+   * SIGTERM (the pod is deleted or rolled): give the Lease back so the other replica takes the loops over at once,
+   * stop polling, and let the activities in flight finish within {@code farrier.shutdown-timeout} (shorter than the
+   * pod's grace period); one cut short is retried by Temporal on another worker.
+   */
   @Override
   public void close() {
-    informer.close();
-    status.close();
-    gc.close();
+    loops.close();
     factory.shutdown();
+    factory.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    if (!factory.isTerminated()) {
+      log.warn("activities still running after {}; Temporal retries them on another worker", shutdownTimeout);
+      factory.shutdownNow();
+    }
     if (interruptionResources.enabled()) {
       log.info("interruption messages seen by this worker {}", interruptionResources.counters());
     }

@@ -7,7 +7,6 @@ import dev.farrier.worker.config.WorkerSettings;
 import io.micrometer.core.instrument.Metrics;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -15,20 +14,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the {@link GarbageCollector} every {@code farrier.gc.interval}. A plain loop like {@link StatusLoop}: each pass
- * decides afresh from the cluster and the cloud, and each of its steps is idempotent, so several workers running it
- * converge on the same result.
+ * decides afresh from the cluster and the cloud, and each of its steps is idempotent; it runs on the leader only
+ * ({@link LeaderLoops}), so one replica acts at a time.
  */
 @Singleton
-public class GarbageCollectionLoop implements AutoCloseable {
+public class GarbageCollectionLoop implements LeaderLoops.Loop {
   private static final Logger log = LoggerFactory.getLogger(GarbageCollectionLoop.class);
 
   private final GarbageCollector collector;
   private final long periodMillis;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-    var t = new Thread(r, "farrier-gc");
-    t.setDaemon(true);
-    return t;
-  });
+  private ScheduledExecutorService executor;
 
   public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud) {
     this.collector = new GarbageCollector(cluster, cloud.provider(), cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
@@ -36,7 +31,9 @@ public class GarbageCollectionLoop implements AutoCloseable {
     this.periodMillis = settings.gc().interval().toMillis();
   }
 
+  @Override
   public void start() {
+    executor = Daemons.scheduler("farrier-gc");
     executor.scheduleWithFixedDelay(this::pass, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
   }
 
@@ -50,7 +47,9 @@ public class GarbageCollectionLoop implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    executor.shutdownNow();
+  public void stop() {
+    if (executor != null) {
+      executor.shutdownNow();
+    }
   }
 }

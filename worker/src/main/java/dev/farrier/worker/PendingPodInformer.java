@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * ignores pods already queued or being provisioned for), so a lost signal costs at most one resync period.
  */
 @Singleton
-public class PendingPodInformer implements AutoCloseable {
+public class PendingPodInformer implements LeaderLoops.Loop {
   private static final Logger log = LoggerFactory.getLogger(PendingPodInformer.class);
   private static final long RESYNC_MILLIS = 30_000;
   private static final long FLUSH_MILLIS = 250;
@@ -31,11 +30,7 @@ public class PendingPodInformer implements AutoCloseable {
   private final KubernetesClient kube;
   private final ReconcilerClient reconciler;
   private final Map<String, PodRef> queued = new LinkedHashMap<>();
-  private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-    var t = new Thread(r, "farrier-pending-pods");
-    t.setDaemon(true);
-    return t;
-  });
+  private ScheduledExecutorService flusher;
   private SharedIndexInformer<Pod> informer;
 
   public PendingPodInformer(KubernetesClient kube, ReconcilerClient reconciler) {
@@ -43,7 +38,9 @@ public class PendingPodInformer implements AutoCloseable {
     this.reconciler = reconciler;
   }
 
+  @Override
   public void start() {
+    flusher = Daemons.scheduler("farrier-pending-pods");
     informer = kube.pods().inAnyNamespace().withField("spec.nodeName", "").inform(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
@@ -105,10 +102,15 @@ public class PendingPodInformer implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    flusher.shutdownNow();
+  public void stop() {
+    if (flusher != null) {
+      flusher.shutdownNow();
+    }
     if (informer != null) {
       informer.close();
+    }
+    synchronized (queued) {
+      queued.clear();
     }
   }
 }

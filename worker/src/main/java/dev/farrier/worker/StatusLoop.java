@@ -14,7 +14,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,20 +25,16 @@ import org.slf4j.LoggerFactory;
  * Runs the {@link StatusRefresher} every 10 seconds, and at once (coalesced) when an EC2NodeClass or NodePool is
  * created, changes its spec or is deleted: a class applied together with its NodePool and pods is resolved before
  * the first launch needs it, and a changed AMI selector reaches {@code status.amis} (and so drift) within a second.
- * It is a plain loop, not a workflow: status is derived afresh on every pass, so there is nothing to make durable,
- * and several workers running it write the same values.
+ * It is a plain loop, not a workflow: status is derived afresh on every pass, so there is nothing to make durable;
+ * it runs on the leader only ({@link LeaderLoops}).
  */
 @Singleton
-public class StatusLoop implements AutoCloseable {
+public class StatusLoop implements LeaderLoops.Loop {
   private static final Logger log = LoggerFactory.getLogger(StatusLoop.class);
   static final long PERIOD_SECONDS = 10;
 
   private final StatusRefresher refresher;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-    var t = new Thread(r, "farrier-status");
-    t.setDaemon(true);
-    return t;
-  });
+  private ScheduledExecutorService executor;
 
   private final KubernetesClient kube;
   private final AtomicBoolean passRequested = new AtomicBoolean();
@@ -49,7 +45,9 @@ public class StatusLoop implements AutoCloseable {
     this.kube = kube;
   }
 
+  @Override
   public void start() {
+    executor = Daemons.scheduler("farrier-status");
     executor.scheduleWithFixedDelay(this::pass, 0, PERIOD_SECONDS, TimeUnit.SECONDS);
     informers.add(kube.resources(EC2NodeClass.class).inform(new SpecChanges<>(), 0));
     informers.add(kube.resources(NodePool.class).inform(new SpecChanges<>(), 0));
@@ -58,10 +56,14 @@ public class StatusLoop implements AutoCloseable {
   /** At most one extra pass queued however many changes arrive while one runs. */
   private void requestPass() {
     if (passRequested.compareAndSet(false, true)) {
-      executor.execute(() -> {
-        passRequested.set(false);
-        pass();
-      });
+      try {
+        executor.execute(() -> {
+          passRequested.set(false);
+          pass();
+        });
+      } catch (RejectedExecutionException e) {
+        passRequested.set(false); // stopped: leadership moved on, the next leader passes at once
+      }
     }
   }
 
@@ -95,8 +97,11 @@ public class StatusLoop implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public void stop() {
     informers.forEach(SharedIndexInformer::close);
-    executor.shutdownNow();
+    informers.clear();
+    if (executor != null) {
+      executor.shutdownNow();
+    }
   }
 }

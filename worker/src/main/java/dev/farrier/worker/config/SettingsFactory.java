@@ -57,4 +57,16 @@ public class SettingsFactory {
   private static String blankToNull(String value) {
     return value == null || value.isBlank() ? null : value;
   }
+
+  @Singleton
+  LeaderElectionSettings leaderElection(
+      @Value("${farrier.leader-election.enabled}") boolean enabled,
+      @Value("${farrier.leader-election.namespace:}") String namespace,
+      @Value("${farrier.leader-election.name}") String name,
+      @Value("${farrier.leader-election.identity:}") String identity,
+      @Value("${farrier.leader-election.lease-duration}") Duration leaseDuration,
+      @Value("${farrier.leader-election.renew-deadline}") Duration renewDeadline,
+      @Value("${farrier.leader-election.retry-period}") Duration retryPeriod) {
+    return new LeaderElectionSettings(enabled, blankToNull(namespace), name, blankToNull(identity), leaseDuration, renewDeadline, retryPeriod);
+  }
 }

@@ -1,0 +1,133 @@
+package dev.farrier.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.localstack.LocalStack;
+import dev.farrier.localstack.LocalStackExtension;
+import dev.farrier.worker.config.LeaderElectionSettings;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Leader election on a real API server: of two workers exactly one runs the loops; closing it hands the Lease over at
+ * once; a worker whose Lease is taken from it stops its loops.
+ */
+@ExtendWith(LocalStackExtension.class)
+class LeaderLoopsIT {
+  private static final String NAMESPACE = "leader-it";
+
+  private final KubernetesClient kube;
+  private final List<AutoCloseable> open = new java.util.ArrayList<>();
+
+  LeaderLoopsIT(LocalStack stack) throws Exception {
+    this.kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(stack.kubeconfig()))).build();
+  }
+
+  /** Counts starts and stops; running means started more often than stopped. */
+  static final class CountingLoop implements LeaderLoops.Loop {
+    final AtomicInteger starts = new AtomicInteger();
+    final AtomicInteger stops = new AtomicInteger();
+
+    @Override
+    public void start() {
+      starts.incrementAndGet();
+    }
+
+    @Override
+    public void stop() {
+      stops.incrementAndGet();
+    }
+
+    boolean running() {
+      return starts.get() > stops.get();
+    }
+  }
+
+  @BeforeEach
+  void namespace() {
+    kube.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).serverSideApply();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (var c : open.reversed()) {
+      c.close();
+    }
+    kube.close();
+  }
+
+  private LeaderLoops worker(String lease, String identity, CountingLoop loop) {
+    var settings = new LeaderElectionSettings(true, NAMESPACE, lease, identity, Duration.ofSeconds(6), Duration.ofSeconds(4),
+        Duration.ofMillis(500));
+    var loops = new LeaderLoops(kube, settings, List.of(loop));
+    open.add(loops);
+    loops.start();
+    return loops;
+  }
+
+  @Test
+  void exactlyOneOfTwoRunsTheLoopsAndClosingHandsThemOver() throws Exception {
+    var a = new CountingLoop();
+    var b = new CountingLoop();
+    var first = worker("handover", "worker-a", a);
+    await(a::running, "the first worker leads");
+    var second = worker("handover", "worker-b", b);
+    // Several retry periods: the second keeps standing for election and keeps losing.
+    Thread.sleep(2_000);
+    assertFalse(b.running(), "the second worker runs nothing while the first holds the Lease");
+    assertEquals("worker-a", holder("handover"));
+
+    first.close();
+    assertFalse(a.running());
+    await(b::running, "the second worker takes over the released Lease");
+    assertTrue(second.leading());
+    assertEquals("worker-b", holder("handover"));
+    assertEquals(1, a.starts.get(), "the first worker ran its loops once");
+  }
+
+  @Test
+  void aWorkerWhoseLeaseIsTakenStopsItsLoopsAndStandsAgain() throws Exception {
+    var a = new CountingLoop();
+    worker("taken", "worker-a", a);
+    await(a::running, "the worker leads");
+    // Another holder takes the Lease (as after a partition that outlived the lease): the worker must stop acting.
+    kube.resources(Lease.class).inNamespace(NAMESPACE).withName("taken").edit(l -> {
+      l.getSpec().setHolderIdentity("someone-else");
+      l.getSpec().setRenewTime(ZonedDateTime.now());
+      l.getSpec().setLeaseDurationSeconds(3600);
+      return l;
+    });
+    await(() -> !a.running(), "the worker stops its loops once the Lease is someone else's");
+    assertEquals(1, a.stops.get());
+  }
+
+  private String holder(String lease) {
+    return kube.resources(Lease.class).inNamespace(NAMESPACE).withName(lease).get().getSpec().getHolderIdentity();
+  }
+
+  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (condition.getAsBoolean()) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("not within 30 s: " + what);
+  }
+}
