@@ -26,12 +26,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LocalStackExtension.class)
 class FarrierChartOnApiServerIT {
   private static final Path CHART = HelmChart.locate(Path.of(""));
-  private static final Duration WAIT = Duration.ofSeconds(120);
 
   @Test
   void theChartInstallsAndItsServiceAccountMayDoTheWorkersJobAndNothingMore(LocalStack stack, @TempDir Path dir)
@@ -72,7 +69,7 @@ class FarrierChartOnApiServerIT {
         }
         nodes.forEach(name -> admin.nodes().resource(kwokNode(name, name.endsWith("a") ? "zone-a" : "zone-b")).create());
 
-        List<Pod> running = await("2 workers Running", () -> {
+        List<Pod> running = LocalStackIT.await("2 workers Running", () -> {
           List<Pod> pods = admin.pods().inNamespace(namespace)
               .withLabels(worker.deployment().getSpec().getSelector().getMatchLabels()).list().getItems();
           return pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? pods : null;
@@ -80,7 +77,7 @@ class FarrierChartOnApiServerIT {
         assertEquals(Set.copyOf(nodes), running.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()),
             "one worker per host, on the nodes Farrier does not manage");
         assertEquals(worker.serviceAccountName(), running.getFirst().getSpec().getServiceAccountName());
-        await("the PDB allows one disruption", () -> {
+        LocalStackIT.await("the PDB allows one disruption", () -> {
           var pdb = admin.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(release).get();
           return pdb.getStatus() != null && pdb.getStatus().getDisruptionsAllowed() == 1 ? pdb : null;
         });
@@ -155,17 +152,5 @@ class FarrierChartOnApiServerIT {
 
   private static KubernetesClient client(Path kubeconfig) throws Exception {
     return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
-  }
-
-  private static <T> T await(String what, Supplier<T> probe) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      T value = probe.get();
-      if (value != null) {
-        return value;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("timed out waiting for " + what);
   }
 }
