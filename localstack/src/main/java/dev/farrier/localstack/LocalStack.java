@@ -1,5 +1,6 @@
 package dev.farrier.localstack;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -150,6 +151,23 @@ public final class LocalStack implements AutoCloseable {
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, new Kubeconfig(apiServerUrl(), caCertificatePem(), user, token).render());
     return file;
+  }
+
+  /** The API server's version as it reports it ({@code GET /version}'s gitVersion, e.g. {@code v1.36.3}). */
+  public String kubernetesVersion() {
+    try (HttpProbes http = new HttpProbes(caCertificatePem())) {
+      var response = http.get(apiServerUrl() + "/version", adminToken());
+      String version = response.statusCode() == 200
+          ? new ObjectMapper().readTree(response.body()).path("gitVersion").asText("") : "";
+      if (version.isEmpty()) {
+        throw new LocalStackException("kube-apiserver", "GET /version answered " + response.statusCode(), response.body());
+      }
+      return version;
+    } catch (LocalStackException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new LocalStackException("kube-apiserver", "GET /version failed", e);
+    }
   }
 
   /** The kubectl binary next to the other components. */

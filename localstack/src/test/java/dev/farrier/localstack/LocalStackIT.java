@@ -189,7 +189,8 @@ class LocalStackIT {
     return running.size() == count && pods.size() == count ? running : null;
   }
 
-  private static <T> T await(String what, Supplier<T> probe) throws InterruptedException {
+  /** Polls {@code probe} until it gives a value (not null), for at most two minutes; other ITs here use it too. */
+  static <T> T await(String what, Supplier<T> probe) throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
       T value = probe.get();
