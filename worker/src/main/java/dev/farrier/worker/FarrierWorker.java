@@ -1,6 +1,8 @@
 package dev.farrier.worker;
 
 import dev.farrier.worker.config.WorkerSettings;
+import dev.farrier.worker.observability.HealthServer;
+import dev.farrier.worker.observability.MetricsServer;
 import io.temporal.worker.WorkerFactory;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -24,10 +26,12 @@ public class FarrierWorker implements AutoCloseable {
   private final StatusLoop status;
   private final GarbageCollectionLoop gc;
   private final List<AutoCloseable> resources;
+  private final MetricsServer metrics;
+  private final HealthServer health;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
       StatusLoop status, GarbageCollectionLoop gc, CloudResources cloud, InterruptionClient interruption,
-      InterruptionResources interruptionResources) {
+      InterruptionResources interruptionResources, MetricsServer metrics, HealthServer health) {
     this.settings = settings;
     this.reconciler = reconciler;
     this.interruption = interruption;
@@ -36,10 +40,15 @@ public class FarrierWorker implements AutoCloseable {
     this.informer = informer;
     this.status = status;
     this.gc = gc;
-    this.resources = List.of(cloud, interruptionResources);
+    this.resources = List.of(cloud, interruptionResources, metrics, health);
+    this.metrics = metrics;
+    this.health = health;
   }
 
   public void start() {
+    // Probes and scrapes first: a start that waits on Temporal is visible as not ready rather than as no answer.
+    metrics.start();
+    health.start();
     factory.start();
     var runId = reconciler.ensureRunning();
     log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
@@ -58,6 +67,7 @@ public class FarrierWorker implements AutoCloseable {
 
   @Override
   public void close() {
+    health.shuttingDown();
     informer.close();
     status.close();
     gc.close();
