@@ -67,7 +67,6 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
   public ReceivedInterruptions receive(ReceiveInterruptionsRequest request) {
     SqsInterruptionQueue queue = queue(request.queue());
     List<QueueMessage> messages = queue.receive();
-    counters.received(messages.size());
     List<InterruptionNotice> notices = new ArrayList<>();
     List<String> done = new ArrayList<>();
     int malformed = 0;
@@ -75,7 +74,7 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
     for (QueueMessage message : messages) {
       switch (EventBridgeParser.parse(message.body())) {
         case InterruptionMessage.Notice n -> {
-          counters.notice();
+          counters.notice(n.kind());
           notices.add(new InterruptionNotice(n.kind(), n.instanceIds(), n.time().toEpochMilli(), n.detail(),
               message.messageId(), message.receiptHandle()));
         }

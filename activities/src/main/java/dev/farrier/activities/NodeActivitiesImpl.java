@@ -4,10 +4,13 @@ import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.EvictionOutcome;
+import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.NodeWriter;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.PdbBlockedException;
 import dev.farrier.activities.kube.PodEvictor;
+import dev.farrier.activities.metrics.NodeClaimMetrics;
+import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
@@ -17,6 +20,7 @@ import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.activity.Activity;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,16 +43,20 @@ public class NodeActivitiesImpl implements NodeActivities {
   private final PodEvictor pods;
   private final EventSink events;
   private final Clock clock;
+  private final NodeClaimStore claims;
+  private final NodeClaimMetrics metrics;
 
-  public NodeActivitiesImpl(Cluster cluster) {
-    this(cluster, cluster, cluster, Clock.systemUTC());
+  public NodeActivitiesImpl(Cluster cluster, MeterRegistry meters) {
+    this(cluster, cluster, cluster, Clock.systemUTC(), cluster, meters);
   }
 
-  NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock) {
+  NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock, NodeClaimStore claims, MeterRegistry meters) {
     this.nodes = nodes;
     this.pods = pods;
     this.events = events;
     this.clock = clock;
+    this.claims = claims;
+    this.metrics = new NodeClaimMetrics(meters);
   }
 
   /** A node already gone needs no taint: the replacement goes on to terminate its instance and finalize its claim. */
@@ -156,5 +164,28 @@ public class NodeActivitiesImpl implements NodeActivities {
     } catch (RuntimeException e) {
       log.warn("event not recorded kind={} name={} reason={}: {}", request.kind(), request.name(), request.reason(), e.toString());
     }
+    countDisruption(request);
+  }
+
+  /**
+   * A replacement records {@link EventReasons#DISRUPTION_STARTED} once, when it starts, on the Node and on the
+   * NodeClaim: the NodeClaim's is counted as a disruption, labelled from the claim (a claim already gone has no labels).
+   */
+  private void countDisruption(EventRequest request) {
+    if (!EventReasons.DISRUPTION_STARTED.equals(request.reason()) || !EventReasons.KIND_NODE_CLAIM.equals(request.kind())) {
+      return;
+    }
+    EventReasons.disruptionReason(request.message()).ifPresent(reason -> {
+      Map<String, String> labels;
+      try {
+        labels = claims.getNodeClaim(request.name()).map(c -> c.getMetadata().getLabels()).orElse(null);
+      } catch (RuntimeException e) {
+        // A metric never fails the activity; the disruption is counted without its NodePool.
+        log.warn("nodeclaim not read for the disruption metric nodeclaim={}: {}", request.name(), e.toString());
+        labels = null;
+      }
+      Map<String, String> known = labels == null ? Map.of() : labels;
+      metrics.disrupted(reason, known.get(WellKnown.NODEPOOL_LABEL), known.get(WellKnown.CAPACITY_TYPE_LABEL));
+    });
   }
 }

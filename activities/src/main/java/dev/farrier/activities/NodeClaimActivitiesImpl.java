@@ -17,6 +17,7 @@ import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ObjectNotFoundException;
+import dev.farrier.activities.metrics.NodeClaimMetrics;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.InstanceState;
 import dev.farrier.workflows.activities.NodeClaimActivities;
@@ -33,6 +34,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,15 +51,17 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private final Cluster cluster;
   private final CloudProvider cloud;
   private final Clock clock;
+  private final NodeClaimMetrics metrics;
 
-  public NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud) {
-    this(cluster, cloud, Clock.systemUTC());
+  public NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, MeterRegistry meters) {
+    this(cluster, cloud, Clock.systemUTC(), meters);
   }
 
-  NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, Clock clock) {
+  NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, Clock clock, MeterRegistry meters) {
     this.cluster = cluster;
     this.cloud = cloud;
     this.clock = clock;
+    this.metrics = new NodeClaimMetrics(meters);
   }
 
   /**
@@ -100,9 +104,17 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         NodeClassReference.ec2NodeClass(request.nodeClassName()),
         request.expireAfter(),
         request.terminationGracePeriodSeconds() == null ? null : request.terminationGracePeriodSeconds() + "s"));
-    var stored = cluster.createNodeClaimIfAbsent(claim);
+    // Read first: the object sent has no UID, so the stored one cannot tell whether this call created it. Two attempts
+    // racing could both count it; only a timed-out attempt overlapping its retry does that.
+    boolean existed = cluster.getNodeClaim(request.name()).isPresent();
+    if (!existed) {
+      cluster.createNodeClaimIfAbsent(claim);
+    }
     log.info("nodeclaim created nodeclaim={} nodepool={} instanceTypes={} requests={} existed={}", request.name(), request.nodePool(),
-        request.instanceTypes().size(), request.requests(), !stored.getMetadata().getUid().equals(claim.getMetadata().getUid()));
+        request.instanceTypes().size(), request.requests(), existed);
+    if (!existed) {
+      metrics.created(request.disruptionReason() == null ? NodeClaimMetrics.PROVISIONED : request.disruptionReason(), request.nodePool());
+    }
   }
 
   private static List<io.fabric8.kubernetes.api.model.Taint> toKube(List<Taint> taints) {
@@ -286,11 +298,18 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     log.info("node deleted nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
   }
 
-  /** Idempotent for the same reason as {@link #deleteNode}. */
+  /**
+   * Idempotent for the same reason as {@link #deleteNode}. Counted as terminated by the call that removes the
+   * finalizer, so a retry does not count it twice.
+   */
   @Override
   public void deleteNodeClaim(NodeClaimRef request) {
+    String nodePool = cluster.getNodeClaim(request.nodeClaim())
+        .map(c -> c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)).orElse(null);
     cluster.deleteNodeClaim(request.nodeClaim());
-    cluster.removeNodeClaimFinalizer(request.nodeClaim(), WellKnown.TERMINATION_FINALIZER);
+    if (cluster.removeNodeClaimFinalizer(request.nodeClaim(), WellKnown.TERMINATION_FINALIZER)) {
+      metrics.terminated(nodePool);
+    }
     log.info("nodeclaim deleted nodeclaim={}", request.nodeClaim());
   }
 

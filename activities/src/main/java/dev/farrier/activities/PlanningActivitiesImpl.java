@@ -13,6 +13,7 @@ import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.metrics.DisruptionMetrics;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionPlan;
@@ -27,6 +28,7 @@ import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.ClaimConditions;
 import dev.farrier.workflows.planner.ClaimNamer;
 import dev.farrier.workflows.planner.DisruptionBudget;
 import dev.farrier.workflows.planner.DisruptionConditions;
@@ -47,6 +49,7 @@ import dev.farrier.workflows.planner.ReplacementSnapshot;
 import dev.farrier.workflows.planner.ResolvedImages;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.OffsetDateTime;
@@ -79,20 +82,22 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final DisruptionPlanner disruption = new DisruptionPlanner();
   private final UnschedulableEvents unschedulableEvents;
   private final DisruptionConditionWriter disruptionConditions;
+  private final DisruptionMetrics metrics;
   /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
   static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
 
-  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements) {
-    this(cluster, cloud, replacements, Clock.systemUTC());
+  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters) {
+    this(cluster, cloud, replacements, Clock.systemUTC(), meters);
   }
 
-  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock) {
+  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock, MeterRegistry meters) {
     this.cluster = cluster;
     this.cloud = cloud;
     this.replacements = replacements;
     this.clock = clock;
     this.unschedulableEvents = new UnschedulableEvents(cluster, clock, UNSCHEDULABLE_EVENT_WINDOW);
     this.disruptionConditions = new DisruptionConditionWriter(cluster, clock);
+    this.metrics = new DisruptionMetrics(meters);
   }
 
   /**
@@ -225,7 +230,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var snapshot = disruptionSnapshot(claims, request.frozen());
     var plan = disruption.plan(snapshot.snapshot());
-    disruptionConditions.write(claims, DisruptionConditions.of(snapshot.snapshot()));
+    var conditions = DisruptionConditions.of(snapshot.snapshot());
+    disruptionConditions.write(claims, conditions);
+    metrics.decided(plan.commands());
+    metrics.eligible(eligible(snapshot.snapshot(), conditions));
     // The planner knows no NodePool it was not given: say why its claims are left alone.
     List<CandidateDecision> decisions = new ArrayList<>(plan.decisions().stream()
         .map(d -> !d.disrupt() && snapshot.unplannable().contains(d.nodePool()) ? new CandidateDecision(d.nodeClaim(), d.nodeName(), d.nodePool(), false,
@@ -251,9 +259,21 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
     var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
     var batch = disruption.planRollout(disruptionSnapshot(claims, request.frozen()).snapshot(), request.rollout());
+    metrics.decided(batch.commands());
     log.info("rollout batch planned rollout={} commands={} remaining={}", request.rollout().workflowId(), batch.commands().size(),
         batch.remaining());
     return batch;
+  }
+
+  /**
+   * The voluntary candidates by reason, whatever budgets and do-not-disrupt then allow: claims the conditions mark
+   * drifted, and those EC2 recommends rebalancing (their NodePool opted in).
+   */
+  private static Map<String, Integer> eligible(DisruptionSnapshot snapshot, List<ClaimConditions> conditions) {
+    int drifted = (int) conditions.stream()
+        .filter(c -> c.set().stream().anyMatch(t -> ClaimConditions.DRIFTED.equals(t.type()))).count();
+    int rebalance = (int) snapshot.nodeClaims().stream().filter(c -> c.rebalanceRecommended() && !c.deleting()).count();
+    return Map.of("drifted", drifted, "rebalance", rebalance);
   }
 
   /** The disruption snapshot of Farrier's claims, and the NodePools left out because they cannot be planned. */

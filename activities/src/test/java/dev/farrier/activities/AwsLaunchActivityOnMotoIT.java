@@ -1,5 +1,6 @@
 package dev.farrier.activities;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,7 +85,7 @@ class AwsLaunchActivityOnMotoIT extends AwsClusterIT {
     assertEquals(List.of(subnet), status.subnets().stream().map(s -> s.id()).toList());
     assertEquals(List.of(group), status.securityGroups().stream().map(g -> g.id()).toList());
 
-    var activities = new NodeClaimActivitiesImpl(cluster, aws.provider());
+    var activities = new NodeClaimActivitiesImpl(cluster, aws.provider(), new SimpleMeterRegistry());
     String claim = KubeTestSupport.unique(nodePool);
     activities.createNodeClaim(new NodeClaimRequest(claim, nodePool, nodeClass, List.of("m5.large"),
         List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large")),

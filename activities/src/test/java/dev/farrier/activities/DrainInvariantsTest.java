@@ -1,5 +1,6 @@
 package dev.farrier.activities;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,7 +122,7 @@ class DrainInvariantsTest {
   }
 
   private DrainStatus drain(FakePodEvictor evictor, DrainRequest request) {
-    env.registerActivitiesImplementations(new NodeActivitiesImpl(null, evictor, null, Clock.systemUTC()));
+    env.registerActivitiesImplementations(new NodeActivitiesImpl(null, evictor, null, Clock.systemUTC(), null, new SimpleMeterRegistry()));
     NodeActivities activities = env.newActivityStub(NodeActivities.class,
         ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(1)).build());
     return activities.drainStep(request);

@@ -1,5 +1,6 @@
 package dev.farrier.activities;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,7 +56,7 @@ class DrainStepIT {
   void setUp(LocalStack stack) {
     client = KubeTestSupport.client(stack);
     cluster = new Fabric8Cluster(client);
-    env.registerActivitiesImplementations(new NodeActivitiesImpl(cluster));
+    env.registerActivitiesImplementations(new NodeActivitiesImpl(cluster, new SimpleMeterRegistry()));
     nodes = env.newActivityStub(NodeActivities.class, ActivityOptions.newBuilder()
         .setStartToCloseTimeout(Duration.ofMinutes(2)).setHeartbeatTimeout(Duration.ofSeconds(10)).build());
     namespace = KubeTestSupport.unique("drain");

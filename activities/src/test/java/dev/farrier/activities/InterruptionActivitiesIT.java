@@ -1,5 +1,6 @@
 package dev.farrier.activities;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.farrier.activities.cloud.aws.MotoIT;
@@ -30,7 +31,8 @@ class InterruptionActivitiesIT extends MotoIT {
             + "\"detail\":{\"instance-id\":\"i-0123456789abcdef1\",\"state\":\"running\"}}")) {
       aws.sqs().sendMessage(r -> r.queueUrl(url).messageBody(body));
     }
-    var counters = new InterruptionCounters();
+    var meters = new SimpleMeterRegistry();
+    var counters = new InterruptionCounters(meters);
     var activities = new InterruptionActivitiesImpl(queue -> new SqsInterruptionQueue(aws.sqs(), queue, Duration.ofSeconds(1)),
         null, null, counters);
 
@@ -51,6 +53,8 @@ class InterruptionActivitiesIT extends MotoIT {
     assertEquals(List.of("i-0123456789abcdef0"), notices.getFirst().instanceIds());
     assertEquals(Instant.parse("2026-11-21T10:00:00Z").toEpochMilli(), notices.getFirst().eventTimeMillis());
     assertEquals(1, counters.malformedCount());
+    assertEquals(1, meters.get(InterruptionCounters.RECEIVED).tag("message_type", "spot_interruption").counter().count());
+    assertEquals(1, meters.get(InterruptionCounters.RECEIVED).tag("message_type", "ignored").counter().count());
     assertEquals(1, left(url), "only the notice is left, in flight until the workflow handled it");
 
     var deleted = activities.deleteMessages(new DeleteMessagesRequest(url, List.of(notices.getFirst().receiptHandle())));

@@ -8,6 +8,7 @@ import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.testing.TestActivityEnvironment;
@@ -29,13 +30,14 @@ final class SimulatedActivities implements AutoCloseable {
   final PlanningActivities planning;
   final String nodeClass = KubeTestSupport.unique("class");
   final String nodePool = KubeTestSupport.unique("pool");
+  final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private final TestActivityEnvironment env = TestActivityEnvironment.newInstance();
 
   SimulatedActivities(KubernetesClient client, Cluster cluster, Path cloudDir) {
     cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER)
         .withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
-    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud),
-        new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING));
+    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud, meters),
+        new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING, meters));
     var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
         .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
     claims = env.newActivityStub(NodeClaimActivities.class, options);

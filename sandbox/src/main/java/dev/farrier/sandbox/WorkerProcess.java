@@ -62,6 +62,9 @@ public final class WorkerProcess implements AutoCloseable {
     env.put("FARRIER_SIMULATED_STATE_DIR", cloudStateDir.toString());
     env.put("FARRIER_SIMULATED_KUBELET_KUBECONFIG", kubeletKubeconfig.toString());
     env.put("FARRIER_DRAIN_POLL_MAX", "5s");
+    // Several workers run on one machine: each takes free ports for its metrics and probes.
+    env.put("FARRIER_METRICS_PORT", "0");
+    env.put("FARRIER_HEALTH_PORT", "0");
     return env;
   }
 

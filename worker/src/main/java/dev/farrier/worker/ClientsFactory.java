@@ -1,9 +1,11 @@
 package dev.farrier.worker;
 
 import dev.farrier.worker.config.WorkerSettings;
+import dev.farrier.worker.observability.TemporalMetrics;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.temporal.client.WorkflowClient;
@@ -21,9 +23,10 @@ import java.nio.file.Path;
 public class ClientsFactory {
   @Singleton
   @Bean(preDestroy = "shutdown")
-  WorkflowServiceStubs serviceStubs(WorkerSettings settings) {
+  WorkflowServiceStubs serviceStubs(WorkerSettings settings, MeterRegistry meters) {
     return WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.temporalAddress()).build());
+        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.temporalAddress())
+            .setMetricsScope(TemporalMetrics.scope(meters)).build());
   }
 
   @Singleton

@@ -1,6 +1,8 @@
 package dev.farrier.worker;
 
 import dev.farrier.worker.config.WorkerSettings;
+import dev.farrier.worker.observability.HealthServer;
+import dev.farrier.worker.observability.MetricsServer;
 import io.temporal.worker.WorkerFactory;
 import jakarta.inject.Singleton;
 import dev.farrier.worker.config.LeaderElectionSettings;
@@ -29,11 +31,13 @@ public class FarrierWorker implements AutoCloseable {
   private final LeaderLoops loops;
   private final Duration shutdownTimeout;
   private final List<AutoCloseable> resources;
+  private final MetricsServer metrics;
+  private final HealthServer health;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
       StatusLoop status, GarbageCollectionLoop gc, CloudResources cloud, InterruptionClient interruption,
       InterruptionResources interruptionResources, KubernetesClient kube, LeaderElectionSettings leaderElection,
-      @Value("${farrier.shutdown-timeout}") Duration shutdownTimeout) {
+      @Value("${farrier.shutdown-timeout}") Duration shutdownTimeout, MetricsServer metrics, HealthServer health) {
     this.settings = settings;
     this.reconciler = reconciler;
     this.interruption = interruption;
@@ -41,10 +45,15 @@ public class FarrierWorker implements AutoCloseable {
     this.factory = factory;
     this.loops = new LeaderLoops(kube, leaderElection, List.of(informer, status, gc));
     this.shutdownTimeout = shutdownTimeout;
-    this.resources = List.of(cloud, interruptionResources);
+    this.resources = List.of(cloud, interruptionResources, metrics, health);
+    this.metrics = metrics;
+    this.health = health;
   }
 
   public void start() {
+    // Probes and scrapes first: a start that waits on Temporal is visible as not ready rather than as no answer.
+    metrics.start();
+    health.start();
     factory.start();
     var runId = reconciler.ensureRunning();
     log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
@@ -66,6 +75,7 @@ public class FarrierWorker implements AutoCloseable {
    */
   @Override
   public void close() {
+    health.shuttingDown();
     loops.close();
     factory.shutdown();
     factory.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);

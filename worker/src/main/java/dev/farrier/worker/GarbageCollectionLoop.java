@@ -2,9 +2,10 @@ package dev.farrier.worker;
 
 import dev.farrier.activities.gc.GarbageCollector;
 import dev.farrier.activities.gc.GcPolicy;
+import dev.farrier.activities.cloud.MeteredCloudProvider;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.worker.config.WorkerSettings;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,9 +26,10 @@ public class GarbageCollectionLoop implements LeaderLoops.Loop {
   private final long periodMillis;
   private ScheduledExecutorService executor;
 
-  public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud) {
-    this.collector = new GarbageCollector(cluster, cloud.provider(), cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
-        new GcPolicy(settings.gc().grace(), settings.gc().confirmAfter(), settings.gc().maxGoneShare()), Metrics.globalRegistry);
+  public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud, MeterRegistry meters) {
+    this.collector = new GarbageCollector(cluster, new MeteredCloudProvider(cloud.provider(), meters, "gc", settings.cloud()), cloud.sweep(),
+        settings.clusterName(), Clock.systemUTC(),
+        new GcPolicy(settings.gc().grace(), settings.gc().confirmAfter(), settings.gc().maxGoneShare()), meters);
     this.periodMillis = settings.gc().interval().toMillis();
   }
 

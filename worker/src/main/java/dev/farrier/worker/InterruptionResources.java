@@ -3,6 +3,7 @@ package dev.farrier.worker;
 import dev.farrier.activities.cloud.aws.AwsClients;
 import dev.farrier.activities.interruption.InterruptionCounters;
 import dev.farrier.worker.config.WorkerSettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
 
 /**
@@ -12,10 +13,11 @@ import jakarta.inject.Singleton;
 @Singleton
 public class InterruptionResources implements AutoCloseable {
   private final AwsClients aws;
-  private final InterruptionCounters counters = new InterruptionCounters();
+  private final InterruptionCounters counters;
 
-  public InterruptionResources(WorkerSettings settings) {
+  public InterruptionResources(WorkerSettings settings, MeterRegistry meters) {
     this.aws = settings.interruptionEnabled() ? new AwsClients(settings.awsConnection()) : null;
+    this.counters = new InterruptionCounters(meters);
   }
 
   public boolean enabled() {

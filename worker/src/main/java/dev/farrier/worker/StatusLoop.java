@@ -2,6 +2,7 @@ package dev.farrier.worker;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.cloud.MeteredCloudProvider;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.worker.config.WorkerSettings;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -40,8 +42,9 @@ public class StatusLoop implements LeaderLoops.Loop {
   private final AtomicBoolean passRequested = new AtomicBoolean();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
-  public StatusLoop(Cluster cluster, CloudResources cloud, WorkerSettings settings, KubernetesClient kube) {
-    this.refresher = new StatusRefresher(cluster, cloud.provider(), settings.clusterName(), Clock.systemUTC());
+  public StatusLoop(Cluster cluster, CloudResources cloud, WorkerSettings settings, KubernetesClient kube, MeterRegistry meters) {
+    this.refresher = new StatusRefresher(cluster, new MeteredCloudProvider(cloud.provider(), meters, "status", settings.cloud()), settings.clusterName(),
+        Clock.systemUTC());
     this.kube = kube;
   }
 

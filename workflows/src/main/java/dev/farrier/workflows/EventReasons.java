@@ -1,5 +1,8 @@
 package dev.farrier.workflows;
 
+import dev.farrier.workflows.activities.DisruptionMethod;
+import java.util.Optional;
+
 /** Reasons of the Kubernetes Events Farrier's workflows record; the sandbox's timeline reads them from kubectl. */
 public final class EventReasons {
   private EventReasons() {}
@@ -35,4 +38,22 @@ public final class EventReasons {
   public static final String KIND_NODE_CLAIM = "NodeClaim";
   public static final String NORMAL = "Normal";
   public static final String WARNING = "Warning";
+
+  private static final String DISRUPTION_STARTED_PREFIX = "disrupting via ";
+
+  /** The {@link #DISRUPTION_STARTED} message: {@code disrupting via replace: drifted (detail)}. */
+  public static String disruptionStarted(DisruptionMethod method, String reason, String detail) {
+    return DISRUPTION_STARTED_PREFIX + method + ": " + reason + (detail == null ? "" : " (" + detail + ")");
+  }
+
+  /** The reason word of a {@link #disruptionStarted} message (the activity that records it counts the disruption). */
+  public static Optional<String> disruptionReason(String message) {
+    if (message == null || !message.startsWith(DISRUPTION_STARTED_PREFIX) || message.indexOf(": ") < 0) {
+      return Optional.empty();
+    }
+    String rest = message.substring(message.indexOf(": ") + 2);
+    int end = rest.indexOf(' ');
+    String reason = end < 0 ? rest : rest.substring(0, end);
+    return reason.isEmpty() ? Optional.empty() : Optional.of(reason);
+  }
 }

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param requests              sum of the requests of the pods it is created for (plus DaemonSet overhead)
  * @param pods                  the pods it is created for (bookkeeping and the sandbox's timeline)
  * @param terminationGracePeriodSeconds the NodePool's {@code terminationGracePeriod}, null when unset
+ * @param disruptionReason      for a replacement, the reason word of the disruption it replaces a node for
+ *                              ({@code drifted}, ...); null for a provisioning batch's claim. Only labels metrics.
  */
 public record NodeClaimRequest(
     String name,
@@ -27,7 +29,8 @@ public record NodeClaimRequest(
     String nodePoolHash,
     String expireAfter,
     Long terminationGracePeriodSeconds,
-    List<PodRef> pods) {
+    List<PodRef> pods,
+    String disruptionReason) {
   public NodeClaimRequest {
     instanceTypes = List.copyOf(instanceTypes);
     requirements = List.copyOf(requirements);
@@ -35,5 +38,19 @@ public record NodeClaimRequest(
     taints = taints == null ? List.of() : List.copyOf(taints);
     startupTaints = startupTaints == null ? List.of() : List.copyOf(startupTaints);
     pods = pods == null ? List.of() : List.copyOf(pods);
+  }
+
+  /** A provisioning batch's claim (no disruption reason). */
+  public NodeClaimRequest(String name, String nodePool, String nodeClassName, List<String> instanceTypes, List<Requirement> requirements,
+      Resources requests, Map<String, String> labels, List<Taint> taints, List<Taint> startupTaints, String nodePoolHash,
+      String expireAfter, Long terminationGracePeriodSeconds, List<PodRef> pods) {
+    this(name, nodePool, nodeClassName, instanceTypes, requirements, requests, labels, taints, startupTaints, nodePoolHash, expireAfter,
+        terminationGracePeriodSeconds, pods, null);
+  }
+
+  /** This claim as the replacement of a node disrupted for {@code reason}. */
+  public NodeClaimRequest replacing(String reason) {
+    return new NodeClaimRequest(name, nodePool, nodeClassName, instanceTypes, requirements, requests, labels, taints, startupTaints,
+        nodePoolHash, expireAfter, terminationGracePeriodSeconds, pods, reason);
   }
 }

@@ -146,8 +146,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     launch = new ReplacementLaunch(this, planning, cluster, command, launchSettings);
     upsertIdentity();
     if (!resumed && operatorsSee()) {
-      recordOnNodeAndClaim(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED, "disrupting via " + command.method()
-          + ": " + command.reason() + (command.detail() == null ? "" : " (" + command.detail() + ")"));
+      recordOnNodeAndClaim(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED,
+          EventReasons.disruptionStarted(command.method(), command.reason(), command.detail()));
     }
 
     boolean drainNext = resumed;

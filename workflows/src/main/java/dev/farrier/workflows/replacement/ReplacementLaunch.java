@@ -79,7 +79,7 @@ final class ReplacementLaunch {
     Promise<LaunchedNode>[] launch = new Promise[1];
     CancellationScope scope = Workflow.newCancellationScope(() -> {
       NodeLaunchWorkflow child = Workflow.newChildWorkflowStub(NodeLaunchWorkflow.class, ChildWorkflowStarts.launch(name));
-      launch[0] = Async.function(child::launch, new NodeLaunchInput(cluster, plan.replacement(), settings));
+      launch[0] = Async.function(child::launch, new NodeLaunchInput(cluster, plan.replacement().replacing(command.reason()), settings));
     });
     scope.run();
     Workflow.await(() -> launch[0].isCompleted() || workflow.abortRequested() || workflow.urgent());

@@ -1,0 +1,37 @@
+package dev.farrier.worker.observability;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Factory;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import jakarta.inject.Singleton;
+import java.util.List;
+
+/**
+ * The one meter registry of the process: activities, the garbage collector and the Temporal SDK record into it, and
+ * {@link MetricsServer} serves it. Injected wherever a meter is recorded, never reached through
+ * {@code Metrics.globalRegistry}, so a test gives each component its own. And readiness, on the worker's own Temporal
+ * connection and Kubernetes configuration.
+ */
+@Factory
+public class ObservabilityFactory {
+  @Singleton
+  @Bean(preDestroy = "close")
+  PrometheusMeterRegistry meterRegistry() {
+    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  }
+
+  @Singleton
+  @Bean(preDestroy = "close")
+  KubernetesCheck kubernetesCheck(KubernetesClient kube) {
+    return new KubernetesCheck(kube);
+  }
+
+  @Singleton
+  @Bean(preDestroy = "close")
+  Readiness readiness(WorkflowServiceStubs stubs, KubernetesCheck kubernetes) {
+    return new Readiness(List.of(new TemporalCheck(stubs), kubernetes));
+  }
+}
