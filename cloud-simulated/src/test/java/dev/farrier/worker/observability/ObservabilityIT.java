@@ -59,7 +59,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The metrics and health endpoints on the real local stack: facts recorded through the activity implementations (the
+ * The worker's metrics and health endpoints on the real local stack (here for the simulated cloud it records from): facts recorded through the activity implementations (the
  * kube-apiserver, the simulated cloud behind {@link MeteredCloudProvider}) and a Temporal worker reporting into the same
  * registry come out of {@code GET /metrics} under their exact Prometheus names; {@code /readyz} answers 200 while
  * Temporal and the API server answer and 503 naming Temporal when its address is a closed port.
