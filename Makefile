@@ -7,13 +7,14 @@ export FARRIER_CACHE
 MVN := ./mvnw -B -ntp
 SANDBOX_ARGS ?=
 
-.PHONY: help tools build test unit sandbox bench mutation clean check-java
+.PHONY: help tools build test unit sandbox bench mutation clean check-java image
 
 help:
 	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play a scenario (SANDBOX_ARGS=\"--scenario blocked-drain\", --keep to leave it up, --help lists the scenarios)"
 	@echo "make test      the whole suite: unit, workflow, integration, end to end"
 	@echo "make unit      unit and workflow tests only (no local stack)"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
+	@echo "make image     the worker's container image, an OCI tarball: worker/target/farrier-worker-image.tar (no Docker needed)"
 	@echo "make bench     scheduling benchmark and sandbox provisioning latency (figures in .run/bench/, see docs/BENCHMARKS.md)"
 	@echo "make mutation mutation testing (PIT) of the safety-critical decision code against its tests (docs/MUTATION.md)"
 
@@ -24,7 +25,14 @@ tools:
 	@tools/install.sh all >/dev/null
 
 build: check-java
-	$(MVN) -q -DskipTests install
+	$(MVN) -q -DskipTests -Dfarrier.image.skip=true install
+
+# Jib on the offline base tools/install.sh builds (a jlinked JDK 25 and Debian's libc6); README "Container image" has
+# the eclipse-temurin base and pushing to a registry.
+image: check-java
+	@tools/install.sh image-base >/dev/null
+	$(MVN) -q -DskipTests -pl worker -am verify
+	@ls -lh worker/target/farrier-worker-image.tar
 
 test: check-java tools
 	$(MVN) verify

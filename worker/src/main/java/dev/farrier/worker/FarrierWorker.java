@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micronaut.context.annotation.Value;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,10 @@ public class FarrierWorker implements AutoCloseable {
   private final InterruptionClient interruption;
   private final InterruptionResources interruptionResources;
   private final WorkerFactory factory;
+  static final Duration TEMPORAL_RETRY = Duration.ofSeconds(5);
+
   private final LeaderLoops loops;
+  private final ExecutorService starter = Daemons.scheduler("farrier-start");
   private final Duration shutdownTimeout;
   private final List<AutoCloseable> resources;
   private final MetricsServer metrics;
@@ -50,22 +54,46 @@ public class FarrierWorker implements AutoCloseable {
     this.health = health;
   }
 
+  /**
+   * Starts the loops (on the Lease holder) at once and, in the background, polling and the cluster's long-running
+   * workflows: with Temporal unreachable the process stays up, not ready ({@code /readyz} says why), and tries again
+   * every {@link #TEMPORAL_RETRY} until Temporal answers; it logs "farrier worker started" once it polls.
+   */
   public void start() {
     // Probes and scrapes first: a start that waits on Temporal is visible as not ready rather than as no answer.
     metrics.start();
     health.start();
-    factory.start();
-    var runId = reconciler.ensureRunning();
-    log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
-    if (settings.interruptionEnabled()) {
-      log.info("interruption handling running workflowId={} runId={} queue={}", interruption.workflowId(),
-          interruption.ensureRunning(), settings.interruptionQueue());
-    } else {
-      log.info("interruption handling off (farrier.interruption.queue is empty)");
-    }
     loops.start();
-    log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={} identity={}",
-        settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud(), loops.identity());
+    starter.execute(this::startPolling);
+  }
+
+  private void startPolling() {
+    for (int attempt = 1; !Thread.currentThread().isInterrupted(); attempt++) {
+      try {
+        factory.start();
+        var runId = reconciler.ensureRunning();
+        log.info("reconciler running workflowId={} runId={}", reconciler.workflowId(), runId);
+        if (settings.interruptionEnabled()) {
+          log.info("interruption handling running workflowId={} runId={} queue={}", interruption.workflowId(),
+              interruption.ensureRunning(), settings.interruptionQueue());
+        } else {
+          log.info("interruption handling off (farrier.interruption.queue is empty)");
+        }
+        log.info("farrier worker started cluster={} taskQueue={} temporal={} cloud={} identity={}",
+            settings.clusterName(), settings.taskQueue(), settings.temporalAddress(), settings.cloud(), loops.identity());
+        return;
+      } catch (RuntimeException e) {
+        if (attempt == 1 || attempt % 12 == 0) {
+          log.warn("cannot start the cluster's workflows at {} yet (attempt {}), trying again every {}: {}",
+              settings.temporalAddress(), attempt, TEMPORAL_RETRY, e.toString());
+        }
+        try {
+          Thread.sleep(TEMPORAL_RETRY.toMillis());
+        } catch (InterruptedException interrupted) {
+          return;
+        }
+      }
+    }
   }
 
   /**
@@ -76,6 +104,7 @@ public class FarrierWorker implements AutoCloseable {
   @Override
   public void close() {
     health.shuttingDown();
+    starter.shutdownNow();
     loops.close();
     factory.shutdown();
     factory.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -9,14 +9,16 @@ public final class WorkerMain {
 
   public static void main(String[] args) throws InterruptedException {
     ApplicationContext context;
+    FarrierWorker worker;
     try {
       context = ApplicationContext.run();
+      // The settings are checked when the worker's bean is made: a bad one must end here too, not in a stack trace.
+      worker = context.getBean(FarrierWorker.class);
     } catch (RuntimeException e) {
       System.err.println("farrier worker: cannot start: " + rootMessage(e));
       System.exit(2);
       return;
     }
-    var worker = context.getBean(FarrierWorker.class);
     var stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       worker.close();
