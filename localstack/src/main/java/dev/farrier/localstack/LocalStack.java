@@ -176,6 +176,30 @@ public final class LocalStack implements AutoCloseable {
   }
 
   /** The Temporal frontend, {@code 127.0.0.1:<port>}. */
+  /**
+   * Stops the Temporal dev server (SIGTERM, as an outage would look to its clients), keeping its database file; the
+   * rest of the stack runs on. {@link #startTemporal()} brings it back on the same address with the same workflows.
+   */
+  public synchronized void stopTemporal() {
+    var server = processes.stream().filter(p -> p.name().equals("temporal")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no Temporal dev server runs in this stack"));
+    server.stop(Duration.ofSeconds(10));
+    processes.remove(server);
+  }
+
+  /** Starts the Temporal dev server again after {@link #stopTemporal()} and waits until it serves. */
+  public void startTemporal() {
+    awaitTemporal(launch("temporal", requireTemporal().startDev()));
+  }
+
+  /** The API server's {@code --service-cluster-ip-range}. */
+  public static final String SERVICE_CLUSTER_IP_RANGE = ClusterFiles.SERVICE_CLUSTER_IP_RANGE;
+
+  /** A loopback port free a moment ago and never handed out by this stack before (for processes beside it). */
+  public int freePort() {
+    return freePorts.next();
+  }
+
   public String temporalAddress() {
     return requireTemporal().address();
   }

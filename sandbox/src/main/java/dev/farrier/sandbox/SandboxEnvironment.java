@@ -5,7 +5,9 @@ import dev.farrier.activities.cloud.aws.AwsConnection;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.cloud.simulated.SimulatedInterruptions;
+import dev.farrier.localstack.HelmChart;
 import dev.farrier.localstack.LocalStack;
+import dev.farrier.localstack.WorkerSettingsFromChart;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -17,11 +19,14 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +42,6 @@ public final class SandboxEnvironment implements AutoCloseable {
   static final List<String> CRDS = List.of("karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml");
 
   static final String WORKER_NAMESPACE = "farrier";
-  static final String WORKER_ACCOUNT = "farrier";
   /** The worker's default {@code farrier.leader-election.name}. */
   static final String LEASE = "farrier-leader-election";
   static final String REGION = "us-east-1";
@@ -53,6 +57,7 @@ public final class SandboxEnvironment implements AutoCloseable {
   private final AwsClients aws;
   private final String interruptionQueueUrl;
   private final List<WorkerProcess> workers = new ArrayList<>();
+  private WorkerSettingsFromChart chart;
 
   private SandboxEnvironment(String cluster, LocalStack stack, Path runDir) throws IOException {
     this.cluster = cluster;
@@ -109,18 +114,48 @@ public final class SandboxEnvironment implements AutoCloseable {
   }
 
   /**
-   * Applies deploy/rbac and writes a kubeconfig with a token of the worker's service account: workers run with
-   * exactly the permissions users grant them, not as admin.
+   * Renders the Helm chart as a user installs it, applies its RBAC (service account, cluster role, the leader
+   * election's role) and writes a kubeconfig with a token of its service account: workers run with exactly the
+   * permissions and the settings the chart gives them, not as admin, so the chart and the worker cannot drift apart.
    */
   private void installWorkerRbac() throws IOException {
     kube.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(WORKER_NAMESPACE).endMetadata().build()).serverSideApply();
-    try (var in = Objects.requireNonNull(getClass().getResourceAsStream("/rbac/worker-rbac.yaml"), "worker RBAC missing from the class path")) {
-      kube.load(in).serverSideApply();
-    }
-    var token = kube.serviceAccounts().inNamespace(WORKER_NAMESPACE).withName(WORKER_ACCOUNT)
+    var rendered = HelmChart.forStack(stack, HelmChart.locate(Path.of(""))).template("farrier", WORKER_NAMESPACE, Map.of(
+        "logFormat", "text",
+        "settings", Map.of(
+            "clusterName", cluster,
+            "clusterEndpoint", stack.apiServerUrl(),
+            "clusterCABundle", Base64.getEncoder().encodeToString(stack.caCertificatePem().getBytes(StandardCharsets.US_ASCII)),
+            "serviceCIDR", LocalStack.SERVICE_CLUSTER_IP_RANGE,
+            "region", REGION,
+            "interruptionQueue", interruptionQueueUrl,
+            "temporal", Map.of("address", stack.temporalAddress()))));
+    chart = WorkerSettingsFromChart.of(rendered);
+    chart.rbac().forEach(object -> kube.resource(object).serverSideApply());
+    var token = kube.serviceAccounts().inNamespace(chart.namespace()).withName(chart.serviceAccountName())
         .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(48 * 3600L).endSpec().build())
         .getStatus().getToken();
-    stack.writeKubeconfig(workerKubeconfig, "system:serviceaccount:" + WORKER_NAMESPACE + ":" + WORKER_ACCOUNT, token);
+    stack.writeKubeconfig(workerKubeconfig, "system:serviceaccount:" + chart.namespace() + ":" + chart.serviceAccountName(), token);
+  }
+
+  /**
+   * What a worker process beside the stack needs that a pod gets otherwise: its service account (a kubeconfig), its
+   * own network namespace (free ports for probes and metrics), IRSA (moto's endpoint and keys); and the sandbox's own
+   * cloud, the simulated one, with a kubelet identity of its own.
+   */
+  private Map<String, String> outsideAPod() {
+    var env = new LinkedHashMap<String, String>();
+    env.put("FARRIER_KUBECONFIG", workerKubeconfig.toString());
+    env.put("FARRIER_HEALTH_PORT", Integer.toString(stack.freePort()));
+    env.put("FARRIER_METRICS_PORT", Integer.toString(stack.freePort()));
+    env.put("FARRIER_AWS_ENDPOINT", stack.motoEndpoint());
+    env.put("FARRIER_AWS_ACCESS_KEY_ID", "farrier-sandbox");
+    env.put("FARRIER_AWS_SECRET_ACCESS_KEY", "farrier-sandbox");
+    env.put("FARRIER_CLOUD", "simulated");
+    env.put("FARRIER_SIMULATED_STATE_DIR", cloudDir.toString());
+    env.put("FARRIER_SIMULATED_KUBELET_KUBECONFIG", stack.kubeconfig().toString());
+    env.put("FARRIER_DRAIN_POLL_MAX", "5s");
+    return env;
   }
 
   private static boolean established(CustomResourceDefinition crd) {
@@ -135,15 +170,10 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   /** As {@link #startWorker()}, with settings of its own (environment variables such as {@code FARRIER_GC_GRACE}). */
   public synchronized WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
-    var env = WorkerProcess.environment(cluster, stack.temporalAddress(), workerKubeconfig, stack.kubeconfig(), cloudDir);
-    // As in a pod: the Lease lives in the worker's namespace, and each worker has a name of its own.
-    env.put("FARRIER_LEADER_ELECTION_NAMESPACE", WORKER_NAMESPACE);
-    env.put("FARRIER_LEADER_ELECTION_IDENTITY", "worker-" + (workers.size() + 1));
+    // The chart's container environment as the kubelet gives it to pod worker-N (POD_NAME names its Lease identity).
+    var env = new LinkedHashMap<>(chart.environment("worker-" + (workers.size() + 1), chart.namespace()));
+    env.putAll(outsideAPod());
     env.putAll(settings);
-    env.put("FARRIER_INTERRUPTION_QUEUE", interruptionQueueUrl);
-    env.put("FARRIER_AWS_ENDPOINT", stack.motoEndpoint());
-    env.put("FARRIER_AWS_ACCESS_KEY_ID", "farrier-sandbox");
-    env.put("FARRIER_AWS_SECRET_ACCESS_KEY", "farrier-sandbox");
     var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"));
     workers.add(worker);
     worker.awaitStarted(Duration.ofSeconds(90));

@@ -2,11 +2,11 @@ package dev.farrier.sandbox;
 
 import dev.farrier.worker.WorkerMain;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -52,20 +52,14 @@ public final class WorkerProcess implements AutoCloseable {
     return env;
   }
 
-  public static Map<String, String> environment(String cluster, String temporalAddress, Path kubeconfig, Path kubeletKubeconfig,
-      Path cloudStateDir) {
-    var env = new LinkedHashMap<String, String>();
-    env.put("FARRIER_CLUSTER_NAME", cluster);
-    env.put("FARRIER_TEMPORAL_ADDRESS", temporalAddress);
-    env.put("FARRIER_KUBECONFIG", kubeconfig.toString());
-    env.put("FARRIER_CLOUD", "simulated");
-    env.put("FARRIER_SIMULATED_STATE_DIR", cloudStateDir.toString());
-    env.put("FARRIER_SIMULATED_KUBELET_KUBECONFIG", kubeletKubeconfig.toString());
-    env.put("FARRIER_DRAIN_POLL_MAX", "5s");
-    // Several workers run on one machine: each takes free ports for its metrics and probes.
-    env.put("FARRIER_METRICS_PORT", "0");
-    env.put("FARRIER_HEALTH_PORT", "0");
-    return env;
+  /** Where its {@code /healthz} and {@code /readyz} answer. */
+  public URI healthUrl() {
+    return URI.create("http://127.0.0.1:" + env.get("FARRIER_HEALTH_PORT"));
+  }
+
+  /** Where its {@code /metrics} answers. */
+  public URI metricsUrl() {
+    return URI.create("http://127.0.0.1:" + env.get("FARRIER_METRICS_PORT"));
   }
 
   public long pid() {
