@@ -24,7 +24,6 @@ import java.util.Map;
  */
 final class SafetyScenario {
   /** The worker's garbage collection in this scenario: short, so several passes run past the grace within a minute. */
-  public static final Map<String, String> FAST_GC = Map.of("FARRIER_GC_INTERVAL", "5s", "FARRIER_GC_GRACE", "20s");
   static final String HOSTILE_POOL = "absurd-limits";
   static final String PROBE_APP = "after-hostile";
 

@@ -102,7 +102,7 @@ public final class Sandbox {
           env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
       boolean safety = scenarioName.equals("safety");
       boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("bad-ami");
-      var worker = safety ? env.startWorker(SafetyScenario.FAST_GC)
+      var worker = safety ? env.startWorker(SandboxEnvironment.FAST_GC)
           : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
           : env.startWorker();
       out.println("== farrier worker running (pid " + worker.pid() + ", log " + worker.log() + ")");

@@ -45,6 +45,8 @@ public final class SandboxEnvironment implements AutoCloseable {
   /** The worker's default {@code farrier.leader-election.name}. */
   static final String LEASE = "farrier-leader-election";
   static final String REGION = "us-east-1";
+  /** Worker settings for garbage collection every 5 s with a grace of 20 s, so a test or scenario sees it act. */
+  public static final Map<String, String> FAST_GC = Map.of("FARRIER_GC_INTERVAL", "5s", "FARRIER_GC_GRACE", "20s");
 
   private final String cluster;
   private final LocalStack stack;

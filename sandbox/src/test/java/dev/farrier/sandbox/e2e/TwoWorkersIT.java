@@ -11,7 +11,6 @@ import dev.farrier.activities.cloud.simulated.CloudCallLog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.sandbox.DriftScenario;
-import dev.farrier.sandbox.SafetyScenario;
 import dev.farrier.sandbox.SandboxEnvironment;
 import dev.farrier.sandbox.WorkerProcess;
 import java.io.IOException;
@@ -35,7 +34,7 @@ class TwoWorkersIT {
   @Test
   void twoReplicasOneActor() throws Exception {
     try (var env = SandboxEnvironment.start(E2e.runDir("two-workers"), "e2e-two", 0)) {
-      var workers = List.of(env.startWorker(SafetyScenario.FAST_GC), env.startWorker(SafetyScenario.FAST_GC));
+      var workers = List.of(env.startWorker(SandboxEnvironment.FAST_GC), env.startWorker(SandboxEnvironment.FAST_GC));
       E2e.await("one worker to hold the Lease", E2e.TIMEOUT, () -> env.leader() != null);
       int leader = number(env.leader());
       var follower = workers.get(2 - leader);
