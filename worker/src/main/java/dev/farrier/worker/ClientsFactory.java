@@ -1,15 +1,14 @@
 package dev.farrier.worker;
 
 import dev.farrier.worker.config.WorkerSettings;
+import dev.farrier.workflows.client.TemporalConnection;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,15 +20,13 @@ import java.nio.file.Path;
 public class ClientsFactory {
   @Singleton
   @Bean(preDestroy = "shutdown")
-  WorkflowServiceStubs serviceStubs(WorkerSettings settings) {
-    return WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.temporalAddress()).build());
+  WorkflowServiceStubs serviceStubs(TemporalConnection connection) {
+    return WorkflowServiceStubs.newServiceStubs(connection.serviceStubsOptions().build());
   }
 
   @Singleton
-  WorkflowClient workflowClient(WorkflowServiceStubs stubs, WorkerSettings settings) {
-    return WorkflowClient.newInstance(stubs,
-        WorkflowClientOptions.newBuilder().setNamespace(settings.temporalNamespace()).build());
+  WorkflowClient workflowClient(WorkflowServiceStubs stubs, TemporalConnection connection) {
+    return WorkflowClient.newInstance(stubs, connection.clientOptions());
   }
 
   @Singleton
