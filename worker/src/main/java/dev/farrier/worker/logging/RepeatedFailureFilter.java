@@ -121,7 +121,7 @@ public final class RepeatedFailureFilter extends TurboFilter {
         return FilterReply.DENY;
       }
       summary = "still failing, " + run.inWindow + " more in the last " + pretty(Duration.between(run.windowStart, now))
-          + " (stack traces suppressed; the first was logged at " + run.since + "), the latest: " + run.lastMessage;
+          + " (stack traces suppressed; the first was logged at " + seconds(run.since) + "), the latest: " + run.lastMessage;
       run.windowStart = now;
       run.inWindow = 0;
     }
@@ -143,8 +143,8 @@ public final class RepeatedFailureFilter extends TurboFilter {
         if (run.total == 1) {
           continue;
         }
-        line = "no more " + run.exception + " for " + pretty(quiet) + ": " + run.total + " from " + run.since + " to "
-            + run.last + (run.inWindow > 0 ? ", the last " + run.inWindow + " not logged: " + run.lastMessage : "");
+        line = "no more " + run.exception + " for " + pretty(quiet) + ": " + run.total + " from " + seconds(run.since) + " to "
+            + seconds(run.last) + (run.inWindow > 0 ? ", the last " + run.inWindow + " not logged: " + run.lastMessage : "");
       }
       log(run, line);
     }
@@ -171,6 +171,10 @@ public final class RepeatedFailureFilter extends TurboFilter {
   /** slf4j's convention: a Throwable as the last argument is the event's exception. */
   private static Throwable lastThrowable(Object[] params) {
     return params != null && params.length > 0 && params[params.length - 1] instanceof Throwable t ? t : null;
+  }
+
+  private static Instant seconds(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS);
   }
 
   private static String pretty(Duration duration) {

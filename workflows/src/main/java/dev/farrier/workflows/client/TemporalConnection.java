@@ -22,18 +22,15 @@ import java.nio.file.Path;
  *
  * @param caFile      PEM CA bundle the frontend's certificate must chain to; null = the JDK's trusted roots
  * @param certFile    PEM client certificate (chain) for mTLS; needs {@code keyFile}
- * @param keyFile     its private key, PEM PKCS#8 ({@code BEGIN PRIVATE KEY}) or PKCS#1 ({@code BEGIN RSA PRIVATE KEY})
+ * @param keyFile     its private key, unencrypted PEM PKCS#8 ({@code BEGIN PRIVATE KEY}); a PKCS#1 or SEC1 key
+ *                    ({@code BEGIN RSA PRIVATE KEY}, {@code BEGIN EC PRIVATE KEY}) is refused with the command that
+ *                    converts it, as the TLS stack reads those only with BouncyCastle on the class path
  * @param serverName  the name the frontend's certificate is checked against (and SNI), when it differs from the
  *                    address's host (a port-forward, an IP); null = the address's host
  * @param apiKeyFile  a file holding the API key, read again on every call so a rotated Secret takes effect at once
  */
 public record TemporalConnection(String address, String namespace, boolean tls, Path caFile, Path certFile,
     Path keyFile, String serverName, Path apiKeyFile) {
-
-  /** A plain-text connection: a local or in-cluster frontend without TLS. */
-  public static TemporalConnection plaintext(String address, String namespace) {
-    return new TemporalConnection(address, namespace, false, null, null, null, null, null);
-  }
 
   public TemporalConnection {
     require(address, "the Temporal address (FARRIER_TEMPORAL_ADDRESS, --address)");
@@ -107,6 +104,7 @@ public record TemporalConnection(String address, String namespace, boolean tls, 
       }
     }
     if (certFile != null) {
+      refuseTraditionalKey();
       try {
         builder.keyManager(certFile.toFile(), keyFile.toFile());
       } catch (IllegalArgumentException e) {
@@ -118,6 +116,19 @@ public record TemporalConnection(String address, String namespace, boolean tls, 
       return builder.build();
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot set up TLS to Temporal with " + describe() + ": " + rootMessage(e), e);
+    }
+  }
+
+  private void refuseTraditionalKey() {
+    String pem;
+    try {
+      pem = Files.readString(keyFile, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read FARRIER_TEMPORAL_TLS_KEY_FILE " + keyFile, e);
+    }
+    if (pem.contains("-----BEGIN RSA PRIVATE KEY-----") || pem.contains("-----BEGIN EC PRIVATE KEY-----")) {
+      throw new IllegalArgumentException("FARRIER_TEMPORAL_TLS_KEY_FILE " + keyFile + " is a PKCS#1 or SEC1 key; the TLS stack"
+          + " reads PKCS#8 (BEGIN PRIVATE KEY): convert it with openssl pkcs8 -topk8 -nocrypt -in " + keyFile + " -out key.pem");
     }
   }
 

@@ -18,7 +18,7 @@ class TemporalConnectionTest {
 
   @Test
   void plaintextByDefault() {
-    var connection = TemporalConnection.plaintext("127.0.0.1:7233", "default");
+    var connection = plaintext("127.0.0.1:7233", "default");
     assertFalse(connection.tls());
     assertEquals("127.0.0.1:7233 (namespace default, plain text)", connection.describe());
   }
@@ -76,7 +76,11 @@ class TemporalConnectionTest {
 
   @Test
   void addressAndNamespaceAreRequired() {
-    assertThrows(IllegalArgumentException.class, () -> TemporalConnection.plaintext(" ", "ns"));
-    assertThrows(IllegalArgumentException.class, () -> TemporalConnection.plaintext("a:7233", ""));
+    assertThrows(IllegalArgumentException.class, () -> plaintext(" ", "ns"));
+    assertThrows(IllegalArgumentException.class, () -> plaintext("a:7233", ""));
+  }
+
+  private static TemporalConnection plaintext(String address, String namespace) {
+    return new TemporalConnection(address, namespace, false, null, null, null, null, null);
   }
 }
