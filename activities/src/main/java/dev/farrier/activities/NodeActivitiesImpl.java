@@ -65,7 +65,8 @@ public class NodeActivitiesImpl implements NodeActivities {
     try {
       nodes.addNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
     } catch (ObjectNotFoundException e) {
-      log.info("node already gone, not tainted node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+      log.atInfo().setMessage("node already gone, not tainted").addKeyValue("node", request.nodeName())
+          .addKeyValue("nodeclaim", request.nodeClaim()).log();
     }
   }
 
@@ -80,7 +81,8 @@ public class NodeActivitiesImpl implements NodeActivities {
     try {
       return nodes.cordonNode(request.nodeName());
     } catch (ObjectNotFoundException e) {
-      log.info("node already gone, not cordoned node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+      log.atInfo().setMessage("node already gone, not cordoned").addKeyValue("node", request.nodeName())
+          .addKeyValue("nodeclaim", request.nodeClaim()).log();
       return false;
     }
   }
@@ -110,7 +112,8 @@ public class NodeActivitiesImpl implements NodeActivities {
       var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
       Activity.getExecutionContext().heartbeat(key);
       if (clock.instant().isAfter(deadline)) {
-        log.info("drain pass out of time, the rest next pass node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+        log.atInfo().setMessage("drain pass out of time, the rest next pass").addKeyValue("node", request.nodeName())
+            .addKeyValue("nodeclaim", request.nodeClaim()).log();
         break;
       }
       try {
@@ -122,25 +125,30 @@ public class NodeActivitiesImpl implements NodeActivities {
             // a pod stuck terminating (its kubelet gone) is removed without waiting for it.
             if (pods.deletePod(pod, action == DrainRules.Action.DELETE_NOW ? 0L : null)) {
               evicted.add(key);
-              log.info("pod deleted past its PDB node={} nodeclaim={} pod={} forced={}", request.nodeName(), request.nodeClaim(), key,
-                  action == DrainRules.Action.DELETE_NOW);
+              log.atInfo().setMessage("pod deleted past its PDB").addKeyValue("node", request.nodeName())
+                  .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key)
+                  .addKeyValue("forced", action == DrainRules.Action.DELETE_NOW).log();
             }
           }
           case EVICT -> {
             if (pods.evictPod(pod) == EvictionOutcome.EVICTED) {
               evicted.add(key);
-              log.info("pod evicted node={} nodeclaim={} pod={}", request.nodeName(), request.nodeClaim(), key);
+              log.atInfo().setMessage("pod evicted").addKeyValue("node", request.nodeName())
+                  .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key).log();
             }
           }
           default -> throw new IllegalStateException("unhandled drain action " + action);
         }
       } catch (PdbBlockedException e) {
         held.add(new HeldPod(key, HeldPod.Cause.PDB, e.pdbName() == null ? "(unknown)" : e.pdbKey()));
-        log.info("eviction blocked node={} nodeclaim={} pod={} pdb={}", request.nodeName(), request.nodeClaim(), key, e.pdbKey());
+        log.atInfo().setMessage("eviction blocked").addKeyValue("node", request.nodeName())
+            .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key).addKeyValue("pdb", e.pdbKey()).log();
       } catch (KubernetesClientException e) {
         // One pod the API refuses (e.g. covered by two PDBs: HTTP 500) must not stop the pass for the others.
         held.add(new HeldPod(key, HeldPod.Cause.EVICTION_FAILED, e.getMessage()));
-        log.warn("eviction failed node={} nodeclaim={} pod={}: {}", request.nodeName(), request.nodeClaim(), key, e.getMessage());
+        log.atWarn().setMessage("eviction failed").addKeyValue("node", request.nodeName())
+            .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key)
+            .addKeyValue("error", e.getMessage()).log();
       }
     }
     var remaining = DrainRules.mustLeave(pods.listPodsOnNode(request.nodeName())).stream()
@@ -153,7 +161,8 @@ public class NodeActivitiesImpl implements NodeActivities {
     try {
       nodes.patchNodeMetadata(request.nodeName(), Map.of(), Map.of(WellKnown.FARRIER_ABORTED_ANNOTATION, clock.instant().toString()));
     } catch (ObjectNotFoundException e) {
-      log.info("node gone before it could be marked aborted node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
+      log.atInfo().setMessage("node gone before it could be marked aborted").addKeyValue("node", request.nodeName())
+          .addKeyValue("nodeclaim", request.nodeClaim()).log();
     }
   }
 
@@ -162,7 +171,9 @@ public class NodeActivitiesImpl implements NodeActivities {
     try {
       events.recordEvent(new ClusterEvent(request.kind(), request.name(), request.type(), request.reason(), request.message()));
     } catch (RuntimeException e) {
-      log.warn("event not recorded kind={} name={} reason={}: {}", request.kind(), request.name(), request.reason(), e.toString());
+      log.atWarn().setMessage("event not recorded").addKeyValue("kind", request.kind())
+          .addKeyValue("name", request.name()).addKeyValue("reason", request.reason())
+          .addKeyValue("error", e.toString()).log();
     }
     countDisruption(request);
   }

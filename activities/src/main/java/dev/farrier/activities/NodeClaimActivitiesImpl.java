@@ -110,8 +110,9 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     if (!existed) {
       cluster.createNodeClaimIfAbsent(claim);
     }
-    log.info("nodeclaim created nodeclaim={} nodepool={} instanceTypes={} requests={} existed={}", request.name(), request.nodePool(),
-        request.instanceTypes().size(), request.requests(), existed);
+    log.atInfo().setMessage("nodeclaim created").addKeyValue("nodeclaim", request.name())
+        .addKeyValue("nodepool", request.nodePool()).addKeyValue("instanceTypes", request.instanceTypes().size())
+        .addKeyValue("requests", request.requests()).addKeyValue("existed", existed).log();
     if (!existed) {
       metrics.created(request.disruptionReason() == null ? NodeClaimMetrics.PROVISIONED : request.disruptionReason(), request.nodePool());
     }
@@ -171,8 +172,10 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         WellKnown.ZONE_LABEL, instance.zone(), WellKnown.CAPACITY_TYPE_LABEL, instance.capacityType()));
     cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
         List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));
-    log.info("instance launched nodeclaim={} instance={} type={} zone={} capacityType={} image={}", request.nodeClaim(), instance.id(),
-        instance.instanceType(), instance.zone(), instance.capacityType(), instance.imageId());
+    log.atInfo().setMessage("instance launched").addKeyValue("nodeclaim", request.nodeClaim())
+        .addKeyValue("instance", instance.id()).addKeyValue("instanceType", instance.instanceType())
+        .addKeyValue("zone", instance.zone()).addKeyValue("capacityType", instance.capacityType())
+        .addKeyValue("image", instance.imageId()).log();
     return new LaunchedInstance(request.nodeClaim(), instance.id(), instance.providerId(), instance.instanceType(), instance.zone(),
         instance.capacityType(), instance.imageId(), instance.pricePerHour());
   }
@@ -217,7 +220,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     } catch (ObjectNotFoundException e) {
       throw Failures.of(e);
     }
-    log.info("node registered nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
+    log.atInfo().setMessage("node registered").addKeyValue("nodeclaim", request.nodeClaim())
+        .addKeyValue("node", request.nodeName()).log();
   }
 
   /** Idempotent: waits, then sets a label and a condition that a repeat sets to the same values. */
@@ -235,7 +239,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     } catch (ObjectNotFoundException e) {
       throw Failures.of(e);
     }
-    log.info("node initialized nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
+    log.atInfo().setMessage("node initialized").addKeyValue("nodeclaim", request.nodeClaim())
+        .addKeyValue("node", request.nodeName()).log();
   }
 
   static boolean initialized(Node node, List<io.fabric8.kubernetes.api.model.Taint> startupTaints) {
@@ -260,7 +265,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     }
     try {
       var instance = cloud.delete(request.cluster(), request.nodeClaim(), instanceId);
-      log.info("instance terminating nodeclaim={} instance={} state={}", request.nodeClaim(), instanceId, instance.state());
+      log.atInfo().setMessage("instance terminating").addKeyValue("nodeclaim", request.nodeClaim())
+          .addKeyValue("instance", instanceId).addKeyValue("state", instance.state()).log();
       return new InstanceState(instance.id(), instance.state());
     } catch (CloudProviderException e) {
       throw Failures.of(e);
@@ -295,7 +301,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     }
     cluster.deleteNode(request.nodeName());
     cluster.removeNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
-    log.info("node deleted nodeclaim={} node={}", request.nodeClaim(), request.nodeName());
+    log.atInfo().setMessage("node deleted").addKeyValue("nodeclaim", request.nodeClaim())
+        .addKeyValue("node", request.nodeName()).log();
   }
 
   /**
@@ -310,7 +317,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     if (cluster.removeNodeClaimFinalizer(request.nodeClaim(), WellKnown.TERMINATION_FINALIZER)) {
       metrics.terminated(nodePool);
     }
-    log.info("nodeclaim deleted nodeclaim={}", request.nodeClaim());
+    log.atInfo().setMessage("nodeclaim deleted").addKeyValue("nodeclaim", request.nodeClaim()).log();
   }
 
   private NodeClaim claim(String name) {

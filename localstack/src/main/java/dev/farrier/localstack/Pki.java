@@ -31,8 +31,8 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
-/** Key pairs and X.509 certificates for the local control plane, made with BouncyCastle. */
-final class Pki {
+/** Key pairs and X.509 certificates for the local control plane (and TLS tests elsewhere), made with BouncyCastle. */
+public final class Pki {
   private static final SecureRandom RANDOM = new SecureRandom();
   /** Backdated so a clock a little behind the one that issued the certificate still accepts it. */
   private static final Duration BACKDATE = Duration.ofHours(1);
@@ -40,9 +40,9 @@ final class Pki {
   private Pki() {}
 
   /** A key pair with the certificate that holds its public key. */
-  record Issued(KeyPair keyPair, X509Certificate certificate) {}
+  public record Issued(KeyPair keyPair, X509Certificate certificate) {}
 
-  static KeyPair rsaKeyPair() {
+  public static KeyPair rsaKeyPair() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048, RANDOM);
@@ -52,7 +52,7 @@ final class Pki {
     }
   }
 
-  static Issued certificateAuthority(String commonName, Duration validity) {
+  public static Issued certificateAuthority(String commonName, Duration validity) {
     KeyPair keyPair = rsaKeyPair();
     X500Name subject = new X500Name("CN=" + commonName);
     try {
@@ -73,7 +73,7 @@ final class Pki {
    * A TLS serving certificate signed by {@code ca}, valid for the given DNS names and IP addresses (subject
    * alternative names: Go's TLS stack ignores the common name).
    */
-  static Issued servingCertificate(Issued ca, String commonName, List<String> dnsNames, List<String> ipAddresses,
+  public static Issued servingCertificate(Issued ca, String commonName, List<String> dnsNames, List<String> ipAddresses,
       Duration validity) {
     KeyPair keyPair = rsaKeyPair();
     List<GeneralName> names = new ArrayList<>();
@@ -98,7 +98,7 @@ final class Pki {
   }
 
   /** PEM text of a certificate, private key (PKCS#1 "RSA PRIVATE KEY") or public key ("PUBLIC KEY"). */
-  static String pem(Object object) {
+  public static String pem(Object object) {
     StringWriter text = new StringWriter();
     try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
       writer.writeObject(object);

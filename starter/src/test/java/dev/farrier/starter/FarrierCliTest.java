@@ -260,7 +260,8 @@ class FarrierCliTest {
     Run status = execute(cli, "status", OLD, "--address", "127.0.0.1:" + port);
 
     assertEquals(1, status.exitCode(), status::toString);
-    assertTrue(status.err().startsWith("farrier: cannot reach Temporal at 127.0.0.1:" + port + ": "), status.err());
+    assertTrue(status.err().startsWith("farrier: cannot reach Temporal at 127.0.0.1:" + port
+        + " (namespace default, plain text): UNAVAILABLE"), status.err());
   }
 
   @Test

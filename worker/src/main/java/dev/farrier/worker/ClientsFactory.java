@@ -2,6 +2,7 @@ package dev.farrier.worker;
 
 import dev.farrier.worker.config.WorkerSettings;
 import dev.farrier.worker.observability.TemporalMetrics;
+import dev.farrier.workflows.client.TemporalConnection;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -9,9 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,16 +22,14 @@ import java.nio.file.Path;
 public class ClientsFactory {
   @Singleton
   @Bean(preDestroy = "shutdown")
-  WorkflowServiceStubs serviceStubs(WorkerSettings settings, MeterRegistry meters) {
+  WorkflowServiceStubs serviceStubs(TemporalConnection connection, MeterRegistry meters) {
     return WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.temporalAddress())
-            .setMetricsScope(TemporalMetrics.scope(meters)).build());
+        connection.serviceStubsOptions().setMetricsScope(TemporalMetrics.scope(meters)).build());
   }
 
   @Singleton
-  WorkflowClient workflowClient(WorkflowServiceStubs stubs, WorkerSettings settings) {
-    return WorkflowClient.newInstance(stubs,
-        WorkflowClientOptions.newBuilder().setNamespace(settings.temporalNamespace()).build());
+  WorkflowClient workflowClient(WorkflowServiceStubs stubs, TemporalConnection connection) {
+    return WorkflowClient.newInstance(stubs, connection.clientOptions());
   }
 
   @Singleton

@@ -228,7 +228,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private ReplacementResult finish() {
     enter(DONE);
     StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-        "instance", command.instanceId(), "reason", command.reason(), "replacement", state.replacementName(),
+        "nodepool", command.nodePool(), "instance", command.instanceId(), "reason", command.reason(), "replacement", state.replacementName(),
         "evicted", state.evicted().size());
     if (operatorsSee()) {
       events.normal(EventReasons.KIND_NODE_CLAIM, command.nodeClaim(), EventReasons.DISRUPTION_COMPLETED,
