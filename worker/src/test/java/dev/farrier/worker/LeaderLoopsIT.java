@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -106,12 +107,22 @@ class LeaderLoopsIT {
     worker("taken", "worker-a", a);
     await(a::running, "the worker leads");
     // Another holder takes the Lease (as after a partition that outlived the lease): the worker must stop acting.
-    kube.resources(Lease.class).inNamespace(NAMESPACE).withName("taken").edit(l -> {
-      l.getSpec().setHolderIdentity("someone-else");
-      l.getSpec().setRenewTime(ZonedDateTime.now());
-      l.getSpec().setLeaseDurationSeconds(3600);
-      return l;
-    });
+    // The worker renews every half second, so the take-over retries on a conflict as a real contender would.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        kube.resources(Lease.class).inNamespace(NAMESPACE).withName("taken").edit(l -> {
+          l.getSpec().setHolderIdentity("someone-else");
+          l.getSpec().setRenewTime(ZonedDateTime.now());
+          l.getSpec().setLeaseDurationSeconds(3600);
+          return l;
+        });
+        break;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 20) {
+          throw e;
+        }
+      }
+    }
     await(() -> !a.running(), "the worker stops its loops once the Lease is someone else's");
     assertEquals(1, a.stops.get());
   }
