@@ -54,10 +54,12 @@ public final class Sandbox {
   }
 
   /** The command line, parsed by picocli; {@code --help} lists the scenarios. */
-  @Command(name = "make sandbox SANDBOX_ARGS=\"...\"", mixinStandardHelpOptions = true, sortOptions = false,
-      description = "Brings up Temporal + Kubernetes + the simulated cloud and plays a scenario.",
-      footerHeading = "%nScenarios:%n", footer = "${sandbox.scenarios}")
+  @Command(name = "make sandbox SANDBOX_ARGS=\"...\"", sortOptions = false,
+      description = "Brings up Temporal + Kubernetes + the simulated cloud and plays a scenario.")
   static final class Arguments implements Callable<Integer> {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help, with the scenarios")
+    boolean help;
+
     @Option(names = "--scenario", paramLabel = "NAME", description = "the scenario to play (default: ${DEFAULT-VALUE})",
         defaultValue = "drift-upgrade")
     String scenario;
@@ -82,11 +84,18 @@ public final class Sandbox {
     }
   }
 
+  /** The command line; its help lists the scenarios, each on one line, after the options. */
   static CommandLine commandLine() {
-    var scenarios = new StringBuilder();
-    SCENARIOS.forEach((name, what) -> scenarios.append(String.format("  %-14s %s%n", name, what)));
-    System.setProperty("sandbox.scenarios", scenarios.toString().replace("%", "%%"));
-    return new CommandLine(new Arguments());
+    var cli = new CommandLine(new Arguments());
+    cli.getHelpSectionMap().put("scenarios", help -> {
+      var text = new StringBuilder("%nScenarios:%n".formatted());
+      SCENARIOS.forEach((name, what) -> text.append(String.format("  %-14s %s%n", name, what)));
+      return text.toString();
+    });
+    var keys = new java.util.ArrayList<>(cli.getHelpSectionKeys());
+    keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER), "scenarios");
+    cli.setHelpSectionKeys(keys);
+    return cli;
   }
 
   public static void main(String[] args) {
