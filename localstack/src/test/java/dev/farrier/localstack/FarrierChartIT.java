@@ -196,6 +196,12 @@ class FarrierChartIT {
     assertRefused(chart, Map.of("replicas", "two"), "replicas");
     assertRefused(chart, Map.of("replica", 2), "replica");
     assertRefused(chart, Map.of("logFormat", "xml"), "logFormat");
+    // Micronaut reads 90s, not Go's 1m30s: the schema refuses what the worker could not start with.
+    assertRefusedOverDefaults(chart, Map.of("settings", Map.of("batchMaxDuration", "1m30s")), "batchMaxDuration");
+    assertRefusedOverDefaults(chart, Map.of("replicas", 2, "settings", Map.of("leaderElection", Map.of("enabled", false))),
+        "leaderElection.enabled=false");
+    assertEquals(1, chart.template("farrier", "farrier", Map.of("replicas", 1, "settings", Map.of("leaderElection", Map.of("enabled", false))),
+        List.of(DEFAULT_VALUES)).one(Deployment.class).getSpec().getReplicas(), "one worker without leader election is fine");
     assertRefused(chart, Map.of("settings", Map.of("clusterName", "c", "temporal", Map.of("address", "no-port"))), "address");
     assertRefused(chart, Map.of(), "settings.clusterName is required");
     // What nodes join goes into their user data: without it the worker could not start, so helm refuses at once.
@@ -206,6 +212,11 @@ class FarrierChartIT {
     assertEquals(3, chart.template("farrier", "farrier", Map.of("replicas", 3), List.of(DEFAULT_VALUES))
         .one(Deployment.class).getSpec().getReplicas());
     assertEquals(2, chart.template("farrier", "farrier", named).one(Deployment.class).getSpec().getReplicas());
+  }
+
+  private static void assertRefusedOverDefaults(HelmChart chart, Map<String, Object> values, String naming) {
+    var refused = assertThrows(HelmChart.HelmException.class, () -> chart.template("farrier", "farrier", values, List.of(DEFAULT_VALUES)));
+    assertTrue(refused.getMessage().contains(naming), refused.getMessage());
   }
 
   private static void assertRefused(HelmChart chart, Map<String, Object> values, String naming) {

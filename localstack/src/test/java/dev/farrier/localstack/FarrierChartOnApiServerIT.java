@@ -97,21 +97,22 @@ class FarrierChartOnApiServerIT {
               can("create", "", "events", "default"), can("list", "apps", "daemonsets", null),
               can("list", "policy", "poddisruptionbudgets", null), can("list", "", "persistentvolumes", null),
               can("get", "storage.k8s.io", "storageclasses", null),
-              can("get", "coordination.k8s.io", "leases", namespace), can("create", "coordination.k8s.io", "leases", namespace),
-              can("update", "coordination.k8s.io", "leases", namespace), can("patch", "coordination.k8s.io", "leases", namespace))) {
+              can("create", "coordination.k8s.io", "leases", namespace), lease("get", namespace, LEASE), lease("update", namespace, LEASE),
+              lease("patch", namespace, LEASE))) {
             assertTrue(allowed(asWorker, allowed), "the worker may " + allowed);
           }
           for (ResourceAttributes refused : List.of(
               can("create", "", "nodes", null), can("create", "", "pods", "default"), can("get", "", "secrets", namespace),
               can("list", "", "secrets", null), can("delete", "karpenter.k8s.aws", "ec2nodeclasses", null),
               can("update", "coordination.k8s.io", "leases", "kube-system"), can("delete", "coordination.k8s.io", "leases", namespace),
+              lease("update", namespace, "kube-scheduler"), lease("get", namespace, "someone-elses"),
               can("create", "rbac.authorization.k8s.io", "clusterrolebindings", null), can("patch", "apps", "deployments", namespace))) {
             assertFalse(allowed(asWorker, refused), "the worker may not " + refused);
           }
 
           // And in deed: the leader-election Lease is the worker's to write; a Node is not.
           assertNotNull(asWorker.leases().inNamespace(namespace).resource(new LeaseBuilder().withNewMetadata()
-              .withName("farrier-ci-leader").endMetadata().withNewSpec().withHolderIdentity("it").endSpec().build()).create());
+              .withName(LEASE).endMetadata().withNewSpec().withHolderIdentity("it").endSpec().build()).create());
           var refused = assertThrows(KubernetesClientException.class,
               () -> asWorker.nodes().resource(kwokNode("chart-it-" + suffix + "-forbidden", "zone-a")).create());
           assertEquals(403, refused.getCode(), refused.getMessage());
@@ -123,6 +124,13 @@ class FarrierChartOnApiServerIT {
         admin.namespaces().withName(namespace).delete();
       }
     }
+  }
+
+  /** The leader election's Lease, named in ci/full-values.yaml. */
+  private static final String LEASE = "farrier-ci-leader";
+
+  private static ResourceAttributes lease(String verb, String namespace, String name) {
+    return new ResourceAttributesBuilder(can(verb, "coordination.k8s.io", "leases", namespace)).withName(name).build();
   }
 
   private static ResourceAttributes can(String verb, String group, String resource, String namespace) {

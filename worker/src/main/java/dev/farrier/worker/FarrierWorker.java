@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public class FarrierWorker implements AutoCloseable {
 
   private final LeaderLoops loops;
   private final ExecutorService starter = Daemons.scheduler("farrier-start");
+  private final AtomicBoolean closing = new AtomicBoolean();
   private final Duration shutdownTimeout;
   private final List<AutoCloseable> resources;
   private final MetricsServer metrics;
@@ -47,7 +49,7 @@ public class FarrierWorker implements AutoCloseable {
     this.interruption = interruption;
     this.interruptionResources = interruptionResources;
     this.factory = factory;
-    this.loops = new LeaderLoops(kube, leaderElection, List.of(informer, status, gc));
+    this.loops = new LeaderLoops(kube, leaderElection, List.of(informer, status, gc), FarrierWorker::exitBesideTheNewLeader);
     this.shutdownTimeout = shutdownTimeout;
     this.resources = List.of(cloud, interruptionResources, metrics, health);
     this.metrics = metrics;
@@ -96,17 +98,26 @@ public class FarrierWorker implements AutoCloseable {
     }
   }
 
+  /** Leadership lost while a pass will not stop: exit (Kubernetes restarts the pod) rather than act beside the new leader. */
+  private static void exitBesideTheNewLeader() {
+    new Thread(() -> System.exit(1), "farrier-exit").start();
+  }
+
   /**
-   * SIGTERM (the pod is deleted or rolled): give the Lease back so the other replica takes the loops over at once,
-   * stop polling, and let the activities in flight finish within {@code farrier.shutdown-timeout} (shorter than the
-   * pod's grace period); one cut short is retried by Temporal on another worker.
+   * SIGTERM (the pod is deleted or rolled): stop polling, stop the loops and give the Lease back so the other replica
+   * takes them over at once, and let the activities in flight finish within {@code farrier.shutdown-timeout}
+   * (shorter than the pod's grace period); one cut short is retried by Temporal on another worker. Once only: the
+   * shutdown hook and the application context may both ask.
    */
   @Override
   public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
     health.shuttingDown();
     starter.shutdownNow();
+    factory.shutdown(); // does not block: no new tasks are polled from here on
     loops.close();
-    factory.shutdown();
     factory.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);
     if (!factory.isTerminated()) {
       log.warn("activities still running after {}; Temporal retries them on another worker", shutdownTimeout);

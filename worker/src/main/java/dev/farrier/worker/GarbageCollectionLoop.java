@@ -10,6 +10,7 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,19 +23,25 @@ import org.slf4j.LoggerFactory;
 public class GarbageCollectionLoop implements LeaderLoops.Loop {
   private static final Logger log = LoggerFactory.getLogger(GarbageCollectionLoop.class);
 
-  private final GarbageCollector collector;
+  private final Supplier<GarbageCollector> collectors;
   private final long periodMillis;
+  private GarbageCollector collector;
   private ScheduledExecutorService executor;
 
   public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud, MeterRegistry meters) {
-    this.collector = new GarbageCollector(cluster, new MeteredCloudProvider(cloud.provider(), meters, "gc", settings.cloud()), cloud.sweep(),
-        settings.clusterName(), Clock.systemUTC(),
+    this.collectors = () -> new GarbageCollector(cluster, new MeteredCloudProvider(cloud.provider(), meters, "gc", settings.cloud()),
+        cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
         new GcPolicy(settings.gc().grace(), settings.gc().confirmAfter(), settings.gc().maxGoneShare()), meters);
     this.periodMillis = settings.gc().interval().toMillis();
   }
 
+  /**
+   * A new collector each time this worker leads: what it saw gone in an earlier term may have been seen alive by
+   * another leader since, so sightings never carry from one term to the next.
+   */
   @Override
   public void start() {
+    collector = collectors.get();
     executor = Daemons.scheduler("farrier-gc");
     executor.scheduleWithFixedDelay(this::pass, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
   }
@@ -49,9 +56,7 @@ public class GarbageCollectionLoop implements LeaderLoops.Loop {
   }
 
   @Override
-  public void stop() {
-    if (executor != null) {
-      executor.shutdownNow();
-    }
+  public boolean stop() {
+    return Daemons.stop(executor);
   }
 }

@@ -102,15 +102,14 @@ public class PendingPodInformer implements LeaderLoops.Loop {
   }
 
   @Override
-  public void stop() {
-    if (flusher != null) {
-      flusher.shutdownNow();
-    }
+  public boolean stop() {
     if (informer != null) {
       informer.close();
     }
+    boolean stopped = Daemons.stop(flusher);
     synchronized (queued) {
       queued.clear();
     }
+    return stopped;
   }
 }

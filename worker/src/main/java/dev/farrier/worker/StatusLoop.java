@@ -50,6 +50,7 @@ public class StatusLoop implements LeaderLoops.Loop {
 
   @Override
   public void start() {
+    passRequested.set(false); // a request dropped by the last stop must not block every later one
     executor = Daemons.scheduler("farrier-status");
     executor.scheduleWithFixedDelay(this::pass, 0, PERIOD_SECONDS, TimeUnit.SECONDS);
     informers.add(kube.resources(EC2NodeClass.class).inform(new SpecChanges<>(), 0));
@@ -100,11 +101,9 @@ public class StatusLoop implements LeaderLoops.Loop {
   }
 
   @Override
-  public void stop() {
+  public boolean stop() {
     informers.forEach(SharedIndexInformer::close);
     informers.clear();
-    if (executor != null) {
-      executor.shutdownNow();
-    }
+    return Daemons.stop(executor);
   }
 }

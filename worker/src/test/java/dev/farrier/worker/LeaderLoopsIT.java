@@ -34,13 +34,14 @@ class LeaderLoopsIT {
 
   private final KubernetesClient kube;
   private final List<AutoCloseable> open = new java.util.ArrayList<>();
+  private final AtomicInteger unstoppable = new AtomicInteger();
 
   LeaderLoopsIT(LocalStack stack) throws Exception {
     this.kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(stack.kubeconfig()))).build();
   }
 
   /** Counts starts and stops; running means started more often than stopped. */
-  static final class CountingLoop implements LeaderLoops.Loop {
+  static class CountingLoop implements LeaderLoops.Loop {
     final AtomicInteger starts = new AtomicInteger();
     final AtomicInteger stops = new AtomicInteger();
 
@@ -50,8 +51,9 @@ class LeaderLoopsIT {
     }
 
     @Override
-    public void stop() {
+    public boolean stop() {
       stops.incrementAndGet();
+      return true;
     }
 
     boolean running() {
@@ -72,10 +74,10 @@ class LeaderLoopsIT {
     kube.close();
   }
 
-  private LeaderLoops worker(String lease, String identity, CountingLoop loop) {
+  private LeaderLoops worker(String lease, String identity, LeaderLoops.Loop... loop) {
     var settings = new LeaderElectionSettings(true, NAMESPACE, lease, identity, Duration.ofSeconds(6), Duration.ofSeconds(4),
         Duration.ofMillis(500));
-    var loops = new LeaderLoops(kube, settings, List.of(loop));
+    var loops = new LeaderLoops(kube, settings, List.of(loop), () -> unstoppable.incrementAndGet());
     open.add(loops);
     loops.start();
     return loops;
@@ -106,25 +108,68 @@ class LeaderLoopsIT {
     var a = new CountingLoop();
     worker("taken", "worker-a", a);
     await(a::running, "the worker leads");
-    // Another holder takes the Lease (as after a partition that outlived the lease): the worker must stop acting.
-    // The worker renews every half second, so the take-over retries on a conflict as a real contender would.
+    takeLease("taken", 2);
+    await(() -> !a.running(), "the worker stops its loops once the Lease is someone else's");
+    assertEquals(1, a.stops.get());
+    assertEquals(0, unstoppable.get(), "its passes stopped in time: no exit asked for");
+    // The other holder does not renew: the worker stands again and runs its loops once more.
+    await(() -> a.starts.get() == 2 && a.running(), "the worker leads again once the other holder's lease ran out");
+  }
+
+  @Test
+  void aLoopThatCannotStartGivesTheLeaseUpRatherThanRunningSomeLoops() throws Exception {
+    var a = new CountingLoop();
+    var failing = new CountingLoop() {
+      @Override
+      public void start() {
+        super.start();
+        throw new IllegalStateException("the API server refused the informer's list");
+      }
+    };
+    worker("half", "worker-a", a, failing);
+    await(() -> failing.starts.get() >= 1, "the worker leads and tries its loops");
+    var b = new CountingLoop();
+    worker("half", "worker-b", b);
+    await(b::running, "the other worker takes the Lease the first gave up");
+    assertEquals("worker-b", holder("half"));
+    assertFalse(a.running(), "the loop that did start was stopped again");
+  }
+
+  @Test
+  void losingTheLeaseWhileAPassWillNotStopAsksForAnExit() throws Exception {
+    var stuck = new CountingLoop() {
+      @Override
+      public boolean stop() {
+        super.stop();
+        return false;
+      }
+    };
+    worker("stuck", "worker-a", stuck);
+    await(stuck::running, "the worker leads");
+    takeLease("stuck", 3600);
+    await(() -> unstoppable.get() == 1, "the worker asks to exit: its pass could act beside the new leader");
+  }
+
+  /**
+   * Another holder takes the Lease (as after a partition that outlived the lease) for {@code seconds}. The worker
+   * renews every half second, so the take-over retries on a conflict as a real contender would.
+   */
+  private void takeLease(String lease, int seconds) {
     for (int attempt = 1; ; attempt++) {
       try {
-        kube.resources(Lease.class).inNamespace(NAMESPACE).withName("taken").edit(l -> {
+        kube.resources(Lease.class).inNamespace(NAMESPACE).withName(lease).edit(l -> {
           l.getSpec().setHolderIdentity("someone-else");
           l.getSpec().setRenewTime(ZonedDateTime.now());
-          l.getSpec().setLeaseDurationSeconds(3600);
+          l.getSpec().setLeaseDurationSeconds(seconds);
           return l;
         });
-        break;
+        return;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == 20) {
           throw e;
         }
       }
     }
-    await(() -> !a.running(), "the worker stops its loops once the Lease is someone else's");
-    assertEquals(1, a.stops.get());
   }
 
   private String holder(String lease) {
