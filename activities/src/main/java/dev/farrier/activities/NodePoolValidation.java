@@ -8,6 +8,7 @@ import dev.farrier.activities.crd.NodeClaimTemplateSpec;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolSpec;
 import dev.farrier.activities.crd.RequirementWithMinValues;
+import dev.farrier.workflows.planner.BudgetSchedule;
 import dev.farrier.workflows.planner.GoDurations;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -30,8 +31,6 @@ public final class NodePoolValidation {
   private static final Pattern BUDGET_NODES = Pattern.compile("^((100|[0-9]{1,2})%|[0-9]+)$");
   private static final Pattern INTEGER = Pattern.compile("^-?[0-9]+$");
   private static final Set<String> BUDGET_REASONS = Set.of("Underutilized", "Empty", "Drifted");
-  private static final Pattern CRON_MACRO = Pattern.compile("^@(annually|yearly|monthly|weekly|daily|midnight|hourly)$");
-  private static final Pattern CRON_FIELD = Pattern.compile("^[*?0-9A-Za-z,/-]+$");
   /** The longest duration Go's {@code time.Duration} holds (int64 nanoseconds, about 292 years), in milliseconds. */
   static final long MAX_DURATION_MILLIS = Long.MAX_VALUE / 1_000_000;
 
@@ -151,8 +150,8 @@ public final class NodePoolValidation {
       if (blank(b.schedule()) != blank(b.duration())) {
         problems.add(field + ": schedule and duration go together");
       }
-      if (!blank(b.schedule()) && !cron(b.schedule())) {
-        problems.add(field + ".schedule: '" + b.schedule() + "' is not a cron schedule (5 fields, or @daily, @hourly, ...)");
+      if (!blank(b.schedule())) {
+        BudgetSchedule.scheduleProblem(b.schedule()).ifPresent(p -> problems.add(field + ".schedule: '" + b.schedule() + "' " + p));
       }
       duration(problems, field + ".duration", b.duration(), false);
       for (String reason : b.reasons() == null ? List.<String>of() : b.reasons()) {
@@ -170,16 +169,6 @@ public final class NodePoolValidation {
     } catch (NumberFormatException e) {
       return false;
     }
-  }
-
-  /** Five whitespace-separated fields of cron characters (Karpenter's schema admits any five words), or a macro. */
-  private static boolean cron(String schedule) {
-    String trimmed = schedule.trim();
-    if (CRON_MACRO.matcher(trimmed).matches()) {
-      return true;
-    }
-    String[] fields = trimmed.split("\\s+");
-    return fields.length == 5 && java.util.Arrays.stream(fields).allMatch(f -> CRON_FIELD.matcher(f).matches());
   }
 
   private static void kubelet(List<String> problems, String field, KubeletConfiguration kubelet) {

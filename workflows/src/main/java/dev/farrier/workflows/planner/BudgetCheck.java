@@ -6,27 +6,28 @@ import java.util.List;
  * How many more nodes of one NodePool may be disrupted for one reason now: the smallest of the budgets that apply
  * to the reason (a budget without reasons applies to all), minus the nodes already disrupting. Percentages are of
  * the pool's initialized nodes and round up, as Karpenter's do; a pool without budgets gets Karpenter's default
- * 10%. Budgets with a {@code schedule} are not evaluated yet; they are treated as always in force (the safe side:
- * a "nodes: 0 during business hours" budget then blocks around the clock rather than never), and every decision
- * says so.
+ * 10%. A budget with a {@code schedule} counts only while it is in force ({@link BudgetSchedule}: for its
+ * {@code duration} after each time its cron schedule fires, in UTC); when none of a pool's budgets is in force, no
+ * budget limits it, as in Karpenter. A decision names the scheduled budgets that were not in force.
  *
  * @param allowed     how many more may start now (never negative)
  * @param explanation e.g. {@code budget 10% of 5 nodes allows 1, 1 already disrupting}
  */
 record BudgetCheck(int allowed, String explanation) {
 
-  static BudgetCheck of(List<DisruptionBudget> budgets, String reason, int nodes, int disrupting) {
+  static BudgetCheck of(List<DisruptionBudget> budgets, String reason, int nodes, int disrupting, long nowMillis) {
     boolean defaulted = budgets.isEmpty();
     List<DisruptionBudget> all = defaulted ? List.of(DisruptionBudget.DEFAULT) : budgets;
     Integer smallest = null;
     String smallestText = null;
-    int scheduledAlwaysOn = 0;
+    int notInForce = 0;
     for (DisruptionBudget budget : all) {
       if (!appliesTo(budget, reason)) {
         continue;
       }
-      if (budget.schedule() != null && !budget.schedule().isBlank()) {
-        scheduledAlwaysOn++;
+      if (!BudgetSchedule.active(budget, nowMillis)) {
+        notInForce++;
+        continue;
       }
       Integer value = value(budget.nodes(), nodes);
       String text = value == null
@@ -42,15 +43,15 @@ record BudgetCheck(int allowed, String explanation) {
     int allowed;
     if (smallest == null) {
       allowed = Integer.MAX_VALUE;
-      explanation.append("no budget applies to ").append(reason);
+      explanation.append("no budget in force for ").append(reason);
     } else {
       allowed = Math.max(0, smallest - disrupting);
       explanation.append(smallestText).append(" allows ").append(smallest).append(", ").append(disrupting)
           .append(" already disrupting");
     }
-    if (scheduledAlwaysOn > 0) {
-      explanation.append(" (").append(scheduledAlwaysOn).append(scheduledAlwaysOn == 1 ? " budget" : " budgets")
-          .append(" with a schedule treated as always in force: schedules are not evaluated yet)");
+    if (notInForce > 0) {
+      explanation.append(" (").append(notInForce).append(notInForce == 1 ? " scheduled budget" : " scheduled budgets")
+          .append(" not in force now)");
     }
     return new BudgetCheck(allowed, explanation.toString());
   }

@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param nodes    {@code "10%"} or {@code "3"}
  * @param reasons  Karpenter's reason names ({@code Drifted}, {@code Underutilized}, {@code Empty}); empty means all
- * @param schedule cron schedule, null when the budget always applies; scheduled budgets are not evaluated yet
+ * @param schedule cron schedule in UTC, null when the budget always applies ({@link BudgetSchedule})
  * @param duration how long a scheduled budget is active after each firing (e.g. {@code 8h}), null when unset
  */
 public record DisruptionBudget(String nodes, List<String> reasons, String schedule, String duration) {

@@ -173,7 +173,8 @@ public final class DisruptionPlanner {
       }
       // A node whose stale taint already counts as disrupting takes no second unit when it is planned again.
       int held = candidate.claim.beingDisrupted() ? 1 : 0;
-      BudgetCheck budget = candidate.budget(nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0) - held);
+      BudgetCheck budget = candidate.budget(nodes.getOrDefault(poolName, 0), disrupting.getOrDefault(poolName, 0) - held,
+          snapshot.nowMillis());
       if (budget.allowed() > 0) {
         commands.add(candidate);
         if (held == 0) {
@@ -234,12 +235,12 @@ public final class DisruptionPlanner {
      * Drift takes the budgets for {@code Drifted}. A rebalance is no Karpenter reason: it takes the budgets that name
      * no reason, and Karpenter's default 10% when the NodePool has only reason-scoped ones (never unlimited).
      */
-    BudgetCheck budget(int nodes, int disrupting) {
+    BudgetCheck budget(int nodes, int disrupting, long nowMillis) {
       if (REASON_DRIFTED.equals(reason)) {
-        return BudgetCheck.of(pool.budgets(), "Drifted", nodes, disrupting);
+        return BudgetCheck.of(pool.budgets(), "Drifted", nodes, disrupting, nowMillis);
       }
       List<DisruptionBudget> general = pool.budgets().stream().filter(b -> b.reasons().isEmpty()).toList();
-      return BudgetCheck.of(general, "Rebalance", nodes, disrupting);
+      return BudgetCheck.of(general, "Rebalance", nodes, disrupting, nowMillis);
     }
 
     static final Comparator<Decided> ORDER = Comparator

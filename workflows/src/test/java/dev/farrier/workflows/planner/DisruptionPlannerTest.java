@@ -186,15 +186,27 @@ class DisruptionPlannerTest {
   }
 
   @Test
-  void scheduledBudgetsAreTreatedAsAlwaysInForceAndTheRefusalSaysSo() {
-    List<DisruptionBudget> budgets = List.of(new DisruptionBudget("0", List.of(), "0 9 * * mon-fri", "8h"),
-        DisruptionBudget.of("1"));
+  void aScheduledBudgetLimitsOnlyWhileInForceAndTheDecisionSaysWhichWereNot() {
+    // NOW is a fixed instant; one window covers it, the other does not: "nodes: 0" blocks only in its window.
+    String hour = java.time.Instant.ofEpochMilli(NOW).atZone(java.time.ZoneOffset.UTC).getHour() + "";
+    String otherHour = ((Integer.parseInt(hour) + 12) % 24) + "";
     List<NodeClaimView> claims = List.of(onImage(claim("a", "default"), "ami-old"), onImage(claim("b", "default"), "ami-old"));
-    DisruptionPlan plan = plan(List.of(withBudgets(pool("default"), budgets)), claims);
-    assertEquals(0, plan.commands().size());
+
+    DisruptionPlan inWindow = plan(List.of(withBudgets(pool("default"), List.of(
+        new DisruptionBudget("0", List.of(), "0 " + hour + " * * *", "1h"), DisruptionBudget.of("1")))), claims);
+    assertEquals(0, inWindow.commands().size());
     assertEquals("drifted (image ami-old is not among ami-new resolved for amd64) but budget exhausted: budget 0 allows 0,"
-        + " 0 already disrupting (1 budget with a schedule treated as always in force: schedules are not evaluated yet)",
-        decision(plan, "b").reason());
+        + " 0 already disrupting", decision(inWindow, "b").reason());
+
+    DisruptionPlan outside = plan(List.of(withBudgets(pool("default"), List.of(
+        new DisruptionBudget("0", List.of(), "0 " + otherHour + " * * *", "1h"), DisruptionBudget.of("1")))), claims);
+    assertEquals(1, outside.commands().size(), "only the budget of 1 is in force");
+    assertEquals("drifted (image ami-old is not among ami-new resolved for amd64) but budget exhausted: budget 1 allows 1,"
+        + " 1 already disrupting (1 scheduled budget not in force now)", decision(outside, "b").reason());
+
+    DisruptionPlan noneInForce = plan(List.of(withBudgets(pool("default"), List.of(
+        new DisruptionBudget("0", List.of(), "0 " + otherHour + " * * *", "1h")))), claims);
+    assertEquals(2, noneInForce.commands().size(), "no budget in force: none limits, as in Karpenter");
   }
 
   @Test

@@ -48,11 +48,11 @@ class PlannerEdgesTest {
 
   @Test
   void aBudgetOfZeroAllowsNoneAndSaysSoAndOneItCannotReadIsReadAsZero() {
-    assertEquals("budget 0 allows 0, 0 already disrupting", BudgetCheck.of(List.of(DisruptionBudget.of("0")), "Drifted", 5, 0).explanation());
-    BudgetCheck unreadable = BudgetCheck.of(List.of(DisruptionBudget.of("abc")), "Drifted", 5, 0);
+    assertEquals("budget 0 allows 0, 0 already disrupting", BudgetCheck.of(List.of(DisruptionBudget.of("0")), "Drifted", 5, 0, NOW).explanation());
+    BudgetCheck unreadable = BudgetCheck.of(List.of(DisruptionBudget.of("abc")), "Drifted", 5, 0, NOW);
     assertEquals(0, unreadable.allowed());
     assertEquals("budget \"abc\" (not a count or percentage, read as 0) allows 0, 0 already disrupting", unreadable.explanation());
-    assertEquals(0, BudgetCheck.of(List.of(new DisruptionBudget(null, List.of(), null, null)), "Drifted", 5, 0).allowed());
+    assertEquals(0, BudgetCheck.of(List.of(new DisruptionBudget(null, List.of(), null, null)), "Drifted", 5, 0, NOW).allowed());
   }
 
   @Test
