@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings NodeClaims' {@code Drifted} and {@code Expired} conditions to what {@code DisruptionConditions} decided. Only a
+ * Brings NodeClaims' {@code Drifted}, {@code Expired} and {@code Consolidatable} conditions to what {@code DisruptionConditions} decided. Only a
  * claim whose listed conditions differ is written, so a planning pass that changes nothing writes nothing; the write is
  * {@link NodeClaimStore#patchNodeClaimConditions} (status subresource, resourceVersion precondition, retried on conflict,
  * an unchanged status keeps its lastTransitionTime). A failed write is logged and left to the next pass: the conditions
@@ -74,7 +74,7 @@ final class DisruptionConditionWriter {
   static Optional<Change> change(NodeClaim claim, ClaimConditions target, Instant now) {
     List<Condition> stored = claim.getStatus() == null ? List.of() : claim.getStatus().conditionsOrEmpty();
     List<Condition> set = target.set().stream()
-        .map(c -> Condition.of(c.type(), Condition.TRUE, c.reason(), c.message(), now)).toList();
+        .map(c -> Condition.of(c.type(), c.status() ? Condition.TRUE : Condition.FALSE, c.reason(), c.message(), now)).toList();
     List<Condition> merged = Conditions.merge(stored, set, target.removed());
     if (merged.equals(stored)) {
       return Optional.empty();

@@ -22,6 +22,7 @@ import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.model.PodRef;
@@ -68,7 +69,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. The only writes are
- * the deduplicated Event on a pod that fits nowhere and the NodeClaims' Drifted and Expired conditions, both written
+ * the deduplicated Event on a pod that fits nowhere and the NodeClaims' Drifted, Expired and Consolidatable conditions, both written
  * toward a target and not sent when already there, so every retry is safe.
  */
 public class PlanningActivitiesImpl implements PlanningActivities {
@@ -219,7 +220,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /**
    * Plans drift, expiry and deletion for the NodeClaims Farrier launched. Claims it did not launch (Karpenter's, or a
    * user's) are left alone with a decision that says so: Farrier never terminates their instances, so it must not
-   * start draining them either. Then brings the Drifted and Expired conditions of Farrier's claims to what
+   * start draining them either. Then brings the Drifted, Expired and Consolidatable conditions of Farrier's claims to what
    * {@link DisruptionConditions} decides from the same snapshot (idempotent: merged by type toward that target, an
    * unchanged status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails
    * the plan.
@@ -265,6 +266,27 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return batch;
   }
 
+  @Override
+  public CandidateDecision recheckDisruption(RecheckDisruptionRequest request) {
+    var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
+    var found = disruptionSnapshot(claims, Map.of()).snapshot();
+    var own = found.nodeClaims().stream().filter(c -> c.name().equals(request.nodeClaim())).findFirst().orElse(null);
+    if (own == null) {
+      return new CandidateDecision(request.nodeClaim(), null, null, false, "nodeclaim " + request.nodeClaim() + " is gone");
+    }
+    // Its replacement is the caller: before its first step it must not hold the claim back from its own plan.
+    var snapshot = own.disruptedTaint() ? found : new DisruptionSnapshot(found.nowMillis(), found.nodePools(),
+        found.nodeClaims().stream().map(c -> c == own ? c.withoutOwnReplacement() : c).toList(), found.resolvedImages(), found.frozen());
+    var plan = disruption.plan(snapshot);
+    boolean still = plan.commands().stream()
+        .anyMatch(c -> c.nodeClaim().equals(request.nodeClaim()) && c.reason().equals(request.reason()));
+    var decision = plan.decisions().stream().filter(d -> d.nodeClaim().equals(request.nodeClaim())).findFirst()
+        .orElse(new CandidateDecision(own.name(), own.nodeName(), own.nodePool(), false, "not planned"));
+    log.info("disruption rechecked nodeclaim={} reason={} still={} decision=\"{}\"", request.nodeClaim(), request.reason(), still,
+        decision.reason());
+    return new CandidateDecision(decision.nodeClaim(), decision.nodeName(), decision.nodePool(), still, decision.reason());
+  }
+
   /**
    * The voluntary candidates by reason, whatever budgets and do-not-disrupt then allow: claims the conditions mark
    * drifted, and those EC2 recommends rebalancing (their NodePool opted in).
@@ -297,8 +319,19 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, List<Pod>> podsByNode = cluster.listBoundPods().stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
     Set<String> active = replacements.active();
-    List<NodeClaimView> views = claims.stream()
+    List<NodeClaimView> plain = claims.stream()
         .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()), active)).toList();
+    // The pods on nodes being disrupted: a claim launched for them (their replacement) holds room for them until they move.
+    Map<String, String> beingDrained = new HashMap<>();
+    plain.stream().filter(v -> v.beingDisrupted() && v.nodeName() != null)
+        .forEach(v -> podsByNode.getOrDefault(v.nodeName(), List.of()).forEach(p -> beingDrained.put(p.getMetadata().getUid(), v.nodeName())));
+    Map<String, NodeClaim> byName = claims.stream().collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c, (a, b) -> a));
+    var now = clock.instant();
+    List<NodeClaimView> views = plain.stream().map(v -> {
+      NodeClaim c = byName.get(v.name());
+      return v.withPodEvents(PodEventTimes.initializedAt(c), PodEventTimes.lastPodEvent(c, podsByNode.getOrDefault(nodeName(c), List.of())),
+          PodEventTimes.nominated(c, now, beingDrained));
+    }).toList();
     List<ResolvedImages> images = new ArrayList<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
@@ -390,7 +423,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         taints(template.taintsOrEmpty()), taints(template.startupTaintsOrEmpty()),
         template.nodeClassRef() == null ? null : template.nodeClassRef().name(),
         limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()),
-        "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION));
+        "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION),
+        spec.disruptionOrDefault().consolidationPolicyOrDefault(), spec.disruptionOrDefault().consolidateAfter());
   }
 
   private static String annotation(NodePool pool, String key) {

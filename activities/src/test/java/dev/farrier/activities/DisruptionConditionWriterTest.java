@@ -8,7 +8,7 @@ import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.workflows.planner.ClaimConditions;
-import dev.farrier.workflows.planner.ClaimConditions.TrueCondition;
+import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +18,7 @@ class DisruptionConditionWriterTest {
   private static final Instant THEN = Instant.parse("2030-01-01T10:00:00Z");
   private static final Instant NOW = Instant.parse("2030-01-02T12:30:00.750Z");
   private static final Condition LAUNCHED = Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "", THEN);
-  private static final TrueCondition AMI_DRIFT = new TrueCondition("Drifted", "AMIDrift", "image ami-old is not among ami-new");
+  private static final StatusCondition AMI_DRIFT = new StatusCondition("Drifted", "AMIDrift", "image ami-old is not among ami-new");
   private static final List<String> BOTH = List.of("Drifted", "Expired");
 
   private static NodeClaim claimWith(Condition... conditions) {
@@ -90,7 +90,7 @@ class DisruptionConditionWriterTest {
   @Test
   void anExpiredClaimGetsExpiredTrue() {
     var claim = claimWith(LAUNCHED);
-    var expired = new TrueCondition("Expired", "Expired", "older than expireAfter 720h (created at 2029-12-01T00:00:00Z)");
+    var expired = new StatusCondition("Expired", "Expired", "older than expireAfter 720h (created at 2029-12-01T00:00:00Z)");
 
     var change = DisruptionConditionWriter.change(claim, new ClaimConditions("a", List.of(expired), List.of("Drifted")), NOW).orElseThrow();
 

@@ -21,7 +21,7 @@ import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ClaimConditions;
-import dev.farrier.workflows.planner.ClaimConditions.TrueCondition;
+import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -168,7 +168,7 @@ class DisruptionConditionsIT extends ClusterIT {
     var listed = List.of(stored(gone), stored(kept));
     activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, gone));
     KubeTestSupport.awaitTrue("nodeclaim " + gone + " gone", () -> cluster.getNodeClaim(gone).isEmpty());
-    var drift = List.of(new TrueCondition(ClaimConditions.DRIFTED, "AMIDrift", "image changed"));
+    var drift = List.of(new StatusCondition(ClaimConditions.DRIFTED, "AMIDrift", "image changed"));
 
     int written = new DisruptionConditionWriter(cluster, Clock.systemUTC()).write(listed,
         List.of(new ClaimConditions(gone, drift, List.of()), new ClaimConditions(kept, drift, List.of())));

@@ -139,7 +139,7 @@ public final class DriftScenario {
     return node != null && node.getMetadata().getLabels().containsKey(WellKnown.NODEPOOL_LABEL);
   }
 
-  private GenericKubernetesResource nodeClaim(String name) {
+  GenericKubernetesResource nodeClaim(String name) {
     return kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").withName(name).get();
   }
 
@@ -153,7 +153,7 @@ public final class DriftScenario {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> status(GenericKubernetesResource r) {
+  static Map<String, Object> status(GenericKubernetesResource r) {
     Object status = r.getAdditionalProperties().get("status");
     return status instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
   }

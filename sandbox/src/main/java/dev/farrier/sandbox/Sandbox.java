@@ -46,6 +46,9 @@ public final class Sandbox {
         + "nothing launched twice); then every offering out of capacity: the NodePool says so, and when it is back");
     all.put("safety", "instances that are not exactly Farrier's survive garbage collection; a NodePool with an absurd limit "
         + "says why it is not Ready, and the good one still provisions");
+    all.put("consolidation", "the blueprint's Deployment scaled to zero: the node left empty is removed once consolidateAfter ("
+        + ConsolidationScenario.CONSOLIDATE_AFTER + ") has passed since its last pod left and the consolidation still stands when"
+        + " checked again");
     all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
         + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
@@ -141,11 +144,21 @@ public final class Sandbox {
         if (faults != null) {
           faults.injectApiFaults(out);
         }
-        var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking) : scenario.provision(FROM_VERSION);
+        boolean consolidation = scenarioName.equals("consolidation");
+        var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking)
+            : consolidation ? scenario.provision(FROM_VERSION, ConsolidationScenario::edit) : scenario.provision(FROM_VERSION);
         out.printf("   %d inflate pods Ready on %s (nodeclaim %s, instance %s, image %s) after %.1fs%n", DriftScenario.REPLICAS,
             old.node(), old.nodeClaim(), old.instanceId(), old.imageId(), Duration.between(started, old.at()).toMillis() / 1000.0);
         if (safety) {
           new SafetyScenario(env, scenario, worker.log(), Duration.ofMinutes(5)).play(old, out);
+          return finish(env, keep, out);
+        }
+        if (consolidation) {
+          out.println("== scaling " + DriftScenario.APP + " to 0 replicas (NodePool consolidateAfter "
+              + ConsolidationScenario.CONSOLIDATE_AFTER + ")");
+          ConsolidationScenario.report(new ConsolidationScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5))
+              .emptyAndAwaitRemoval(old), out);
+          printTimeline(env, recorder, started, out);
           return finish(env, keep, out);
         }
         if (faults != null) {
@@ -159,12 +172,7 @@ public final class Sandbox {
         out.printf("   replaced by %s (nodeclaim %s, image %s) in %.1fs; %d pods evicted; outcome %s%n", up.newNode(), up.newNodeClaim(),
             up.newImageId(), Duration.between(up.switchedAt(), up.doneAt()).toMillis() / 1000.0, up.result().evictedPods(), up.result().outcome());
 
-        out.println("== timeline");
-        var timeline = new Timeline().addFarrierEvents(env.kube()).addRecorder(recorder);
-        for (var call : new CloudCallLog(env.cloudDir()).read()) {
-          timeline.add(new Timeline.Entry(call.time(), "ec2", call.instanceId(), call.operation() + " " + call.detail()));
-        }
-        timeline.print(out, started);
+        printTimeline(env, recorder, started, out);
         out.println("== worker log");
         try (var lines = Files.lines(worker.log())) {
           lines.filter(l -> l.contains("disrupting nodeclaim")).forEach(l -> out.println("   " + l));
@@ -177,6 +185,16 @@ public final class Sandbox {
       }
       return finish(env, keep, out);
     }
+  }
+
+  /** Farrier's Events, the app's pods and the cloud's calls, in time order. */
+  private static void printTimeline(SandboxEnvironment env, ClusterRecorder recorder, Instant started, PrintStream out) {
+    out.println("== timeline");
+    var timeline = new Timeline().addFarrierEvents(env.kube()).addRecorder(recorder);
+    for (var call : new CloudCallLog(env.cloudDir()).read()) {
+      timeline.add(new Timeline.Entry(call.time(), "ec2", call.instanceId(), call.operation() + " " + call.detail()));
+    }
+    timeline.print(out, started);
   }
 
   /** Leaves the stack up until Ctrl-C with {@code --keep}, else returns 0. */

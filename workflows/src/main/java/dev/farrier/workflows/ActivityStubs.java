@@ -100,6 +100,7 @@ public final class ActivityStubs {
         "PlanProvisioning", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
         "PlanReplacement", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
         "PlanRollout", call(Duration.ofMinutes(1), Duration.ofMinutes(5)),
+        "RecheckDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)),
         // The reconciler plans again at its next interval, so a failed round is cheap.
         "PlanDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
   }

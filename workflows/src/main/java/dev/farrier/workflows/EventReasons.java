@@ -18,6 +18,8 @@ public final class EventReasons {
   public static final String DISRUPTION_COMPLETED = "DisruptionCompleted";
   /** A step failed; the replacement waits for an operator's Retry. */
   public static final String DISRUPTION_FAILED = "DisruptionFailed";
+  /** A consolidation checked again before acting no longer stood: the node was left as it was. */
+  public static final String DISRUPTION_INVALIDATED = "DisruptionInvalidated";
   /** An operator forced the drain past PodDisruptionBudgets, with the reason. */
   public static final String FORCE_DRAIN = "ForceDrain";
   public static final String DISRUPTION_TAINTED = "DisruptionTainted";

@@ -5,7 +5,7 @@ package dev.farrier.workflows.activities;
  *
  * @param method        replace (launch a replacement first) or delete (no replacement needed, or the NodeClaim is
  *                      being deleted by a user)
- * @param reason        Karpenter's reason word: {@code drifted}, {@code expired}, {@code deleted}
+ * @param reason        Karpenter's reason word: {@code drifted}, {@code expired}, {@code deleted}, {@code empty}
  * @param detail        why, in words (e.g. "image ami-0abc is not among ami-0def, ami-0123 resolved for amd64")
  * @param instanceType  the node's {@code node.kubernetes.io/instance-type}, for the disruption log line (may be null)
  * @param capacityType  the node's {@code karpenter.sh/capacity-type}, for the disruption log line (may be null)
@@ -25,6 +25,13 @@ public record DisruptionCommand(
     String instanceType,
     String capacityType,
     boolean approvalRequired) {
+  /** The reason of an empty node's consolidation. */
+  public static final String REASON_EMPTY = "empty";
+
+  /** A consolidation: validated again after a moment before the node is touched, as Karpenter validates its commands. */
+  public boolean consolidation() {
+    return REASON_EMPTY.equals(reason);
+  }
 
   public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,
       String reason, String detail, int podCount, Long terminationGracePeriodSeconds, String instanceType, String capacityType) {

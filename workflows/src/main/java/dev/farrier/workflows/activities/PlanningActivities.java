@@ -6,7 +6,8 @@ import io.temporal.activity.ActivityMethod;
 /**
  * Read the cluster and the cloud, then decide with the pure planners in {@code dev.farrier.workflows.planner}.
  * None of these mutate anything but the FailedScheduling Event on pods that fit nowhere (deduplicated per pod and
- * reason) and the NodeClaims' Drifted and Expired conditions (written toward a target), so retries are always safe.
+ * reason) and the NodeClaims' Drifted, Expired and Consolidatable conditions (written toward a target), so retries are
+ * always safe.
  */
 @ActivityInterface
 public interface PlanningActivities {
@@ -22,8 +23,8 @@ public interface PlanningActivities {
   ReplacementPlan planReplacement(PlanReplacementRequest request);
 
   /**
-   * Drift (AMI and NodePool hash), expiry and deletion candidates, within each NodePool's disruption budget; keeps
-   * the Drifted and Expired conditions of the NodeClaims up to date on the way.
+   * Drift (AMI and NodePool hash), expiry, emptiness and deletion candidates, within each NodePool's disruption budget;
+   * keeps the Drifted, Expired and Consolidatable conditions of the NodeClaims up to date on the way.
    */
   @ActivityMethod
   DisruptionPlan planDisruption(PlanDisruptionRequest request);
@@ -34,4 +35,12 @@ public interface PlanningActivities {
    */
   @ActivityMethod
   RolloutBatch planRollout(PlanDisruptionRequest request);
+
+  /**
+   * Plans again as {@link #planDisruption} would, counting the caller (the claim's own replacement, not yet past its
+   * first step) as not running, and answers whether the claim is still disrupted for the same reason, or why not.
+   * How a consolidation is validated before it touches the node; writes nothing.
+   */
+  @ActivityMethod
+  CandidateDecision recheckDisruption(RecheckDisruptionRequest request);
 }

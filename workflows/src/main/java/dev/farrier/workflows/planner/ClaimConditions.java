@@ -3,18 +3,27 @@ package dev.farrier.workflows.planner;
 import java.util.List;
 
 /**
- * The disruption conditions one NodeClaim should carry: each of {@code set} True with its reason and message, each
+ * The disruption conditions one NodeClaim should carry: each of {@code set} with its status, reason and message, each
  * type in {@code removed} absent. A type in neither is left as it is (the planner could not tell).
  */
-public record ClaimConditions(String nodeClaim, List<TrueCondition> set, List<String> removed) {
+public record ClaimConditions(String nodeClaim, List<StatusCondition> set, List<String> removed) {
   public static final String DRIFTED = "Drifted";
   public static final String EXPIRED = "Expired";
+  public static final String CONSOLIDATABLE = "Consolidatable";
 
   public ClaimConditions {
     set = List.copyOf(set);
     removed = List.copyOf(removed);
   }
 
-  /** A condition that should be True; its lastTransitionTime is the writer's business (it moves only with the status). */
-  public record TrueCondition(String type, String reason, String message) {}
+  /**
+   * A condition as it should be ({@code True} or {@code False}); its lastTransitionTime is the writer's business (it
+   * moves only with the status).
+   */
+  public record StatusCondition(String type, boolean status, String reason, String message) {
+    /** A True condition. */
+    public StatusCondition(String type, String reason, String message) {
+      this(type, true, reason, message);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 package dev.farrier.workflows.planner;
 
-import dev.farrier.workflows.planner.ClaimConditions.TrueCondition;
+import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +19,10 @@ import java.util.stream.Collectors;
  *       leaves it when its drift check fails.</li>
  *   <li>{@code Expired}: True with reason {@code Expired} once {@code expireAfter} has passed since creation, removed
  *       otherwise (a longer expireAfter or {@code Never} takes it away again).</li>
+ *   <li>{@code Consolidatable}: True once the NodePool's {@code consolidateAfter} has passed since the last pod event
+ *       (as Karpenter v1's); while it has not, where Karpenter removes it, Farrier sets it False with reason
+ *       {@code ConsolidateAfterNotReached} and the time it will be, so {@code kubectl describe nodeclaim} answers "why not
+ *       yet". Removed before the claim is initialized and when {@code consolidateAfter} is {@code Never}.</li>
  * </ul>
  * Unlike the plan, these do not depend on budgets, do-not-disrupt, initialization or a replacement under way: a
  * condition says what the claim is, the plan what is done about it now. A claim not launched yet has neither
@@ -41,22 +45,29 @@ public final class DisruptionConditions {
         continue;
       }
       if (claim.instanceId() == null) {
-        result.add(new ClaimConditions(claim.name(), List.of(), List.of(ClaimConditions.DRIFTED, ClaimConditions.EXPIRED)));
+        result.add(new ClaimConditions(claim.name(), List.of(),
+            List.of(ClaimConditions.DRIFTED, ClaimConditions.EXPIRED, ClaimConditions.CONSOLIDATABLE)));
         continue;
       }
-      List<TrueCondition> set = new ArrayList<>();
+      List<StatusCondition> set = new ArrayList<>();
       List<String> removed = new ArrayList<>();
       DriftCheck drift = DriftCheck.of(claim, pool, images);
       if (drift.drifted()) {
-        set.add(new TrueCondition(ClaimConditions.DRIFTED, drift.reason(), drift.detail()));
+        set.add(new StatusCondition(ClaimConditions.DRIFTED, drift.reason(), drift.detail()));
       } else if (drift.conclusive()) {
         removed.add(ClaimConditions.DRIFTED);
       }
       String expiry = Expiry.of(claim, pool, snapshot.nowMillis());
       if (expiry != null) {
-        set.add(new TrueCondition(ClaimConditions.EXPIRED, REASON_EXPIRED, expiry));
+        set.add(new StatusCondition(ClaimConditions.EXPIRED, REASON_EXPIRED, expiry));
       } else {
         removed.add(ClaimConditions.EXPIRED);
+      }
+      ConsolidationTiming timing = ConsolidationTiming.of(claim, pool, snapshot.nowMillis());
+      if (ConsolidationTiming.NOT_INITIALIZED.equals(timing.reason()) || ConsolidationTiming.DISABLED.equals(timing.reason())) {
+        removed.add(ClaimConditions.CONSOLIDATABLE);
+      } else {
+        set.add(new StatusCondition(ClaimConditions.CONSOLIDATABLE, timing.consolidatable(), timing.reason(), timing.detail()));
       }
       result.add(new ClaimConditions(claim.name(), set, removed));
     }

@@ -31,7 +31,8 @@ import java.util.stream.Collectors;
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
  *       v1: no budget, and do-not-disrupt does not stop it (the drain still honours do-not-disrupt pods until the
  *       terminationGracePeriod);</li>
- *   <li>not drifted ({@link DriftCheck}) and no rebalance recommended: skipped;</li>
+ *   <li>not drifted ({@link DriftCheck}), no rebalance recommended and not empty past {@code consolidateAfter}
+ *       ({@link Emptiness}): skipped, with why it is not a consolidation candidate;</li>
  *   <li>drifted in a NodePool owned by a fleet upgrade ({@code farrier.dev/rollout}): skipped, the rollout replaces
  *       it in one of its batches ({@link #planRollout});</li>
  *   <li>do-not-disrupt on the node or one of its pods: skipped;</li>
@@ -40,7 +41,10 @@ import java.util.stream.Collectors;
  *   <li>rebalance recommended by EC2 (the NodePool opted in): a voluntary disruption like drift, held by
  *       do-not-disrupt, under the budgets that name no reason (Karpenter's default 10% when there are none).
  *       Voluntary candidates take budget oldest-drifted first (Drifted condition time, else creation time), then by
- *       name.</li>
+ *       name;</li>
+ *   <li>empty ({@link Emptiness}): method {@code delete} under the budgets for {@code Empty}. The replacement
+ *       workflow waits a moment and asks {@link #plan} again before it touches the node, as Karpenter validates a
+ *       consolidation before acting.</li>
  * </ol>
  * Method {@code replace} when the node has reschedulable pods, {@code delete} when it has none. Every node already
  * being disrupted, whatever step it is in ({@link NodeClaimView#beingDisrupted}: deleting, tainted, or held by a
@@ -51,6 +55,7 @@ public final class DisruptionPlanner {
   static final String REASON_EXPIRED = "expired";
   static final String REASON_DRIFTED = "drifted";
   static final String REASON_REBALANCE = "rebalance";
+  static final String REASON_EMPTY = DisruptionCommand.REASON_EMPTY;
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
 
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
@@ -133,9 +138,13 @@ public final class DisruptionPlanner {
         continue;
       }
       DriftCheck drift = DriftCheck.of(claim, pool, images);
+      Emptiness empty = null;
       if (!drift.drifted() && (scope != null || !claim.rebalanceRecommended())) {
-        decisions.put(claim.name(), skip(claim, drift.detail()));
-        continue;
+        empty = scope == null ? Emptiness.of(claim, pool, snapshot.nowMillis()) : null;
+        if (empty == null || !empty.candidate()) {
+          decisions.put(claim.name(), skip(claim, drift.detail() + (empty == null ? "" : "; " + empty.detail())));
+          continue;
+        }
       }
       String owner = ownerProblem(scope, pool);
       if (drift.drifted() && owner != null) {
@@ -146,6 +155,7 @@ public final class DisruptionPlanner {
         remaining.add(claim.name());
       }
       Decided candidate = drift.drifted() ? new Decided(claim, pool, method(claim), REASON_DRIFTED, drift.detail())
+          : empty != null ? new Decided(claim, pool, DisruptionMethod.DELETE, REASON_EMPTY, empty.detail())
           : new Decided(claim, pool, method(claim), REASON_REBALANCE, REBALANCE_DETAIL);
       String blocker = claim.doNotDisrupt() ? "karpenter.sh/do-not-disrupt on the node"
           : !claim.pods().doNotDisruptPods().isEmpty()
@@ -228,7 +238,8 @@ public final class DisruptionPlanner {
   private record Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail) {
     /** How the decision reads: {@code drifted (<detail>)}, {@code rebalance recommended}. */
     String what() {
-      return REASON_REBALANCE.equals(reason) ? "rebalance recommended" : reason + " (" + detail + ")";
+      return REASON_REBALANCE.equals(reason) ? "rebalance recommended"
+          : REASON_EMPTY.equals(reason) ? "empty (" + detail + ")" : reason + " (" + detail + ")";
     }
 
     /**
@@ -238,6 +249,9 @@ public final class DisruptionPlanner {
     BudgetCheck budget(int nodes, int disrupting, long nowMillis) {
       if (REASON_DRIFTED.equals(reason)) {
         return BudgetCheck.of(pool.budgets(), "Drifted", nodes, disrupting, nowMillis);
+      }
+      if (REASON_EMPTY.equals(reason)) {
+        return BudgetCheck.of(pool.budgets(), "Empty", nodes, disrupting, nowMillis);
       }
       List<DisruptionBudget> general = pool.budgets().stream().filter(b -> b.reasons().isEmpty()).toList();
       return BudgetCheck.of(general, "Rebalance", nodes, disrupting, nowMillis);

@@ -32,6 +32,13 @@ package dev.farrier.workflows.planner;
  *                                      ago (its deletion may not show yet)
  * @param rebalanceRecommended          EC2 recommended rebalancing its instance away and its NodePool opted in
  *                                      ({@code farrier.dev/rebalance-recommended} on the Node): a voluntary disruption
+ * @param initializedAtMillis           lastTransitionTime of a True {@code Initialized} condition, null when none
+ * @param lastPodEventMillis            the last time a pod was bound to or left the node: the later of
+ *                                      {@code status.lastPodEventTime} and its bound pods' scheduling times; null when
+ *                                      none is known (consolidation then counts from {@link #initializedAtMillis})
+ * @param nominated                     why the node holds room for pods not bound to it yet (pods promised to it at
+ *                                      launch, or pods of a node it replaces that are still being drained), null when it
+ *                                      holds none: such a node is never consolidated, as Karpenter leaves nominated nodes
  */
 public record NodeClaimView(
     String name,
@@ -57,9 +64,39 @@ public record NodeClaimView(
     Long terminationGracePeriodSeconds,
     PodsOnNode pods,
     boolean replacementActive,
-    boolean rebalanceRecommended) {
+    boolean rebalanceRecommended,
+    Long initializedAtMillis,
+    Long lastPodEventMillis,
+    String nominated) {
   public NodeClaimView {
     pods = pods == null ? PodsOnNode.NONE : pods;
+  }
+
+  /** A claim with nothing known of its pod events (consolidation counts from creation when initialized). */
+  public NodeClaimView(String name, String nodePool, String nodeClassName, String nodeName, String instanceId, String imageId,
+      String arch, String nodePoolHash, String capacityType, String instanceType, String zone, boolean registered,
+      boolean initialized, boolean deleting, boolean disruptedTaint, boolean aborted, boolean doNotDisrupt, long createdAtMillis,
+      Long driftedSinceMillis, String expireAfter, Long terminationGracePeriodSeconds, PodsOnNode pods,
+      boolean replacementActive, boolean rebalanceRecommended) {
+    this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
+        registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
+        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, null, null, null);
+  }
+
+  /** The same claim seen by its own replacement before that has tainted it: the replacement running is not counted. */
+  public NodeClaimView withoutOwnReplacement() {
+    return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
+        instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
+        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, false, rebalanceRecommended,
+        initializedAtMillis, lastPodEventMillis, nominated);
+  }
+
+  /** The same claim with its pod-event facts. */
+  public NodeClaimView withPodEvents(Long initializedAt, Long lastPodEvent, String nominatedFor) {
+    return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
+        instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
+        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
+        initializedAt, lastPodEvent, nominatedFor);
   }
 
   /** A claim whose taint, when present, belongs to a running replacement (as the snapshot said before it said more). */

@@ -25,6 +25,10 @@ import java.util.Map;
  * @param terminationGracePeriodSeconds {@code spec.template.spec.terminationGracePeriod} in seconds, null when unset
  * @param rollout                       the fleet upgrade that owns the NodePool ({@code farrier.dev/rollout}), null
  *                                      when none: its drifted nodes are then replaced only in that rollout's batches
+ * @param consolidationPolicy           {@code spec.disruption.consolidationPolicy}: {@code WhenEmpty} or
+ *                                      {@code WhenEmptyOrUnderutilized} (the API's default)
+ * @param consolidateAfter              {@code spec.disruption.consolidateAfter}: how long after the last pod event a
+ *                                      node may be consolidated, or {@code Never}
  */
 public record NodePoolView(
     String name,
@@ -41,7 +45,23 @@ public record NodePoolView(
     String expireAfter,
     Long terminationGracePeriodSeconds,
     boolean approvalRequired,
-    String rollout) {
+    String rollout,
+    String consolidationPolicy,
+    String consolidateAfter) {
+  public static final String WHEN_EMPTY = "WhenEmpty";
+  public static final String WHEN_EMPTY_OR_UNDERUTILIZED = "WhenEmptyOrUnderutilized";
+  /** What the legacy constructors set: no consolidation (planner tests of other rules stay as they were). */
+  public static final String NEVER = "Never";
+
+  /** A NodePool that does not consolidate. */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
+      String rollout) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, approvalRequired, rollout, WHEN_EMPTY_OR_UNDERUTILIZED, NEVER);
+  }
+
   /** A NodePool whose replacements need no approval. */
   public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
       List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
@@ -63,6 +83,12 @@ public record NodePoolView(
   /** The same NodePool with another {@code usage} (what provisioning counts against the limits). */
   public NodePoolView withUsage(Resources newUsage) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
-        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout);
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter);
+  }
+
+  /** The same NodePool with another consolidation policy and {@code consolidateAfter}. */
+  public NodePoolView withConsolidation(String policy, String after) {
+    return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, policy, after);
   }
 }

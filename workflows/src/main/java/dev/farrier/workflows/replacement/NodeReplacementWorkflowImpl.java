@@ -23,6 +23,7 @@ import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
+import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DrainRequest;
@@ -32,6 +33,7 @@ import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import io.temporal.common.SearchAttributeUpdate;
@@ -96,6 +98,10 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   static final String OUTCOME_DONE = "Done";
   static final String OUTCOME_ABORTED = "Aborted";
+  /** A consolidation found no longer valid when checked again: nothing was done. */
+  static final String OUTCOME_INVALIDATED = "Invalidated";
+  /** How long a consolidation waits before it is checked again (Karpenter's consolidation TTL). */
+  static final Duration CONSOLIDATION_RECHECK_DELAY = Duration.ofSeconds(15);
 
   /** Thrown inside the workflow method when an accepted abort is noticed; caught there, never leaves it. */
   static final class AbortRequested extends RuntimeException {
@@ -145,6 +151,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     }
     launch = new ReplacementLaunch(this, planning, cluster, command, launchSettings);
     upsertIdentity();
+    if (!resumed && command.consolidation()) {
+      CandidateDecision still = recheckConsolidation();
+      if (!still.disrupt()) {
+        return result(OUTCOME_INVALIDATED);
+      }
+    }
     if (!resumed && operatorsSee()) {
       recordOnNodeAndClaim(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED,
           EventReasons.disruptionStarted(command.method(), command.reason(), command.detail()));
@@ -167,6 +179,26 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         return afterHandlers(rollBackAbort());
       }
     }
+  }
+
+  /**
+   * A consolidation is planned from a snapshot that may be moments old: a pod may have landed on the node since.
+   * Before touching anything, wait {@link #CONSOLIDATION_RECHECK_DELAY} and plan again (as Karpenter validates a
+   * consolidation after its 15 s TTL); the replacement ends with {@value #OUTCOME_INVALIDATED} when the claim is no longer
+   * planned for the same reason, the node untouched, and says why on the node.
+   */
+  private CandidateDecision recheckConsolidation() {
+    Workflow.sleep(CONSOLIDATION_RECHECK_DELAY);
+    CandidateDecision still = planning.recheckDisruption(new RecheckDisruptionRequest(cluster, command.nodeClaim(), command.reason()));
+    if (!still.disrupt()) {
+      StructuredLog.info(log, "consolidation no longer valid, node left alone", "nodeclaim", command.nodeClaim(), "node",
+          command.nodeName(), "reason", command.reason(), "why", still.reason());
+      if (command.nodeName() != null) {
+        events.normal(KIND_NODE, command.nodeName(), EventReasons.DISRUPTION_INVALIDATED,
+            command.reason() + " consolidation cancelled: " + still.reason());
+      }
+    }
+    return still;
   }
 
   /** The steps, in order; a retry before the point of no return starts over, after it only the last steps run again. */

@@ -3,13 +3,13 @@ package dev.farrier.workflows.planner;
 import static dev.farrier.workflows.planner.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.farrier.workflows.planner.ClaimConditions.TrueCondition;
+import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DisruptionConditionsTest {
   private static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
-  private static final List<String> BOTH = List.of(ClaimConditions.DRIFTED, ClaimConditions.EXPIRED);
+  private static final List<String> BOTH = List.of(ClaimConditions.DRIFTED, ClaimConditions.EXPIRED, ClaimConditions.CONSOLIDATABLE);
 
   private static List<ClaimConditions> decide(List<NodePoolView> pools, List<NodeClaimView> claims, List<ResolvedImages> images) {
     return DisruptionConditions.of(new DisruptionSnapshot(NOW, pools, claims, images));
@@ -28,15 +28,15 @@ class DisruptionConditionsTest {
 
   @Test
   void anOldImageIsAmiDriftWithTheImagesInTheMessage() {
-    assertEquals(new ClaimConditions("a", List.of(new TrueCondition("Drifted", "AMIDrift",
-            "image ami-old is not among ami-new resolved for amd64")), List.of("Expired")),
+    assertEquals(new ClaimConditions("a", List.of(new StatusCondition("Drifted", "AMIDrift",
+            "image ami-old is not among ami-new resolved for amd64")), List.of("Expired", "Consolidatable")),
         only(onImage(claim("a", "default"), "ami-old")));
   }
 
   @Test
   void anotherNodePoolHashIsNodePoolDrifted() {
-    assertEquals(new ClaimConditions("a", List.of(new TrueCondition("Drifted", "NodePoolDrifted",
-            "nodepool-hash hash-old differs from nodepool default's hash-default")), List.of("Expired")),
+    assertEquals(new ClaimConditions("a", List.of(new StatusCondition("Drifted", "NodePoolDrifted",
+            "nodepool-hash hash-old differs from nodepool default's hash-default")), List.of("Expired", "Consolidatable")),
         only(withHash(claim("a", "default"), "hash-old")));
   }
 
@@ -53,7 +53,7 @@ class DisruptionConditionsTest {
   void aDriftThatCannotBeCheckedLeavesTheConditionAsItIs() {
     var noImages = decide(List.of(pool("default")), List.of(onImage(claim("a", "default"), "ami-old")), List.of());
 
-    assertEquals(List.of(new ClaimConditions("a", List.of(), List.of("Expired"))), noImages,
+    assertEquals(List.of(new ClaimConditions("a", List.of(), List.of("Expired", "Consolidatable"))), noImages,
         "a node class resolving nothing neither sets nor removes Drifted");
     var hashDriftStillCounts = decide(List.of(pool("default")), List.of(withHash(claim("a", "default"), "hash-old")), List.of());
     assertEquals("NodePoolDrifted", hashDriftStillCounts.getFirst().set().getFirst().reason());
@@ -63,8 +63,8 @@ class DisruptionConditionsTest {
   void anExpiredClaimIsExpiredWithItsExpireAfterInTheMessage() {
     var old = withTimes(claim("old", "default"), NOW - 721 * HOUR, null);
 
-    assertEquals(new ClaimConditions("old", List.of(new TrueCondition("Expired", "Expired",
-            "older than expireAfter 720h (created at 2026-12-16T07:00:00Z)")), List.of("Drifted")),
+    assertEquals(new ClaimConditions("old", List.of(new StatusCondition("Expired", "Expired",
+            "older than expireAfter 720h (created at 2026-12-16T07:00:00Z)")), List.of("Drifted", "Consolidatable")),
         only(old));
     assertEquals(BOTH, decide(List.of(withExpireAfter(pool("default"), "Never")), List.of(old), IMAGES).getFirst().removed(),
         "expireAfter Never takes Expired away again");

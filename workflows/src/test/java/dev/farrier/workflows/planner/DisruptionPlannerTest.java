@@ -38,7 +38,7 @@ class DisruptionPlannerTest {
   static Stream<Arguments> driftCases() {
     NodeClaimView current = claim("a", "default");
     return Stream.of(
-        Arguments.of("current", current, false, "not drifted: image ami-new is current for amd64, nodepool-hash matches"),
+        Arguments.of("current", current, false, "not drifted: image ami-new is current for amd64, nodepool-hash matches; consolidateAfter Never: consolidation is off"),
         Arguments.of("old image", onImage(current, "ami-old"), true,
             "drifted: image ami-old is not among ami-new resolved for amd64"),
         Arguments.of("old hash", withHash(current, "hash-old"), true,
@@ -47,7 +47,8 @@ class DisruptionPlannerTest {
             "drifted: image ami-old is not among ami-new resolved for amd64; nodepool-hash hash-old differs from"
                 + " nodepool default's hash-default"),
         Arguments.of("no hash annotation", withHash(current, null), false,
-            "not drifted: image ami-new is current for amd64, nodepool-hash not compared (missing)"));
+            "not drifted: image ami-new is current for amd64, nodepool-hash not compared (missing); consolidateAfter Never:"
+                + " consolidation is off"));
   }
 
   @ParameterizedTest(name = "{0}")

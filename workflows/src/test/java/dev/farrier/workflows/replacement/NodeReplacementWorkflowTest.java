@@ -116,6 +116,48 @@ class NodeReplacementWorkflowTest {
         "disrupting nodeclaim(s) via delete, terminating 1 nodes (3 pods) " + OLD_NODE + "/m5.large/on-demand")));
   }
 
+  private static DisruptionCommand emptyNode() {
+    var c = Fixtures.command(OLD, "delete", null);
+    return new DisruptionCommand(c.nodeClaim(), c.nodeName(), c.nodePool(), c.instanceId(), c.method(), "empty",
+        "no pods to reschedule and consolidateAfter 30s passed", 0, null, c.instanceType(), c.capacityType());
+  }
+
+  @Test
+  void aConsolidationIsCheckedAgainAfterAMomentBeforeTheNodeIsTouched() {
+    test.start();
+    long started = test.env.currentTimeMillis();
+
+    ReplacementResult result = replace(emptyNode());
+
+    assertEquals("Done", result.outcome());
+    List<String> steps = test.journal.steps();
+    assertEquals("recheckDisruption " + OLD + " empty", steps.getFirst(), steps.toString());
+    assertEquals("taintDisrupted " + OLD_NODE, steps.get(1));
+    assertTrue(test.env.currentTimeMillis() - started >= NodeReplacementWorkflowImpl.CONSOLIDATION_RECHECK_DELAY.toMillis());
+  }
+
+  @Test
+  void aConsolidationNoLongerValidLeavesTheNodeUntouchedAndSaysWhy() {
+    test.planning.onRecheckDisruption(r -> new dev.farrier.workflows.activities.CandidateDecision(r.nodeClaim(), OLD_NODE, "default",
+        false, "not drifted; not empty: 1 pod would need a new home"));
+    test.start();
+
+    ReplacementResult result = replace(emptyNode());
+
+    assertEquals("Invalidated", result.outcome());
+    assertEquals(List.of("recheckDisruption " + OLD + " empty"), test.journal.steps());
+    assertEquals(List.of("DisruptionInvalidated"), nodeEventReasons());
+    assertTrue(test.nodes.events().stream().anyMatch(e -> e.message().equals(
+        "empty consolidation cancelled: not drifted; not empty: 1 pod would need a new home")));
+  }
+
+  @Test
+  void driftIsNotCheckedAgain() {
+    test.start();
+    replace(Fixtures.command(OLD, "delete", null));
+    assertEquals(0, test.journal.countStartingWith("recheckDisruption"));
+  }
+
   @Test
   void reportsThePdbThatBlocksTheDrainThenCompletes() {
     AtomicInteger passes = new AtomicInteger();

@@ -1,6 +1,8 @@
 package dev.farrier.workflows.testing;
 
+import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanReplacementRequest;
@@ -25,6 +27,8 @@ public class FakePlanningActivities implements PlanningActivities {
       r -> new ReplacementPlan(Fixtures.claim(r.replacementName(), "default"), 3, "like " + r.nodeName());
   private volatile Function<PlanDisruptionRequest, DisruptionPlan> planDisruption = r -> DisruptionPlan.empty(0);
   private volatile Function<PlanDisruptionRequest, RolloutBatch> planRollout = r -> new RolloutBatch(List.of(), 0, List.of());
+  private volatile Function<RecheckDisruptionRequest, CandidateDecision> recheckDisruption =
+      r -> new CandidateDecision(r.nodeClaim(), null, null, true, r.reason() + ": still stands");
 
   public FakePlanningActivities(CallJournal journal) {
     this.journal = journal;
@@ -47,6 +51,11 @@ public class FakePlanningActivities implements PlanningActivities {
 
   public FakePlanningActivities onPlanRollout(Function<PlanDisruptionRequest, RolloutBatch> behaviour) {
     this.planRollout = behaviour;
+    return this;
+  }
+
+  public FakePlanningActivities onRecheckDisruption(Function<RecheckDisruptionRequest, CandidateDecision> behaviour) {
+    this.recheckDisruption = behaviour;
     return this;
   }
 
@@ -80,5 +89,11 @@ public class FakePlanningActivities implements PlanningActivities {
     journal.record("planRollout", request.rollout() == null ? null : request.rollout().onlyClaims().isEmpty()
         ? "max=" + request.rollout().max() : "rollback " + request.rollout().onlyClaims());
     return planRollout.apply(request);
+  }
+
+  @Override
+  public CandidateDecision recheckDisruption(RecheckDisruptionRequest request) {
+    journal.record("recheckDisruption", request.nodeClaim() + " " + request.reason());
+    return recheckDisruption.apply(request);
   }
 }

@@ -1,0 +1,92 @@
+package dev.farrier.sandbox;
+
+import dev.farrier.workflows.replacement.ReplacementResult;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.temporal.client.WorkflowClient;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Empty-node consolidation played against the real worker: the blueprint's NodePool with {@code consolidateAfter}
+ * {@value #CONSOLIDATE_AFTER}, its Deployment scaled to zero, and the node that is left empty removed once
+ * consolidateAfter has passed since its last pod left (the NodeClaim's {@code lastPodEventTime}) and the
+ * consolidation still stands when checked again, through a {@code disrupt/<nodeclaim>} workflow with reason
+ * {@code empty}; the NodeClaim's {@code Consolidatable} condition says when it became consolidatable.
+ */
+public final class ConsolidationScenario {
+  public static final String CONSOLIDATE_AFTER = "20s";
+
+  private final KubernetesClient kube;
+  private final WorkflowClient temporal;
+  private final DriftScenario drift;
+  private final Duration timeout;
+
+  /** What the consolidation did. */
+  public record Consolidated(String nodeClaim, String lastPodEventTime, Map<String, Object> consolidatable,
+      ReplacementResult result, Instant emptiedAt, Instant goneAt) {}
+
+  public ConsolidationScenario(KubernetesClient kube, WorkflowClient temporal, DriftScenario drift, Duration timeout) {
+    this.kube = kube;
+    this.temporal = temporal;
+    this.drift = drift;
+    this.timeout = timeout;
+  }
+
+  /** The blueprint with the consolidateAfter of this scenario. */
+  public static String edit(String blueprint) {
+    return blueprint.replace("consolidateAfter: 1m", "consolidateAfter: " + CONSOLIDATE_AFTER);
+  }
+
+  /** Scales the app to zero and waits until the node it leaves empty and its claim are gone. */
+  public Consolidated emptyAndAwaitRemoval(DriftScenario.Provisioned node) {
+    kube.apps().deployments().inNamespace(DriftScenario.NAMESPACE).withName(DriftScenario.APP).scale(0);
+    var emptiedAt = Instant.now();
+    Await.until("the " + DriftScenario.APP + " pods to be gone", timeout,
+        () -> kube.pods().inNamespace(DriftScenario.NAMESPACE).withLabel("app", DriftScenario.APP).list().getItems().isEmpty(),
+        drift::diagnostics);
+    // The claim says when its last pod left and when it becomes consolidatable, before it goes.
+    var seen = Await.until("nodeclaim " + node.nodeClaim() + " to be Consolidatable after its last pod left", timeout, () -> {
+      var claim = drift.nodeClaim(node.nodeClaim());
+      if (claim == null) {
+        throw new IllegalStateException("nodeclaim " + node.nodeClaim() + " was removed before it said it is Consolidatable");
+      }
+      var status = DriftScenario.status(claim);
+      var condition = conditions(status).stream().filter(c -> "Consolidatable".equals(c.get("type"))).findFirst().orElse(null);
+      var last = Objects.toString(status.get("lastPodEventTime"), null);
+      return last != null && Instant.parse(last).isAfter(emptiedAt.minusSeconds(2)) && condition != null
+          && "True".equals(condition.get("status")) ? new Object[] {last, condition} : null;
+    }, drift::diagnostics);
+    var workflowId = drift.awaitReplacementStarted(node);
+    ReplacementResult result;
+    try {
+      result = temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("consolidation " + workflowId + " did not finish within " + timeout + "\n" + drift.diagnostics(), e);
+    }
+    Await.until("node " + node.node() + " and nodeclaim " + node.nodeClaim() + " to be deleted", timeout,
+        () -> kube.nodes().withName(node.node()).get() == null && drift.nodeClaim(node.nodeClaim()) == null, drift::diagnostics);
+    @SuppressWarnings("unchecked")
+    var condition = (Map<String, Object>) seen[1];
+    return new Consolidated(node.nodeClaim(), (String) seen[0], condition, result, emptiedAt, Instant.now());
+  }
+
+  /** Prints what happened. */
+  public static void report(Consolidated c, PrintStream out) {
+    out.printf("   nodeclaim %s: lastPodEventTime %s, Consolidatable=%s (%s)%n", c.nodeClaim(), c.lastPodEventTime(),
+        c.consolidatable().get("status"), c.consolidatable().get("message"));
+    out.printf("   disrupt/%s: outcome %s; node and nodeclaim gone %.1fs after the scale-down (consolidateAfter %s, checked again"
+        + " 15s after it was planned)%n", c.nodeClaim(), c.result().outcome(),
+        Duration.between(c.emptiedAt(), c.goneAt()).toMillis() / 1000.0, CONSOLIDATE_AFTER);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> conditions(Map<String, Object> status) {
+    return status.get("conditions") instanceof List<?> list ? (List<Map<String, Object>>) list : List.of();
+  }
+}
