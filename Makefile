@@ -59,19 +59,19 @@ bench: check-java tools
 	  $(JAVA_RUN) -cp "$$cp" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
 
 # Mutation testing (PIT) of the decision code that keeps Farrier's safety promises (docs/SAFETY.md), against its fast
-# tests: the disruption planner, budgets, drift and expiry, the drain's policy and pod rules, ownership, the NodePool
-# validation, garbage collection's policy and overflow-safe quantities. Not part of `make test`; one report per module
+# tests: the disruption planner, budgets, drift and expiry, the drain's policy, pod rules and order, ownership, the
+# NodePool validation, garbage collection's policy and overflow-safe quantities. Not part of `make test`; one report per module
 # in <module>/target/pit-reports/ (docs/MUTATION.md has the score and the surviving mutants explained).
 MUTATION_CLASSES ?= dev.farrier.workflows.planner.DisruptionPlanner*,dev.farrier.workflows.planner.BudgetCheck,\
   dev.farrier.workflows.planner.DisruptionBudget,dev.farrier.workflows.planner.DriftCheck,dev.farrier.workflows.planner.Expiry,\
   dev.farrier.workflows.planner.NodeClaimView,dev.farrier.workflows.planner.GoDurations,dev.farrier.workflows.model.Resources,\
   dev.farrier.workflows.replacement.DrainPolicy,dev.farrier.workflows.replacement.Blocker,dev.farrier.workflows.replacement.ReplacementPhase,\
-  dev.farrier.activities.DrainRules*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.NodePoolValidation,\
+  dev.farrier.activities.DrainRules*,dev.farrier.activities.DrainOrder*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.NodePoolValidation,\
   dev.farrier.activities.ResourceQuantities,dev.farrier.activities.gc.GcPolicy
 MUTATION_TESTS ?= dev.farrier.workflows.planner.Disruption*Test,dev.farrier.workflows.planner.PlannerEdgesTest,\
   dev.farrier.workflows.planner.GoDurationsTest,dev.farrier.workflows.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
   dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest,\
-  dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
+  dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.DrainOrderTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
   dev.farrier.activities.gc.GcPolicyTest
 empty :=
 space := $(empty) $(empty)

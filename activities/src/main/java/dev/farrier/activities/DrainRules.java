@@ -2,16 +2,22 @@ package dev.farrier.activities;
 
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.Tolerations;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What a drain pass may do to each pod of the node: the one place the drain's pod rules live.
+ * What a drain pass may do to each pod of the node: the one place the drain's pod rules live ({@link DrainOrder} decides
+ * when, group by group).
  * <ul>
- *   <li>Never touched, even by a forced drain: DaemonSet pods (their controller tolerates the node going and would
- *       recreate them in place), mirror pods (the kubelet owns them; the API server refuses to evict them) and finished
- *       pods. They are not waited for either.</li>
+ *   <li>Never touched, even by a forced drain, and not waited for: mirror pods (the kubelet owns them; the API server
+ *       refuses to evict them), finished pods, and pods that tolerate {@code karpenter.sh/disrupted:NoSchedule} (the
+ *       taint does not keep them off the node, so an evicted one could come straight back), as Karpenter v1 leaves
+ *       them.</li>
+ *   <li>DaemonSet pods leave with the other pods, in their own drain groups: the replacement taints the node
+ *       {@code karpenter.sh/disrupted:NoSchedule} before it drains, which keeps their DaemonSet from recreating them
+ *       there. When the instance is gone they are left to the Node's deletion instead.</li>
  *   <li>When the instance is confirmed gone ({@link DrainRequest#instanceGone()}) every other pod is already dead: it
  *       is deleted at once (grace 0), past PDBs and do-not-disrupt, so its controller recreates it elsewhere now.</li>
  *   <li>A forced drain ({@link DrainRequest#bypassPdb()}: terminationGracePeriod expired, or an operator's force-drain)
@@ -27,7 +33,7 @@ public final class DrainRules {
 
   /** What the pass does to one pod. */
   public enum Action {
-    /** DaemonSet, mirror or finished pod: never evicted or deleted, not waited for. */
+    /** Mirror, finished or tolerating pod (or a DaemonSet pod of a gone instance): left alone, not waited for. */
     IGNORE,
     /** Already terminating: waited for. */
     WAIT,
@@ -46,7 +52,7 @@ public final class DrainRules {
   private DrainRules() {}
 
   public static Action action(Pod pod, DrainRequest request) {
-    if (!mustLeave(pod)) {
+    if (!mustLeave(pod, request)) {
       return Action.IGNORE;
     }
     boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
@@ -68,21 +74,24 @@ public final class DrainRules {
     return Action.EVICT;
   }
 
-  /** The pods that must leave before the node can go: not DaemonSet pods, not mirror pods, not finished ones. */
-  public static List<Pod> mustLeave(List<Pod> pods) {
-    return pods.stream().filter(DrainRules::mustLeave).toList();
+  /** The pods that must leave before the node can go, in the order the node lists them. */
+  public static List<Pod> mustLeave(List<Pod> pods, DrainRequest request) {
+    return pods.stream().filter(pod -> mustLeave(pod, request)).toList();
   }
 
-  static boolean mustLeave(Pod pod) {
-    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-    return !"Succeeded".equals(phase) && !"Failed".equals(phase)
+  static boolean mustLeave(Pod pod, DrainRequest request) {
+    return !PodViews.terminal(pod)
         && !annotations(pod).containsKey(MIRROR_ANNOTATION)
-        && !ownedByDaemonSet(pod);
+        && !toleratesDisrupted(pod)
+        && !(request.instanceGone() && ownedByDaemonSet(pod));
   }
 
-  private static boolean ownedByDaemonSet(Pod pod) {
-    return pod.getMetadata().getOwnerReferences() != null && pod.getMetadata().getOwnerReferences().stream()
-        .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && "DaemonSet".equals(o.getKind()));
+  static boolean ownedByDaemonSet(Pod pod) {
+    return "DaemonSet".equals(PodViews.ownerKind(pod));
+  }
+
+  private static boolean toleratesDisrupted(Pod pod) {
+    return PodViews.tolerations(pod.getSpec()).stream().anyMatch(t -> Tolerations.tolerates(t, WellKnown.DISRUPTED_TAINT));
   }
 
   /** A controller (ReplicaSet, StatefulSet, Job, ...) owns the pod and will recreate it elsewhere. */

@@ -93,7 +93,8 @@ public class NodeActivitiesImpl implements NodeActivities {
   }
 
   /**
-   * One pass over the node's pods: evicts each evictable pod once and reports the ones it leaves, with why. Idempotent:
+   * One pass over the node's pods: evicts each evictable pod of the first drain group with pods left (every group when
+   * forced, {@link DrainOrder}) once and reports the ones it leaves, with why, and the later groups' pods it defers. Idempotent:
    * evicting a pod that is gone (or replaced by a namesake) is a no-op thanks to the UID precondition, and pods
    * already terminating are only waited for. Each call is bounded (see {@code PodEvictions}) and the pass heartbeats
    * per pod; a pass that has run for {@link #PASS_BUDGET} stops starting evictions and reports what is left, so
@@ -104,12 +105,13 @@ public class NodeActivitiesImpl implements NodeActivities {
     List<String> evicted = new ArrayList<>();
     List<HeldPod> held = new ArrayList<>();
     var deadline = clock.instant().plus(PASS_BUDGET);
-    for (Pod pod : pods.listPodsOnNode(request.nodeName())) {
+    DrainOrder.Pass pass = DrainOrder.pass(pods.listPodsOnNode(request.nodeName()), request);
+    for (Pod pod : pass.now()) {
       DrainRules.Action action = DrainRules.action(pod, request);
       if (action == DrainRules.Action.IGNORE || action == DrainRules.Action.WAIT) {
         continue;
       }
-      var key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      var key = key(pod);
       Activity.getExecutionContext().heartbeat(key);
       if (clock.instant().isAfter(deadline)) {
         log.atInfo().setMessage("drain pass out of time, the rest next pass").addKeyValue("node", request.nodeName())
@@ -151,9 +153,18 @@ public class NodeActivitiesImpl implements NodeActivities {
             .addKeyValue("error", e.getMessage()).log();
       }
     }
-    var remaining = DrainRules.mustLeave(pods.listPodsOnNode(request.nodeName())).stream()
-        .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).toList();
-    return DrainStatus.of(evicted, remaining, held);
+    if (!pass.deferred().isEmpty()) {
+      log.atInfo().setMessage("later drain groups wait").addKeyValue("node", request.nodeName())
+          .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("group", pass.group())
+          .addKeyValue("deferred", pass.deferred().size()).log();
+    }
+    var remaining = DrainRules.mustLeave(pods.listPodsOnNode(request.nodeName()), request).stream()
+        .map(NodeActivitiesImpl::key).toList();
+    return DrainStatus.of(evicted, remaining, held, pass.group(), pass.deferred().stream().map(NodeActivitiesImpl::key).toList());
+  }
+
+  private static String key(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
   }
 
   @Override

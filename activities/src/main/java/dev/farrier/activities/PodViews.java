@@ -41,8 +41,7 @@ final class PodViews {
         requests(spec),
         spec.getNodeSelector(),
         requiredAffinity(spec),
-        spec.getTolerations() == null ? List.of() : spec.getTolerations().stream()
-            .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList(),
+        tolerations(spec),
         ownerKind,
         "true".equals(annotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)),
         labels,
@@ -100,6 +99,11 @@ final class PodViews {
 
   private static Requirement requirement(NodeSelectorRequirement r) {
     return new Requirement(r.getKey(), r.getOperator(), r.getValues(), null);
+  }
+
+  static List<Toleration> tolerations(PodSpec spec) {
+    return spec == null || spec.getTolerations() == null ? List.of() : spec.getTolerations().stream()
+        .map(t -> new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect())).toList();
   }
 
   /** The controller's kind, {@code Node} for a mirror pod, null for a bare pod. */

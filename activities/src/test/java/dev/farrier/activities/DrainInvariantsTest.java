@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.kube.FakePodEvictor;
+import dev.farrier.workflows.activities.DrainGroup;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.HeldPod;
@@ -22,10 +23,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The drain's pod invariants with a small fake evictor (the API-server version is {@code DrainStepIT}): DaemonSet,
- * mirror and finished pods are never evicted or deleted, not even by a forced drain; do-not-disrupt pods and pods
- * without a controller are held in a voluntary drain; a PDB's refusal is a held pod; only a forced drain deletes past
- * PDBs.
+ * The drain's pod invariants with a small fake evictor (the API-server version is {@code DrainStepIT}): mirror and
+ * finished pods and pods that tolerate {@code karpenter.sh/disrupted:NoSchedule} are never evicted or deleted, not even
+ * by a forced drain; do-not-disrupt pods and pods without a controller are held in a voluntary drain; a PDB's refusal is
+ * a held pod; only a forced drain deletes past PDBs; a voluntary pass works on one drain group ({@link DrainOrder}) and
+ * leaves the later ones.
  */
 class DrainInvariantsTest {
   private static final String NODE = "node-a";
@@ -56,8 +58,23 @@ class DrainInvariantsTest {
     assertEquals(List.of(), evictor.deleted);
     assertEquals(Map.of("ns/guarded", HeldPod.Cause.PDB, "ns/pinned", HeldPod.Cause.DO_NOT_DISRUPT, "ns/loner", HeldPod.Cause.NO_CONTROLLER),
         held(status));
-    assertEquals(Set.of("ns/web-1", "ns/guarded", "ns/pinned", "ns/loner"), Set.copyOf(status.remaining()),
-        "DaemonSet, mirror and finished pods are not waited for");
+    assertEquals(Set.of("ns/web-1", "ns/guarded", "ns/pinned", "ns/loner", "ns/agent"), Set.copyOf(status.remaining()),
+        "mirror, finished and tolerating pods are not waited for");
+    assertEquals(DrainGroup.NON_CRITICAL, status.group());
+    assertEquals(List.of("ns/agent"), status.deferred(), "the DaemonSet pod waits for the non-critical pods");
+  }
+
+  @Test
+  void theNextGroupTakesItsTurnOnceTheOnesBeforeItAreGone() {
+    Pod dns = new PodBuilder(pod("dns", "ReplicaSet", Map.of(), "Running")).editSpec()
+        .withPriorityClassName("system-cluster-critical").endSpec().build();
+    FakePodEvictor evictor = new FakePodEvictor(List.of(pod("agent", "DaemonSet", Map.of(), "Running"), dns), Set.of());
+
+    DrainStatus status = drain(evictor, new DrainRequest("c", NODE, "nc", false, true));
+
+    assertEquals(List.of("agent"), evictor.evicted);
+    assertEquals(DrainGroup.NON_CRITICAL_DAEMONSET, status.group());
+    assertEquals(List.of("ns/dns"), status.deferred());
   }
 
   @Test
@@ -71,18 +88,21 @@ class DrainInvariantsTest {
   }
 
   @Test
-  void aForcedPassDeletesPastPdbsAndDoNotDisruptButNeverDaemonSetMirrorOrFinishedPods() {
+  void aForcedPassDeletesEveryGroupAtOncePastPdbsAndDoNotDisruptButNeverMirrorFinishedOrToleratingPods() {
     Pod stuck = new PodBuilder(pod("stuck", "ReplicaSet", Map.of(), "Running"))
         .editMetadata().withDeletionTimestamp("2026-01-01T00:00:00Z").endMetadata().build();
     List<Pod> withStuck = new java.util.ArrayList<>(pods);
     withStuck.add(stuck);
+    withStuck.add(new PodBuilder(pod("tolerant", "DaemonSet", Map.of(), "Running")).editSpec().addNewToleration()
+        .withOperator("Exists").endToleration().endSpec().build());
     FakePodEvictor evictor = new FakePodEvictor(withStuck, Set.of("guarded"));
 
     DrainStatus status = drain(evictor, new DrainRequest("c", NODE, "nc", true, true));
 
     assertEquals(List.of(), evictor.evicted, "a forced drain deletes; it does not ask the Eviction API");
-    assertEquals(Set.of("web-1", "guarded", "pinned", "loner", "stuck@0"), Set.copyOf(evictor.deleted));
+    assertEquals(Set.of("web-1", "guarded", "pinned", "loner", "stuck@0", "agent"), Set.copyOf(evictor.deleted));
     assertEquals(List.of(), status.held());
+    assertEquals(List.of(), status.deferred());
   }
 
   @Test

@@ -9,13 +9,18 @@ import dev.farrier.activities.kube.Fabric8Cluster;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.localstack.LocalStackExtension;
+import dev.farrier.workflows.activities.DrainGroup;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.HeldPod;
 import dev.farrier.workflows.activities.NodeActivities;
+import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
@@ -36,14 +41,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One drain pass against a real kube-apiserver (with its disruption controller): a Deployment behind a
- * PodDisruptionBudget that allows no eviction, a pod without a controller, a do-not-disrupt pod, a DaemonSet pod and a
- * mirror pod, on a kwok node.
+ * PodDisruptionBudget that allows no eviction, a pod without a controller, a do-not-disrupt pod, a DaemonSet pod that
+ * tolerates every taint (so {@code karpenter.sh/disrupted} too: never drained) and a mirror pod, on a kwok node.
  */
 @ExtendWith(LocalStackExtension.class)
 class DrainStepIT {
   private static final String APP = "web";
   private static final String AGENT = "agent";
   private static final String MIRROR = "static-web";
+  private static final String LOGGER = "logger";
+  private static final String DNS = "dns";
 
   private KubernetesClient client;
   private Fabric8Cluster cluster;
@@ -76,19 +83,8 @@ class DrainStepIT {
         .withNewSpec().withMaxUnavailable(new IntOrString(0))
           .withNewSelector().addToMatchLabels("app", APP).endSelector()
         .endSpec().build()).create();
-    client.apps().daemonSets().inNamespace(namespace).resource(new DaemonSetBuilder()
-        .withNewMetadata().withName(AGENT).endMetadata()
-        .withNewSpec()
-          .withNewSelector().addToMatchLabels("app", AGENT).endSelector()
-          .withNewTemplate()
-            .withNewMetadata().addToLabels("app", AGENT).endMetadata()
-            .withNewSpec()
-              .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
-              .addNewToleration().withOperator("Exists").endToleration()
-              .withTerminationGracePeriodSeconds(0L)
-              .addNewContainer().withName(AGENT).withImage("pause").endContainer()
-            .endSpec()
-          .endTemplate()
+    client.apps().daemonSets().inNamespace(namespace).resource(new DaemonSetBuilder(daemonSet(AGENT))
+        .editSpec().editTemplate().editSpec().addNewToleration().withOperator("Exists").endToleration().endSpec().endTemplate()
         .endSpec().build()).create();
     client.pods().inNamespace(namespace).resource(new PodBuilder()
         .withNewMetadata().withName(MIRROR).addToAnnotations("kubernetes.io/config.mirror", "static").endMetadata()
@@ -148,7 +144,7 @@ class DrainStepIT {
     assertTrue(forced.evicted().stream().anyMatch(p -> p.startsWith(namespace + "/pinned")), "do-not-disrupt yields to a forced drain");
     assertEquals(List.of(), forced.held());
     assertTrue(forced.evicted().stream().noneMatch(p -> p.startsWith(namespace + "/" + AGENT) || p.equals(namespace + "/" + MIRROR)),
-        "even a forced drain leaves DaemonSet and mirror pods: " + forced);
+        "even a forced drain leaves mirror pods and pods that tolerate karpenter.sh/disrupted: " + forced);
     assertTrue(client.pods().inNamespace(namespace).withName(MIRROR).get().getMetadata().getDeletionTimestamp() == null);
     assertEquals(1, client.pods().inNamespace(namespace).withLabel("app", AGENT).list().getItems().stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null).count(), "the DaemonSet pod was not deleted");
@@ -174,6 +170,55 @@ class DrainStepIT {
     assertTrue(status.held().stream().noneMatch(h -> h.cause() == HeldPod.Cause.NO_CONTROLLER));
   }
 
+  @Test
+  void groupsLeaveInKarpentersOrderAndAHeldGroupHoldsTheLaterOnesBack() {
+    client.apps().daemonSets().inNamespace(namespace).resource(daemonSet(LOGGER)).create();
+    client.apps().deployments().inNamespace(namespace).resource(new DeploymentBuilder(deployment(DNS, 1, Map.of()))
+        .editSpec().editTemplate().editSpec().withPriorityClassName("system-cluster-critical").endSpec().endTemplate().endSpec()
+        .build()).create();
+    KubeTestSupport.awaitTrue("the DaemonSet pod and the critical pod running", () -> runningPods() == 8);
+    cluster.addNodeTaint(nodeName, WellKnown.DISRUPTED_TAINT); // as the replacement does before it drains
+
+    DrainStatus held = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
+    assertEquals(List.of(), held.evicted(), "the PDB, do-not-disrupt and the lone pod hold the first group: " + held);
+    assertEquals(DrainGroup.NON_CRITICAL, held.group());
+    assertEquals(Set.of(LOGGER, DNS), apps(held.deferred()), "the later groups wait, named");
+    assertEquals(Set.of(APP, "pinned", "loner", LOGGER, DNS), apps(held.remaining()));
+
+    client.apps().deployments().inNamespace(namespace).withName(APP).delete();
+    client.apps().deployments().inNamespace(namespace).withName("pinned").delete();
+    client.pods().inNamespace(namespace).withName("loner").delete();
+    KubeTestSupport.awaitTrue("the non-critical pods gone", () -> apps(podsOnNode()).equals(Set.of(AGENT, MIRROR, LOGGER, DNS)));
+
+    DrainStatus daemons = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
+    assertEquals(DrainGroup.NON_CRITICAL_DAEMONSET, daemons.group());
+    assertEquals(Set.of(LOGGER), apps(daemons.evicted()), daemons.toString());
+    assertEquals(Set.of(DNS), apps(daemons.deferred()));
+    KubeTestSupport.awaitTrue("the DaemonSet pod gone, not recreated on the tainted node", () -> {
+      var ds = client.apps().daemonSets().inNamespace(namespace).withName(LOGGER).get();
+      return !apps(podsOnNode()).contains(LOGGER) && ds.getStatus() != null
+          && Integer.valueOf(0).equals(ds.getStatus().getDesiredNumberScheduled());
+    });
+
+    DrainStatus critical = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, true));
+    assertEquals(DrainGroup.CRITICAL, critical.group());
+    assertEquals(Set.of(DNS), apps(critical.evicted()), critical.toString());
+    assertEquals(List.of(), critical.deferred());
+    assertTrue(apps(podsOnNode()).contains(AGENT), "the DaemonSet pod that tolerates karpenter.sh/disrupted stays");
+  }
+
+  /** The app each pod (namespace/name) belongs to: its name without the ReplicaSet's or DaemonSet's suffixes. */
+  private Set<String> apps(List<String> pods) {
+    return pods.stream().map(p -> p.substring(namespace.length() + 1).replaceAll("(-[a-z0-9]{8,10})?-[a-z0-9]{5}$", ""))
+        .collect(Collectors.toSet());
+  }
+
+  private List<String> podsOnNode() {
+    return client.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(p -> nodeName.equals(p.getSpec().getNodeName()))
+        .map(p -> namespace + "/" + p.getMetadata().getName()).toList();
+  }
+
   private long runningPods() {
     return client.pods().inNamespace(namespace).list().getItems().stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null && "Running".equals(p.getStatus().getPhase())).count();
@@ -186,20 +231,34 @@ class DrainStepIT {
         && Integer.valueOf(2).equals(pdb.getStatus().getCurrentHealthy());
   }
 
+  private DaemonSet daemonSet(String app) {
+    return new DaemonSetBuilder()
+        .withNewMetadata().withName(app).endMetadata()
+        .withNewSpec()
+          .withNewSelector().addToMatchLabels("app", app).endSelector()
+          .withTemplate(podTemplate(app, Map.of()))
+        .endSpec().build();
+  }
+
   private io.fabric8.kubernetes.api.model.apps.Deployment deployment(String app, int replicas, Map<String, String> annotations) {
     return new DeploymentBuilder()
         .withNewMetadata().withName(app).endMetadata()
         .withNewSpec()
           .withReplicas(replicas)
           .withNewSelector().addToMatchLabels("app", app).endSelector()
-          .withNewTemplate()
-            .withNewMetadata().addToLabels("app", app).addToAnnotations(annotations).endMetadata()
-            .withNewSpec()
-              .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
-              .withTerminationGracePeriodSeconds(0L)
-              .addNewContainer().withName(app).withImage("pause").endContainer()
-            .endSpec()
-          .endTemplate()
+          .withTemplate(podTemplate(app, annotations))
+        .endSpec()
+        .build();
+  }
+
+  /** Pods pinned to the test's node, gone at once when deleted. */
+  private PodTemplateSpec podTemplate(String app, Map<String, String> annotations) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata().addToLabels("app", app).addToAnnotations(annotations).endMetadata()
+        .withNewSpec()
+          .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
+          .withTerminationGracePeriodSeconds(0L)
+          .addNewContainer().withName(app).withImage("pause").endContainer()
         .endSpec()
         .build();
   }

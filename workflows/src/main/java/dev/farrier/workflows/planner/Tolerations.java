@@ -4,8 +4,11 @@ import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.Toleration;
 import java.util.List;
 
-/** Kubernetes' taint toleration rules, as the scheduler applies them when placing a pod. */
-final class Tolerations {
+/**
+ * Kubernetes' taint toleration rules, as the scheduler applies them when placing a pod (and the drain, to leave the pods
+ * that tolerate {@code karpenter.sh/disrupted}).
+ */
+public final class Tolerations {
   private Tolerations() {}
 
   /** The first taint that keeps the pod off the node, or null. PreferNoSchedule taints never block. */
@@ -21,7 +24,7 @@ final class Tolerations {
     return null;
   }
 
-  static boolean tolerates(Toleration toleration, Taint taint) {
+  public static boolean tolerates(Toleration toleration, Taint taint) {
     String effect = toleration.effect();
     if (effect != null && !effect.isEmpty() && !effect.equals(taint.effect())) {
       return false;

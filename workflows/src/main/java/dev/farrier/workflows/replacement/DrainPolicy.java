@@ -59,7 +59,9 @@ final class DrainPolicy {
 
   /**
    * What blocks the drain after a pass, or null when nothing does (drained, or pods only still terminating). The same
-   * hold as {@code previous} keeps its first-seen time, so "blocked for" counts from the first refusal.
+   * hold as {@code previous} keeps its first-seen time, so "blocked for" counts from the first refusal. When the held
+   * pods' drain group holds later groups back, the summary says so first, e.g. "non-critical pods (drain group 1 of 4),
+   * holding back 2 pod(s) of later groups: PodDisruptionBudget default/web", so an operator sees why critical pods wait.
    */
   static Blocker blocker(DrainStatus status, long nowMillis, Blocker previous) {
     if (status.drained()) {
@@ -83,7 +85,12 @@ final class DrainPolicy {
         .map(HeldPod::detail).distinct().toList();
     Set<String> pods = new LinkedHashSet<>();
     held.forEach(h -> pods.add(h.pod()));
-    Blocker next = new Blocker(kind, truncate(String.join("; ", parts)), budgets, List.copyOf(pods), nowMillis);
+    String summary = String.join("; ", parts);
+    if (status.group() != null && !status.deferred().isEmpty()) {
+      summary = status.group().describe() + ", holding back " + status.deferred().size() + " pod(s) of later groups: "
+          + summary;
+    }
+    Blocker next = new Blocker(kind, truncate(summary), budgets, List.copyOf(pods), nowMillis);
     return next.sameAs(previous) ? next.since(previous.sinceMillis()) : next;
   }
 

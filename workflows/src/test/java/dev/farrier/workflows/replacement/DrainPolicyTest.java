@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.workflows.activities.DrainGroup;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.HeldPod;
 import java.util.List;
@@ -60,6 +61,25 @@ class DrainPolicyTest {
         new HeldPod("default/web-1", HeldPod.Cause.EVICTION_FAILED, "HTTP 500"))), 9_000, first);
     assertEquals(9_000, other.sinceMillis(), "a different blocker starts its own clock");
     assertEquals("eviction failing: default/web-1: HTTP 500", other.summary());
+  }
+
+  @Test
+  void aHeldGroupNamesItselfAndThePodsOfLaterGroupsItHoldsBack() {
+    var status = DrainStatus.of(List.of(), List.of("default/web-1", "kube-system/coredns-1", "kube-system/logger-1"),
+        List.of(new HeldPod("default/web-1", HeldPod.Cause.PDB, "default/web-pdb")), DrainGroup.NON_CRITICAL,
+        List.of("kube-system/coredns-1", "kube-system/logger-1"));
+
+    Blocker blocker = DrainPolicy.blocker(status, 0, null);
+
+    assertEquals(Blocker.Kind.PDB, blocker.kind());
+    assertEquals("non-critical pods (drain group 1 of 4), holding back 2 pod(s) of later groups: "
+        + "PodDisruptionBudget default/web-pdb", blocker.summary());
+    assertEquals(List.of("default/web-1"), blocker.pods(), "the held pods; the later groups' pods only wait");
+    assertNull(DrainPolicy.blocker(DrainStatus.of(List.of(), status.remaining(), List.of(), DrainGroup.NON_CRITICAL,
+        status.deferred()), 0, null), "a group still terminating holds nothing up");
+    assertEquals("PodDisruptionBudget kube-system/dns-pdb", DrainPolicy.blocker(DrainStatus.of(List.of(),
+        List.of("kube-system/coredns-1"), List.of(new HeldPod("kube-system/coredns-1", HeldPod.Cause.PDB,
+            "kube-system/dns-pdb")), DrainGroup.CRITICAL, List.of()), 0, null).summary(), "the last group left holds nothing back");
   }
 
   @Test
