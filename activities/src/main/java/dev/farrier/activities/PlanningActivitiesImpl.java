@@ -34,6 +34,7 @@ import dev.farrier.workflows.planner.DisruptionBudget;
 import dev.farrier.workflows.planner.DisruptionConditions;
 import dev.farrier.workflows.planner.DisruptionPlanner;
 import dev.farrier.workflows.planner.DisruptionSnapshot;
+import dev.farrier.workflows.planner.ExpiryMode;
 import dev.farrier.workflows.planner.GoDurations;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
@@ -390,7 +391,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         taints(template.taintsOrEmpty()), taints(template.startupTaintsOrEmpty()),
         template.nodeClassRef() == null ? null : template.nodeClassRef().name(),
         limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()),
-        "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION));
+        "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION),
+        ExpiryMode.ofAnnotation(annotation(pool, WellKnown.EXPIRY_ANNOTATION)));
   }
 
   private static String annotation(NodePool pool, String key) {

@@ -25,6 +25,8 @@ import java.util.Map;
  * @param terminationGracePeriodSeconds {@code spec.template.spec.terminationGracePeriod} in seconds, null when unset
  * @param rollout                       the fleet upgrade that owns the NodePool ({@code farrier.dev/rollout}), null
  *                                      when none: its drifted nodes are then replaced only in that rollout's batches
+ * @param expiry                        how its expired nodes are disrupted ({@code farrier.dev/expiry}); null reads as
+ *                                      {@link ExpiryMode#FORCEFUL}
  */
 public record NodePoolView(
     String name,
@@ -41,13 +43,23 @@ public record NodePoolView(
     String expireAfter,
     Long terminationGracePeriodSeconds,
     boolean approvalRequired,
-    String rollout) {
+    String rollout,
+    ExpiryMode expiry) {
   /** A NodePool whose replacements need no approval. */
   public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
       List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
       List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds) {
     this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
         terminationGracePeriodSeconds, false, null);
+  }
+
+  /** A NodePool whose expired nodes are disrupted forcefully (the default). */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
+      String rollout) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, approvalRequired, rollout, ExpiryMode.FORCEFUL);
   }
 
   public NodePoolView {
@@ -58,11 +70,12 @@ public record NodePoolView(
     limits = limits == null ? NodePoolLimits.NONE : limits;
     usage = usage == null ? Resources.ZERO : usage;
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
+    expiry = expiry == null ? ExpiryMode.FORCEFUL : expiry;
   }
 
   /** The same NodePool with another {@code usage} (what provisioning counts against the limits). */
   public NodePoolView withUsage(Resources newUsage) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
-        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout);
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, expiry);
   }
 }
