@@ -55,7 +55,7 @@ public final class WellKnown {
   public static final String REBALANCE_RECOMMENDED_ANNOTATION = "farrier.dev/rebalance-recommended";
   /**
    * On a NodePool: {@code "true"} makes each planned replacement of its nodes wait for an operator's Approve once the
-   * new node is up, before the old one is cordoned and drained (interruptions never wait).
+   * new node is up, before the old one is cordoned and drained (interruptions and forceful expiries never wait).
    */
   public static final String APPROVE_REPLACEMENTS_ANNOTATION = "farrier.dev/approve-replacements";
   /**
