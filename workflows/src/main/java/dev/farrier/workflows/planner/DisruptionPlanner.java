@@ -58,7 +58,7 @@ public final class DisruptionPlanner {
   static final String REASON_REBALANCE = "rebalance";
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
   static final String FORCEFUL_DETAIL = "; forceful: not budget-limited and not held by do-not-disrupt, drained at once"
-      + " with its replacement launched in parallel";
+      + " while a replacement, if its pods need one, launches in parallel";
   static final String REPLACE_FIRST_DETAIL = "; replace-first (" + WellKnown.EXPIRY_ANNOTATION + "): within budgets, held"
       + " by do-not-disrupt, drained once its replacement is initialized";
 

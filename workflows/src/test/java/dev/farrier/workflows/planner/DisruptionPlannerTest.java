@@ -275,7 +275,7 @@ class DisruptionPlannerTest {
 
   private static final String EXPIRED = "older than expireAfter 24h (created at 2027-01-14T07:00:00Z)";
   private static final String FORCEFUL = EXPIRED + "; forceful: not budget-limited and not held by do-not-disrupt,"
-      + " drained at once with its replacement launched in parallel";
+      + " drained at once while a replacement, if its pods need one, launches in parallel";
   private static final String REPLACE_FIRST = EXPIRED + "; replace-first (farrier.dev/expiry): within budgets, held by"
       + " do-not-disrupt, drained once its replacement is initialized";
 
