@@ -35,6 +35,7 @@ import dev.farrier.workflows.planner.DisruptionBudget;
 import dev.farrier.workflows.planner.DisruptionConditions;
 import dev.farrier.workflows.planner.DisruptionPlanner;
 import dev.farrier.workflows.planner.DisruptionSnapshot;
+import dev.farrier.workflows.planner.ExpiryMode;
 import dev.farrier.workflows.planner.GoDurations;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
@@ -424,7 +425,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         template.nodeClassRef() == null ? null : template.nodeClassRef().name(),
         limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()),
         "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION),
-        spec.disruptionOrDefault().consolidationPolicyOrDefault(), spec.disruptionOrDefault().consolidateAfter());
+        spec.disruptionOrDefault().consolidationPolicyOrDefault(), spec.disruptionOrDefault().consolidateAfter(),
+        ExpiryMode.ofAnnotation(annotation(pool, WellKnown.EXPIRY_ANNOTATION)));
   }
 
   private static String annotation(NodePool pool, String key) {

@@ -40,9 +40,9 @@ final class FreezeCommands {
     }
   }
 
-  @Command(name = "freeze", description = "Hold every voluntary disruption (drift, rebalance) and every fleet upgrade "
-      + "batch, cluster-wide or in one NodePool, until unfrozen. Running replacements finish; expiry, deletion and "
-      + "interruptions are not held.")
+  @Command(name = "freeze", description = "Hold every voluntary disruption (drift, rebalance, replace-first expiry) and "
+      + "every fleet upgrade batch, cluster-wide or in one NodePool, until unfrozen. Running replacements finish; "
+      + "forceful expiry, deletion and interruptions are not held.")
   static final class FreezeCommand extends OnReconciler {
     @Option(names = "--reason", required = true, description = "why: shown wherever the freeze is")
     String reason;

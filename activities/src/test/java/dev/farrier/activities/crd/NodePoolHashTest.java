@@ -53,6 +53,18 @@ class NodePoolHashTest {
     assertNotEquals(hash, NodePoolHash.of(withSpec(s -> s.withTerminationGracePeriod("48h"))));
   }
 
+  /**
+   * Karpenter: a change of the NodePool's expireAfter does not reach existing NodeClaims, it drifts them (their
+   * replacements carry the new value). The hash is what drift compares, so every change of the duration changes it.
+   */
+  @Test
+  void changingExpireAfterDriftsTheNodePoolsNodes() {
+    assertNotEquals(NodePoolHash.of(withSpec(s -> s.withExpireAfter("720h"))),
+        NodePoolHash.of(withSpec(s -> s.withExpireAfter("168h"))));
+    assertNotEquals(NodePoolHash.of(withSpec(s -> s.withExpireAfter(null))),
+        NodePoolHash.of(withSpec(s -> s.withExpireAfter("168h"))), "from the default 720h");
+  }
+
   @Test
   void treatsTaintsAsASetAndDurationsByValue() {
     NodePool ab = withSpec(s -> s.withTaints(List.of(GPU, DEDICATED)));

@@ -11,6 +11,11 @@ package dev.farrier.workflows.activities;
  * @param capacityType  the node's {@code karpenter.sh/capacity-type}, for the disruption log line (may be null)
  * @param approvalRequired the NodePool asks for an operator's approval before the old node is drained
  *                      ({@code farrier.dev/approve-replacements: "true"})
+ * @param forceful      Karpenter's forceful disruption (an expired node, unless its NodePool asks for
+ *                      {@code farrier.dev/expiry: replace-first}): the node is cordoned and drained at once (PDBs and
+ *                      do-not-disrupt pods respected until its terminationGracePeriod, counted from the start), its
+ *                      replacement launched in parallel; a replacement that cannot be planned or launched does not stop
+ *                      the drain, and no approval is waited for
  */
 public record DisruptionCommand(
     String nodeClaim,
@@ -24,13 +29,22 @@ public record DisruptionCommand(
     Long terminationGracePeriodSeconds,
     String instanceType,
     String capacityType,
-    boolean approvalRequired) {
+    boolean approvalRequired,
+    boolean forceful) {
   /** The reason of an empty node's consolidation. */
   public static final String REASON_EMPTY = "empty";
 
   /** A consolidation: validated again after a moment before the node is touched, as Karpenter validates its commands. */
   public boolean consolidation() {
     return REASON_EMPTY.equals(reason);
+  }
+
+  /** A voluntary disruption (replaced first). */
+  public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,
+      String reason, String detail, int podCount, Long terminationGracePeriodSeconds, String instanceType, String capacityType,
+      boolean approvalRequired) {
+    this(nodeClaim, nodeName, nodePool, instanceId, method, reason, detail, podCount, terminationGracePeriodSeconds,
+        instanceType, capacityType, approvalRequired, false);
   }
 
   public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,

@@ -55,7 +55,7 @@ public final class WellKnown {
   public static final String REBALANCE_RECOMMENDED_ANNOTATION = "farrier.dev/rebalance-recommended";
   /**
    * On a NodePool: {@code "true"} makes each planned replacement of its nodes wait for an operator's Approve once the
-   * new node is up, before the old one is cordoned and drained (interruptions never wait).
+   * new node is up, before the old one is cordoned and drained (interruptions and forceful expiries never wait).
    */
   public static final String APPROVE_REPLACEMENTS_ANNOTATION = "farrier.dev/approve-replacements";
   /**
@@ -63,6 +63,12 @@ public final class WellKnown {
    * nodes are replaced only in that rollout's batches, never by the reconciler's drift planning.
    */
   public static final String ROLLOUT_ANNOTATION = "farrier.dev/rollout";
+  /**
+   * On a NodePool: how its expired nodes are disrupted. Absent (or {@code forceful}): as Karpenter v1, drained at once
+   * past budgets and do-not-disrupt with the replacement launched in parallel; {@code replace-first}: within budgets,
+   * held by do-not-disrupt, the replacement initialized before the drain.
+   */
+  public static final String EXPIRY_ANNOTATION = "farrier.dev/expiry";
   /** On an EC2NodeClass: its {@code amiSelectorTerms} before a rollout changed them (JSON), for a person to read. */
   public static final String PREVIOUS_AMI_TERMS_ANNOTATION = "farrier.dev/previous-ami-selector-terms";
 }

@@ -6,6 +6,7 @@ import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.RolloutScope;
+import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.reconciler.Freeze;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,8 +30,12 @@ import java.util.stream.Collectors;
  *       aborted by an operator ({@code farrier.dev/replacement-aborted}). A disrupted taint without a replacement
  *       (left by one that is gone) is planned again;</li>
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
- *       v1: no budget, and do-not-disrupt does not stop it (the drain still honours do-not-disrupt pods until the
- *       terminationGracePeriod);</li>
+ *       v1 (the default): no budget, do-not-disrupt and change freezes do not stop it, and the command is
+ *       {@link DisruptionCommand#forceful()}: the replacement drains it at once (honouring PDBs and do-not-disrupt
+ *       pods until the terminationGracePeriod) while its replacement launches in parallel. A NodePool annotated
+ *       {@code farrier.dev/expiry: replace-first} ({@link ExpiryMode}) makes it a voluntary disruption instead:
+ *       held by do-not-disrupt and change freezes, under the budgets that name no reason (Karpenter's default 10%
+ *       when none), replaced before the drain. The decision says which mode applied;</li>
  *   <li>not drifted ({@link DriftCheck}), no rebalance recommended and not empty past {@code consolidateAfter}
  *       ({@link Emptiness}): skipped, with why it is not a consolidation candidate;</li>
  *   <li>drifted in a NodePool owned by a fleet upgrade ({@code farrier.dev/rollout}): skipped, the rollout replaces
@@ -57,6 +62,10 @@ public final class DisruptionPlanner {
   static final String REASON_REBALANCE = "rebalance";
   static final String REASON_EMPTY = DisruptionCommand.REASON_EMPTY;
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
+  static final String FORCEFUL_DETAIL = "; forceful: not budget-limited and not held by do-not-disrupt, drained at once"
+      + " while a replacement, if its pods need one, launches in parallel";
+  static final String REPLACE_FIRST_DETAIL = "; replace-first (" + WellKnown.EXPIRY_ANNOTATION + "): within budgets, held"
+      + " by do-not-disrupt, drained once its replacement is initialized";
 
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
     return decide(snapshot, null).plan();
@@ -129,11 +138,20 @@ public final class DisruptionPlanner {
         continue;
       }
       String expiry = scope != null ? null : Expiry.of(claim, pool, snapshot.nowMillis());
-      if (expiry != null) {
-        commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED,
-            expiry + "; forceful: not budget-limited and not held by do-not-disrupt"));
+      if (expiry != null && pool.expiry() == ExpiryMode.FORCEFUL) {
+        commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED, expiry + FORCEFUL_DETAIL));
         if (!claim.beingDisrupted()) {
           disrupting.merge(pool.name(), 1, Integer::sum);
+        }
+        continue;
+      }
+      if (expiry != null) {
+        Decided candidate = new Decided(claim, pool, method(claim), REASON_EXPIRED, expiry + REPLACE_FIRST_DETAIL);
+        String held = heldAsVoluntary(candidate, snapshot.frozen());
+        if (held != null) {
+          decisions.put(claim.name(), skip(claim, held));
+        } else {
+          voluntary.add(candidate);
         }
         continue;
       }
@@ -226,6 +244,23 @@ public final class DisruptionPlanner {
             + (pool.rollout() == null ? "" : " (it is owned by " + pool.rollout() + ")");
   }
 
+  /**
+   * Why a voluntary candidate is held before its budget is counted (do-not-disrupt on the node or one of its pods, a
+   * change freeze), or null when nothing holds it.
+   */
+  private static String heldAsVoluntary(Decided candidate, Map<String, String> frozen) {
+    NodeClaimView claim = candidate.claim;
+    String blocker = claim.doNotDisrupt() ? "karpenter.sh/do-not-disrupt on the node"
+        : !claim.pods().doNotDisruptPods().isEmpty()
+            ? "karpenter.sh/do-not-disrupt on pod " + claim.pods().doNotDisruptPods().getFirst()
+            : null;
+    if (blocker != null) {
+      return candidate.what() + " but blocked by " + blocker;
+    }
+    String freeze = Freeze.of(frozen, candidate.pool.name());
+    return freeze == null ? null : candidate.what() + " but held: " + freeze;
+  }
+
   private static DisruptionMethod method(NodeClaimView claim) {
     return claim.pods().reschedulable() > 0 ? DisruptionMethod.REPLACE : DisruptionMethod.DELETE;
   }
@@ -243,8 +278,9 @@ public final class DisruptionPlanner {
     }
 
     /**
-     * Drift takes the budgets for {@code Drifted}. A rebalance is no Karpenter reason: it takes the budgets that name
-     * no reason, and Karpenter's default 10% when the NodePool has only reason-scoped ones (never unlimited).
+     * Drift takes the budgets for {@code Drifted}. A rebalance and a replace-first expiry are no Karpenter budget
+     * reason (v1 has none for expiry: it is forceful there): they take the budgets that name no reason, and
+     * Karpenter's default 10% when the NodePool has only reason-scoped ones (never unlimited).
      */
     BudgetCheck budget(int nodes, int disrupting, long nowMillis) {
       if (REASON_DRIFTED.equals(reason)) {
@@ -254,7 +290,12 @@ public final class DisruptionPlanner {
         return BudgetCheck.of(pool.budgets(), "Empty", nodes, disrupting, nowMillis);
       }
       List<DisruptionBudget> general = pool.budgets().stream().filter(b -> b.reasons().isEmpty()).toList();
-      return BudgetCheck.of(general, "Rebalance", nodes, disrupting, nowMillis);
+      return BudgetCheck.of(general, REASON_EXPIRED.equals(reason) ? "Expired" : "Rebalance", nodes, disrupting, nowMillis);
+    }
+
+    /** An expiry the NodePool did not ask to be replace-first: Karpenter v1's forceful expiration. */
+    boolean forceful() {
+      return REASON_EXPIRED.equals(reason) && pool.expiry() == ExpiryMode.FORCEFUL;
     }
 
     static final Comparator<Decided> ORDER = Comparator
@@ -266,7 +307,7 @@ public final class DisruptionPlanner {
           : pool == null ? null : pool.terminationGracePeriodSeconds();
       return new DisruptionCommand(claim.name(), claim.nodeName(), claim.nodePool(), claim.instanceId(), method, reason,
           detail, claim.pods().reschedulable(), grace, claim.instanceType(), claim.capacityType(),
-          pool != null && pool.approvalRequired());
+          pool != null && pool.approvalRequired(), forceful());
     }
   }
 }

@@ -29,6 +29,8 @@ import java.util.Map;
  *                                      {@code WhenEmptyOrUnderutilized} (the API's default)
  * @param consolidateAfter              {@code spec.disruption.consolidateAfter}: how long after the last pod event a
  *                                      node may be consolidated, or {@code Never}
+ * @param expiry                        how its expired nodes are disrupted ({@code farrier.dev/expiry}); null reads as
+ *                                      {@link ExpiryMode#FORCEFUL}
  */
 public record NodePoolView(
     String name,
@@ -47,7 +49,8 @@ public record NodePoolView(
     boolean approvalRequired,
     String rollout,
     String consolidationPolicy,
-    String consolidateAfter) {
+    String consolidateAfter,
+    ExpiryMode expiry) {
   public static final String WHEN_EMPTY = "WhenEmpty";
   public static final String WHEN_EMPTY_OR_UNDERUTILIZED = "WhenEmptyOrUnderutilized";
   /** What the legacy constructors set: no consolidation (planner tests of other rules stay as they were). */
@@ -57,9 +60,9 @@ public record NodePoolView(
   public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
       List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
       List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
-      String rollout) {
+      String rollout, ExpiryMode expiry) {
     this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
-        terminationGracePeriodSeconds, approvalRequired, rollout, WHEN_EMPTY_OR_UNDERUTILIZED, NEVER);
+        terminationGracePeriodSeconds, approvalRequired, rollout, WHEN_EMPTY_OR_UNDERUTILIZED, NEVER, expiry);
   }
 
   /** A NodePool whose replacements need no approval. */
@@ -70,6 +73,15 @@ public record NodePoolView(
         terminationGracePeriodSeconds, false, null);
   }
 
+  /** A NodePool whose expired nodes are disrupted forcefully (the default). */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
+      String rollout) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, approvalRequired, rollout, ExpiryMode.FORCEFUL);
+  }
+
   public NodePoolView {
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     labels = labels == null ? Map.of() : Map.copyOf(labels);
@@ -78,17 +90,19 @@ public record NodePoolView(
     limits = limits == null ? NodePoolLimits.NONE : limits;
     usage = usage == null ? Resources.ZERO : usage;
     budgets = budgets == null ? List.of() : List.copyOf(budgets);
+    expiry = expiry == null ? ExpiryMode.FORCEFUL : expiry;
   }
 
   /** The same NodePool with another {@code usage} (what provisioning counts against the limits). */
   public NodePoolView withUsage(Resources newUsage) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
-        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter);
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
+        expiry);
   }
 
   /** The same NodePool with another consolidation policy and {@code consolidateAfter}. */
   public NodePoolView withConsolidation(String policy, String after) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
-        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, policy, after);
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, policy, after, expiry);
   }
 }

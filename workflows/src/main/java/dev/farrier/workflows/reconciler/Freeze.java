@@ -9,7 +9,8 @@ import java.util.TreeMap;
 /**
  * A change freeze: while it stands, no voluntary disruption (drift, an opted-in rebalance) starts and no fleet upgrade
  * starts a batch, cluster-wide or in one NodePool. Replacements already running finish; expiry (forceful, as in
- * Karpenter v1), deletion and interruptions are not held.
+ * Karpenter v1, unless its NodePool asks for replace-first, which a freeze holds), deletion and interruptions are not
+ * held.
  *
  * @param nodePool null for the whole cluster
  */

@@ -66,9 +66,17 @@ import org.slf4j.Logger;
  * and drains at once (PodDisruptionBudgets still hold, passes without backoff) while the launch proceeds in parallel;
  * a replacement that cannot be planned or fails to launch no longer stops the drain, and a pause is lifted.
  *
+ * <p>A forceful expiry ({@link DisruptionCommand#forceful()}, Karpenter v1's expiration) drains the same way, from
+ * the start: cordoned and drained at once while the replacement (only when pods need one) launches in parallel, no
+ * approval waited for, and nothing about the replacement stops the drain. PDBs and do-not-disrupt pods hold until the
+ * terminationGracePeriod, which counts from the start of the disruption (Karpenter counts it from the NodeClaim's
+ * deletion), not from a retried drain. Unlike an interruption it keeps the drain's backoff, holds pods without a
+ * controller and can be paused: the node is not going away by itself.
+ *
  * <p>Changes to the commands it emits are gated: {@value #INTERRUPTION_CHANGE} (version 1) for interruption handling,
  * {@value #OPERATOR_CHANGE} (version 1) for what operators see and do (the FarrierNodeClaim and FarrierBlocker search
- * attributes, Events on the NodeClaim, holding failed steps for Retry, approval, pods without a controller held).
+ * attributes, Events on the NodeClaim, holding failed steps for Retry, approval, pods without a controller held),
+ * {@value #EXPIRY_CHANGE} (version 1, asked only for a forceful command) for the forceful expiry.
  * Replacements started by older code replay as they ran.
  */
 public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
@@ -90,6 +98,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   static final String RELEASE_CHANGE = "release-when-instance-gone";
   /** {@code Workflow.getVersion} change id of operator visibility and actions (version 1). */
   static final String OPERATOR_CHANGE = "operator-actions";
+  /**
+   * {@code Workflow.getVersion} change id of the forceful expiry (version 1): a command marked forceful drains at once
+   * as an interrupted node does. Asked only when the command is forceful, so other histories carry no marker; a
+   * forceful command a worker older than this started replays as the replace-first run it was.
+   */
+  static final String EXPIRY_CHANGE = "expiry-drains-now";
 
   /** How long a step that failed before the point of no return waits for a Retry before the replacement fails. */
   static final Duration RETRY_WINDOW = Duration.ofMinutes(10);
@@ -118,6 +132,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private int interruptionVersion = Workflow.DEFAULT_VERSION;
   private int releaseVersion = Workflow.DEFAULT_VERSION;
   private int operatorVersion = Workflow.DEFAULT_VERSION;
+  private int expiryVersion = Workflow.DEFAULT_VERSION;
   private boolean interruptionNoticed;
   private ReplacementLaunch launch;
 
@@ -146,8 +161,15 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     interruptionVersion = Workflow.getVersion(INTERRUPTION_CHANGE, Workflow.DEFAULT_VERSION, 1);
     operatorVersion = Workflow.getVersion(OPERATOR_CHANGE, Workflow.DEFAULT_VERSION, 1);
     releaseVersion = Workflow.getVersion(RELEASE_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    if (command.forceful()) {
+      expiryVersion = Workflow.getVersion(EXPIRY_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    }
     if (state.interruption() == null && input.interruption() != null) {
       state = state.withInterruption(input.interruption());
+    }
+    if (!resumed && forceful()) {
+      // Karpenter's deletion of the expired NodeClaim starts its terminationGracePeriod; this is that moment.
+      state = state.withGraceEndsAt(DrainPolicy.graceEndsAt(command.terminationGracePeriodSeconds(), Workflow.currentTimeMillis()));
     }
     launch = new ReplacementLaunch(this, planning, cluster, command, launchSettings);
     upsertIdentity();
@@ -220,7 +242,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
           enter(LAUNCHING);
           launch.run();
         }
-        if (operatorsSee() && input.approvalRequired() && !state.approved()) {
+        if (operatorsSee() && input.approvalRequired() && !state.approved() && !forceful()) {
           awaitApproval();
         }
         if (command.nodeName() != null) {
@@ -237,7 +259,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       }
       checkpoint();
       if (launch.stillRunning()) {
-        StructuredLog.info(log, "interrupted node drained, replacement still launching", "nodeclaim", command.nodeClaim(),
+        StructuredLog.info(log, goingAway() + " node drained, replacement still launching", "nodeclaim", command.nodeClaim(),
             "node", command.nodeName(), "replacement", state.replacementName());
       }
     }
@@ -473,6 +495,24 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     return interruptionVersion >= 1 && state.interruption() != null;
   }
 
+  /** A forceful expiry, run by code that knows what that means (not a replay of a replace-first run from before it). */
+  boolean forceful() {
+    return expiryVersion >= 1 && command.forceful();
+  }
+
+  /**
+   * The node goes whatever happens to its replacement (interrupted, or a forceful expiry): it is drained without
+   * waiting for the replacement to initialize, and a replacement that cannot be planned or launched does not stop it.
+   */
+  boolean drainsNow() {
+    return urgent() || forceful();
+  }
+
+  /** How the node that {@link #drainsNow()} is named in logs and Events. */
+  String goingAway() {
+    return urgent() ? "interrupted" : "expired";
+  }
+
   /** Running code that shows operators what holds it and takes their actions (not a replay of older histories). */
   boolean operatorsSee() {
     return operatorVersion >= 1;
@@ -506,7 +546,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     enter(DRAINING);
     long firstWait = Math.max(1, input.drainPollSeconds());
     long maxWait = Math.max(firstWait, input.drainPollMaxSeconds());
-    if (!resumedDrain) {
+    if (!resumedDrain && !forceful()) {
       state = state.withGraceEndsAt(DrainPolicy.graceEndsAt(command.terminationGracePeriodSeconds(), Workflow.currentTimeMillis()));
     }
     long waitSeconds = firstWait;

@@ -25,8 +25,9 @@ import org.slf4j.Logger;
 
 /**
  * The replacement's launch, as a child {@code launch/<name>}: planned, started, and waited for until it is initialized.
- * An interrupted node does not wait: the launch is left running ({@link #stillRunning()}) and collected after the
- * drain ({@link #collect()}), or cancelled by an abort ({@link #cancel}); a cancelled launch rolls itself back.
+ * A node that drains now (interrupted, or a forceful expiry: {@link NodeReplacementWorkflowImpl#drainsNow()}) does not
+ * wait: the launch is left running ({@link #stillRunning()}) and collected after the drain ({@link #collect()}), or
+ * cancelled by an abort ({@link #cancel}); a cancelled launch rolls itself back.
  */
 final class ReplacementLaunch {
   private static final Logger log = Workflow.getLogger(ReplacementLaunch.class);
@@ -36,7 +37,7 @@ final class ReplacementLaunch {
   private final String cluster;
   private final DisruptionCommand command;
   private final LaunchSettings settings;
-  /** A launch left running because the node was interrupted; collected after the drain. */
+  /** A launch left running because the node drains now; collected after the drain. */
   private Promise<LaunchedNode> pending;
   private CancellationScope pendingScope;
 
@@ -51,15 +52,19 @@ final class ReplacementLaunch {
 
   /** Plans the replacement, launches it and waits until it is initialized (or an abort or interruption arrives). */
   void run() {
+    if (pending != null && workflow.forceful()) {
+      // A retry of a forceful expiry: the launch its first attempt left running is still the replacement.
+      return;
+    }
     String proposedName = command.nodePool() + "-" + Workflow.randomUUID().toString().substring(0, 8);
     ReplacementPlan plan = planning.planReplacement(
         new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName));
     workflow.logDecision(plan);
     if (plan.replacement() == null) {
-      if (plan.reschedulablePods() > 0 && workflow.urgent()) {
+      if (plan.reschedulablePods() > 0 && workflow.drainsNow()) {
         // The node goes away anyway: its pods are better off pending (provisioning takes them) than killed.
-        StructuredLog.warn(log, "no replacement for an interrupted node, draining anyway", "nodeclaim", command.nodeClaim(),
-            "node", command.nodeName(), "pods", plan.reschedulablePods(), "why", plan.description());
+        StructuredLog.warn(log, "no replacement for an " + workflow.goingAway() + " node, draining anyway", "nodeclaim",
+            command.nodeClaim(), "node", command.nodeName(), "pods", plan.reschedulablePods(), "why", plan.description());
         return;
       }
       if (plan.reschedulablePods() > 0) {
@@ -82,9 +87,9 @@ final class ReplacementLaunch {
       launch[0] = Async.function(child::launch, new NodeLaunchInput(cluster, plan.replacement().replacing(command.reason()), settings));
     });
     scope.run();
-    Workflow.await(() -> launch[0].isCompleted() || workflow.abortRequested() || workflow.urgent());
+    Workflow.await(() -> launch[0].isCompleted() || workflow.abortRequested() || workflow.drainsNow());
     if (!launch[0].isCompleted() && !workflow.abortRequested()) {
-      // Interrupted: drain now; the launch goes on and is collected after the drain (or cancelled by an abort).
+      // Drain now: the launch goes on and is collected after the drain (or cancelled by an abort).
       pending = launch[0];
       pendingScope = scope;
       workflow.noticeInterruption();
@@ -100,8 +105,8 @@ final class ReplacementLaunch {
       if (workflow.abortRequested()) {
         throw new NodeReplacementWorkflowImpl.AbortRequested();
       }
-      if (workflow.urgent()) {
-        failedWhileInterrupted(failure);
+      if (workflow.drainsNow()) {
+        failedWhileDraining(failure);
         return;
       }
       throw ApplicationFailure.newNonRetryableFailureWithCause(
@@ -120,7 +125,7 @@ final class ReplacementLaunch {
     return pending != null && !pending.isCompleted();
   }
 
-  /** Collects a launch left running by an interruption; its failure no longer matters to the node going away. */
+  /** Collects a launch left running by a node that drains now; its failure no longer matters to the node going away. */
   void collect() {
     if (pending == null) {
       return;
@@ -131,7 +136,7 @@ final class ReplacementLaunch {
       StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
           "replacement", name, "node", workflow.state().replacement().nodeName());
     } catch (ChildWorkflowFailure failure) {
-      failedWhileInterrupted(failure);
+      failedWhileDraining(failure);
     }
     pending = null;
   }
@@ -153,12 +158,12 @@ final class ReplacementLaunch {
     pending = null;
   }
 
-  private void failedWhileInterrupted(ChildWorkflowFailure failure) {
+  private void failedWhileDraining(ChildWorkflowFailure failure) {
     String name = workflow.state().replacementName();
-    StructuredLog.warn(log, "replacement of an interrupted node failed to launch", "nodeclaim", command.nodeClaim(),
-        "node", command.nodeName(), "replacement", name, "error", Failures.reason(failure));
+    StructuredLog.warn(log, "replacement of an " + workflow.goingAway() + " node failed to launch", "nodeclaim",
+        command.nodeClaim(), "node", command.nodeName(), "replacement", name, "error", Failures.reason(failure));
     workflow.events().warning(KIND_NODE, workflow.nodeNameOrClaim(), EventReasons.LAUNCH_FAILED, "replacement " + name
-        + " failed to launch: " + Failures.reason(failure) + "; the interrupted node is drained anyway");
+        + " failed to launch: " + Failures.reason(failure) + "; the " + workflow.goingAway() + " node is drained anyway");
     workflow.update(workflow.state().withReplacement(name, null));
   }
 }

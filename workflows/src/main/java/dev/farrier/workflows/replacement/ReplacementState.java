@@ -16,6 +16,7 @@ import java.util.List;
  * @param replacementName    the replacement NodeClaim, once planned
  * @param replacement        the replacement, once initialized (kept as capacity by an abort)
  * @param graceEndsAtMillis  when the NodePool's terminationGracePeriod ends, {@link Long#MAX_VALUE} if unset or not draining
+ *                           yet; counted from the drain's start, or from the start of a forceful expiry
  * @param evicted            pods evicted so far (namespace/name)
  * @param podsLeft           pods still on the node at the last drain pass
  * @param blocker            what holds it up now, or null

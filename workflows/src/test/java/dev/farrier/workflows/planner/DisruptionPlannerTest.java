@@ -271,4 +271,89 @@ class DisruptionPlannerTest {
     assertEquals("expired", plan.commands().getFirst().reason());
     assertEquals(DisruptionMethod.DELETE, plan.commands().getFirst().method());
   }
+
+  // ---- expiry modes: forceful (Karpenter v1, the default) and replace-first (farrier.dev/expiry) ----
+
+  private static final String EXPIRED = "older than expireAfter 24h (created at 2027-01-14T07:00:00Z)";
+  private static final String FORCEFUL = EXPIRED + "; forceful: not budget-limited and not held by do-not-disrupt,"
+      + " drained at once while a replacement, if its pods need one, launches in parallel";
+  private static final String REPLACE_FIRST = EXPIRED + "; replace-first (farrier.dev/expiry): within budgets, held by"
+      + " do-not-disrupt, drained once its replacement is initialized";
+
+  static Stream<Arguments> expiryCases() {
+    NodeClaimView expired = withTimes(claim("old", "default"), NOW - 25 * HOUR, null);
+    NodeClaimView nodeHeld = withFlags(expired, true, false, false, false, true);
+    NodeClaimView podHeld = withPods(expired, new PodsOnNode(3, 2, List.of("db/postgres-0")));
+    List<DisruptionBudget> none = List.of();
+    List<DisruptionBudget> zero = List.of(DisruptionBudget.of("0"));
+    List<DisruptionBudget> driftOnly = List.of(DisruptionBudget.of("0", "Drifted"));
+    return Stream.of(
+        Arguments.of("forceful past a zero budget and do-not-disrupt on the node", ExpiryMode.FORCEFUL, zero, nodeHeld,
+            true, "expired: " + FORCEFUL),
+        Arguments.of("forceful past do-not-disrupt on a pod", ExpiryMode.FORCEFUL, zero, podHeld, true,
+            "expired: " + FORCEFUL),
+        Arguments.of("replace-first within the default 10%", ExpiryMode.REPLACE_FIRST, none, expired, true,
+            "expired: " + REPLACE_FIRST),
+        Arguments.of("replace-first under Karpenter's default when budgets name only Drifted", ExpiryMode.REPLACE_FIRST,
+            driftOnly, expired, true, "expired: " + REPLACE_FIRST),
+        Arguments.of("replace-first held by a zero budget", ExpiryMode.REPLACE_FIRST, zero, expired, false,
+            "expired (" + REPLACE_FIRST + ") but budget exhausted: budget 0 allows 0, 0 already disrupting"),
+        Arguments.of("replace-first held by do-not-disrupt on the node", ExpiryMode.REPLACE_FIRST, none, nodeHeld, false,
+            "expired (" + REPLACE_FIRST + ") but blocked by karpenter.sh/do-not-disrupt on the node"),
+        Arguments.of("replace-first held by do-not-disrupt on a pod", ExpiryMode.REPLACE_FIRST, none, podHeld, false,
+            "expired (" + REPLACE_FIRST + ") but blocked by karpenter.sh/do-not-disrupt on pod db/postgres-0"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("expiryCases")
+  void expiryIsForcefulUnlessTheNodePoolAsksForReplaceFirst(String name, ExpiryMode mode, List<DisruptionBudget> budgets,
+      NodeClaimView claim, boolean disrupt, String reason) {
+    NodePoolView pool = withExpiry(withBudgets(withExpireAfter(pool("default"), "24h"), budgets), mode);
+
+    DisruptionPlan plan = plan(List.of(pool), List.of(claim));
+
+    assertEquals(new CandidateDecision("old", "node-old", "default", disrupt, reason), decision(plan, "old"));
+    assertEquals(disrupt ? List.of(mode == ExpiryMode.FORCEFUL) : List.of(),
+        plan.commands().stream().map(DisruptionCommand::forceful).toList(), "only a forceful expiry drains at once");
+  }
+
+  @Test
+  void forcefulExpiryTakesEveryExpiredNodeWhileReplaceFirstTakesTheBudgetOldestFirst() {
+    List<NodeClaimView> claims = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      claims.add(withTimes(claim("c" + i, "default"), NOW - (30 - i) * HOUR, null));
+    }
+    NodePoolView forceful = withExpireAfter(pool("default"), "24h");
+
+    assertEquals(5, plan(List.of(forceful), claims).commands().size(), "no budget holds a forceful expiry");
+    DisruptionPlan replaceFirst = plan(List.of(withExpiry(forceful, ExpiryMode.REPLACE_FIRST)), claims);
+    assertEquals(List.of("c0"), replaceFirst.commands().stream().map(DisruptionCommand::nodeClaim).toList(),
+        "Karpenter's default 10% of 5 nodes is 1, the oldest");
+    assertTrue(decision(replaceFirst, "c1").reason().endsWith("but budget exhausted: default budget 10% of 5 nodes"
+        + " allows 1, 1 already disrupting"), decision(replaceFirst, "c1").reason());
+  }
+
+  @Test
+  void aReplaceFirstExpiryIsHeldByAChangeFreezeAndAForcefulOneIsNot() {
+    NodeClaimView expired = withTimes(claim("old", "default"), NOW - 25 * HOUR, null);
+    NodePoolView pool = withExpireAfter(pool("default"), "24h");
+    var frozen = java.util.Map.of("default", "frozen nodepool default by alice: incident");
+
+    DisruptionPlan replaceFirst = planner.plan(new DisruptionSnapshot(NOW,
+        List.of(withExpiry(pool, ExpiryMode.REPLACE_FIRST)), List.of(expired), IMAGES, frozen));
+    DisruptionPlan forceful = planner.plan(new DisruptionSnapshot(NOW, List.of(pool), List.of(expired), IMAGES, frozen));
+
+    assertEquals("expired (" + REPLACE_FIRST + ") but held: frozen nodepool default by alice: incident",
+        decision(replaceFirst, "old").reason());
+    assertEquals(List.of("old"), forceful.commands().stream().map(DisruptionCommand::nodeClaim).toList());
+  }
+
+  @Test
+  void theExpiryAnnotationReadsReplaceFirstAndEverythingElseAsForceful() {
+    assertEquals(ExpiryMode.REPLACE_FIRST, ExpiryMode.ofAnnotation("replace-first"));
+    assertEquals(ExpiryMode.REPLACE_FIRST, ExpiryMode.ofAnnotation(" replace-first "));
+    assertEquals(ExpiryMode.FORCEFUL, ExpiryMode.ofAnnotation(null));
+    assertEquals(ExpiryMode.FORCEFUL, ExpiryMode.ofAnnotation("forceful"));
+    assertEquals(ExpiryMode.FORCEFUL, ExpiryMode.ofAnnotation("gentle"));
+  }
 }

@@ -106,6 +106,13 @@ final class Fixtures {
         p.nodeClassName(), p.limits(), p.usage(), p.hash(), p.budgets(), expireAfter, p.terminationGracePeriodSeconds());
   }
 
+  /** The pool with {@code farrier.dev/expiry} read as {@code mode}. */
+  static NodePoolView withExpiry(NodePoolView p, ExpiryMode mode) {
+    return new NodePoolView(p.name(), p.weight(), p.requirements(), p.labels(), p.taints(), p.startupTaints(),
+        p.nodeClassName(), p.limits(), p.usage(), p.hash(), p.budgets(), p.expireAfter(), p.terminationGracePeriodSeconds(),
+        p.approvalRequired(), p.rollout(), mode);
+  }
+
   // ---- pods ----
 
   static PodSpecView pod(String name, long milliCpu, long memoryMiB) {

@@ -182,6 +182,25 @@ class HistoryRecorder {
     }
   }
 
+  /**
+   * Version 1 of {@code expiry-drains-now}: a forceful expiry drains while its replacement launches, a PDB holds until
+   * the terminationGracePeriod ends.
+   */
+  @Test
+  void recordForcefulExpiry() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      List<String> pods = List.of("default/web-1", "default/web-2");
+      test.nodes.onDrainStep(r -> r.bypassPdb() ? FakeNodeActivities.drained(pods)
+          : FakeNodeActivities.blockedByPdb(pods, "default/web-pdb"));
+      test.start();
+      String id = WorkflowIds.disruption("default-expired");
+      var result = test.newWorkflow(NodeReplacementWorkflow.class, id)
+          .replace(Fixtures.replacement(Fixtures.expired("default-expired", "replace", 30L, true)));
+      assertEquals("Done", result.outcome());
+      write(test, id, "NodeReplacementWorkflow-expired");
+    }
+  }
+
   private static void write(FarrierTestEnvironment test, String workflowId, String type) throws IOException {
     Files.createDirectories(DIR);
     Files.writeString(DIR.resolve(type + ".json"), test.client().fetchHistory(workflowId).toJson(true));

@@ -44,6 +44,13 @@ class WorkflowReplayTest {
         NodeReplacementWorkflowImpl.class);
   }
 
+  /** Version 1 of {@code expiry-drains-now}: a forceful expiry drains while its replacement launches. */
+  @Test
+  void forcefulExpiryReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow-expired.json",
+        NodeReplacementWorkflowImpl.class);
+  }
+
   @Test
   void interruptionReplays() throws Exception {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/InterruptionWorkflow.json", InterruptionWorkflowImpl.class);

@@ -40,6 +40,17 @@ public final class Fixtures {
         terminationGracePeriodSeconds, "m5.large", "on-demand");
   }
 
+  /**
+   * An expiry command for claim {@code nodeClaim}: {@code forceful} as the planner issues it by default, else as a
+   * NodePool with {@code farrier.dev/expiry: replace-first} asks.
+   */
+  public static DisruptionCommand expired(String nodeClaim, String method, Long terminationGracePeriodSeconds,
+      boolean forceful) {
+    return new DisruptionCommand(nodeClaim, FakeNodeClaimActivities.nodeNameOf(nodeClaim), "default",
+        FakeNodeClaimActivities.instanceIdOf(nodeClaim), DisruptionMethod.of(method), "expired",
+        "older than expireAfter 720h", 3, terminationGracePeriodSeconds, "m5.large", "on-demand", false, forceful);
+  }
+
   public static ReplacementInput replacement(DisruptionCommand command) {
     return new ReplacementInput(CLUSTER, command, LAUNCH, 2, 30);
   }
