@@ -30,7 +30,9 @@ import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ClaimConditions;
+import dev.farrier.workflows.planner.CheaperOfferings;
 import dev.farrier.workflows.planner.ClaimNamer;
+import dev.farrier.workflows.planner.ConsolidationView;
 import dev.farrier.workflows.planner.DisruptionBudget;
 import dev.farrier.workflows.planner.DisruptionConditions;
 import dev.farrier.workflows.planner.DisruptionPlanner;
@@ -213,9 +215,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var view = nodePoolView(pool, cluster.listNodeClaims());
     var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
     EC2NodeClass nodeClass = plannable.get().nodeClass();
-    return provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
-        instanceTypes(cloud.instanceTypes(), nodeClassArchs(nodeClass), ephemeralStorage(nodeClass)), daemonSetPods(), replaced,
-        ProvisioningSnapshots.kubelet(nodeClass)));
+    var types = CheaperOfferings.below(instanceTypes(cloud.instanceTypes(), nodeClassArchs(nodeClass), ephemeralStorage(nodeClass)),
+        request.maxPricePerHour());
+    var plan = provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
+        types, daemonSetPods(), replaced, ProvisioningSnapshots.kubelet(nodeClass)));
+    return CheaperOfferings.restrict(plan, types, request.maxPricePerHour());
   }
 
   /**
@@ -277,8 +281,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
     // Its replacement is the caller: before its first step it must not hold the claim back from its own plan.
     var snapshot = own.disruptedTaint() ? found : new DisruptionSnapshot(found.nowMillis(), found.nodePools(),
-        found.nodeClaims().stream().map(c -> c == own ? c.withoutOwnReplacement() : c).toList(), found.resolvedImages(), found.frozen());
-    var plan = disruption.plan(snapshot);
+        found.nodeClaims().stream().map(c -> c == own ? c.withoutOwnReplacement() : c).toList(), found.resolvedImages(), found.frozen(),
+        found.consolidation());
+    var plan = disruption.recheck(snapshot, request.nodeClaim());
     boolean still = plan.commands().stream()
         .anyMatch(c -> c.nodeClaim().equals(request.nodeClaim()) && c.reason().equals(request.reason()));
     var decision = plan.decisions().stream().filter(d -> d.nodeClaim().equals(request.nodeClaim())).findFirst()
@@ -304,11 +309,16 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   private Disruptable disruptionSnapshot(List<NodeClaim> claims, Map<String, String> frozen) {
     List<NodePoolView> pools = new ArrayList<>();
+    Map<String, EC2NodeClass> classes = new HashMap<>();
     Set<String> unplannable = new java.util.TreeSet<>();
     for (NodePool pool : cluster.listNodePools()) {
       try {
-        if (plannable(pool).isPresent()) {
+        var plannable = plannable(pool);
+        if (plannable.isPresent()) {
           pools.add(nodePoolView(pool, claims));
+          if (plannable.get().nodeClass() != null) {
+            classes.put(pool.getMetadata().getName(), plannable.get().nodeClass());
+          }
           continue;
         }
       } catch (RuntimeException e) {
@@ -316,8 +326,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       }
       unplannable.add(pool.getMetadata().getName());
     }
-    Map<String, Node> nodes = cluster.listNodes().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
-    Map<String, List<Pod>> podsByNode = cluster.listBoundPods().stream().filter(p -> !PodViews.terminal(p))
+    List<Node> nodeList = cluster.listNodes();
+    Map<String, Node> nodes = nodeList.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
+    List<Pod> boundPods = cluster.listBoundPods();
+    Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
     Set<String> active = replacements.active();
     List<NodeClaimView> plain = claims.stream()
@@ -337,7 +349,40 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
     }
-    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen), unplannable);
+    var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
+        ? consolidationView(pools, classes, nodeList, boundPods, podsByNode) : null;
+    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation), unplannable);
+  }
+
+  private static boolean consolidatesUnderutilized(NodePoolView pool) {
+    return NodePoolView.WHEN_EMPTY_OR_UNDERUTILIZED.equals(pool.consolidationPolicy()) && GoDurations.toMillis(pool.consolidateAfter()) != null;
+  }
+
+  /**
+   * The cluster as the provisioning scheduler sees it, for consolidating underutilized nodes: every NodeClaim (Farrier's
+   * or not: all are capacity), the instance types of each NodePool (archs from its class's resolved images, so the round
+   * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
+   */
+  private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<Node> nodeList,
+      List<Pod> boundPods, Map<String, List<Pod>> podsByNode) {
+    var catalog = cloud.instanceTypes();
+    Map<String, List<InstanceTypeView>> types = new HashMap<>();
+    Map<String, KubeletSettings> kubelets = new HashMap<>();
+    for (NodePoolView pool : pools) {
+      EC2NodeClass nodeClass = classes.get(pool.name());
+      if (nodeClass != null) {
+        types.put(pool.name(), instanceTypes(catalog, NodeClassImages.fromStatus(nodeClass).keySet(), ephemeralStorage(nodeClass)));
+        kubelets.put(pool.name(), ProvisioningSnapshots.kubelet(nodeClass));
+      }
+    }
+    var allClaims = cluster.listNodeClaims();
+    var now = clock.instant();
+    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, allClaims, types, kubelets,
+        NamespaceSelectors.lazy(cluster::listNamespaces), now);
+    Map<String, NodeClaim> claimsByNode = new HashMap<>();
+    allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
+    return ConsolidationViews.of(existing, types, daemonSetPods(), kubelets, podsByNode, cluster.listPodDisruptionBudgets(),
+        claimsByNode, now);
   }
 
   /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */

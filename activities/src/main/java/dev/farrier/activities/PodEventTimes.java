@@ -66,7 +66,9 @@ final class PodEventTimes {
       return null;
     }
     Set<String> uids = Set.of(promised.split(","));
-    Optional<String> draining = uids.stream().map(podsBeingDrained::get).filter(n -> n != null).sorted().findFirst();
+    String own = claim.getStatus() == null ? null : claim.getStatus().nodeName();
+    // Its own pods are not on their way to it, even while it is itself being disrupted.
+    Optional<String> draining = uids.stream().map(podsBeingDrained::get).filter(n -> n != null && !n.equals(own)).sorted().findFirst();
     if (draining.isPresent()) {
       return "launched for pods still on node " + draining.get() + ", which is being disrupted";
     }

@@ -1,5 +1,6 @@
 package dev.farrier.sandbox;
 
+import dev.farrier.activities.PodEventRecorder;
 import dev.farrier.workflows.replacement.ReplacementResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.temporal.client.WorkflowClient;
@@ -38,9 +39,62 @@ public final class ConsolidationScenario {
     this.timeout = timeout;
   }
 
-  /** The blueprint with the consolidateAfter of this scenario. */
+  /**
+   * The blueprint with the consolidateAfter of this scenario, on-demand only (a spot node is consolidated only by
+   * deletion: spot-to-spot replacement is off, as Karpenter's default, and this scenario shows a replacement), and its
+   * PDB at {@code maxUnavailable: 1}: the blueprint's {@code minAvailable: 2} allows no eviction of a single pod, so
+   * consolidation would rightly leave the node alone.
+   */
   public static String edit(String blueprint) {
-    return blueprint.replace("consolidateAfter: 1m", "consolidateAfter: " + CONSOLIDATE_AFTER);
+    String edited = blueprint.replace("consolidateAfter: 1m", "consolidateAfter: " + CONSOLIDATE_AFTER)
+        .replace("values: [\"spot\", \"on-demand\"]", "values: [\"on-demand\"]")
+        .replace("minAvailable: 2", "maxUnavailable: 1");
+    if (edited.equals(blueprint) || edited.contains("\"spot\"") || !edited.contains("maxUnavailable: 1")) {
+      throw new IllegalStateException("the blueprint changed: consolidateAfter, the capacity types or the PDB were not edited");
+    }
+    return edited;
+  }
+
+  /** What the underutilized node's replacement did. */
+  public record Replaced(ReplacementResult result, String oldType, String newType, DriftScenario.Provisioned replacement) {}
+
+  /**
+   * Scales the app to one replica: its node is left underutilized and is replaced by a cheaper one once consolidateAfter
+   * has passed, the pod moving onto it.
+   */
+  public Replaced scaleDownAndAwaitReplacement(DriftScenario.Provisioned node) {
+    String oldType = instanceType(node.node());
+    kube.apps().deployments().inNamespace(DriftScenario.NAMESPACE).withName(DriftScenario.APP).scale(1);
+    var workflowId = drift.awaitReplacementStarted(node);
+    ReplacementResult result;
+    try {
+      result = temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("consolidation " + workflowId + " did not finish within " + timeout + "\n" + drift.diagnostics(), e);
+    }
+    if (result.replacementNode() == null) {
+      throw new IllegalStateException("the underutilized node was not replaced: " + result + "\n" + drift.diagnostics());
+    }
+    Await.until("the " + DriftScenario.APP + " pod Ready on the replacement " + result.replacementNode(), timeout,
+        () -> drift.readyAppPods().size() == 1 && drift.readyAppPods().getFirst().getSpec().getNodeName().equals(result.replacementNode()),
+        drift::diagnostics);
+    var claim = drift.nodeClaim(result.replacementNodeClaim());
+    var status = DriftScenario.status(claim);
+    var replacement = new DriftScenario.Provisioned(result.replacementNodeClaim(), result.replacementNode(),
+        dev.farrier.activities.ProviderIds.instanceId(Objects.toString(status.get("providerID"), null)),
+        Objects.toString(status.get("imageID"), null), Instant.now());
+    return new Replaced(result, oldType, instanceType(result.replacementNode()), replacement);
+  }
+
+  private String instanceType(String node) {
+    var n = kube.nodes().withName(node).get();
+    return n == null ? null : n.getMetadata().getLabels().get("node.kubernetes.io/instance-type");
+  }
+
+  /** Prints what the replacement did. */
+  public static void report(Replaced r, PrintStream out) {
+    out.printf("   underutilized %s replaced by the cheaper %s (%s, nodeclaim %s); outcome %s%n", r.oldType(), r.newType(),
+        r.replacement().node(), r.replacement().nodeClaim(), r.result().outcome());
   }
 
   /** Scales the app to zero and waits until the node it leaves empty and its claim are gone. */
@@ -59,7 +113,9 @@ public final class ConsolidationScenario {
       var status = DriftScenario.status(claim);
       var condition = conditions(status).stream().filter(c -> "Consolidatable".equals(c.get("type"))).findFirst().orElse(null);
       var last = Objects.toString(status.get("lastPodEventTime"), null);
-      return last != null && Instant.parse(last).isAfter(emptiedAt.minusSeconds(2)) && condition != null
+      // Events within the dedupe window of the stored one are not written (as Karpenter's): a pod that leaves moments
+      // after another arrived counts from the arrival.
+      return last != null && Instant.parse(last).isAfter(emptiedAt.minus(PodEventRecorder.DEDUPE).minusSeconds(2)) && condition != null
           && "True".equals(condition.get("status")) ? new Object[] {last, condition} : null;
     }, drift::diagnostics);
     var workflowId = drift.awaitReplacementStarted(node);

@@ -46,9 +46,9 @@ public final class Sandbox {
         + "nothing launched twice); then every offering out of capacity: the NodePool says so, and when it is back");
     all.put("safety", "instances that are not exactly Farrier's survive garbage collection; a NodePool with an absurd limit "
         + "says why it is not Ready, and the good one still provisions");
-    all.put("consolidation", "the blueprint's Deployment scaled to zero: the node left empty is removed once consolidateAfter ("
-        + ConsolidationScenario.CONSOLIDATE_AFTER + ") has passed since its last pod left and the consolidation still stands when"
-        + " checked again");
+    all.put("consolidation", "the blueprint's Deployment scaled down to one pod: its node, underutilized, is replaced by a"
+        + " cheaper one once consolidateAfter (" + ConsolidationScenario.CONSOLIDATE_AFTER + ") has passed; then to none: the"
+        + " empty node is removed");
     all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
         + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
@@ -154,10 +154,13 @@ public final class Sandbox {
           return finish(env, keep, out);
         }
         if (consolidation) {
-          out.println("== scaling " + DriftScenario.APP + " to 0 replicas (NodePool consolidateAfter "
-              + ConsolidationScenario.CONSOLIDATE_AFTER + ")");
-          ConsolidationScenario.report(new ConsolidationScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5))
-              .emptyAndAwaitRemoval(old), out);
+          var consolidating = new ConsolidationScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5));
+          out.println("== scaling " + DriftScenario.APP + " to 1 replica (NodePool WhenEmptyOrUnderutilized, consolidateAfter "
+              + ConsolidationScenario.CONSOLIDATE_AFTER + ", on-demand)");
+          var replaced = consolidating.scaleDownAndAwaitReplacement(old);
+          ConsolidationScenario.report(replaced, out);
+          out.println("== scaling " + DriftScenario.APP + " to 0 replicas");
+          ConsolidationScenario.report(consolidating.emptyAndAwaitRemoval(replaced.replacement()), out);
           printTimeline(env, recorder, started, out);
           return finish(env, keep, out);
         }

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Matches a label selector against labels as the API server does for a policy/v1 PodDisruptionBudget. */
-final class LabelSelectors {
+public final class LabelSelectors {
   private LabelSelectors() {}
 
   /** A null selector selects nothing; an empty one (policy/v1) selects every pod of the namespace. */
-  static boolean matches(LabelSelector selector, Map<String, String> labels) {
+  public static boolean matches(LabelSelector selector, Map<String, String> labels) {
     if (selector == null) {
       return false;
     }

@@ -12,21 +12,32 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * Empty-node consolidation end to end, on the real worker: the pod-event loop writes the NodeClaim's
+ * Consolidation end to end, on the real worker. Underutilized: the app scaled to one pod, its node is replaced by a
+ * cheaper one (on-demand price of the new type below the old). Empty: then scaled to none, the pod-event loop writes the NodeClaim's
  * {@code lastPodEventTime} when the pods leave, the planner makes it Consolidatable once {@code consolidateAfter} has
  * passed and plans an {@code empty} deletion, the replacement workflow checks it again and removes node, claim and
  * instance, launching nothing.
  */
 class ConsolidationIT {
   @Test
-  void anEmptyNodeIsRemovedOnceConsolidateAfterHasPassedSinceItsLastPodLeft() throws Exception {
+  void anUnderutilizedNodeIsReplacedByACheaperOneAndAnEmptyNodeIsRemovedOnceConsolidateAfterHasPassed() throws Exception {
     try (var env = SandboxEnvironment.start(E2e.runDir("consolidation"), "e2e-consolidation", 0)) {
       env.startWorker();
       var scenario = E2e.scenario(env);
-      var node = scenario.provision("1.34", ConsolidationScenario::edit);
-      var before = Instant.now();
+      var first = scenario.provision("1.34", ConsolidationScenario::edit);
+      var consolidation = new ConsolidationScenario(env.kube(), env.temporal(), scenario, E2e.TIMEOUT);
 
-      var done = new ConsolidationScenario(env.kube(), env.temporal(), scenario, E2e.TIMEOUT).emptyAndAwaitRemoval(node);
+      var replaced = consolidation.scaleDownAndAwaitReplacement(first);
+      assertEquals("Done", replaced.result().outcome());
+      double oldPrice = E2e.onDemandPrice(env, replaced.oldType());
+      double newPrice = E2e.onDemandPrice(env, replaced.newType());
+      assertTrue(newPrice < oldPrice, replaced.oldType() + " ($" + oldPrice + "/h) replaced by " + replaced.newType() + " ($"
+          + newPrice + "/h)");
+      assertTrue(env.kube().nodes().withName(first.node()).get() == null, "the underutilized node is gone");
+
+      var node = replaced.replacement();
+      var before = Instant.now();
+      var done = consolidation.emptyAndAwaitRemoval(node);
 
       assertEquals("Done", done.result().outcome());
       assertEquals(null, done.result().replacementNodeClaim(), "an empty node is deleted, not replaced");

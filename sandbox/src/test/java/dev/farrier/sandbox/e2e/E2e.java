@@ -32,6 +32,15 @@ final class E2e {
     return SandboxEnvironment.recreate(Path.of("target", "e2e", name).toAbsolutePath());
   }
 
+  /** The on-demand price per hour of {@code type} in the simulated cloud's catalogue. */
+  static double onDemandPrice(SandboxEnvironment env, String type) {
+    var cloud = new dev.farrier.activities.cloud.simulated.SimulatedCloud(
+        SimulatedCloudConfig.defaults(env.cloudDir()).withCluster(env.cluster()));
+    return cloud.instanceTypes().stream().filter(t -> t.name().equals(type)).flatMap(t -> t.offerings().stream())
+        .filter(o -> o.capacityType().equals(dev.farrier.workflows.model.WellKnown.CAPACITY_ON_DEMAND))
+        .mapToDouble(dev.farrier.activities.cloud.Offering::pricePerHour).min().orElseThrow();
+  }
+
   static DriftScenario scenario(SandboxEnvironment env) {
     var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
     return new DriftScenario(env.kube(), env.temporal(), env.cluster(), amis::al2, TIMEOUT);

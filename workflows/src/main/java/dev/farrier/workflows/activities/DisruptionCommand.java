@@ -9,6 +9,8 @@ package dev.farrier.workflows.activities;
  * @param detail        why, in words (e.g. "image ami-0abc is not among ami-0def, ami-0123 resolved for amd64")
  * @param instanceType  the node's {@code node.kubernetes.io/instance-type}, for the disruption log line (may be null)
  * @param capacityType  the node's {@code karpenter.sh/capacity-type}, for the disruption log line (may be null)
+ * @param maxPricePerHour for a consolidation that replaces a node with a cheaper one, the node's price: the
+ *                      replacement may only use offerings cheaper than this; null otherwise
  * @param approvalRequired the NodePool asks for an operator's approval before the old node is drained
  *                      ({@code farrier.dev/approve-replacements: "true"})
  * @param forceful      Karpenter's forceful disruption (an expired node, unless its NodePool asks for
@@ -30,13 +32,24 @@ public record DisruptionCommand(
     String instanceType,
     String capacityType,
     boolean approvalRequired,
-    boolean forceful) {
+    boolean forceful,
+    Double maxPricePerHour) {
   /** The reason of an empty node's consolidation. */
   public static final String REASON_EMPTY = "empty";
+  /** The reason of an underutilized node's consolidation (deleted, or replaced by a cheaper node). */
+  public static final String REASON_UNDERUTILIZED = "underutilized";
 
   /** A consolidation: validated again after a moment before the node is touched, as Karpenter validates its commands. */
   public boolean consolidation() {
-    return REASON_EMPTY.equals(reason);
+    return REASON_EMPTY.equals(reason) || REASON_UNDERUTILIZED.equals(reason);
+  }
+
+  /** Without a price ceiling for the replacement (every disruption but a consolidation's replace). */
+  public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,
+      String reason, String detail, int podCount, Long terminationGracePeriodSeconds, String instanceType, String capacityType,
+      boolean approvalRequired, boolean forceful) {
+    this(nodeClaim, nodeName, nodePool, instanceId, method, reason, detail, podCount, terminationGracePeriodSeconds,
+        instanceType, capacityType, approvalRequired, forceful, null);
   }
 
   /** A voluntary disruption (replaced first). */

@@ -61,6 +61,7 @@ public final class DisruptionPlanner {
   static final String REASON_DRIFTED = "drifted";
   static final String REASON_REBALANCE = "rebalance";
   static final String REASON_EMPTY = DisruptionCommand.REASON_EMPTY;
+  static final String REASON_UNDERUTILIZED = DisruptionCommand.REASON_UNDERUTILIZED;
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
   static final String FORCEFUL_DETAIL = "; forceful: not budget-limited and not held by do-not-disrupt, drained at once"
       + " while a replacement, if its pods need one, launches in parallel";
@@ -68,7 +69,17 @@ public final class DisruptionPlanner {
       + " by do-not-disrupt, drained once its replacement is initialized";
 
   public DisruptionPlan plan(DisruptionSnapshot snapshot) {
-    return decide(snapshot, null).plan();
+    return decide(snapshot, null, null).plan();
+  }
+
+  /**
+   * The plan as {@link #plan} makes it, with consolidation of underutilized nodes weighing {@code nodeClaim} alone: how
+   * a consolidation planned moments ago is checked again (another candidate that became cheaper to disrupt since must
+   * not invalidate it; the other members of a multi-node consolidation run their own replacements by then, so they count
+   * as going away and their pods are not moved onto them).
+   */
+  public DisruptionPlan recheck(DisruptionSnapshot snapshot, String nodeClaim) {
+    return decide(snapshot, null, nodeClaim).plan();
   }
 
   /**
@@ -77,7 +88,7 @@ public final class DisruptionPlanner {
    * {@code scope.max()}; with how many drifted claims of the scope remain and why the others wait.
    */
   public RolloutBatch planRollout(DisruptionSnapshot snapshot, RolloutScope scope) {
-    Decisions decided = decide(snapshot, scope);
+    Decisions decided = decide(snapshot, scope, null);
     List<CandidateDecision> held = decided.plan().decisions().stream()
         .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim())).toList();
     return new RolloutBatch(decided.plan().commands(), decided.remainingClaims().size(), held);
@@ -86,7 +97,7 @@ public final class DisruptionPlanner {
   /** The plan, and (for a rollout) the claims of its scope still to be replaced. */
   private record Decisions(DisruptionPlan plan, Set<String> remainingClaims) {}
 
-  private Decisions decide(DisruptionSnapshot snapshot, RolloutScope scope) {
+  private Decisions decide(DisruptionSnapshot snapshot, RolloutScope scope, String focus) {
     Set<String> remaining = new TreeSet<>();
     Map<String, NodePoolView> pools = snapshot.nodePools().stream()
         .collect(Collectors.toMap(NodePoolView::name, Function.identity(), (a, b) -> a));
@@ -106,6 +117,7 @@ public final class DisruptionPlanner {
     Map<String, CandidateDecision> decisions = new HashMap<>();
     List<Decided> commands = new ArrayList<>();
     List<Decided> voluntary = new ArrayList<>();
+    List<Underutilization.Candidate> underutilized = new ArrayList<>();
     for (NodeClaimView claim : snapshot.nodeClaims()) {
       NodePoolView pool = pools.get(claim.nodePool());
       if (scope != null && !inScope(scope, claim)) {
@@ -160,7 +172,20 @@ public final class DisruptionPlanner {
       if (!drift.drifted() && (scope != null || !claim.rebalanceRecommended())) {
         empty = scope == null ? Emptiness.of(claim, pool, snapshot.nowMillis()) : null;
         if (empty == null || !empty.candidate()) {
-          decisions.put(claim.name(), skip(claim, drift.detail() + (empty == null ? "" : "; " + empty.detail())));
+          String why = drift.detail() + (empty == null ? "" : "; " + empty.detail());
+          String notUnderutilized = scope == null ? notUnderutilized(claim, pool, snapshot) : "";
+          if (notUnderutilized == null) {
+            Decided candidate = new Decided(claim, pool, DisruptionMethod.DELETE, REASON_UNDERUTILIZED, "");
+            String held = heldAsVoluntary(candidate, snapshot.frozen());
+            String pdb = snapshot.consolidation().pdbBlocked().get(claim.nodeName());
+            if (held == null && pdb == null) {
+              underutilized.add(new Underutilization.Candidate(claim, pool));
+            }
+            decisions.put(claim.name(), skip(claim, why + "; " + (held != null ? held : pdb != null ? "underutilized but " + pdb
+                : "underutilized: a candidate for consolidation")));
+          } else {
+            decisions.put(claim.name(), skip(claim, why + (notUnderutilized.isEmpty() ? "" : "; " + notUnderutilized)));
+          }
           continue;
         }
       }
@@ -213,6 +238,13 @@ public final class DisruptionPlanner {
       }
     }
 
+    if (focus != null) {
+      underutilized.removeIf(c -> !c.claim().name().equals(focus));
+    }
+    if (!underutilized.isEmpty()) {
+      consolidate(snapshot, underutilized, commands, decisions, nodes, disrupting);
+    }
+
     commands.sort(Decided.ORDER);
     for (Decided c : commands) {
       decisions.put(c.claim.name(), new CandidateDecision(c.claim.name(), c.claim.nodeName(), c.claim.nodePool(), true,
@@ -223,6 +255,65 @@ public final class DisruptionPlanner {
         .toList();
     return new Decisions(new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered),
         remaining);
+  }
+
+  /**
+   * Why a claim that is neither drifted nor empty is no candidate for consolidation as underutilized, "" when its
+   * NodePool does not consolidate underutilized nodes or it has no pods to move (emptiness said why), or null when it
+   * is a candidate ({@link Underutilization}).
+   */
+  private static String notUnderutilized(NodeClaimView claim, NodePoolView pool, DisruptionSnapshot snapshot) {
+    if (!NodePoolView.WHEN_EMPTY_OR_UNDERUTILIZED.equals(pool.consolidationPolicy()) || claim.pods().reschedulable() == 0) {
+      return "";
+    }
+    ConsolidationTiming timing = ConsolidationTiming.of(claim, pool, snapshot.nowMillis());
+    if (ConsolidationTiming.DISABLED.equals(timing.reason())) {
+      return "";
+    }
+    if (!timing.consolidatable()) {
+      return timing.detail();
+    }
+    if (claim.nominated() != null) {
+      return "nominated: " + claim.nominated();
+    }
+    return snapshot.consolidation() == null ? "the cluster as the scheduler sees it was not read this round" : null;
+  }
+
+  /**
+   * Consolidates underutilized candidates after every other voluntary disruption took its budget: each NodePool's room
+   * is what its budgets for {@code Underutilized} allow now; the nodes already going away are no home for moved pods.
+   */
+  private static void consolidate(DisruptionSnapshot snapshot, List<Underutilization.Candidate> candidates, List<Decided> commands,
+      Map<String, CandidateDecision> decisions, Map<String, Integer> nodes, Map<String, Integer> disrupting) {
+    Map<String, Integer> room = new HashMap<>();
+    List<Underutilization.Candidate> withRoom = new ArrayList<>();
+    for (Underutilization.Candidate c : candidates) {
+      String pool = c.pool().name();
+      BudgetCheck budget = BudgetCheck.of(c.pool().budgets(), "Underutilized", nodes.getOrDefault(pool, 0),
+          disrupting.getOrDefault(pool, 0), snapshot.nowMillis());
+      room.put(pool, budget.allowed());
+      if (budget.allowed() > 0) {
+        withRoom.add(c);
+      } else {
+        decisions.put(c.claim().name(), skip(c.claim(), decisions.get(c.claim().name()).reason()
+            .replace("underutilized: a candidate for consolidation", "underutilized but budget exhausted: " + budget.explanation())));
+      }
+    }
+    Set<String> leaving = new java.util.HashSet<>();
+    snapshot.nodeClaims().stream().filter(NodeClaimView::beingDisrupted).map(NodeClaimView::nodeName).forEach(leaving::add);
+    commands.forEach(d -> leaving.add(d.claim.nodeName()));
+    leaving.remove(null);
+    Underutilization.Outcome outcome = new Underutilization(snapshot.consolidation(), snapshot.nodePools(), leaving)
+        .choose(withRoom, room);
+    for (Underutilization.Command c : outcome.commands()) {
+      commands.add(new Decided(c.claim(), c.pool(), c.method(), REASON_UNDERUTILIZED, c.detail(), c.maxPricePerHour()));
+      disrupting.merge(c.pool().name(), 1, Integer::sum);
+    }
+    outcome.whyNot().forEach((claim, why) -> {
+      CandidateDecision d = decisions.get(claim);
+      decisions.put(claim, new CandidateDecision(claim, d.nodeName(), d.nodePool(), false,
+          d.reason().replace("underutilized: a candidate for consolidation", "underutilized but " + why)));
+    });
   }
 
   private static boolean inScope(RolloutScope scope, NodeClaimView claim) {
@@ -270,11 +361,17 @@ public final class DisruptionPlanner {
   }
 
   /** A claim the planner decided to disrupt (pending the budget for a voluntary reason). */
-  private record Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail) {
+  private record Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail,
+      Double maxPricePerHour) {
+    Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail) {
+      this(claim, pool, method, reason, detail, null);
+    }
+
     /** How the decision reads: {@code drifted (<detail>)}, {@code rebalance recommended}. */
     String what() {
       return REASON_REBALANCE.equals(reason) ? "rebalance recommended"
-          : REASON_EMPTY.equals(reason) ? "empty (" + detail + ")" : reason + " (" + detail + ")";
+          : REASON_EMPTY.equals(reason) ? "empty (" + detail + ")"
+          : REASON_UNDERUTILIZED.equals(reason) && detail.isEmpty() ? "underutilized" : reason + " (" + detail + ")";
     }
 
     /**
@@ -307,7 +404,7 @@ public final class DisruptionPlanner {
           : pool == null ? null : pool.terminationGracePeriodSeconds();
       return new DisruptionCommand(claim.name(), claim.nodeName(), claim.nodePool(), claim.instanceId(), method, reason,
           detail, claim.pods().reschedulable(), grace, claim.instanceType(), claim.capacityType(),
-          pool != null && pool.approvalRequired(), forceful());
+          pool != null && pool.approvalRequired(), forceful(), maxPricePerHour);
     }
   }
 }

@@ -8,13 +8,21 @@ import java.util.List;
  * @param nowMillis      the activity's clock, so the planner itself reads none
  * @param resolvedImages per (node class, arch), the images the node class resolves to now
  * @param frozen         the change freezes in force (NodePool, or {@code *} for the cluster, to the description)
+ * @param consolidation  the cluster as the scheduler sees it, for consolidating underutilized nodes; null when no
+ *                       NodePool does
  */
 public record DisruptionSnapshot(
     long nowMillis, List<NodePoolView> nodePools, List<NodeClaimView> nodeClaims, List<ResolvedImages> resolvedImages,
-    java.util.Map<String, String> frozen) {
+    java.util.Map<String, String> frozen, ConsolidationView consolidation) {
   public DisruptionSnapshot(long nowMillis, List<NodePoolView> nodePools, List<NodeClaimView> nodeClaims,
       List<ResolvedImages> resolvedImages) {
-    this(nowMillis, nodePools, nodeClaims, resolvedImages, null);
+    this(nowMillis, nodePools, nodeClaims, resolvedImages, null, null);
+  }
+
+  /** Without what consolidating underutilized nodes needs. */
+  public DisruptionSnapshot(long nowMillis, List<NodePoolView> nodePools, List<NodeClaimView> nodeClaims,
+      List<ResolvedImages> resolvedImages, java.util.Map<String, String> frozen) {
+    this(nowMillis, nodePools, nodeClaims, resolvedImages, frozen, null);
   }
 
   public DisruptionSnapshot {

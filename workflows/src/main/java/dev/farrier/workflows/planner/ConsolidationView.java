@@ -1,0 +1,36 @@
+package dev.farrier.workflows.planner;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What consolidation of underutilized nodes reads beyond the disruption snapshot: the cluster as the provisioning
+ * scheduler sees it (every node with its pods, the instance types and kubelet settings of each NodePool, the
+ * DaemonSets), so the same scheduler simulates where a candidate's pods would go. Gathered by the planning activity
+ * only when a NodePool consolidates underutilized nodes.
+ *
+ * @param nodes          every Node and in-flight NodeClaim, as {@link ProvisioningSnapshot#existingNodes()}
+ * @param instanceTypes  per NodePool, the instance types it may launch (prices included)
+ * @param daemonSetPods  one pod template per DaemonSet
+ * @param kubelets       per NodePool, its EC2NodeClass's kubelet settings
+ * @param pdbBlocked     per node name, why a PodDisruptionBudget allows no eviction of one of its pods now (absent
+ *                       when none does)
+ * @param disruptionCost per node name, Karpenter's disruption cost: the sum of its pods' eviction costs (1, plus the
+ *                       pod deletion cost and priority, scaled) times the share of its lifetime left before expiry
+ */
+public record ConsolidationView(
+    List<ExistingNodeView> nodes,
+    Map<String, List<InstanceTypeView>> instanceTypes,
+    List<PodSpecView> daemonSetPods,
+    Map<String, KubeletSettings> kubelets,
+    Map<String, String> pdbBlocked,
+    Map<String, Double> disruptionCost) {
+  public ConsolidationView {
+    nodes = List.copyOf(nodes);
+    instanceTypes = Map.copyOf(instanceTypes);
+    daemonSetPods = daemonSetPods == null ? List.of() : List.copyOf(daemonSetPods);
+    kubelets = kubelets == null ? Map.of() : Map.copyOf(kubelets);
+    pdbBlocked = pdbBlocked == null ? Map.of() : Map.copyOf(pdbBlocked);
+    disruptionCost = disruptionCost == null ? Map.of() : Map.copyOf(disruptionCost);
+  }
+}

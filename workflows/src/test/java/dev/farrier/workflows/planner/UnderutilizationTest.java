@@ -1,0 +1,223 @@
+package dev.farrier.workflows.planner;
+
+import static dev.farrier.workflows.planner.Fixtures.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionMethod;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Consolidation of underutilized nodes with the provisioning scheduler: a node whose pods fit on the other nodes is
+ * deleted, several at once when they all fit (multi-node), one whose pods need one cheaper node is replaced with a price
+ * ceiling, and every candidate not consolidated says why (would not fit, not cheaper, spot, PDB, budget).
+ */
+class UnderutilizationTest {
+  private static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
+  private static final List<InstanceTypeView> TYPES = List.of(
+      type("m5.large", "amd64", 2, 8, 29, 0.096),
+      type("m5.xlarge", "amd64", 4, 16, 58, 0.192),
+      type("m5.2xlarge", "amd64", 8, 32, 58, 0.384));
+
+  /** A node of {@code type} with pods of {@code milliCpu} each, and its claim. */
+  private record Node(NodeClaimView claim, ExistingNodeView view) {}
+
+  private static Node node(String name, String type, String capacityType, long... podMilliCpu) {
+    List<PodSpecView> pods = new ArrayList<>();
+    for (int i = 0; i < podMilliCpu.length; i++) {
+      pods.add(pod(name + "-p" + i, podMilliCpu[i], 256));
+    }
+    InstanceTypeView t = TYPES.stream().filter(x -> x.name().equals(type)).findFirst().orElseThrow();
+    Map<String, String> labels = new TreeMap<>(t.labels());
+    labels.put(WellKnown.HOSTNAME_LABEL, "node-" + name);
+    labels.put(WellKnown.ZONE_LABEL, "us-east-1a");
+    labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
+    labels.put(WellKnown.NODEPOOL_LABEL, "default");
+    var view = new ExistingNodeView("node-" + name, "default", labels, List.of(), t.allocatable(KubeletSettings.DEFAULTS), pods,
+        Resources.ZERO, true, true);
+    var claim = new NodeClaimView(name, "default", "default", "node-" + name, "i-" + name, "ami-new", "amd64", "hash-default",
+        capacityType, type, "us-east-1a", true, true, false, false, false, false, NOW - HOUR, null, null, null,
+        new PodsOnNode(pods.size(), pods.size(), List.of()), false, false, NOW - HOUR, NOW - HOUR, null);
+    return new Node(claim, view);
+  }
+
+  private static Node node(String name, String type, long... podMilliCpu) {
+    return node(name, type, WellKnown.CAPACITY_ON_DEMAND, podMilliCpu);
+  }
+
+  private static NodePoolView pool() {
+    return Fixtures.pool("default").withConsolidation("WhenEmptyOrUnderutilized", "0s");
+  }
+
+  private static DisruptionSnapshot snapshot(NodePoolView pool, Map<String, Double> cost, Map<String, String> pdb, Node... nodes) {
+    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
+        pdb, cost);
+    return new DisruptionSnapshot(NOW, List.of(pool), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
+  }
+
+  private static DisruptionPlan plan(Node... nodes) {
+    return new DisruptionPlanner().plan(snapshot(pool(), Map.of(), Map.of(), nodes));
+  }
+
+  private static String decision(DisruptionPlan plan, String claim) {
+    return plan.decisions().stream().filter(d -> d.nodeClaim().equals(claim)).map(CandidateDecision::reason).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aNodeWhosePodsFitOnAnotherIsDeletedOneARound() {
+    var plan = plan(node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals("a", c.nodeClaim());
+    assertEquals(DisruptionMethod.DELETE, c.method());
+    assertEquals("underutilized", c.reason());
+    assertEquals("its 1 pod fits on the other nodes", c.detail());
+    assertTrue(c.consolidation());
+    assertTrue(decision(plan, "b").contains("underutilized but another consolidation was chosen this round (a)"), decision(plan, "b"));
+  }
+
+  @Test
+  void severalNodesWhosePodsAllFitOnTheRestAreDeletedTogetherCheapestToDisruptFirst() {
+    var twoAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("2")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var plan = new DisruptionPlanner().plan(snapshot(twoAtATime, Map.of("node-big", 5.0, "node-a", 1.0, "node-b", 1.0), Map.of(),
+        node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500), node("big", "m5.2xlarge", 500)));
+    assertEquals(Set.of("a", "b"), plan.commands().stream().map(DisruptionCommand::nodeClaim).collect(Collectors.toSet()), plan.toString());
+    assertTrue(plan.commands().getFirst().detail().startsWith("multi-node: the pods of 2 nodes (a, b) fit on the other nodes"));
+    assertTrue(decision(plan, "big").contains("another consolidation was chosen this round (multi-node of 2)"), decision(plan, "big"));
+  }
+
+  @Test
+  void aNodeWhosePodsNeedOneCheaperNodeIsReplacedUnderItsPrice() {
+    var plan = plan(node("big", "m5.2xlarge", 500));
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method());
+    assertEquals(0.384, c.maxPricePerHour(), 1e-9);
+    assertTrue(c.detail().startsWith("replace with a cheaper node: $0.3840/h to $0.0384/h (m5.large"), c.detail());
+  }
+
+  @Test
+  void aReplacementThatIsNotCheaperIsNoConsolidation() {
+    var onDemandOnly = Fixtures.pool("default", 0, List.of(req(WellKnown.CAPACITY_TYPE_LABEL, "In", "on-demand")), List.of())
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var plan = new DisruptionPlanner().plan(snapshot(onDemandOnly, Map.of(), Map.of(), node("a", "m5.large", 1500)));
+    assertTrue(plan.commands().isEmpty());
+    assertTrue(decision(plan, "a").contains("underutilized but not cheaper: no node under its price of $0.0960/h holds its 1 pod"),
+        decision(plan, "a"));
+  }
+
+  @Test
+  void aSpotNodeIsOnlyDeletedNeverReplaced() {
+    var plan = plan(node("s", "m5.2xlarge", WellKnown.CAPACITY_SPOT, 500));
+    assertTrue(plan.commands().isEmpty());
+    assertTrue(decision(plan, "s").contains("a spot node is consolidated only by deletion"), decision(plan, "s"));
+    var withRoom = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-b", 2.0, "node-s", 1.0), Map.of(),
+        node("s", "m5.2xlarge", WellKnown.CAPACITY_SPOT, 500), node("b", "m5.2xlarge", 500, 500)));
+    assertEquals(List.of("s"), withRoom.commands().stream().map(DisruptionCommand::nodeClaim).toList(), "deleted when its pods fit");
+  }
+
+  @Test
+  void podsThatFitNowhereElseKeepTheirNode() {
+    // The pod needs a label only its own node has: no other node and no NodePool can take it.
+    var special = node("a", "m5.xlarge", 500);
+    Map<String, String> labels = new TreeMap<>(special.view().labels());
+    labels.put("special", "yes");
+    var pod = withSelector(special.view().pods().getFirst(), Map.of("special", "yes"));
+    var view = new ExistingNodeView(special.view().name(), "default", labels, List.of(), special.view().allocatable(), List.of(pod),
+        Resources.ZERO, true, true);
+    var plan = plan(new Node(special.claim(), view), node("b", "m5.2xlarge", 500));
+    assertTrue(decision(plan, "a").contains("underutilized but its pods would not fit elsewhere: default/a-p0"), decision(plan, "a"));
+  }
+
+  @Test
+  void aPdbAllowingNoEvictionABudgetOfZeroDoNotDisruptAndWhenEmptyHoldIt() {
+    var pdb = new DisruptionPlanner().plan(snapshot(pool(), Map.of(), Map.of("node-a", "PodDisruptionBudget default/web allows no"
+        + " eviction of pod default/a-p0 now"), node("a", "m5.xlarge", 500), node("b", "m5.2xlarge", 500)));
+    assertEquals(List.of("b"), pdb.commands().stream().map(DisruptionCommand::nodeClaim).toList());
+    assertTrue(decision(pdb, "a").contains("underutilized but PodDisruptionBudget default/web allows no eviction"), decision(pdb, "a"));
+
+    var noBudget = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("0", "Underutilized")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var held = new DisruptionPlanner().plan(snapshot(noBudget, Map.of(), Map.of(), node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500)));
+    assertTrue(held.commands().isEmpty());
+    assertTrue(decision(held, "a").contains("underutilized but budget exhausted: budget 0 allows 0"), decision(held, "a"));
+
+    var whenEmpty = Fixtures.pool("default").withConsolidation("WhenEmpty", "0s");
+    assertTrue(new DisruptionPlanner().plan(snapshot(whenEmpty, Map.of(), Map.of(), node("a", "m5.xlarge", 500),
+        node("b", "m5.xlarge", 500))).commands().isEmpty());
+  }
+
+  @Test
+  void aRecheckWeighsTheClaimItWasPlannedFor() {
+    var snapshot = snapshot(pool(), Map.of(), Map.of(), node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500));
+    assertEquals(List.of("a"), new DisruptionPlanner().plan(snapshot).commands().stream().map(DisruptionCommand::nodeClaim).toList());
+    assertEquals(List.of("b"), new DisruptionPlanner().recheck(snapshot, "b").commands().stream().map(DisruptionCommand::nodeClaim)
+        .toList());
+  }
+
+  /**
+   * On random fleets: never more consolidations than the budget allows, the pods of every node deleted fit on the nodes
+   * left, and a replacement is only ever planned under the price of the node it replaces, for a node whose pods one
+   * cheaper node holds.
+   */
+  @RepeatedTest(200)
+  void consolidationNeverExceedsBudgetsNeverStrandsPodsAndNeverRaisesPrice(RepetitionInfo repetition) {
+    Random random = new Random(repetition.getCurrentRepetition());
+    List<Node> fleet = new ArrayList<>();
+    int count = 2 + random.nextInt(6);
+    Map<String, Double> cost = new HashMap<>();
+    for (int i = 0; i < count; i++) {
+      String type = TYPES.get(random.nextInt(TYPES.size())).name();
+      long[] pods = new long[1 + random.nextInt(3)];
+      for (int p = 0; p < pods.length; p++) {
+        pods[p] = 100 + random.nextInt(1500);
+      }
+      fleet.add(node("n" + i, type, random.nextBoolean() ? WellKnown.CAPACITY_SPOT : WellKnown.CAPACITY_ON_DEMAND, pods));
+      cost.put("node-n" + i, random.nextDouble() * 3);
+    }
+    int budget = 1 + random.nextInt(3);
+    var pool = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of(String.valueOf(budget), "Underutilized")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var snapshot = snapshot(pool, cost, Map.of(), fleet.toArray(Node[]::new));
+    var plan = new DisruptionPlanner().plan(snapshot);
+
+    assertTrue(plan.commands().size() <= budget, plan.commands() + " over a budget of " + budget);
+    Set<String> deleted = plan.commands().stream().filter(c -> c.method() == DisruptionMethod.DELETE)
+        .map(DisruptionCommand::nodeName).collect(Collectors.toSet());
+    if (!deleted.isEmpty()) {
+      List<PodSpecView> moved = fleet.stream().filter(n -> deleted.contains(n.view().name())).flatMap(n -> n.view().pods().stream()).toList();
+      List<ExistingNodeView> left = fleet.stream().map(Node::view).filter(v -> !deleted.contains(v.name())).toList();
+      var check = new ProvisioningPlanner().plan(new ProvisioningSnapshot(moved, List.of(pool), Map.of("default", TYPES), List.of(), left,
+          Map.of()), "check", ClaimNamer.standard());
+      assertTrue(check.claims().isEmpty() && check.unschedulable().isEmpty(), "pods of " + deleted + " strand: " + check);
+    }
+    for (DisruptionCommand c : plan.commands().stream().filter(c -> c.method() == DisruptionMethod.REPLACE).toList()) {
+      Node replaced = fleet.stream().filter(n -> n.claim().name().equals(c.nodeClaim())).findFirst().orElseThrow();
+      assertEquals(WellKnown.CAPACITY_ON_DEMAND, replaced.claim().capacityType(), "a spot node is never replaced");
+      double price = TYPES.stream().filter(t -> t.name().equals(replaced.claim().instanceType())).findFirst().orElseThrow().offerings()
+          .stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).findFirst().orElseThrow().pricePerHour();
+      assertEquals(price, c.maxPricePerHour(), 1e-9, "the ceiling is the node's own price");
+      var cheaper = CheaperOfferings.below(TYPES, c.maxPricePerHour());
+      var check = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.nodeClaim(), "check", replaced.view().pods(), pool,
+          cheaper, List.of(), Resources.ZERO, KubeletSettings.DEFAULTS));
+      assertTrue(check.replacement() != null && check.replacement().pods().size() == replaced.view().pods().size(),
+          "one node under the ceiling holds its pods: " + check);
+      assertTrue(ClaimPrice.perHour(check.replacement(), cheaper) < price, "cheaper than " + price);
+    }
+  }
+}
