@@ -126,7 +126,11 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     return taints.stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
   }
 
-  /** Idempotent: the cloud looks the claim's instance up by its tag before launching, and so does this method. */
+  /**
+   * Idempotent: the cloud looks the claim's instance up by its tag before launching, and so does this method. Records
+   * on the claim what drift compares later ({@link DriftFacts}: the instance type's labels, the EC2NodeClass hash, the
+   * instance's subnet and security groups), from the class this launch used.
+   */
   @Override
   public LaunchedInstance launchInstance(NodeClaimRef request) {
     NodeClaim claim;
@@ -165,11 +169,13 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     } catch (CloudProviderException e) {
       throw Failures.of(e);
     }
-    var capacity = cloud.instanceTypes().stream().filter(t -> t.name().equals(instance.instanceType())).findFirst()
+    var type = cloud.instanceTypes().stream().filter(t -> t.name().equals(instance.instanceType())).findFirst();
+    var capacity = type
         .map(t -> ResourceQuantities.toQuantities(Resources.of(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, t.eniMaxPods())))
         .orElse(null);
-    cluster.patchNodeClaimLabels(request.nodeClaim(), Map.of(WellKnown.INSTANCE_TYPE_LABEL, instance.instanceType(),
-        WellKnown.ZONE_LABEL, instance.zone(), WellKnown.CAPACITY_TYPE_LABEL, instance.capacityType()));
+    // Recorded once, from the class this launch used, so that planning compares without asking the cloud (DriftFacts).
+    cluster.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type),
+        DriftFacts.launchAnnotations(nodeClass, instance));
     cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
         List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));
     log.atInfo().setMessage("instance launched").addKeyValue("nodeclaim", request.nodeClaim())

@@ -7,7 +7,6 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What an EC2NodeClass gives a launch: boot settings from its spec, subnets, security groups and instance profile
@@ -47,20 +46,9 @@ final class NodeClassLaunches {
         ProvisioningSnapshots.kubelet(nodeClass));
   }
 
-  /** {@code spec.amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023), as Karpenter v1 derives it. */
+  /** {@code spec.amiFamily}, or the family an alias term names ({@link dev.farrier.activities.crd.EC2NodeClassSpec#resolvedAmiFamily}). */
   static String amiFamily(EC2NodeClass nodeClass) {
-    var spec = nodeClass.getSpec();
-    if (spec.amiFamily() != null && !spec.amiFamily().isBlank()) {
-      return spec.amiFamily();
-    }
-    return spec.amiSelectorTermsOrEmpty().stream().filter(t -> t.alias() != null).findFirst()
-        .map(t -> switch (t.alias().split("@")[0].toLowerCase(Locale.ROOT)) {
-          case "al2023" -> "AL2023";
-          case "al2" -> "AL2";
-          case "bottlerocket" -> "Bottlerocket";
-          default -> t.alias().split("@")[0];
-        })
-        .orElse("Custom");
+    return nodeClass.getSpec().resolvedAmiFamily();
   }
 
 }

@@ -42,6 +42,7 @@ import dev.farrier.workflows.planner.GoDurations;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
 import dev.farrier.workflows.planner.NodeClaimView;
+import dev.farrier.workflows.planner.NodeClassView;
 import dev.farrier.workflows.planner.NodePoolLimits;
 import dev.farrier.workflows.planner.NodePoolView;
 import dev.farrier.workflows.planner.OfferingView;
@@ -340,15 +341,22 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         .forEach(v -> podsByNode.getOrDefault(v.nodeName(), List.of()).forEach(p -> beingDrained.put(p.getMetadata().getUid(), v.nodeName())));
     Map<String, NodeClaim> byName = claims.stream().collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c, (a, b) -> a));
     var now = clock.instant();
-    List<NodeClaimView> views = plain.stream().map(v -> {
-      NodeClaim c = byName.get(v.name());
-      return v.withPodEvents(PodEventTimes.initializedAt(c), PodEventTimes.lastPodEvent(c, podsByNode.getOrDefault(nodeName(c), List.of())),
-          PodEventTimes.nominated(c, now, beingDrained));
-    }).toList();
     List<ResolvedImages> images = new ArrayList<>();
+    Map<String, NodeClassView> nodeClasses = new HashMap<>();
     for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
+      nodeClasses.put(nodeClass.getMetadata().getName(), DriftFacts.nodeClass(nodeClass));
     }
+    Map<String, String> poolClasses = new HashMap<>();
+    pools.forEach(p -> poolClasses.put(p.name(), p.nodeClassName()));
+    List<NodeClaimView> views = plain.stream().map(v -> {
+      NodeClaim c = byName.get(v.name());
+      String nodeClass = v.nodeClassName() != null ? v.nodeClassName() : poolClasses.get(v.nodePool());
+      return v.withPodEvents(PodEventTimes.initializedAt(c), PodEventTimes.lastPodEvent(c, podsByNode.getOrDefault(nodeName(c), List.of())),
+          PodEventTimes.nominated(c, now, beingDrained))
+          .withDriftFacts(DriftFacts.labels(c, nodes.get(v.nodeName())), DriftFacts.launchedWith(c),
+              nodeClass == null ? null : nodeClasses.get(nodeClass));
+    }).toList();
     var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
         ? consolidationView(pools, classes, nodeList, boundPods, podsByNode) : null;
     return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation), unplannable);

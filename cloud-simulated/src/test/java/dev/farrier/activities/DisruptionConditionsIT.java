@@ -6,13 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassHash;
+import dev.farrier.activities.crd.EC2NodeClassSpec;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.ResolvedAmi;
+import dev.farrier.activities.crd.ResolvedSecurityGroup;
+import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.activities.crd.SubnetSelectorTerm;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
@@ -34,6 +41,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,6 +123,69 @@ class DisruptionConditionsIT extends ClusterIT {
     assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED), "removed once the image matches again");
     assertTrue(Conditions.isTrue(stored(name).getStatus().conditions(), NodeClaimStatus.LAUNCHED), "the others stay");
     assertEquals("", kubectlGetNodeClaim(stack, name).get("DRIFTED"));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  @Test
+  void theLaunchRecordsTheNodeClassHashTheInstancesNetworkAndItsTypesLabels() {
+    var name = launchedClaim("720h");
+
+    var claim = stored(name);
+    var nodeClass = cluster.getNodeClass(activities.nodeClass).orElseThrow();
+    var annotations = claim.getMetadata().getAnnotations();
+    assertEquals(List.of(EC2NodeClassHash.of(nodeClass), EC2NodeClassHash.VERSION),
+        List.of(annotations.get(WellKnown.NODECLASS_HASH_ANNOTATION), annotations.get(WellKnown.NODECLASS_HASH_VERSION_ANNOTATION)));
+    var subnet = annotations.get(WellKnown.SUBNET_ID_ANNOTATION);
+    assertTrue(nodeClass.getStatus().subnets().stream().anyMatch(s -> s.id().equals(subnet)
+        && s.zone().equals(claim.getMetadata().getLabels().get(WellKnown.ZONE_LABEL))), subnet + " is the class's subnet of its zone");
+    assertEquals(nodeClass.getStatus().securityGroups().stream().map(ResolvedSecurityGroup::id).sorted().collect(Collectors.joining(",")),
+        annotations.get(WellKnown.SECURITY_GROUP_IDS_ANNOTATION));
+    assertEquals("m", claim.getMetadata().getLabels().get(WellKnown.INSTANCE_CATEGORY_LABEL), "the instance type's labels, as Karpenter's");
+    plan();
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED), "launched as the class is: not drifted");
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  @Test
+  void aSubnetLeftOutOfTheSelectorTermsIsSubnetDriftOnceTheStatusLoopResolvesIt() {
+    var name = launchedClaim("720h");
+    var subnet = stored(name).getMetadata().getAnnotations().get(WellKnown.SUBNET_ID_ANNOTATION);
+    var others = cluster.getNodeClass(activities.nodeClass).orElseThrow().getStatus().subnets().stream()
+        .map(ResolvedSubnet::id).filter(id -> !id.equals(subnet)).toList();
+
+    client.resources(EC2NodeClass.class).withName(activities.nodeClass).edit(c -> {
+      var s = c.getSpec();
+      c.setSpec(new EC2NodeClassSpec(s.amiFamily(), s.amiSelectorTerms(), others.stream().map(id -> new SubnetSelectorTerm(id, null)).toList(),
+          s.securityGroupSelectorTerms(), s.role(), s.instanceProfile(), s.kubelet(), s.metadataOptions(), s.blockDeviceMappings(),
+          s.instanceStorePolicy(), s.userData(), s.tags(), s.associatePublicIPAddress(), s.detailedMonitoring()));
+      return c;
+    });
+    plan();
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED), "drift reads the resolved status, not the terms");
+    new StatusRefresher(cluster, activities.cloud, CLUSTER, Clock.systemUTC()).refresh();
+    plan();
+
+    var drifted = condition(name, NodeClaimStatus.DRIFTED).orElseThrow();
+    assertEquals(List.of("True", "SubnetDrift", "subnet " + subnet + " is not among " + String.join(", ", others)
+        + " resolved for ec2nodeclass " + activities.nodeClass), List.of(drifted.status(), drifted.reason(), drifted.message()));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  @Test
+  void aNodePoolNarrowedPastTheClaimsInstanceCategoryIsRequirementsDrifted() {
+    var name = launchedClaim("720h");
+    plan();
+    assertEquals(Optional.empty(), condition(name, NodeClaimStatus.DRIFTED));
+    String yaml = KubeTestSupport.nodePoolYaml(activities.nodePool, activities.nodeClass);
+    String indent = yaml.lines().filter(l -> l.contains("- key: kubernetes.io/arch")).findFirst().orElseThrow().replaceAll("-.*", "");
+    KubeTestSupport.apply(client, yaml + indent + "- key: karpenter.k8s.aws/instance-category\n" + indent + "  operator: In\n"
+        + indent + "  values: [\"c\", \"r\"]\n");
+
+    plan();
+
+    var drifted = condition(name, NodeClaimStatus.DRIFTED).orElseThrow();
+    assertEquals(List.of("True", "RequirementsDrifted", "label karpenter.k8s.aws/instance-category=m does not meet nodepool"
+        + " requirement karpenter.k8s.aws/instance-category In [c, r]"), List.of(drifted.status(), drifted.reason(), drifted.message()));
     activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
   }
 

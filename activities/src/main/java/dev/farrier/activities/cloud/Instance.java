@@ -1,9 +1,15 @@
 package dev.farrier.activities.cloud;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
-/** An EC2 instance as Farrier sees it. {@code providerId} is {@code aws:///<zone>/<instance-id>}. */
+/**
+ * An EC2 instance as Farrier sees it. {@code providerId} is {@code aws:///<zone>/<instance-id>}.
+ *
+ * @param subnetId         the subnet of its primary network interface, null when unknown
+ * @param securityGroupIds the security groups of its primary network interface, empty when unknown
+ */
 public record Instance(
     String id,
     String providerId,
@@ -15,8 +21,22 @@ public record Instance(
     String privateDnsName,
     double pricePerHour,
     Map<String, String> tags,
-    Instant launchTime) {
+    Instant launchTime,
+    String subnetId,
+    List<String> securityGroupIds) {
   public Instance {
     tags = Map.copyOf(tags);
+    securityGroupIds = securityGroupIds == null ? List.of() : List.copyOf(securityGroupIds);
+  }
+
+  /** The same instance in another state (what terminate reports). */
+  public Instance inState(String newState) {
+    return new Instance(id, providerId, instanceType, zone, capacityType, imageId, newState, privateDnsName, pricePerHour, tags,
+        launchTime, subnetId, securityGroupIds);
+  }
+
+  /** An id the cloud does not know (any more). */
+  public static Instance notFound(String instanceId) {
+    return new Instance(instanceId, "", "", "", "", "", "not-found", "", 0, Map.of(), null, null, List.of());
   }
 }

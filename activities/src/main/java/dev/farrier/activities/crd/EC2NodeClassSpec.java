@@ -3,6 +3,7 @@ package dev.farrier.activities.crd;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -26,6 +27,24 @@ public record EC2NodeClassSpec(
     Map<String, String> tags,
     Boolean associatePublicIPAddress,
     Boolean detailedMonitoring) {
+  /**
+   * {@code amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023), as Karpenter v1 derives it
+   * ({@code EC2NodeClass.AMIFamily()}); Custom when neither says.
+   */
+  public String resolvedAmiFamily() {
+    if (amiFamily != null && !amiFamily.isBlank()) {
+      return amiFamily;
+    }
+    return amiSelectorTermsOrEmpty().stream().filter(t -> t.alias() != null).findFirst()
+        .map(t -> switch (t.alias().split("@")[0].toLowerCase(Locale.ROOT)) {
+          case "al2023" -> "AL2023";
+          case "al2" -> "AL2";
+          case "bottlerocket" -> "Bottlerocket";
+          default -> t.alias().split("@")[0];
+        })
+        .orElse("Custom");
+  }
+
   public List<AmiSelectorTerm> amiSelectorTermsOrEmpty() {
     return amiSelectorTerms == null ? List.of() : amiSelectorTerms;
   }

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.farrier.workflows.planner.GoDurations;
 import io.fabric8.kubernetes.api.model.Taint;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,12 +51,7 @@ public final class NodePoolHash {
   }
 
   public static String of(NodeClaimTemplate template) {
-    byte[] digest = sha256(canonical(template));
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (digest[i] & 0xff);
-    }
-    return Long.toUnsignedString(value);
+    return CanonicalHash.of(canonical(template));
   }
 
   /** The canonical JSON that is hashed; package-private so tests can show what a change did. */
@@ -123,13 +115,5 @@ public final class NodePoolHash {
 
   private static String nullToEmpty(String s) {
     return s == null ? "" : s;
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

@@ -203,10 +203,11 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   }
 
   @Override
-  public boolean patchNodeClaimLabels(String name, Map<String, String> labels) {
+  public boolean patchNodeClaimMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
     var outcome = patcher.apply(nodeClaim(name), false, claim -> {
       Map<String, Object> metadata = new LinkedHashMap<>();
       putIfChanges(metadata, "labels", claim.getMetadata().getLabels(), labels);
+      putIfChanges(metadata, "annotations", claim.getMetadata().getAnnotations(), annotations);
       return metadata.isEmpty() ? null : Map.of("metadata", metadata);
     });
     require(outcome, NodeClaim.KIND, name);

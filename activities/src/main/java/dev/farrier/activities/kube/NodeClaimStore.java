@@ -41,10 +41,11 @@ public interface NodeClaimStore {
   NodeClaim patchNodeClaimConditions(String name, List<Condition> set, Collection<String> removed);
 
   /**
-   * Merges labels into the claim's metadata (what {@code kubectl get nodeclaims} shows: instance type, zone,
-   * capacity type once launched). Idempotent as {@link #patchNodeMetadata}. Throws {@link ObjectNotFoundException}.
+   * Merges labels and annotations into the claim's metadata (once launched: the instance type's labels, zone and
+   * capacity type, what {@code kubectl get nodeclaims} shows, and what drift compares later). Idempotent as
+   * {@link NodeWriter#patchNodeMetadata}. Throws {@link ObjectNotFoundException}.
    */
-  boolean patchNodeClaimLabels(String name, Map<String, String> labels);
+  boolean patchNodeClaimMetadata(String name, Map<String, String> labels, Map<String, String> annotations);
 
   /** Adds the finalizer unless present. Throws {@link ObjectNotFoundException}. */
   boolean addNodeClaimFinalizer(String name, String finalizer);

@@ -29,6 +29,7 @@ public final class WellKnown {
   public static final String NODEPOOL_HASH_ANNOTATION = "karpenter.sh/nodepool-hash";
   public static final String NODEPOOL_HASH_VERSION_ANNOTATION = "karpenter.sh/nodepool-hash-version";
   public static final String NODECLASS_HASH_ANNOTATION = "karpenter.k8s.aws/ec2nodeclass-hash";
+  public static final String NODECLASS_HASH_VERSION_ANNOTATION = "karpenter.k8s.aws/ec2nodeclass-hash-version";
 
   public static final String DISRUPTED_TAINT_KEY = "karpenter.sh/disrupted";
   public static final String UNREGISTERED_TAINT_KEY = "karpenter.sh/unregistered";
@@ -69,6 +70,12 @@ public final class WellKnown {
    * held by do-not-disrupt, the replacement initialized before the drain.
    */
   public static final String EXPIRY_ANNOTATION = "farrier.dev/expiry";
+  /**
+   * On a NodeClaim, written at launch: the subnet and the security groups (comma-separated) its instance was launched
+   * with, compared with its EC2NodeClass's resolved ones for subnet and security group drift without asking the cloud.
+   */
+  public static final String SUBNET_ID_ANNOTATION = "farrier.dev/subnet-id";
+  public static final String SECURITY_GROUP_IDS_ANNOTATION = "farrier.dev/security-group-ids";
   /** On an EC2NodeClass: its {@code amiSelectorTerms} before a rollout changed them (JSON), for a person to read. */
   public static final String PREVIOUS_AMI_TERMS_ANNOTATION = "farrier.dev/previous-ami-selector-terms";
 }

@@ -13,10 +13,12 @@ import java.util.stream.Collectors;
  * activity writes only what differs from the stored status.
  *
  * <ul>
- *   <li>{@code Drifted}: True while drifted, with the reason {@code NodePoolDrifted} or {@code AMIDrift} and the
- *       {@link DriftCheck} detail as message; removed when not drifted, as Karpenter v1 removes it (never False); left
- *       as it is when the image could not be compared (image unknown, node class resolving nothing), as Karpenter
- *       leaves it when its drift check fails.</li>
+ *   <li>{@code Drifted}: True while drifted, with Karpenter's reason for the first drift in its order
+ *       ({@code NodePoolDrifted}, {@code RequirementsDrifted}, {@code NodeClassDrift}, {@code AMIDrift},
+ *       {@code SecurityGroupDrift}, {@code SubnetDrift}) and the {@link DriftCheck} detail as message; removed when not
+ *       drifted, as Karpenter v1 removes it (never False); left as it is when something could not be compared (image
+ *       unknown, node class unknown or resolving no images, subnets or security groups), as Karpenter leaves it when
+ *       its drift check fails.</li>
  *   <li>{@code Expired}: True with reason {@code Expired} once {@code expireAfter} has passed since creation, removed
  *       otherwise (a longer expireAfter or {@code Never} takes it away again).</li>
  *   <li>{@code Consolidatable}: True once the NodePool's {@code consolidateAfter} has passed since the last pod event

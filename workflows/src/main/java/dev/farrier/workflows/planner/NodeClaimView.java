@@ -39,6 +39,11 @@ package dev.farrier.workflows.planner;
  * @param nominated                     why the node holds room for pods not bound to it yet (pods promised to it at
  *                                      launch, or pods of a node it replaces that are still being drained), null when it
  *                                      holds none: such a node is never consolidated, as Karpenter leaves nominated nodes
+ * @param labels                        the claim's labels (the Node's for keys the claim lacks), what requirements drift
+ *                                      checks against its NodePool's requirements; empty when unknown (not compared)
+ * @param launchedWith                  what the launch recorded on the claim (node class hash, subnet, security groups)
+ * @param nodeClass                     its EC2NodeClass as it is now (the claim's, else its NodePool's), null when
+ *                                      unknown: what {@code launchedWith} is compared with
  */
 public record NodeClaimView(
     String name,
@@ -67,9 +72,14 @@ public record NodeClaimView(
     boolean rebalanceRecommended,
     Long initializedAtMillis,
     Long lastPodEventMillis,
-    String nominated) {
+    String nominated,
+    java.util.Map<String, String> labels,
+    LaunchedWith launchedWith,
+    NodeClassView nodeClass) {
   public NodeClaimView {
     pods = pods == null ? PodsOnNode.NONE : pods;
+    labels = labels == null ? java.util.Map.of() : java.util.Map.copyOf(labels);
+    launchedWith = launchedWith == null ? LaunchedWith.UNKNOWN : launchedWith;
   }
 
   /** A claim with nothing known of its pod events (consolidation counts from creation when initialized). */
@@ -80,7 +90,7 @@ public record NodeClaimView(
       boolean replacementActive, boolean rebalanceRecommended) {
     this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
         registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
-        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, null, null, null);
+        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, null, null, null, null, null, null);
   }
 
   /** The same claim seen by its own replacement before that has tainted it: the replacement running is not counted. */
@@ -88,7 +98,7 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, false, rebalanceRecommended,
-        initializedAtMillis, lastPodEventMillis, nominated);
+        initializedAtMillis, lastPodEventMillis, nominated, labels, launchedWith, nodeClass);
   }
 
   /** The same claim with its pod-event facts. */
@@ -96,7 +106,15 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
-        initializedAt, lastPodEvent, nominatedFor);
+        initializedAt, lastPodEvent, nominatedFor, labels, launchedWith, nodeClass);
+  }
+
+  /** The same claim with what drift compares beyond its image and NodePool hash ({@link DriftCheck}). */
+  public NodeClaimView withDriftFacts(java.util.Map<String, String> claimLabels, LaunchedWith launched, NodeClassView itsNodeClass) {
+    return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
+        instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
+        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
+        initializedAtMillis, lastPodEventMillis, nominated, claimLabels, launched, itsNodeClass);
   }
 
   /** A claim whose taint, when present, belongs to a running replacement (as the snapshot said before it said more). */

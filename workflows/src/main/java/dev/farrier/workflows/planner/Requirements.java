@@ -71,6 +71,11 @@ final class Requirements {
     return new Requirements(keys, srcs);
   }
 
+  /** Where the constraints on {@code key} came from, joined ({@code nodepool requirement k In [a]}). */
+  String sourcesOf(String key) {
+    return String.join(" and ", sources.getOrDefault(key, List.of()));
+  }
+
   LabelConstraint get(String key) {
     return byKey.getOrDefault(key, LabelConstraint.ANY);
   }

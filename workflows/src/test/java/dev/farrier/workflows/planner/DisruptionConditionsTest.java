@@ -3,8 +3,10 @@ package dev.farrier.workflows.planner;
 import static dev.farrier.workflows.planner.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DisruptionConditionsTest {
@@ -45,8 +47,8 @@ class DisruptionConditionsTest {
     var both = only(withHash(onImage(claim("a", "default"), "ami-old"), "hash-old")).set().getFirst();
 
     assertEquals("NodePoolDrifted", both.reason());
-    assertEquals("image ami-old is not among ami-new resolved for amd64; nodepool-hash hash-old differs from nodepool"
-        + " default's hash-default", both.message());
+    assertEquals("nodepool-hash hash-old differs from nodepool default's hash-default; image ami-old is not among ami-new"
+        + " resolved for amd64", both.message(), "in Karpenter's order of checks");
   }
 
   @Test
@@ -57,6 +59,24 @@ class DisruptionConditionsTest {
         "a node class resolving nothing neither sets nor removes Drifted");
     var hashDriftStillCounts = decide(List.of(pool("default")), List.of(withHash(claim("a", "default"), "hash-old")), List.of());
     assertEquals("NodePoolDrifted", hashDriftStillCounts.getFirst().set().getFirst().reason());
+  }
+
+  @Test
+  void theNodeClassAndRequirementsDriftWithKarpentersReasons() {
+    var nodeClass = new NodeClassView("default", "class-hash", "farrier-v1", List.of("subnet-b"), List.of("sg-a", "sg-b"));
+    var labels = Map.of(WellKnown.INSTANCE_CATEGORY_LABEL, "r");
+    var launchedWith = new LaunchedWith("class-hash", "farrier-v1", "subnet-a", List.of("sg-a", "sg-b"));
+    var inSubnetA = claim("a", "default").withDriftFacts(labels, launchedWith, nodeClass);
+    var narrowed = pool("default", 0, List.of(req(WellKnown.INSTANCE_CATEGORY_LABEL, "In", "c", "m")), List.of());
+
+    assertEquals(new StatusCondition("Drifted", "SubnetDrift", "subnet subnet-a is not among subnet-b resolved for ec2nodeclass"
+        + " default"), only(inSubnetA).set().getFirst());
+    assertEquals("RequirementsDrifted", decide(List.of(narrowed), List.of(inSubnetA), IMAGES).getFirst().set().getFirst().reason(),
+        "the NodePool's requirements come before the cloud provider's checks");
+    var unresolved = claim("a", "default").withDriftFacts(labels, launchedWith,
+        new NodeClassView("default", "class-hash", "farrier-v1", List.of(), List.of()));
+    assertEquals(List.of("Expired", "Consolidatable"), only(unresolved).removed(),
+        "a node class resolving no subnets or security groups neither sets nor removes Drifted");
   }
 
   @Test

@@ -38,17 +38,18 @@ class DisruptionPlannerTest {
   static Stream<Arguments> driftCases() {
     NodeClaimView current = claim("a", "default");
     return Stream.of(
-        Arguments.of("current", current, false, "not drifted: image ami-new is current for amd64, nodepool-hash matches; consolidateAfter Never: consolidation is off"),
+        Arguments.of("current", current, false, "not drifted: nodepool-hash matches, requirements not compared (labels unknown),"
+            + " ec2nodeclass-hash not compared (missing), image ami-new is current for amd64; consolidateAfter Never: consolidation is off"),
         Arguments.of("old image", onImage(current, "ami-old"), true,
             "drifted: image ami-old is not among ami-new resolved for amd64"),
         Arguments.of("old hash", withHash(current, "hash-old"), true,
             "drifted: nodepool-hash hash-old differs from nodepool default's hash-default"),
         Arguments.of("both", withHash(onImage(current, "ami-old"), "hash-old"), true,
-            "drifted: image ami-old is not among ami-new resolved for amd64; nodepool-hash hash-old differs from"
-                + " nodepool default's hash-default"),
+            "drifted: nodepool-hash hash-old differs from nodepool default's hash-default; image ami-old is not among ami-new"
+                + " resolved for amd64"),
         Arguments.of("no hash annotation", withHash(current, null), false,
-            "not drifted: image ami-new is current for amd64, nodepool-hash not compared (missing); consolidateAfter Never:"
-                + " consolidation is off"));
+            "not drifted: nodepool-hash not compared (missing), requirements not compared (labels unknown), ec2nodeclass-hash not"
+                + " compared (missing), image ami-new is current for amd64; consolidateAfter Never: consolidation is off"));
   }
 
   @ParameterizedTest(name = "{0}")

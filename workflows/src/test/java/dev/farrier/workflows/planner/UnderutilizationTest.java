@@ -52,7 +52,7 @@ class UnderutilizationTest {
         Resources.ZERO, true, true);
     var claim = new NodeClaimView(name, "default", "default", "node-" + name, "i-" + name, "ami-new", "amd64", "hash-default",
         capacityType, type, "us-east-1a", true, true, false, false, false, false, NOW - HOUR, null, null, null,
-        new PodsOnNode(pods.size(), pods.size(), List.of()), false, false, NOW - HOUR, NOW - HOUR, null);
+        new PodsOnNode(pods.size(), pods.size(), List.of()), false, false).withPodEvents(NOW - HOUR, NOW - HOUR, null);
     return new Node(claim, view);
   }
 

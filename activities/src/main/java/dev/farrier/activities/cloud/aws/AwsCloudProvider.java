@@ -220,7 +220,7 @@ public final class AwsCloudProvider implements CloudProvider {
   public Instance delete(String cluster, String nodeClaim, String instanceId) {
     Optional<Instance> found = instances.get(instanceId);
     if (found.isEmpty()) {
-      return notFound(instanceId);
+      return Instance.notFound(instanceId);
     }
     Instance instance = found.get();
     Optional<String> problem = Ownership.problem(instance.tags(), cluster, nodeClaim);
@@ -236,14 +236,13 @@ public final class AwsCloudProvider implements CloudProvider {
       changes = ec2Terminate(instanceId);
     } catch (SdkException e) {
       if (Ec2Errors.isNotFound(e)) {
-        return notFound(instanceId);
+        return Instance.notFound(instanceId);
       }
       throw Ec2Errors.map("TerminateInstances " + instanceId, e);
     }
     String state = changes.isEmpty() || changes.getFirst().currentState() == null ? "shutting-down" : changes.getFirst().currentState().nameAsString();
     log.info("terminate instance={} nodeclaim={} cluster={} was={} now={}", instanceId, nodeClaim, cluster, instance.state(), state);
-    return new Instance(instance.id(), instance.providerId(), instance.instanceType(), instance.zone(), instance.capacityType(),
-        instance.imageId(), state, instance.privateDnsName(), instance.pricePerHour(), instance.tags(), instance.launchTime());
+    return instance.inState(state);
   }
 
   private List<InstanceStateChange> ec2Terminate(String instanceId) {
@@ -314,9 +313,5 @@ public final class AwsCloudProvider implements CloudProvider {
     } catch (RuntimeException e) {
       return 0;
     }
-  }
-
-  private static Instance notFound(String instanceId) {
-    return new Instance(instanceId, "", "", "", "", "", "not-found", "", 0, Map.of(), null);
   }
 }

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.GroupIdentifier;
 import software.amazon.awssdk.services.ec2.model.InstanceLifecycleType;
 import software.amazon.awssdk.services.ec2.model.Reservation;
 import software.amazon.awssdk.services.ec2.model.Tag;
@@ -98,6 +99,7 @@ final class Ec2Instances {
     String type = i.instanceTypeAsString();
     return new Instance(i.instanceId(), "aws:///" + zone + "/" + i.instanceId(), type, zone, capacityType, i.imageId(),
         i.state() == null ? "unknown" : i.state().nameAsString(), i.privateDnsName() == null ? "" : i.privateDnsName(),
-        pricing.price(type, zone, capacityType), tags, i.launchTime());
+        pricing.price(type, zone, capacityType), tags, i.launchTime(), i.subnetId(),
+        i.securityGroups().stream().map(GroupIdentifier::groupId).sorted().toList());
   }
 }

@@ -92,6 +92,29 @@ class AwsLaunchOnMotoIT extends MotoIT {
     return new String(Base64.getDecoder().decode(template(templateName).launchTemplateData().userData()), StandardCharsets.UTF_8);
   }
 
+  /**
+   * What drift compares with the class's resolved subnets and groups. moto's CreateFleet puts the instance in the
+   * override's subnet but does not apply the template's security groups to it (it reads a key real templates do not
+   * have), so the groups are read back from an instance RunInstances launched with them.
+   */
+  @Test
+  void anInstanceReportsItsSubnetAndSecurityGroups() {
+    String claim = unique("network");
+    Instance launched = provider.create(request(cluster, claim, network, "AL2023", null, List.of("on-demand")));
+
+    var subnetOfZone = network.subnets().stream().filter(s -> s.zone().equals(launched.zone())).findFirst().orElseThrow().id();
+    assertEquals(subnetOfZone, launched.subnetId(), "the fleet's override for its zone");
+    assertEquals(subnetOfZone, provider.get(launched.id()).orElseThrow().subnetId());
+    provider.delete(cluster, claim, launched.id());
+
+    String subnet = network.subnets().getFirst().id();
+    String id = aws.ec2().runInstances(b -> b.imageId(network.image().id()).instanceType("m5.large").minCount(1).maxCount(1)
+        .subnetId(subnet).securityGroupIds(network.securityGroupId())).instances().getFirst().instanceId();
+    var described = provider.get(id).orElseThrow();
+    assertEquals(List.of(subnet, List.of(network.securityGroupId())), List.of(described.subnetId(), described.securityGroupIds()));
+    aws.ec2().terminateInstances(b -> b.instanceIds(id));
+  }
+
   @Test
   void al2023LaunchTagsTheInstanceAndUsesATemplateWithNodeConfigMetadataAndBlockDeviceDefaults() throws Exception {
     String claim = unique("claim");

@@ -19,6 +19,7 @@ import dev.farrier.activities.cloud.Subnet;
 import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.cloud.simulated.StateStore.Change;
+import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import java.nio.charset.StandardCharsets;
@@ -181,13 +182,21 @@ public final class SimulatedCloud implements CloudProvider {
           now,
           null,
           false,
-          null);
+          null,
+          subnetIn(request, selection.offering().zone()),
+          request.launch().securityGroupIds());
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
           .addKeyValue("zone", launched.zone()).addKeyValue("capacityType", launched.capacityType()).log();
       calls.add(call(now, Operation.CREATE, launched.id(), request.nodeClaim(), describe(launched)));
       return Change.of(pruned(marked.withLaunched(launched), now), toInstance(launched, now), calls);
     });
+  }
+
+  /** As a fleet override names one subnet per zone: the node class's first subnet (by id) in the zone; null without one. */
+  private static String subnetIn(LaunchRequest request, String zone) {
+    return request.launch().subnets().stream().filter(s -> zone.equals(s.zone())).map(ResolvedSubnet::id).sorted().findFirst()
+        .orElse(null);
   }
 
   private static Optional<CloudProviderException> invalid(LaunchRequest request) {
@@ -213,7 +222,7 @@ public final class SimulatedCloud implements CloudProvider {
       Instant now = config.clock().instant();
       Optional<StoredInstance> found = state.instances().stream().filter(i -> i.id().equals(instanceId)).findFirst();
       if (found.isEmpty()) {
-        return Change.unchanged(notFound(instanceId), call(now, Operation.TERMINATE_ALREADY_DONE, instanceId, claim, "not-found"));
+        return Change.unchanged(Instance.notFound(instanceId), call(now, Operation.TERMINATE_ALREADY_DONE, instanceId, claim, "not-found"));
       }
       StoredInstance instance = found.get();
       Optional<String> refusal = Ownership.problem(instance.tags(), cluster, nodeClaim);
@@ -540,7 +549,7 @@ public final class SimulatedCloud implements CloudProvider {
           .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
       StoredInstance foreign = new StoredInstance(instanceId("foreign/" + sequence), instanceType, zone,
           WellKnown.CAPACITY_ON_DEMAND, "", ip, PrivateAddresses.dnsName(ip, config.region()), price, tags, Map.of(),
-          List.of(), now.minus(config.bootDelay()), null, true, null);
+          List.of(), now.minus(config.bootDelay()), null, true, null, null, List.of());
       return Change.of(state.withLaunched(foreign), toInstance(foreign, now),
           call(now, Operation.REGISTER_FOREIGN, foreign.id(), "", describe(foreign)));
     });
@@ -552,11 +561,7 @@ public final class SimulatedCloud implements CloudProvider {
 
   private Instance toInstance(StoredInstance i, Instant now) {
     return new Instance(i.id(), i.providerId(), i.instanceType(), i.zone(), i.capacityType(), i.imageId(),
-        stateOf(i, now), i.privateDnsName(), i.pricePerHour(), i.tags(), i.launchTime());
-  }
-
-  private static Instance notFound(String instanceId) {
-    return new Instance(instanceId, "", "", "", "", "", "not-found", "", 0, Map.of(), null);
+        stateOf(i, now), i.privateDnsName(), i.pricePerHour(), i.tags(), i.launchTime(), i.subnetId(), i.securityGroupIds());
   }
 
   /** Drops instances terminated longer than {@link #TERMINATED_VISIBILITY} ago, as EC2 forgets them. */

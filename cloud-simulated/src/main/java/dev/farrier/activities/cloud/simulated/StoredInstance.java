@@ -14,6 +14,8 @@ import java.util.Map;
  * @param foreign            registered by a test as "not launched by Farrier": it has no node bootstrap
  * @param reclaimAt          when a spot interruption takes the instance away (null: never interrupted); from then
  *                           on it is shutting down, then terminated, as if terminate had been called
+ * @param subnetId           the subnet it was launched into (null in state files from before it was kept)
+ * @param securityGroupIds   the security groups it was launched with (empty likewise)
  */
 record StoredInstance(
     String id,
@@ -30,7 +32,9 @@ record StoredInstance(
     Instant launchTime,
     Instant terminateRequested,
     boolean foreign,
-    Instant reclaimAt) {
+    Instant reclaimAt,
+    String subnetId,
+    List<String> securityGroupIds) {
   static final String PENDING = "pending";
   static final String RUNNING = "running";
   static final String SHUTTING_DOWN = "shutting-down";
@@ -40,6 +44,7 @@ record StoredInstance(
     tags = tags == null ? Map.of() : Map.copyOf(tags);
     nodeLabels = nodeLabels == null ? Map.of() : Map.copyOf(nodeLabels);
     nodeTaints = nodeTaints == null ? List.of() : List.copyOf(nodeTaints);
+    securityGroupIds = securityGroupIds == null ? List.of() : List.copyOf(securityGroupIds);
   }
 
   String state(Instant now, Duration bootDelay, Duration terminateDelay) {
@@ -60,12 +65,12 @@ record StoredInstance(
 
   StoredInstance terminating(Instant now) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt);
+        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt, subnetId, securityGroupIds);
   }
 
   StoredInstance interrupted(Instant reclaim) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim);
+        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim, subnetId, securityGroupIds);
   }
 
   String providerId() {

@@ -25,7 +25,7 @@ class SimulatedNodesTest {
     Image image = AmiCatalog.load("1.34").images().stream()
         .filter(i -> i.name().equals("amazon-eks-node-al2023-arm64-standard-1.34-v20251103")).findFirst().orElseThrow();
     Instance instance = new Instance("i-0abc", "aws:///us-east-1c/i-0abc", type.name(), "us-east-1c", "spot", image.id(),
-        "running", "ip-10-2-0-7.ec2.internal", 0.05, Map.of(), Instant.parse("2026-01-05T10:00:00Z"));
+        "running", "ip-10-2-0-7.ec2.internal", 0.05, Map.of(), Instant.parse("2026-01-05T10:00:00Z"), "subnet-c", List.of("sg-node"));
     SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.7",
         Map.of(WellKnown.NODEPOOL_LABEL, "default", WellKnown.CAPACITY_TYPE_LABEL, "spot"), List.of(WellKnown.UNREGISTERED_TAINT), false);
 
