@@ -39,6 +39,8 @@ package dev.farrier.workflows.planner;
  * @param nominated                     why the node holds room for pods not bound to it yet (pods promised to it at
  *                                      launch, or pods of a node it replaces that are still being drained), null when it
  *                                      holds none: such a node is never consolidated, as Karpenter leaves nominated nodes
+ * @param nodeConditions                its Node's {@code status.conditions} (empty without a Node), which node repair
+ *                                      reads ({@link Repair})
  */
 public record NodeClaimView(
     String name,
@@ -67,9 +69,23 @@ public record NodeClaimView(
     boolean rebalanceRecommended,
     Long initializedAtMillis,
     Long lastPodEventMillis,
-    String nominated) {
+    String nominated,
+    java.util.List<NodeConditionView> nodeConditions) {
   public NodeClaimView {
     pods = pods == null ? PodsOnNode.NONE : pods;
+    nodeConditions = nodeConditions == null ? java.util.List.of() : java.util.List.copyOf(nodeConditions);
+  }
+
+  /** A claim whose Node's conditions are not known (node repair then sees nothing unhealthy). */
+  public NodeClaimView(String name, String nodePool, String nodeClassName, String nodeName, String instanceId, String imageId,
+      String arch, String nodePoolHash, String capacityType, String instanceType, String zone, boolean registered,
+      boolean initialized, boolean deleting, boolean disruptedTaint, boolean aborted, boolean doNotDisrupt, long createdAtMillis,
+      Long driftedSinceMillis, String expireAfter, Long terminationGracePeriodSeconds, PodsOnNode pods,
+      boolean replacementActive, boolean rebalanceRecommended, Long initializedAtMillis, Long lastPodEventMillis, String nominated) {
+    this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
+        registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
+        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, initializedAtMillis, lastPodEventMillis,
+        nominated, null);
   }
 
   /** A claim with nothing known of its pod events (consolidation counts from creation when initialized). */
@@ -88,7 +104,7 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, false, rebalanceRecommended,
-        initializedAtMillis, lastPodEventMillis, nominated);
+        initializedAtMillis, lastPodEventMillis, nominated, nodeConditions);
   }
 
   /** The same claim with its pod-event facts. */
@@ -96,7 +112,7 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
-        initializedAt, lastPodEvent, nominatedFor);
+        initializedAt, lastPodEvent, nominatedFor, nodeConditions);
   }
 
   /** A claim whose taint, when present, belongs to a running replacement (as the snapshot said before it said more). */
@@ -107,6 +123,14 @@ public record NodeClaimView(
     this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
         registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
         terminationGracePeriodSeconds, pods, disruptedTaint, false);
+  }
+
+  /** The same claim with its Node's conditions (node repair's input). */
+  public NodeClaimView withNodeConditions(java.util.List<NodeConditionView> conditions) {
+    return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
+        instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
+        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
+        initializedAtMillis, lastPodEventMillis, nominated, conditions);
   }
 
   /** Being disrupted, whatever step it is in: deleting, tainted, or held by a replacement. Counts against budgets. */

@@ -510,7 +510,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /** How the node that {@link #drainsNow()} is named in logs and Events. */
   String goingAway() {
-    return urgent() ? "interrupted" : "expired";
+    return urgent() ? "interrupted" : command.reason();
   }
 
   /** Running code that shows operators what holds it and takes their actions (not a replay of older histories). */
