@@ -43,6 +43,7 @@ import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.KubeletSettings;
 import dev.farrier.workflows.planner.NodeClaimView;
 import dev.farrier.workflows.planner.NodeClassView;
+import dev.farrier.workflows.planner.NodeConditionView;
 import dev.farrier.workflows.planner.NodePoolLimits;
 import dev.farrier.workflows.planner.NodePoolView;
 import dev.farrier.workflows.planner.OfferingView;
@@ -50,6 +51,7 @@ import dev.farrier.workflows.planner.PodSpecView;
 import dev.farrier.workflows.planner.PodsOnNode;
 import dev.farrier.workflows.planner.ProvisioningPlanner;
 import dev.farrier.workflows.planner.ProvisioningSnapshot;
+import dev.farrier.workflows.planner.Repair;
 import dev.farrier.workflows.planner.ReplacementSnapshot;
 import dev.farrier.workflows.planner.ResolvedImages;
 import io.fabric8.kubernetes.api.model.Node;
@@ -73,7 +75,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the cluster and the cloud into the planners' snapshots and lets the pure planners decide. The only writes are
- * the deduplicated Event on a pod that fits nowhere and the NodeClaims' Drifted, Expired and Consolidatable conditions, both written
+ * the deduplicated Events on a pod that fits nowhere and on a NodePool whose node repairs are held
+ * ({@link RepairBlockedEvents}), and the NodeClaims' Drifted, Expired and Consolidatable conditions, both written
  * toward a target and not sent when already there, so every retry is safe.
  */
 public class PlanningActivitiesImpl implements PlanningActivities {
@@ -87,6 +90,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final DisruptionPlanner disruption = new DisruptionPlanner();
   private final UnschedulableEvents unschedulableEvents;
   private final DisruptionConditionWriter disruptionConditions;
+  private final RepairBlockedEvents repairBlocked;
   private final DisruptionMetrics metrics;
   /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
   static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
@@ -102,6 +106,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     this.clock = clock;
     this.unschedulableEvents = new UnschedulableEvents(cluster, clock, UNSCHEDULABLE_EVENT_WINDOW);
     this.disruptionConditions = new DisruptionConditionWriter(cluster, clock);
+    this.repairBlocked = new RepairBlockedEvents(cluster, clock);
     this.metrics = new DisruptionMetrics(meters);
   }
 
@@ -229,16 +234,18 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * start draining them either. Then brings the Drifted, Expired and Consolidatable conditions of Farrier's claims to what
    * {@link DisruptionConditions} decides from the same snapshot (idempotent: merged by type toward that target, an
    * unchanged status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails
-   * the plan.
+   * the plan. With node repair on ({@link PlanDisruptionRequest#nodeRepair()}), a NodePool whose unhealthy share holds its
+   * repairs gets a Warning Event, at most once per {@link RepairBlockedEvents#WINDOW}.
    */
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
-    var snapshot = disruptionSnapshot(claims, request.frozen());
+    var snapshot = disruptionSnapshot(claims, request.frozen(), request.nodeRepair());
     var plan = disruption.plan(snapshot.snapshot());
     var conditions = DisruptionConditions.of(snapshot.snapshot());
     disruptionConditions.write(claims, conditions);
+    repairBlocked.record(Repair.of(snapshot.snapshot()).blocked());
     metrics.decided(plan.commands());
     metrics.eligible(eligible(snapshot.snapshot(), conditions));
     // The planner knows no NodePool it was not given: say why its claims are left alone.
@@ -265,7 +272,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       throw ApplicationFailure.newNonRetryableFailure("planRollout needs a rollout scope", FailureTypes.INVALID_REQUEST);
     }
     var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
-    var batch = disruption.planRollout(disruptionSnapshot(claims, request.frozen()).snapshot(), request.rollout());
+    var batch = disruption.planRollout(disruptionSnapshot(claims, request.frozen(), false).snapshot(), request.rollout());
     metrics.decided(batch.commands());
     log.info("rollout batch planned rollout={} commands={} remaining={}", request.rollout().workflowId(), batch.commands().size(),
         batch.remaining());
@@ -275,7 +282,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   @Override
   public CandidateDecision recheckDisruption(RecheckDisruptionRequest request) {
     var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
-    var found = disruptionSnapshot(claims, Map.of()).snapshot();
+    var found = disruptionSnapshot(claims, Map.of(), false).snapshot();
     var own = found.nodeClaims().stream().filter(c -> c.name().equals(request.nodeClaim())).findFirst().orElse(null);
     if (own == null) {
       return new CandidateDecision(request.nodeClaim(), null, null, false, "nodeclaim " + request.nodeClaim() + " is gone");
@@ -308,7 +315,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /** The disruption snapshot of Farrier's claims, and the NodePools left out because they cannot be planned. */
   private record Disruptable(DisruptionSnapshot snapshot, Set<String> unplannable) {}
 
-  private Disruptable disruptionSnapshot(List<NodeClaim> claims, Map<String, String> frozen) {
+  private Disruptable disruptionSnapshot(List<NodeClaim> claims, Map<String, String> frozen, boolean nodeRepair) {
     List<NodePoolView> pools = new ArrayList<>();
     Map<String, EC2NodeClass> classes = new HashMap<>();
     Set<String> unplannable = new java.util.TreeSet<>();
@@ -334,7 +341,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
     Set<String> active = replacements.active();
     List<NodeClaimView> plain = claims.stream()
-        .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()), active)).toList();
+        .map(c -> nodeClaimView(c, nodes.get(nodeName(c)), podsByNode.getOrDefault(nodeName(c), List.of()), active)
+            .withNodeConditions(nodeConditions(nodes.get(nodeName(c)))))
+        .toList();
     // The pods on nodes being disrupted: a claim launched for them (their replacement) holds room for them until they move.
     Map<String, String> beingDrained = new HashMap<>();
     plain.stream().filter(v -> v.beingDisrupted() && v.nodeName() != null)
@@ -359,7 +368,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }).toList();
     var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
         ? consolidationView(pools, classes, nodeList, boundPods, podsByNode) : null;
-    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation), unplannable);
+    return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation, nodeRepair), unplannable);
   }
 
   private static boolean consolidatesUnderutilized(NodePoolView pool) {
@@ -502,6 +511,15 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private static Long seconds(String goDuration) {
     Long millis = GoDurations.toMillis(goDuration);
     return millis == null ? null : millis / 1000;
+  }
+
+  /** The Node's conditions with their lastTransitionTime, node repair's input; none without a Node. */
+  private static List<NodeConditionView> nodeConditions(Node node) {
+    if (node == null || node.getStatus() == null || node.getStatus().getConditions() == null) {
+      return List.of();
+    }
+    return node.getStatus().getConditions().stream().map(c -> new NodeConditionView(c.getType(), c.getStatus(),
+        c.getLastTransitionTime() == null ? null : OffsetDateTime.parse(c.getLastTransitionTime()).toInstant().toEpochMilli())).toList();
   }
 
   private static String nodeName(NodeClaim claim) {

@@ -41,11 +41,12 @@ public class SettingsFactory {
       @Value("${farrier.launch.initialization-timeout}") Duration initializationTimeout,
       @Value("${farrier.drain.poll}") Duration drainPoll,
       @Value("${farrier.drain.poll-max}") Duration drainPollMax,
-      @Value("${farrier.interruption.queue:}") String interruptionQueue) {
+      @Value("${farrier.interruption.queue:}") String interruptionQueue,
+      @Value("${farrier.feature-gates.node-repair}") boolean nodeRepair) {
     var reconciler = new ReconcilerSettings(
         batchIdle.toMillis(), batchMax.toMillis(), disruptionInterval.toMillis(),
         new LaunchSettings(registrationTimeout.toSeconds(), initializationTimeout.toSeconds()),
-        Math.max(1, drainPoll.toSeconds()), Math.max(1, drainPollMax.toSeconds()));
+        Math.max(1, drainPoll.toSeconds()), Math.max(1, drainPollMax.toSeconds()), nodeRepair);
     var aws = new WorkerSettings.AwsSettings(awsEndpoint.isBlank() ? null : URI.create(awsEndpoint), blankToNull(awsAccessKeyId),
         blankToNull(awsSecretAccessKey), clusterEndpoint, clusterCaBundle, serviceCidr, ssmParameterRoot,
         onDemandPricesFile.isBlank() ? null : Path.of(onDemandPricesFile), catalogueRefresh);

@@ -5,7 +5,8 @@ package dev.farrier.workflows.activities;
  *
  * @param method        replace (launch a replacement first) or delete (no replacement needed, or the NodeClaim is
  *                      being deleted by a user)
- * @param reason        Karpenter's reason word: {@code drifted}, {@code expired}, {@code deleted}, {@code empty}
+ * @param reason        Karpenter's reason word: {@code drifted}, {@code expired}, {@code deleted}, {@code empty},
+ *                      {@code unhealthy} (node repair)
  * @param detail        why, in words (e.g. "image ami-0abc is not among ami-0def, ami-0123 resolved for amd64")
  * @param instanceType  the node's {@code node.kubernetes.io/instance-type}, for the disruption log line (may be null)
  * @param capacityType  the node's {@code karpenter.sh/capacity-type}, for the disruption log line (may be null)
@@ -14,7 +15,7 @@ package dev.farrier.workflows.activities;
  * @param approvalRequired the NodePool asks for an operator's approval before the old node is drained
  *                      ({@code farrier.dev/approve-replacements: "true"})
  * @param forceful      Karpenter's forceful disruption (an expired node, unless its NodePool asks for
- *                      {@code farrier.dev/expiry: replace-first}): the node is cordoned and drained at once (PDBs and
+ *                      {@code farrier.dev/expiry: replace-first}, or a repaired one, whose grace period is 0): the node is cordoned and drained at once (PDBs and
  *                      do-not-disrupt pods respected until its terminationGracePeriod, counted from the start), its
  *                      replacement launched in parallel; a replacement that cannot be planned or launched does not stop
  *                      the drain, and no approval is waited for

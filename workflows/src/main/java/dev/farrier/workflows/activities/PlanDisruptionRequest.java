@@ -6,10 +6,17 @@ package dev.farrier.workflows.activities;
  * @param rollout null for the reconciler's round; a fleet upgrade's batch otherwise ({@link PlanningActivities#planRollout})
  * @param frozen  the change freezes in force: NodePool (or {@code *} for the cluster) to the freeze's description;
  *                their voluntary disruptions are held
+ * @param nodeRepair node repair on ({@code ReconcilerSettings.nodeRepair}, off by default): nodes unhealthy past their
+ *                toleration are replaced ({@code planner.Repair})
  */
-public record PlanDisruptionRequest(String cluster, RolloutScope rollout, java.util.Map<String, String> frozen) {
+public record PlanDisruptionRequest(String cluster, RolloutScope rollout, java.util.Map<String, String> frozen, boolean nodeRepair) {
   public PlanDisruptionRequest {
     frozen = frozen == null ? java.util.Map.of() : java.util.Map.copyOf(frozen);
+  }
+
+  /** Node repair off, as by default. */
+  public PlanDisruptionRequest(String cluster, RolloutScope rollout, java.util.Map<String, String> frozen) {
+    this(cluster, rollout, frozen, false);
   }
 
   public PlanDisruptionRequest(String cluster) {

@@ -29,6 +29,8 @@ import java.util.stream.Collectors;
  *   <li>skipped: NodePool unknown, not initialized yet, a replacement runs for it (or just completed), replacement
  *       aborted by an operator ({@code farrier.dev/replacement-aborted}). A disrupted taint without a replacement
  *       (left by one that is gone) is planned again;</li>
+ *   <li>unhealthy past its toleration, node repair on ({@link Repair}): command with reason {@code unhealthy}, forceful
+ *       as an expiry and with a terminationGracePeriod of 0 (Karpenter's repair deletes the pods at once);</li>
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
  *       v1 (the default): no budget, do-not-disrupt and change freezes do not stop it, and the command is
  *       {@link DisruptionCommand#forceful()}: the replacement drains it at once (honouring PDBs and do-not-disrupt
@@ -65,6 +67,8 @@ public final class DisruptionPlanner {
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
   static final String FORCEFUL_DETAIL = "; forceful: not budget-limited and not held by do-not-disrupt, drained at once"
       + " while a replacement, if its pods need one, launches in parallel";
+  static final String REPAIR_DETAIL = "; forceful: not budget-limited and not held by do-not-disrupt or freezes, its pods"
+      + " deleted at once past PDBs (as Karpenter's node repair) while a replacement, if its pods need one, launches in parallel";
   static final String REPLACE_FIRST_DETAIL = "; replace-first (" + WellKnown.EXPIRY_ANNOTATION + "): within budgets, held"
       + " by do-not-disrupt, drained once its replacement is initialized";
 
@@ -114,6 +118,7 @@ public final class DisruptionPlanner {
       }
     }
 
+    Repair repair = Repair.of(snapshot);
     Map<String, CandidateDecision> decisions = new HashMap<>();
     List<Decided> commands = new ArrayList<>();
     List<Decided> voluntary = new ArrayList<>();
@@ -147,6 +152,15 @@ public final class DisruptionPlanner {
           : null;
       if (skipReason != null) {
         decisions.put(claim.name(), skip(claim, skipReason));
+        continue;
+      }
+      // Node repair (Repair): forceful like expiry, its own reason; a rollout leaves it to the reconciler.
+      String unhealthy = scope != null ? null : repair.repairs(claim);
+      if (unhealthy != null) {
+        commands.add(new Decided(claim, pool, method(claim), Repair.REASON, unhealthy + REPAIR_DETAIL));
+        if (!claim.beingDisrupted()) {
+          disrupting.merge(pool.name(), 1, Integer::sum);
+        }
         continue;
       }
       String expiry = scope != null ? null : Expiry.of(claim, pool, snapshot.nowMillis());
@@ -390,9 +404,9 @@ public final class DisruptionPlanner {
       return BudgetCheck.of(general, REASON_EXPIRED.equals(reason) ? "Expired" : "Rebalance", nodes, disrupting, nowMillis);
     }
 
-    /** An expiry the NodePool did not ask to be replace-first: Karpenter v1's forceful expiration. */
+    /** An expiry the NodePool did not ask to be replace-first (Karpenter v1's forceful expiration), or a repair. */
     boolean forceful() {
-      return REASON_EXPIRED.equals(reason) && pool.expiry() == ExpiryMode.FORCEFUL;
+      return REASON_EXPIRED.equals(reason) && pool.expiry() == ExpiryMode.FORCEFUL || Repair.REASON.equals(reason);
     }
 
     static final Comparator<Decided> ORDER = Comparator
@@ -400,7 +414,8 @@ public final class DisruptionPlanner {
         .thenComparing(d -> d.claim.name());
 
     DisruptionCommand toCommand() {
-      Long grace = claim.terminationGracePeriodSeconds() != null ? claim.terminationGracePeriodSeconds()
+      Long grace = Repair.REASON.equals(reason) ? Long.valueOf(Repair.TERMINATION_GRACE_SECONDS)
+          : claim.terminationGracePeriodSeconds() != null ? claim.terminationGracePeriodSeconds()
           : pool == null ? null : pool.terminationGracePeriodSeconds();
       return new DisruptionCommand(claim.name(), claim.nodeName(), claim.nodePool(), claim.instanceId(), method, reason,
           detail, claim.pods().reschedulable(), grace, claim.instanceType(), claim.capacityType(),

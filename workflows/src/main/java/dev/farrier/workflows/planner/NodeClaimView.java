@@ -44,6 +44,8 @@ package dev.farrier.workflows.planner;
  * @param launchedWith                  what the launch recorded on the claim (node class hash, subnet, security groups)
  * @param nodeClass                     its EC2NodeClass as it is now (the claim's, else its NodePool's), null when
  *                                      unknown: what {@code launchedWith} is compared with
+ * @param nodeConditions                its Node's {@code status.conditions} (empty without a Node), which node repair
+ *                                      reads ({@link Repair})
  */
 public record NodeClaimView(
     String name,
@@ -75,9 +77,11 @@ public record NodeClaimView(
     String nominated,
     java.util.Map<String, String> labels,
     LaunchedWith launchedWith,
-    NodeClassView nodeClass) {
+    NodeClassView nodeClass,
+    java.util.List<NodeConditionView> nodeConditions) {
   public NodeClaimView {
     pods = pods == null ? PodsOnNode.NONE : pods;
+    nodeConditions = nodeConditions == null ? java.util.List.of() : java.util.List.copyOf(nodeConditions);
     labels = labels == null ? java.util.Map.of() : java.util.Map.copyOf(labels);
     launchedWith = launchedWith == null ? LaunchedWith.UNKNOWN : launchedWith;
   }
@@ -90,7 +94,27 @@ public record NodeClaimView(
       boolean replacementActive, boolean rebalanceRecommended) {
     this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
         registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
-        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, null, null, null, null, null, null);
+        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, null, null, null, null, null, null, null);
+  }
+
+  /** A claim whose Node's conditions and drift facts are not known. */
+  public NodeClaimView(String name, String nodePool, String nodeClassName, String nodeName, String instanceId, String imageId,
+      String arch, String nodePoolHash, String capacityType, String instanceType, String zone, boolean registered,
+      boolean initialized, boolean deleting, boolean disruptedTaint, boolean aborted, boolean doNotDisrupt, long createdAtMillis,
+      Long driftedSinceMillis, String expireAfter, Long terminationGracePeriodSeconds, PodsOnNode pods,
+      boolean replacementActive, boolean rebalanceRecommended, Long initializedAtMillis, Long lastPodEventMillis, String nominated) {
+    this(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType, instanceType, zone,
+        registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis, driftedSinceMillis, expireAfter,
+        terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended, initializedAtMillis, lastPodEventMillis,
+        nominated, null, null, null, null);
+  }
+
+  /** The same claim with its Node's conditions (node repair's input). */
+  public NodeClaimView withNodeConditions(java.util.List<NodeConditionView> conditions) {
+    return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
+        instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
+        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
+        initializedAtMillis, lastPodEventMillis, nominated, labels, launchedWith, nodeClass, conditions);
   }
 
   /** The same claim seen by its own replacement before that has tainted it: the replacement running is not counted. */
@@ -98,7 +122,7 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, false, rebalanceRecommended,
-        initializedAtMillis, lastPodEventMillis, nominated, labels, launchedWith, nodeClass);
+        initializedAtMillis, lastPodEventMillis, nominated, labels, launchedWith, nodeClass, nodeConditions);
   }
 
   /** The same claim with its pod-event facts. */
@@ -106,7 +130,7 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
-        initializedAt, lastPodEvent, nominatedFor, labels, launchedWith, nodeClass);
+        initializedAt, lastPodEvent, nominatedFor, labels, launchedWith, nodeClass, nodeConditions);
   }
 
   /** The same claim with what drift compares beyond its image and NodePool hash ({@link DriftCheck}). */
@@ -114,7 +138,7 @@ public record NodeClaimView(
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
         driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, replacementActive, rebalanceRecommended,
-        initializedAtMillis, lastPodEventMillis, nominated, claimLabels, launched, itsNodeClass);
+        initializedAtMillis, lastPodEventMillis, nominated, claimLabels, launched, itsNodeClass, nodeConditions);
   }
 
   /** A claim whose taint, when present, belongs to a running replacement (as the snapshot said before it said more). */

@@ -226,7 +226,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   /** Asks the planner for commands and starts one replacement child per command. */
   private void planAndDisrupt(String cluster, ReconcilerSettings settings, PlanningActivities planning) {
     try {
-      lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster, null, Freeze.byNodePool(freezes.values())));
+      lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster, null, Freeze.byNodePool(freezes.values()),
+          settings.nodeRepair()));
     } catch (ActivityFailure failure) {
       // The next round plans again; the entity must outlive a bad round.
       StructuredLog.warn(log, "disruption planning failed", "cluster", cluster, "error", Failures.reason(failure));

@@ -71,7 +71,8 @@ import org.slf4j.Logger;
  * approval waited for, and nothing about the replacement stops the drain. PDBs and do-not-disrupt pods hold until the
  * terminationGracePeriod, which counts from the start of the disruption (Karpenter counts it from the NodeClaim's
  * deletion), not from a retried drain. Unlike an interruption it keeps the drain's backoff, holds pods without a
- * controller and can be paused: the node is not going away by itself.
+ * controller and can be paused: the node is not going away by itself. A node repair is a forceful command too, with a
+ * terminationGracePeriod of 0, so its pods are deleted past PDBs from the first pass, as Karpenter's repair does.
  *
  * <p>Changes to the commands it emits are gated: {@value #INTERRUPTION_CHANGE} (version 1) for interruption handling,
  * {@value #OPERATOR_CHANGE} (version 1) for what operators see and do (the FarrierNodeClaim and FarrierBlocker search
@@ -510,7 +511,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /** How the node that {@link #drainsNow()} is named in logs and Events. */
   String goingAway() {
-    return urgent() ? "interrupted" : "expired";
+    return urgent() ? "interrupted" : command.reason();
   }
 
   /** Running code that shows operators what holds it and takes their actions (not a replay of older histories). */
