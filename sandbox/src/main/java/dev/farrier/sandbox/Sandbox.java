@@ -49,6 +49,9 @@ public final class Sandbox {
     all.put("consolidation", "the blueprint's Deployment scaled down to one pod: its node, underutilized, is replaced by a"
         + " cheaper one once consolidateAfter (" + ConsolidationScenario.CONSOLIDATE_AFTER + ") has passed; then to none: the"
         + " empty node is removed");
+    all.put("expiry", "the blueprint with expireAfter " + ExpiryScenario.EXPIRE_AFTER + ", terminationGracePeriod " + ExpiryScenario.GRACE
+        + " and a PDB allowing no eviction: the expired node is drained at once, its replacement launched in parallel, the PDB"
+        + " holds until the grace period ends, then its pods are deleted and move");
     all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
         + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
@@ -145,8 +148,10 @@ public final class Sandbox {
           faults.injectApiFaults(out);
         }
         boolean consolidation = scenarioName.equals("consolidation");
+        boolean expiry = scenarioName.equals("expiry");
         var old = blockedDrain ? scenario.provision(FROM_VERSION, blocking)
-            : consolidation ? scenario.provision(FROM_VERSION, ConsolidationScenario::edit) : scenario.provision(FROM_VERSION);
+            : consolidation ? scenario.provision(FROM_VERSION, ConsolidationScenario::edit)
+            : expiry ? scenario.provision(FROM_VERSION, ExpiryScenario::edit) : scenario.provision(FROM_VERSION);
         out.printf("   %d inflate pods Ready on %s (nodeclaim %s, instance %s, image %s) after %.1fs%n", DriftScenario.REPLICAS,
             old.node(), old.nodeClaim(), old.instanceId(), old.imageId(), Duration.between(started, old.at()).toMillis() / 1000.0);
         if (safety) {
@@ -161,6 +166,13 @@ public final class Sandbox {
           ConsolidationScenario.report(replaced, out);
           out.println("== scaling " + DriftScenario.APP + " to 0 replicas");
           ConsolidationScenario.report(consolidating.emptyAndAwaitRemoval(replaced.replacement()), out);
+          printTimeline(env, recorder, started, out);
+          return finish(env, keep, out);
+        }
+        if (expiry) {
+          out.println("== waiting for the node to expire (expireAfter " + ExpiryScenario.EXPIRE_AFTER + ", terminationGracePeriod "
+              + ExpiryScenario.GRACE + ", PDB maxUnavailable: 0)");
+          ExpiryScenario.report(new ExpiryScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5)).awaitExpiry(old), out);
           printTimeline(env, recorder, started, out);
           return finish(env, keep, out);
         }

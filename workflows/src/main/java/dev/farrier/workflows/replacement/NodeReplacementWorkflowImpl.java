@@ -74,6 +74,11 @@ import org.slf4j.Logger;
  * controller and can be paused: the node is not going away by itself. A node repair is a forceful command too, with a
  * terminationGracePeriod of 0, so its pods are deleted past PDBs from the first pass, as Karpenter's repair does.
  *
+ * <p>A consolidation ({@link DisruptionCommand#consolidation()}) is checked again before any step: after
+ * {@link #CONSOLIDATION_RECHECK_DELAY} the planner is asked whether it still stands, and the workflow ends
+ * {@value #OUTCOME_INVALIDATED}, the node untouched, when it does not. No version gate: only commands with a
+ * consolidation reason, which no earlier history has, take that branch.
+ *
  * <p>Changes to the commands it emits are gated: {@value #INTERRUPTION_CHANGE} (version 1) for interruption handling,
  * {@value #OPERATOR_CHANGE} (version 1) for what operators see and do (the FarrierNodeClaim and FarrierBlocker search
  * attributes, Events on the NodeClaim, holding failed steps for Retry, approval, pods without a controller held),
