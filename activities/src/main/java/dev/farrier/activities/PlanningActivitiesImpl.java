@@ -91,6 +91,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final UnschedulableEvents unschedulableEvents;
   private final DisruptionConditionWriter disruptionConditions;
   private final RepairBlockedEvents repairBlocked;
+  private final DisruptionBlockedEvents disruptionBlocked;
   private final DisruptionMetrics metrics;
   /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
   static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
@@ -107,6 +108,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     this.unschedulableEvents = new UnschedulableEvents(cluster, clock, UNSCHEDULABLE_EVENT_WINDOW);
     this.disruptionConditions = new DisruptionConditionWriter(cluster, clock);
     this.repairBlocked = new RepairBlockedEvents(cluster, clock);
+    this.disruptionBlocked = new DisruptionBlockedEvents(cluster, clock);
     this.metrics = new DisruptionMetrics(meters);
   }
 
@@ -246,6 +248,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var conditions = DisruptionConditions.of(snapshot.snapshot());
     disruptionConditions.write(claims, conditions);
     repairBlocked.record(Repair.of(snapshot.snapshot()).blocked());
+    disruptionBlocked.record(plan.decisions());
     metrics.decided(plan.commands());
     metrics.eligible(eligible(snapshot.snapshot(), conditions));
     // The planner knows no NodePool it was not given: say why its claims are left alone.

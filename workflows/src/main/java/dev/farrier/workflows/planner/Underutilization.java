@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * from the NodePools when they do not fit.
  *
  * <ol>
- *   <li>Multi-node: the largest prefix (at least two, at most {@value #MAX_CANDIDATES}) of the candidates, cheapest to
+ *   <li>Multi-node: the largest prefix (at least two, of the first {@value #MAX_CANDIDATES}) of the candidates, cheapest to
  *       disrupt first, whose pods all fit on the remaining nodes is deleted, found by binary search as upstream does.
  *       (Upstream also replaces several nodes with one cheaper node; Farrier's replacements are one per node, so that
  *       form is not built.)</li>
@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * One round issues the commands of one method, as upstream; every candidate not chosen gets why.
  */
 final class Underutilization {
-  /** At most this many candidates are simulated in one round (upstream's multi-node limit). */
+  /** At most this many candidates are considered for multi-node consolidation in one round (upstream's limit). */
   static final int MAX_CANDIDATES = 100;
 
   record Candidate(NodeClaimView claim, NodePoolView pool) {}
@@ -81,15 +81,13 @@ final class Underutilization {
     for (Candidate c : ordered) {
       if (!nodes.containsKey(c.claim().nodeName())) {
         whyNot.put(c.claim().name(), "its node is not in the scheduler's view of the cluster");
-      } else if (eligible.size() >= MAX_CANDIDATES) {
-        whyNot.put(c.claim().name(), "not considered this round: " + MAX_CANDIDATES + " candidates cheaper to disrupt come first");
       } else {
         eligible.add(c);
       }
     }
 
     List<Candidate> withinBudget = new ArrayList<>();
-    for (Candidate c : eligible) {
+    for (Candidate c : eligible.subList(0, Math.min(eligible.size(), MAX_CANDIDATES))) {
       int r = left.getOrDefault(c.pool().name(), 0);
       if (r > 0) {
         withinBudget.add(c);
@@ -146,9 +144,8 @@ final class Underutilization {
       return new Verdict(new Command(c.claim(), c.pool(), DisruptionMethod.DELETE,
           "its " + pods + (pods == 1 ? " pod fits" : " pods fit") + " on the other nodes", null), null);
     }
-    if (plan.claims().size() > 1) {
-      return Verdict.no("its pods would need " + plan.claims().size() + " new nodes");
-    }
+    // They need a new node: whether one cheaper node holds them all is the replacement's own planning below (the
+    // simulation above sizes its claims by price, and may split pods that one node would hold).
     if (WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())) {
       return Verdict.no("a spot node is consolidated only by deletion (spot-to-spot replacement is off, as Karpenter's default), and"
           + " its pods need a new node");
