@@ -45,9 +45,11 @@ sandbox: check-java tools build
 	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.sandbox.Sandbox $(SANDBOX_ARGS)
 
 # Not part of `make test`: the bench module's few unit tests run there, the measurements only here. Packages (no
-# install) just the modules it runs; BENCH_ARGS / LATENCY_ARGS pass options through (e.g. BENCH_ARGS="--sizes 100,5000").
+# install) just the modules it runs; BENCH_ARGS / CONSOLIDATION_ARGS / LATENCY_ARGS pass options through (e.g.
+# BENCH_ARGS="--sizes 100,5000", CONSOLIDATION_ARGS="--sizes 200 --mixes generic").
 BENCH_ARGS ?=
 LATENCY_ARGS ?=
+CONSOLIDATION_ARGS ?=
 BENCH_LABEL := planner $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- workflows 2>/dev/null || echo "+changes")
 JAVA_RUN := "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
 
@@ -55,6 +57,8 @@ bench: check-java tools
 	$(MVN) -q -DskipTests -pl bench,sandbox -am package
 	@cp=$$(cat bench/target/classpath.txt):bench/target/classes; \
 	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS)
+	@cp=$$(cat bench/target/classpath.txt):bench/target/classes; \
+	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.ConsolidationBenchmark --label "$(BENCH_LABEL)" $(CONSOLIDATION_ARGS)
 	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
 	  $(JAVA_RUN) -cp "$$cp" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
 

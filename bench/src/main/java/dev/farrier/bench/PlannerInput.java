@@ -4,6 +4,7 @@ import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.DisruptionBudget;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import dev.farrier.workflows.planner.NodePoolLimits;
 import dev.farrier.workflows.planner.NodePoolView;
@@ -24,18 +25,32 @@ import java.util.Set;
 final class PlannerInput {
   static final String NODE_POOL = "default";
   static final String NAMESPACE = "bench";
+  static final String NODE_CLASS = "default";
+  /** The NodePool's template hash, which its nodes carry too (so they are never drifted). */
+  static final String POOL_HASH = "bench";
 
   private PlannerInput() {}
 
   static ProvisioningSnapshot snapshot(List<BenchPod> pods, List<InstanceTypeView> types) {
-    NodePoolView pool = new NodePoolView(NODE_POOL, 0,
-        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of("spot", "on-demand"))), Map.of(), List.of(),
-        List.of(), "default", NodePoolLimits.NONE, Resources.ZERO, "bench", List.of(), null, null);
     List<PodSpecView> views = pods.stream().map(PlannerInput::pod).toList();
-    return new ProvisioningSnapshot(views, List.of(pool), Map.of(NODE_POOL, types), List.of());
+    return new ProvisioningSnapshot(views, List.of(pool(List.of())), Map.of(NODE_POOL, types), List.of());
   }
 
-  private static PodSpecView pod(BenchPod pod) {
+  /**
+   * The same NodePool as consolidation sees it: {@code WhenEmptyOrUnderutilized} after {@code 0s} (every node is a
+   * candidate at once, so rounds follow each other without waiting), under {@code budgets}.
+   */
+  static NodePoolView consolidatingPool(List<DisruptionBudget> budgets) {
+    return pool(budgets).withConsolidation(NodePoolView.WHEN_EMPTY_OR_UNDERUTILIZED, "0s");
+  }
+
+  private static NodePoolView pool(List<DisruptionBudget> budgets) {
+    return new NodePoolView(NODE_POOL, 0,
+        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND))),
+        Map.of(), List.of(), List.of(), NODE_CLASS, NodePoolLimits.NONE, Resources.ZERO, POOL_HASH, budgets, null, null);
+  }
+
+  static PodSpecView pod(BenchPod pod) {
     BenchPod.Constraint c = pod.constraint();
     PodSelector selector = PodSelector.of(c.selector(), List.of());
     List<TopologySpread> spread = c.kind() == BenchPod.Kind.SPREAD

@@ -1,9 +1,7 @@
 package dev.farrier.bench;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,19 +12,14 @@ final class Report {
       + "| price / pod-class bound |";
   private static final String RULE = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
-  private final List<String> preamble;
-  private final List<String> rows = new ArrayList<>();
-  private final List<String> bounds = new ArrayList<>();
+  private final MarkdownReport table;
 
   Report(List<String> preamble) {
-    this.preamble = List.copyOf(preamble);
+    table = new MarkdownReport(preamble, HEADER, RULE, "Lower bound reached by the fractional fleet:");
   }
 
   void printHeader() {
-    preamble.forEach(System.out::println);
-    System.out.println();
-    System.out.println(HEADER);
-    System.out.println(RULE);
+    table.printHeader();
   }
 
   void add(CaseResult r) {
@@ -34,23 +27,10 @@ final class Report {
         r.mix().name().toLowerCase(Locale.ROOT), r.pods(), r.millis().count(), r.warmups(), r.millis().median(),
         r.millis().min(), r.millis().max(), r.podsPerSecond(), r.nodes(), r.unplaced(), r.antiAffinityBroken(), r.price(),
         r.bound().perHour(), r.ratioToBound(), r.classBound().perHour(), r.ratioToClassBound());
-    rows.add(row);
-    bounds.add(String.format(Locale.ROOT, "- %s %d: %s", r.mix().name().toLowerCase(Locale.ROOT), r.pods(), r.bound().how()));
-    System.out.println(row);
+    table.add(row, String.format(Locale.ROOT, "- %s %d: %s", r.mix().name().toLowerCase(Locale.ROOT), r.pods(), r.bound().how()));
   }
 
   void write(Path file) throws IOException {
-    List<String> lines = new ArrayList<>(preamble);
-    lines.add("");
-    lines.add(HEADER);
-    lines.add(RULE);
-    lines.addAll(rows);
-    lines.add("");
-    lines.add("Lower bound reached by the fractional fleet:");
-    lines.addAll(bounds);
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.write(file, lines);
-    System.out.println();
-    System.out.println("written to " + file);
+    table.write(file);
   }
 }
