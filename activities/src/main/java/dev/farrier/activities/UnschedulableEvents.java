@@ -7,9 +7,7 @@ import dev.farrier.workflows.model.UnschedulablePod;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,22 +21,17 @@ import org.slf4j.LoggerFactory;
 final class UnschedulableEvents {
   private static final Logger log = LoggerFactory.getLogger(UnschedulableEvents.class);
   static final String REASON = "FailedScheduling";
-  private static final int MEMORY = 10_000;
 
   private final EventSink cluster;
   private final Clock clock;
   private final Duration window;
-  private final Map<String, Instant> recorded = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
-      return size() > MEMORY;
-    }
-  };
+  private final RecentKeys recorded;
 
   UnschedulableEvents(EventSink cluster, Clock clock, Duration window) {
     this.cluster = cluster;
     this.clock = clock;
     this.window = window;
+    this.recorded = new RecentKeys(window);
   }
 
   /** Records what is new; an API failure is logged and skipped (the next planning round tries again). */
@@ -46,18 +39,13 @@ final class UnschedulableEvents {
     Instant now = clock.instant();
     for (UnschedulablePod u : pods) {
       String key = u.pod().uid() + "\n" + u.reason();
-      synchronized (recorded) {
-        Instant last = recorded.get(key);
-        if (last != null && last.isAfter(now.minus(window))) {
-          continue;
-        }
+      if (recorded.recent(key, now)) {
+        continue;
       }
       try {
         cluster.recordPodEvent(new PodEvent(u.pod().namespace(), u.pod().name(), u.pod().uid(), ClusterEvent.WARNING, REASON,
             "Farrier cannot provision capacity for this pod: " + u.reason()), window);
-        synchronized (recorded) {
-          recorded.put(key, now);
-        }
+        recorded.recorded(key, now);
       } catch (RuntimeException e) {
         log.warn("unschedulable pod event not recorded pod={} error={}", u.pod().key(), e.toString());
       }

@@ -5,8 +5,6 @@ import dev.farrier.activities.kube.EventSink;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,38 +15,25 @@ import org.slf4j.LoggerFactory;
  */
 final class WindowedEvents {
   private static final Logger log = LoggerFactory.getLogger(WindowedEvents.class);
-  private static final int MEMORY = 10_000;
-
   private final EventSink events;
   private final Clock clock;
-  private final Duration window;
-  private final Map<String, Instant> recorded = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
-      return size() > MEMORY;
-    }
-  };
+  private final RecentKeys recorded;
 
   WindowedEvents(EventSink events, Clock clock, Duration window) {
     this.events = events;
     this.clock = clock;
-    this.window = window;
+    this.recorded = new RecentKeys(window);
   }
 
   /** Records {@code event} unless one with the same {@code key} was recorded within the window; true when it wrote. */
   boolean record(String key, ClusterEvent event) {
     Instant now = clock.instant();
-    synchronized (recorded) {
-      Instant last = recorded.get(key);
-      if (last != null && last.isAfter(now.minus(window))) {
-        return false;
-      }
+    if (recorded.recent(key, now)) {
+      return false;
     }
     try {
       events.recordEvent(event);
-      synchronized (recorded) {
-        recorded.put(key, now);
-      }
+      recorded.recorded(key, now);
       return true;
     } catch (RuntimeException e) {
       log.warn("event not recorded kind={} name={} reason={} error={}", event.kind(), event.name(), event.reason(), e.toString());

@@ -3,15 +3,12 @@ package dev.farrier.sandbox;
 import dev.farrier.activities.PodEventRecorder;
 import dev.farrier.workflows.replacement.ReplacementResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.temporal.client.WorkflowClient;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Empty-node consolidation played against the real worker: the blueprint's NodePool with {@code consolidateAfter}
@@ -24,7 +21,6 @@ public final class ConsolidationScenario {
   public static final String CONSOLIDATE_AFTER = "20s";
 
   private final KubernetesClient kube;
-  private final WorkflowClient temporal;
   private final DriftScenario drift;
   private final Duration timeout;
 
@@ -32,9 +28,8 @@ public final class ConsolidationScenario {
   public record Consolidated(String nodeClaim, String lastPodEventTime, Map<String, Object> consolidatable,
       ReplacementResult result, Instant emptiedAt, Instant goneAt) {}
 
-  public ConsolidationScenario(KubernetesClient kube, WorkflowClient temporal, DriftScenario drift, Duration timeout) {
+  public ConsolidationScenario(KubernetesClient kube, DriftScenario drift, Duration timeout) {
     this.kube = kube;
-    this.temporal = temporal;
     this.drift = drift;
     this.timeout = timeout;
   }
@@ -66,12 +61,7 @@ public final class ConsolidationScenario {
     String oldType = instanceType(node.node());
     kube.apps().deployments().inNamespace(DriftScenario.NAMESPACE).withName(DriftScenario.APP).scale(1);
     var workflowId = drift.awaitReplacementStarted(node);
-    ReplacementResult result;
-    try {
-      result = temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("consolidation " + workflowId + " did not finish within " + timeout + "\n" + drift.diagnostics(), e);
-    }
+    ReplacementResult result = drift.awaitResult(workflowId);
     if (result.replacementNode() == null) {
       throw new IllegalStateException("the underutilized node was not replaced: " + result + "\n" + drift.diagnostics());
     }
@@ -119,12 +109,7 @@ public final class ConsolidationScenario {
           && "True".equals(condition.get("status")) ? new Object[] {last, condition} : null;
     }, drift::diagnostics);
     var workflowId = drift.awaitReplacementStarted(node);
-    ReplacementResult result;
-    try {
-      result = temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("consolidation " + workflowId + " did not finish within " + timeout + "\n" + drift.diagnostics(), e);
-    }
+    ReplacementResult result = drift.awaitResult(workflowId);
     Await.until("node " + node.node() + " and nodeclaim " + node.nodeClaim() + " to be deleted", timeout,
         () -> kube.nodes().withName(node.node()).get() == null && drift.nodeClaim(node.nodeClaim()) == null, drift::diagnostics);
     @SuppressWarnings("unchecked")

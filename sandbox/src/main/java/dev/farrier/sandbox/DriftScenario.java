@@ -108,15 +108,19 @@ public final class DriftScenario {
     return workflowId;
   }
 
+  /** The result of the replacement workflow {@code workflowId}, once it finished; fails with the cluster's state after the timeout. */
+  public ReplacementResult awaitResult(String workflowId) {
+    try {
+      return temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(workflowId + " did not finish within " + timeout + "\n" + diagnostics(), e);
+    }
+  }
+
   /** Waits until the replacement workflow of {@code old} finished and the cluster shows its result. */
   public Upgraded awaitUpgrade(Provisioned old, Instant switchedAt) {
     var workflowId = awaitReplacementStarted(old);
-    ReplacementResult result;
-    try {
-      result = temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("replacement " + workflowId + " did not finish within " + timeout + "\n" + diagnostics(), e);
-    }
+    ReplacementResult result = awaitResult(workflowId);
     var newNode = Await.until(REPLICAS + " " + APP + " pods Ready on the replacement node", timeout, () -> {
       var nodes = readyAppPods().stream().map(p -> p.getSpec().getNodeName()).distinct().toList();
       return readyAppPods().size() == REPLICAS && nodes.size() == 1 && !nodes.getFirst().equals(old.node()) ? nodes.getFirst() : null;

@@ -3,15 +3,12 @@ package dev.farrier.sandbox;
 import dev.farrier.workflows.replacement.ReplacementResult;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.temporal.client.WorkflowClient;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +23,6 @@ public final class ExpiryScenario {
   public static final String GRACE = "40s";
 
   private final KubernetesClient kube;
-  private final WorkflowClient temporal;
   private final DriftScenario drift;
   private final Duration timeout;
 
@@ -34,9 +30,8 @@ public final class ExpiryScenario {
   public record Expired(ReplacementResult result, Instant drainStartedAt, Instant podsGoneAt, Instant replacementCreatedAt,
       List<String> blockedBy, String newNode) {}
 
-  public ExpiryScenario(KubernetesClient kube, WorkflowClient temporal, DriftScenario drift, Duration timeout) {
+  public ExpiryScenario(KubernetesClient kube, DriftScenario drift, Duration timeout) {
     this.kube = kube;
-    this.temporal = temporal;
     this.drift = drift;
     this.timeout = timeout;
   }
@@ -64,12 +59,7 @@ public final class ExpiryScenario {
           .filter(p -> original.contains(p.getMetadata().getUid()) && p.getMetadata().getDeletionTimestamp() == null).count();
       return left == 0 ? Instant.now() : null;
     }, drift::diagnostics);
-    ReplacementResult result;
-    try {
-      result = temporal.newUntypedWorkflowStub(workflowId).getResult(timeout.toSeconds(), TimeUnit.SECONDS, ReplacementResult.class);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("expiry " + workflowId + " did not finish within " + timeout + "\n" + drift.diagnostics(), e);
-    }
+    ReplacementResult result = drift.awaitResult(workflowId);
     Await.until("node " + node.node() + " and nodeclaim " + node.nodeClaim() + " to be deleted", timeout,
         () -> kube.nodes().withName(node.node()).get() == null && drift.nodeClaim(node.nodeClaim()) == null, drift::diagnostics);
     var newNode = Await.until(DriftScenario.REPLICAS + " " + DriftScenario.APP + " pods Ready off the expired node", timeout, () -> {

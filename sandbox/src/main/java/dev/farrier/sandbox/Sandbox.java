@@ -159,7 +159,7 @@ public final class Sandbox {
           return finish(env, keep, out);
         }
         if (consolidation) {
-          var consolidating = new ConsolidationScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5));
+          var consolidating = new ConsolidationScenario(env.kube(), scenario, Duration.ofMinutes(5));
           out.println("== scaling " + DriftScenario.APP + " to 1 replica (NodePool WhenEmptyOrUnderutilized, consolidateAfter "
               + ConsolidationScenario.CONSOLIDATE_AFTER + ", on-demand)");
           var replaced = consolidating.scaleDownAndAwaitReplacement(old);
@@ -172,7 +172,7 @@ public final class Sandbox {
         if (expiry) {
           out.println("== waiting for the node to expire (expireAfter " + ExpiryScenario.EXPIRE_AFTER + ", terminationGracePeriod "
               + ExpiryScenario.GRACE + ", PDB maxUnavailable: 0)");
-          ExpiryScenario.report(new ExpiryScenario(env.kube(), env.temporal(), scenario, Duration.ofMinutes(5)).awaitExpiry(old), out);
+          ExpiryScenario.report(new ExpiryScenario(env.kube(), scenario, Duration.ofMinutes(5)).awaitExpiry(old), out);
           printTimeline(env, recorder, started, out);
           return finish(env, keep, out);
         }

@@ -25,7 +25,7 @@ class ConsolidationIT {
       env.startWorker();
       var scenario = E2e.scenario(env);
       var first = scenario.provision("1.34", ConsolidationScenario::edit);
-      var consolidation = new ConsolidationScenario(env.kube(), env.temporal(), scenario, E2e.TIMEOUT);
+      var consolidation = new ConsolidationScenario(env.kube(), scenario, E2e.TIMEOUT);
 
       var replaced = consolidation.scaleDownAndAwaitReplacement(first);
       assertEquals("Done", replaced.result().outcome());

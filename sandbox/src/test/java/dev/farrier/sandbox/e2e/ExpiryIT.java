@@ -21,7 +21,7 @@ class ExpiryIT {
       var scenario = E2e.scenario(env);
       var node = scenario.provision("1.34", ExpiryScenario::edit);
 
-      var expired = new ExpiryScenario(env.kube(), env.temporal(), scenario, E2e.TIMEOUT).awaitExpiry(node);
+      var expired = new ExpiryScenario(env.kube(), scenario, E2e.TIMEOUT).awaitExpiry(node);
 
       assertEquals("Done", expired.result().outcome());
       assertTrue(expired.blockedBy().stream().anyMatch(m -> m.contains("inflate-pdb")), "the drain names the PDB: " + expired.blockedBy());
