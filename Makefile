@@ -71,12 +71,14 @@ MUTATION_CLASSES ?= dev.farrier.workflows.planner.DisruptionPlanner*,dev.farrier
   dev.farrier.workflows.planner.NodeClaimView,dev.farrier.workflows.planner.GoDurations,dev.farrier.workflows.model.Resources,\
   dev.farrier.workflows.replacement.DrainPolicy,dev.farrier.workflows.replacement.Blocker,dev.farrier.workflows.replacement.ReplacementPhase,\
   dev.farrier.activities.DrainRules*,dev.farrier.activities.DrainOrder*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.NodePoolValidation,\
-  dev.farrier.activities.ResourceQuantities,dev.farrier.activities.gc.GcPolicy
+  dev.farrier.activities.ResourceQuantities,dev.farrier.activities.gc.GcPolicy,\
+  dev.farrier.workflows.planner.Emptiness,dev.farrier.workflows.planner.ConsolidationTiming,\
+  dev.farrier.workflows.planner.Underutilization*,dev.farrier.workflows.planner.CheaperOfferings
 MUTATION_TESTS ?= dev.farrier.workflows.planner.Disruption*Test,dev.farrier.workflows.planner.PlannerEdgesTest,\
   dev.farrier.workflows.planner.GoDurationsTest,dev.farrier.workflows.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
   dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest,\
   dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.DrainOrderTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
-  dev.farrier.activities.gc.GcPolicyTest
+  dev.farrier.activities.gc.GcPolicyTest,dev.farrier.workflows.planner.EmptinessTest,dev.farrier.workflows.planner.UnderutilizationTest
 empty :=
 space := $(empty) $(empty)
 mutation: check-java
