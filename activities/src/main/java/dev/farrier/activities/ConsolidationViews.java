@@ -31,7 +31,9 @@ final class ConsolidationViews {
       Map<String, NodeClaim> claimsByNode, Instant now) {
     Map<String, String> blocked = new HashMap<>();
     Map<String, Double> cost = new HashMap<>();
-    podsByNode.forEach((node, pods) -> {
+    podsByNode.forEach((node, all) -> {
+      // The pods that would move (read once: both the PDB check and the cost are about them only).
+      List<Pod> pods = all.stream().filter(p -> !PodViews.terminal(p) && PodViews.of(p).reschedulable()).toList();
       String pdb = pdbBlocking(pods, pdbs);
       if (pdb != null) {
         blocked.put(node, pdb);
@@ -42,15 +44,11 @@ final class ConsolidationViews {
   }
 
   /**
-   * Why a PodDisruptionBudget would refuse to evict one of these pods now (its {@code status.disruptionsAllowed} is 0
-   * and its selector matches the pod, in its namespace), or null. DaemonSet and mirror pods are not moved by a
-   * consolidation's drain decision and are not counted.
+   * Why a PodDisruptionBudget would refuse to evict one of these pods (those a consolidation moves) now: its
+   * {@code status.disruptionsAllowed} is 0 and its selector matches the pod, in its namespace; null when none does.
    */
   static String pdbBlocking(List<Pod> pods, List<PodDisruptionBudget> pdbs) {
     for (Pod pod : pods) {
-      if (!PodViews.of(pod).reschedulable() || PodViews.terminal(pod)) {
-        continue;
-      }
       for (PodDisruptionBudget pdb : pdbs) {
         if (!pdb.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace()) || pdb.getStatus() == null
             || pdb.getStatus().getDisruptionsAllowed() == null || pdb.getStatus().getDisruptionsAllowed() > 0
@@ -68,16 +66,13 @@ final class ConsolidationViews {
   }
 
   /**
-   * Karpenter's disruption cost of a node: per reschedulable pod 1, plus its {@value #DELETION_COST_ANNOTATION} over
+   * Karpenter's disruption cost of a node from the pods a consolidation moves: per pod 1, plus its {@value #DELETION_COST_ANNOTATION} over
    * 2^27 and its priority over 2^25, clamped to [-10, 10]; summed, then times the share of the node's lifetime left
    * before {@code expireAfter} (1 when it never expires). Cheaper nodes are consolidated first.
    */
   static double disruptionCost(List<Pod> pods, NodeClaim claim, Instant now) {
     double sum = 0;
     for (Pod pod : pods) {
-      if (PodViews.terminal(pod) || !PodViews.of(pod).reschedulable()) {
-        continue;
-      }
       double c = 1.0;
       String deletion = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(DELETION_COST_ANNOTATION);
       if (deletion != null) {

@@ -243,7 +243,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
-    var snapshot = disruptionSnapshot(claims, request.frozen(), request.nodeRepair());
+    var snapshot = disruptionSnapshot(all, claims, request.frozen(), request.nodeRepair());
     var plan = disruption.plan(snapshot.snapshot());
     var conditions = DisruptionConditions.of(snapshot.snapshot());
     disruptionConditions.write(claims, conditions);
@@ -274,8 +274,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     if (request.rollout() == null) {
       throw ApplicationFailure.newNonRetryableFailure("planRollout needs a rollout scope", FailureTypes.INVALID_REQUEST);
     }
-    var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
-    var batch = disruption.planRollout(disruptionSnapshot(claims, request.frozen(), false).snapshot(), request.rollout());
+    var all = cluster.listNodeClaims();
+    var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
+    var batch = disruption.planRollout(disruptionSnapshot(all, claims, request.frozen(), false).snapshot(), request.rollout());
     metrics.decided(batch.commands());
     log.info("rollout batch planned rollout={} commands={} remaining={}", request.rollout().workflowId(), batch.commands().size(),
         batch.remaining());
@@ -284,8 +285,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   @Override
   public CandidateDecision recheckDisruption(RecheckDisruptionRequest request) {
-    var claims = cluster.listNodeClaims().stream().filter(Ownership::launchedByFarrier).toList();
-    var found = disruptionSnapshot(claims, Map.of(), false).snapshot();
+    var all = cluster.listNodeClaims();
+    var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
+    var found = disruptionSnapshot(all, claims, Map.of(), false).snapshot();
     var own = found.nodeClaims().stream().filter(c -> c.name().equals(request.nodeClaim())).findFirst().orElse(null);
     if (own == null) {
       return new CandidateDecision(request.nodeClaim(), null, null, false, "nodeclaim " + request.nodeClaim() + " is gone");
@@ -318,7 +320,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /** The disruption snapshot of Farrier's claims, and the NodePools left out because they cannot be planned. */
   private record Disruptable(DisruptionSnapshot snapshot, Set<String> unplannable) {}
 
-  private Disruptable disruptionSnapshot(List<NodeClaim> claims, Map<String, String> frozen, boolean nodeRepair) {
+  /** {@code all} every NodeClaim as listed (all are capacity), {@code claims} Farrier's among them (the ones planned). */
+  private Disruptable disruptionSnapshot(List<NodeClaim> all, List<NodeClaim> claims, Map<String, String> frozen, boolean nodeRepair) {
     List<NodePoolView> pools = new ArrayList<>();
     Map<String, EC2NodeClass> classes = new HashMap<>();
     Set<String> unplannable = new java.util.TreeSet<>();
@@ -370,7 +373,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
               nodeClass == null ? null : nodeClasses.get(nodeClass));
     }).toList();
     var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
-        ? consolidationView(pools, classes, nodeList, boundPods, podsByNode) : null;
+        ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode) : null;
     return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation, nodeRepair), unplannable);
   }
 
@@ -383,8 +386,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * or not: all are capacity), the instance types of each NodePool (archs from its class's resolved images, so the round
    * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
    */
-  private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<Node> nodeList,
-      List<Pod> boundPods, Map<String, List<Pod>> podsByNode) {
+  private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<NodeClaim> allClaims,
+      List<Node> nodeList, List<Pod> boundPods, Map<String, List<Pod>> podsByNode) {
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
@@ -395,7 +398,6 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         kubelets.put(pool.name(), ProvisioningSnapshots.kubelet(nodeClass));
       }
     }
-    var allClaims = cluster.listNodeClaims();
     var now = clock.instant();
     var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, allClaims, types, kubelets,
         NamespaceSelectors.lazy(cluster::listNamespaces), now);

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,7 +66,8 @@ final class PodEventTimes {
     if (promised == null || promised.isBlank()) {
       return null;
     }
-    Set<String> uids = Set.of(promised.split(","));
+    // A set, not Set.of: an annotation repeating a UID must not fail the planning round.
+    Set<String> uids = new HashSet<>(List.of(promised.split(",")));
     String own = claim.getStatus() == null ? null : claim.getStatus().nodeName();
     // Its own pods are not on their way to it, even while it is itself being disrupted.
     Optional<String> draining = uids.stream().map(podsBeingDrained::get).filter(n -> n != null && !n.equals(own)).sorted().findFirst();
