@@ -6,6 +6,7 @@ import dev.farrier.activities.cloud.MeteredCloudProvider;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.worker.config.WorkerSettings;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the {@link GarbageCollector} every {@code farrier.gc.interval}. A plain loop like {@link StatusLoop}: each pass
  * decides afresh from the cluster and the cloud, and each of its steps is idempotent; it runs on the leader only
- * ({@link LeaderLoops}), so one replica acts at a time.
+ * ({@link LeaderLoops}), so one replica acts at a time. It reads the cluster live, never from the informer cache
+ * (see {@link TemporalWorkerFactory}).
  */
 @Singleton
 public class GarbageCollectionLoop implements LeaderLoops.Loop {
@@ -28,7 +30,7 @@ public class GarbageCollectionLoop implements LeaderLoops.Loop {
   private GarbageCollector collector;
   private ScheduledExecutorService executor;
 
-  public GarbageCollectionLoop(WorkerSettings settings, Cluster cluster, CloudResources cloud, MeterRegistry meters) {
+  public GarbageCollectionLoop(WorkerSettings settings, @Named(TemporalWorkerFactory.LIVE) Cluster cluster, CloudResources cloud, MeterRegistry meters) {
     this.collectors = () -> new GarbageCollector(cluster, new MeteredCloudProvider(cloud.provider(), meters, "gc", settings.cloud()),
         cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
         new GcPolicy(settings.gc().grace(), settings.gc().confirmAfter(), settings.gc().maxGoneShare()), meters);

@@ -8,12 +8,15 @@ import dev.farrier.activities.RolloutActivitiesImpl;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.MeteredCloudProvider;
 import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterCache;
 import dev.farrier.activities.kube.Fabric8Cluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.farrier.worker.config.WorkerSettings;
 import dev.farrier.workflows.FarrierWorkflows;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Primary;
+import jakarta.inject.Named;
 import io.temporal.client.WorkflowClient;
 import io.micronaut.context.annotation.Bean;
 import io.temporal.worker.WorkerFactory;
@@ -22,9 +25,32 @@ import jakarta.inject.Singleton;
 /** Registers every workflow type and activity implementation on the cluster's task queue. */
 @Factory
 public class TemporalWorkerFactory {
+  /** The name of the {@link Cluster} whose lists are never cached. */
+  public static final String LIVE = "live";
+
+  /** The informers every planning read is served from; started with the worker, synced before it reports ready. */
   @Singleton
   @Bean(preDestroy = "close")
-  Fabric8Cluster cluster(KubernetesClient kube) {
+  ClusterCache clusterCache(KubernetesClient kube) {
+    return ClusterCache.start(kube);
+  }
+
+  /** The cluster as activities and loops see it: lists from the cache, gets and writes to the API server. */
+  @Singleton
+  @Primary
+  @Bean(preDestroy = "close")
+  Fabric8Cluster cluster(KubernetesClient kube, ClusterCache cache) {
+    return new Fabric8Cluster(kube, cache);
+  }
+
+  /**
+   * Lists from the API server on every call, for the garbage collector: a claim created a moment ago and not yet in a
+   * cache (or one whose watch is reconnecting) must never make its instance look orphaned.
+   */
+  @Singleton
+  @Named(LIVE)
+  @Bean(preDestroy = "close")
+  Fabric8Cluster liveCluster(KubernetesClient kube) {
     return new Fabric8Cluster(kube);
   }
 

@@ -10,7 +10,6 @@ import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.workflows.model.Taint;
-import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -38,21 +37,31 @@ import java.util.function.Function;
 
 /**
  * {@link Cluster} on the fabric8 client. Thread-safe; the client is owned (and closed) by the caller, the bounded
- * client the drain's calls use (see {@link PodEvictions}) by this object.
+ * client the drain's calls use (see {@link PodEvictions}) by this object. Lists come from a {@link ClusterCache} when
+ * given one (the worker's planners), else from the API server on every call; gets, the pods a drain reads and every
+ * read-modify-write always go to the API server.
  */
 public final class Fabric8Cluster implements Cluster, AutoCloseable {
   private final KubernetesClient client;
+  private final ClusterLists lists;
   private final OptimisticPatcher patcher;
   private final PodEvictions evictions;
   private final EventRecorder events;
 
+  /** Lists from the API server on every call. */
   public Fabric8Cluster(KubernetesClient client) {
-    this(client, Clock.systemUTC(), Objects.requireNonNullElse(System.getenv("HOSTNAME"), EventRecorder.COMPONENT));
+    this(client, null);
+  }
+
+  /** Lists from {@code cache} (owned by the caller), or from the API server on every call when it is null. */
+  public Fabric8Cluster(KubernetesClient client, ClusterCache cache) {
+    this(client, cache, Clock.systemUTC(), Objects.requireNonNullElse(System.getenv("HOSTNAME"), EventRecorder.COMPONENT));
   }
 
   /** @param instance the reportingInstance of Events (the pod's name in-cluster) */
-  public Fabric8Cluster(KubernetesClient client, Clock clock, String instance) {
+  public Fabric8Cluster(KubernetesClient client, ClusterCache cache, Clock clock, String instance) {
     this.client = client;
+    this.lists = cache == null ? new LiveLists(client) : cache;
     this.patcher = new OptimisticPatcher(client.getKubernetesSerialization());
     this.evictions = new PodEvictions(client);
     this.events = new EventRecorder(client, clock, instance);
@@ -67,7 +76,7 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
 
   @Override
   public List<NodePool> listNodePools() {
-    return client.resources(NodePool.class).list().getItems();
+    return lists.nodePools();
   }
 
   @Override
@@ -77,7 +86,7 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
 
   @Override
   public List<EC2NodeClass> listNodeClasses() {
-    return client.resources(EC2NodeClass.class).list().getItems();
+    return lists.nodeClasses();
   }
 
   @Override
@@ -118,12 +127,12 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
 
   @Override
   public List<NodeClaim> listNodeClaims() {
-    return client.resources(NodeClaim.class).list().getItems();
+    return lists.nodeClaims();
   }
 
   @Override
   public List<NodeClaim> listNodeClaimsOfNodePool(String nodePool) {
-    return client.resources(NodeClaim.class).withLabel(WellKnown.NODEPOOL_LABEL, nodePool).list().getItems();
+    return lists.nodeClaimsOfNodePool(nodePool);
   }
 
   @Override
@@ -192,14 +201,12 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
 
   @Override
   public List<Node> listNodes() {
-    return client.nodes().list().getItems();
+    return lists.nodes();
   }
 
   @Override
   public Optional<Node> findNodeByProviderId(String providerId) {
-    return listNodes().stream()
-        .filter(n -> n.getSpec() != null && providerId.equals(n.getSpec().getProviderID()))
-        .findFirst();
+    return lists.nodeByProviderId(providerId);
   }
 
   @Override
@@ -353,52 +360,50 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
 
   @Override
   public List<Pod> listBoundPods() {
-    return client.pods().inAnyNamespace().withoutField("spec.nodeName", "").list().getItems();
+    return lists.boundPods();
   }
 
   @Override
   public List<Pod> listUnboundPods() {
-    return client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems();
+    return lists.unboundPods();
   }
 
   @Override
   public List<Pod> listPendingPods() {
-    return client.pods().inAnyNamespace()
-        .withField("spec.nodeName", "")
-        .withField("status.phase", "Pending")
-        .list().getItems().stream()
+    return lists.unboundPods().stream()
+        .filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase()))
         .filter(Fabric8Cluster::isUnschedulable)
         .toList();
   }
 
   @Override
   public List<PodDisruptionBudget> listPodDisruptionBudgets() {
-    return client.policy().v1().podDisruptionBudget().inAnyNamespace().list().getItems();
+    return lists.podDisruptionBudgets();
   }
 
   @Override
   public List<DaemonSet> listDaemonSets() {
-    return client.apps().daemonSets().inAnyNamespace().list().getItems();
+    return lists.daemonSets();
   }
 
   @Override
   public List<PersistentVolumeClaim> listPersistentVolumeClaims() {
-    return client.persistentVolumeClaims().inAnyNamespace().list().getItems();
+    return lists.persistentVolumeClaims();
   }
 
   @Override
   public List<PersistentVolume> listPersistentVolumes() {
-    return client.persistentVolumes().list().getItems();
+    return lists.persistentVolumes();
   }
 
   @Override
   public List<StorageClass> listStorageClasses() {
-    return client.storage().v1().storageClasses().list().getItems();
+    return lists.storageClasses();
   }
 
   @Override
   public List<Namespace> listNamespaces() {
-    return client.namespaces().list().getItems();
+    return lists.namespaces();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.farrier.worker.observability;
 
+import dev.farrier.activities.kube.ClusterCache;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
@@ -31,7 +32,7 @@ public class ObservabilityFactory {
 
   @Singleton
   @Bean(preDestroy = "close")
-  Readiness readiness(WorkflowServiceStubs stubs, KubernetesCheck kubernetes) {
-    return new Readiness(List.of(new TemporalCheck(stubs), kubernetes));
+  Readiness readiness(WorkflowServiceStubs stubs, KubernetesCheck kubernetes, ClusterCache cache) {
+    return new Readiness(List.of(new TemporalCheck(stubs), kubernetes, new ClusterCacheCheck(cache)));
   }
 }
