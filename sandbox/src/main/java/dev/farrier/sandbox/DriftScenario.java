@@ -94,6 +94,22 @@ public final class DriftScenario {
     return switchedAt;
   }
 
+  /** Selects the EC2NodeClass's subnets by these ids (replacing its selector terms), as a user moving nodes out of a subnet does. */
+  public Instant selectSubnets(List<String> subnetIds) {
+    var terms = subnetIds.stream().map(id -> Map.of("id", id)).toList();
+    var switchedAt = Instant.now();
+    kube.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(NODE_CLASS)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), json(Map.of("spec", Map.of("subnetSelectorTerms", terms))));
+    return switchedAt;
+  }
+
+  /** The EC2NodeClass's subnets as its status resolved them, by id. */
+  public List<String> resolvedSubnets() {
+    var nodeClass = kube.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(NODE_CLASS).get();
+    return status(nodeClass).get("subnets") instanceof List<?> subnets
+        ? subnets.stream().map(s -> Objects.toString(((Map<?, ?>) s).get("id"), null)).toList() : List.of();
+  }
+
   /** Waits until the replacement of {@code old} has started (its workflow exists). */
   public String awaitReplacementStarted(Provisioned old) {
     var workflowId = WorkflowIds.disruption(old.nodeClaim());
