@@ -93,14 +93,27 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final RepairBlockedEvents repairBlocked;
   private final DisruptionBlockedEvents disruptionBlocked;
   private final DisruptionMetrics metrics;
+  private final boolean spotToSpot;
   /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
   static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
 
+  /** With spot-to-spot consolidation off, as Karpenter's default. */
   public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters) {
-    this(cluster, cloud, replacements, Clock.systemUTC(), meters);
+    this(cluster, cloud, replacements, meters, false);
   }
 
-  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock, MeterRegistry meters) {
+  /**
+   * @param spotToSpot Karpenter's SpotToSpotConsolidation gate ({@code farrier.feature-gates.spot-to-spot-consolidation}):
+   *                   an underutilized spot node may be replaced by a cheaper spot node, not only deleted
+   */
+  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters,
+      boolean spotToSpot) {
+    this(cluster, cloud, replacements, Clock.systemUTC(), meters, spotToSpot);
+  }
+
+  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock, MeterRegistry meters,
+      boolean spotToSpot) {
+    this.spotToSpot = spotToSpot;
     this.cluster = cluster;
     this.cloud = cloud;
     this.replacements = replacements;
@@ -223,11 +236,15 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var view = nodePoolView(pool, cluster.listNodeClaims());
     var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
     EC2NodeClass nodeClass = plannable.get().nodeClass();
+    // A spot node consolidated under a price ceiling is replaced spot-to-spot: spot offerings only, then narrowed as decided.
+    boolean spotToSpotReplacement = request.maxPricePerHour() != null
+        && WellKnown.CAPACITY_SPOT.equals(claim.getMetadata().getLabels().get(WellKnown.CAPACITY_TYPE_LABEL));
     var types = CheaperOfferings.below(instanceTypes(cloud.instanceTypes(), nodeClassArchs(nodeClass), ephemeralStorage(nodeClass)),
-        request.maxPricePerHour());
+        request.maxPricePerHour(), spotToSpotReplacement);
     var plan = provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
         types, daemonSetPods(), replaced, ProvisioningSnapshots.kubelet(nodeClass)));
-    return CheaperOfferings.restrict(plan, types, request.maxPricePerHour());
+    var restricted = CheaperOfferings.restrict(plan, types, request.maxPricePerHour());
+    return spotToSpotReplacement ? CheaperOfferings.spotToSpot(restricted, types) : restricted;
   }
 
   /**
@@ -404,7 +421,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, daemonSetPods(), kubelets, podsByNode, cluster.listPodDisruptionBudgets(),
-        claimsByNode, now);
+        claimsByNode, now, spotToSpot);
   }
 
   /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */

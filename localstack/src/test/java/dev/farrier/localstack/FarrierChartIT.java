@@ -50,7 +50,8 @@ class FarrierChartIT {
       "FARRIER_INTERRUPTION_QUEUE", "FARRIER_TEMPORAL_ADDRESS", "FARRIER_TEMPORAL_NAMESPACE",
       "FARRIER_TEMPORAL_TASK_QUEUE", "FARRIER_TEMPORAL_TLS_ENABLED", "FARRIER_HEALTH_PORT", "FARRIER_METRICS_PORT",
       "FARRIER_LOG_FORMAT", "FARRIER_LEADER_ELECTION_ENABLED", "FARRIER_LEADER_ELECTION_NAME",
-      "FARRIER_LEADER_ELECTION_NAMESPACE", "FARRIER_FEATURE_GATES_NODE_REPAIR");
+      "FARRIER_LEADER_ELECTION_NAMESPACE", "FARRIER_FEATURE_GATES_NODE_REPAIR",
+      "FARRIER_FEATURE_GATES_SPOT_TO_SPOT_CONSOLIDATION");
 
   @Test
   void lintPassesWithTheDefaultAndTheFullValues(LocalStack stack) {
@@ -112,6 +113,7 @@ class FarrierChartIT {
     assertEquals("farrier", env.get("FARRIER_LEADER_ELECTION_NAMESPACE"));
     assertEquals("8081", env.get("FARRIER_HEALTH_PORT"));
     assertEquals("false", env.get("FARRIER_FEATURE_GATES_NODE_REPAIR"), "node repair off by default, as Karpenter's gate");
+    assertEquals("false", env.get("FARRIER_FEATURE_GATES_SPOT_TO_SPOT_CONSOLIDATION"), "spot-to-spot off by default, as Karpenter's gate");
     assertTrue(WorkerSettingsFromChart.of(rendered).secretFiles().isEmpty());
   }
 
@@ -128,6 +130,7 @@ class FarrierChartIT {
     assertEquals("eu-west-1", env.get("FARRIER_REGION"));
     assertEquals("text", env.get("FARRIER_LOG_FORMAT"));
     assertEquals("true", env.get("FARRIER_FEATURE_GATES_NODE_REPAIR"));
+    assertEquals("true", env.get("FARRIER_FEATURE_GATES_SPOT_TO_SPOT_CONSOLIDATION"));
     assertEquals("-XX:MaxRAMPercentage=75", env.get("JAVA_TOOL_OPTIONS"));
     assertEquals(Map.of(
         "FARRIER_TEMPORAL_TLS_CA_FILE", new WorkerSettingsFromChart.SecretFile("farrier-temporal-mtls", "ca.crt", "/etc/farrier/temporal-tls/ca.crt"),
@@ -201,6 +204,8 @@ class FarrierChartIT {
     // Micronaut reads 90s, not Go's 1m30s: the schema refuses what the worker could not start with.
     assertRefusedOverDefaults(chart, Map.of("settings", Map.of("batchMaxDuration", "1m30s")), "batchMaxDuration");
     assertRefusedOverDefaults(chart, Map.of("settings", Map.of("featureGates", Map.of("nodeRepair", "yes"))), "nodeRepair");
+    assertRefusedOverDefaults(chart, Map.of("settings", Map.of("featureGates", Map.of("spotToSpotConsolidation", "on"))),
+        "spotToSpotConsolidation");
     assertRefusedOverDefaults(chart, Map.of("settings", Map.of("featureGates", Map.of("NodeRepair", true))), "NodeRepair");
     assertRefusedOverDefaults(chart, Map.of("replicas", 2, "settings", Map.of("leaderElection", Map.of("enabled", false))),
         "leaderElection.enabled=false");

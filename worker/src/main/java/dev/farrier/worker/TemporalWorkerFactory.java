@@ -16,6 +16,7 @@ import dev.farrier.workflows.FarrierWorkflows;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Primary;
+import io.micronaut.context.annotation.Value;
 import jakarta.inject.Named;
 import io.temporal.client.WorkflowClient;
 import io.micronaut.context.annotation.Bean;
@@ -56,14 +57,15 @@ public class TemporalWorkerFactory {
 
   @Singleton
   WorkerFactory workerFactory(WorkflowClient client, WorkerSettings settings, Cluster cluster, CloudResources cloud,
-      InterruptionResources interruption, MeterRegistry meters) {
+      InterruptionResources interruption, MeterRegistry meters,
+      @Value("${farrier.feature-gates.spot-to-spot-consolidation}") boolean spotToSpotConsolidation) {
     var factory = WorkerFactory.newInstance(client);
     var worker = factory.newWorker(settings.taskQueue());
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     var workflows = new TemporalWorkflowStatus(client);
     worker.registerActivitiesImplementations(
         new PlanningActivitiesImpl(cluster, metered(cloud.provider(), "planning", settings, meters),
-            new TemporalReplacementTracker(client, settings.clusterName()), meters),
+            new TemporalReplacementTracker(client, settings.clusterName()), meters, spotToSpotConsolidation),
         new NodeClaimActivitiesImpl(cluster, metered(cloud.provider(), "nodeclaim", settings, meters), meters),
         new NodeActivitiesImpl(cluster, meters),
         new RolloutActivitiesImpl(cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),

@@ -17,6 +17,8 @@ import java.util.Map;
  *                       when none does)
  * @param disruptionCost per node name, Karpenter's disruption cost: the sum of its pods' eviction costs (1, plus the
  *                       pod deletion cost and priority, scaled) times the share of its lifetime left before expiry
+ * @param spotToSpot     spot nodes may be replaced by cheaper spot nodes (Karpenter's feature gate
+ *                       SpotToSpotConsolidation, off by default: then a spot node is only deleted)
  */
 public record ConsolidationView(
     List<ExistingNodeView> nodes,
@@ -24,7 +26,14 @@ public record ConsolidationView(
     List<PodSpecView> daemonSetPods,
     Map<String, KubeletSettings> kubelets,
     Map<String, String> pdbBlocked,
-    Map<String, Double> disruptionCost) {
+    Map<String, Double> disruptionCost,
+    boolean spotToSpot) {
+  /** With spot-to-spot consolidation off, as Karpenter's default. */
+  public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
+      Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost) {
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false);
+  }
+
   public ConsolidationView {
     nodes = List.copyOf(nodes);
     instanceTypes = Map.copyOf(instanceTypes);

@@ -30,8 +30,10 @@ import java.util.stream.Collectors;
  *   <li>Single-node, in the same order, the first candidate that can go: deleted when its pods fit on the other nodes;
  *       else replaced when one node made only of offerings cheaper than the candidate's holds all of its pods, planned
  *       exactly as the replacement workflow will plan it ({@link ProvisioningPlanner#planReplacement} under
- *       {@link Command#maxPricePerHour}). A spot node is only deleted, never replaced: Karpenter's spot-to-spot
- *       consolidation is off by default.</li>
+ *       {@link Command#maxPricePerHour}). A spot node is only deleted unless spot-to-spot consolidation is on
+ *       ({@link ConsolidationView#spotToSpot}, off by default as Karpenter's gate): then it is replaced by a spot node
+ *       when at least {@value CheaperOfferings#SPOT_TO_SPOT_MIN_TYPES} cheaper spot types hold its pods, launched with
+ *       the cheapest of them ({@link CheaperOfferings#spotToSpot}).</li>
  * </ol>
  * One round issues the commands of one method, as upstream; every candidate not chosen gets why.
  */
@@ -146,9 +148,10 @@ final class Underutilization {
     }
     // They need a new node: whether one cheaper node holds them all is the replacement's own planning below (the
     // simulation above sizes its claims by price, and may split pods that one node would hold).
-    if (WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())) {
-      return Verdict.no("a spot node is consolidated only by deletion (spot-to-spot replacement is off, as Karpenter's default), and"
-          + " its pods need a new node");
+    boolean spot = WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType());
+    if (spot && !view.spotToSpot()) {
+      return Verdict.no("a spot node is consolidated only by deletion (spot-to-spot consolidation is off, as Karpenter's default:"
+          + " farrier.feature-gates.spot-to-spot-consolidation), and its pods need a new node");
     }
     double current = price(c.claim(), c.pool());
     if (Double.isNaN(current)) {
@@ -158,13 +161,19 @@ final class Underutilization {
     // The replacement workflow plans one node for all of its pods under its price (PlanReplacement with the ceiling):
     // decide on exactly that plan, so what is decided here is what will be launched.
     ExistingNodeView node = nodes.get(c.claim().nodeName());
-    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(c.pool().name(), List.of()), current);
+    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(c.pool().name(), List.of()), current, spot);
     ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.claim().name(), "consolidation",
         node.pods(), c.pool(), cheaper, view.daemonSetPods(), node.allocatable(),
         view.kubelets().getOrDefault(c.pool().name(), KubeletSettings.DEFAULTS)));
     if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
-      return Verdict.no("not cheaper: no node under its price of " + money(current) + "/h holds its " + pods
-          + (pods == 1 ? " pod" : " pods"));
+      return Verdict.no("not cheaper: no " + (spot ? "spot " : "") + "node under its price of " + money(current) + "/h holds its "
+          + pods + (pods == 1 ? " pod" : " pods"));
+    }
+    if (spot) {
+      replacement = CheaperOfferings.spotToSpot(replacement, cheaper);
+      if (replacement.replacement() == null) {
+        return Verdict.no(replacement.description());
+      }
     }
     NodeClaimRequest claim = replacement.replacement();
     double cheapest = ClaimPrice.perHour(claim, cheaper);

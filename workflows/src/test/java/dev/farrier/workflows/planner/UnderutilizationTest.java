@@ -38,11 +38,15 @@ class UnderutilizationTest {
   private record Node(NodeClaimView claim, ExistingNodeView view) {}
 
   private static Node node(String name, String type, String capacityType, long... podMilliCpu) {
+    return node(name, TYPES.stream().filter(x -> x.name().equals(type)).findFirst().orElseThrow(), capacityType, podMilliCpu);
+  }
+
+  private static Node node(String name, InstanceTypeView t, String capacityType, long... podMilliCpu) {
+    String type = t.name();
     List<PodSpecView> pods = new ArrayList<>();
     for (int i = 0; i < podMilliCpu.length; i++) {
       pods.add(pod(name + "-p" + i, podMilliCpu[i], 256));
     }
-    InstanceTypeView t = TYPES.stream().filter(x -> x.name().equals(type)).findFirst().orElseThrow();
     Map<String, String> labels = new TreeMap<>(t.labels());
     labels.put(WellKnown.HOSTNAME_LABEL, "node-" + name);
     labels.put(WellKnown.ZONE_LABEL, "us-east-1a");
@@ -129,6 +133,42 @@ class UnderutilizationTest {
     var withRoom = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-b", 2.0, "node-s", 1.0), Map.of(),
         node("s", "m5.2xlarge", WellKnown.CAPACITY_SPOT, 500), node("b", "m5.2xlarge", 500, 500)));
     assertEquals(List.of("s"), withRoom.commands().stream().map(DisruptionCommand::nodeClaim).toList(), "deleted when its pods fit");
+  }
+
+  /** A big spot node with one small pod, and a catalogue of {@code cheaper} small types whose spot offerings cost less. */
+  private static DisruptionPlan spotToSpot(int cheaper, boolean gate) {
+    List<InstanceTypeView> types = new ArrayList<>();
+    InstanceTypeView big = type("m5.8xlarge", "amd64", 32, 128, 234, 1.536);
+    types.add(big);
+    for (int i = 0; i < cheaper; i++) {
+      // Spot at 0.4 x price: every one under the big node's $0.6144/h, t0 the cheapest.
+      types.add(type("t" + i + ".large", "amd64", 2, 8, 29, 0.05 + 0.01 * i));
+    }
+    var n = node("s", big, WellKnown.CAPACITY_SPOT, 500);
+    var view = new ConsolidationView(List.of(n.view()), Map.of("default", types), List.of(), Map.of(), Map.of(), Map.of(), gate);
+    return new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()), List.of(n.claim()), IMAGES, Map.of(), view));
+  }
+
+  @Test
+  void withSpotToSpotOnASpotNodeIsReplacedUnderItsSpotPriceWhenFifteenCheaperSpotTypesHoldItsPods() {
+    var plan = spotToSpot(20, true);
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method(), plan.toString());
+    assertEquals(1.536 * 0.4, c.maxPricePerHour(), 1e-9, "the ceiling is the node's own spot price");
+    assertTrue(c.detail().startsWith("replace with a cheaper node: $0.6144/h to $0.0200/h (t0.large and 14 other types)"), c.detail());
+
+    var off = spotToSpot(20, false);
+    assertTrue(off.commands().isEmpty(), "the gate is off by default");
+    assertTrue(decision(off, "s").contains("spot-to-spot consolidation is off"), decision(off, "s"));
+  }
+
+  @Test
+  void withSpotToSpotOnFewerThanFifteenCheaperSpotTypesLeaveTheNodeAndSaySo() {
+    var plan = spotToSpot(14, true);
+    assertTrue(plan.commands().isEmpty(), plan.toString());
+    assertTrue(decision(plan, "s").contains("spot-to-spot consolidation needs 15 cheaper spot instance types that hold its pods,"
+        + " found 14"), decision(plan, "s"));
+    assertEquals(DisruptionMethod.REPLACE, spotToSpot(15, true).commands().getFirst().method(), "15 are enough");
   }
 
   @Test
