@@ -2,10 +2,9 @@ package dev.farrier.worker;
 
 import dev.farrier.activities.PodEventRecorder;
 import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterCache;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,22 +24,26 @@ public class PodEventsLoop implements LeaderLoops.Loop {
   private static final Logger log = LoggerFactory.getLogger(PodEventsLoop.class);
   static final long FLUSH_MILLIS = 2_000;
 
-  private final KubernetesClient kube;
+  private final ClusterCache cache;
   private final Cluster cluster;
   private PodEventRecorder recorder;
   private ScheduledExecutorService flusher;
-  private SharedIndexInformer<Pod> informer;
+  private ResourceEventHandler<Pod> handler;
 
-  public PodEventsLoop(KubernetesClient kube, Cluster cluster) {
-    this.kube = kube;
+  public PodEventsLoop(ClusterCache cache, Cluster cluster) {
+    this.cache = cache;
     this.cluster = cluster;
   }
 
+  /**
+   * Listens on the cache's pod informer (every pod: an unbound one is no event, a pod bound since it was last seen is an
+   * arrival), so the leader keeps one pod watch and one copy of the pods.
+   */
   @Override
   public void start() {
     recorder = new PodEventRecorder(cluster, Clock.systemUTC());
     flusher = Daemons.scheduler("farrier-pod-events");
-    informer = kube.pods().inAnyNamespace().withoutField("spec.nodeName", "").inform(new ResourceEventHandler<>() {
+    handler = new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
         recorder.observed(pod.getSpec().getNodeName(), recorder.eventOf(null, pod));
@@ -55,7 +58,8 @@ public class PodEventsLoop implements LeaderLoops.Loop {
       public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
         recorder.deleted(pod);
       }
-    }, 0);
+    };
+    cache.addPodHandler(handler);
     flusher.scheduleWithFixedDelay(this::flush, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
   }
 
@@ -73,8 +77,9 @@ public class PodEventsLoop implements LeaderLoops.Loop {
 
   @Override
   public boolean stop() {
-    if (informer != null) {
-      informer.close();
+    if (handler != null) {
+      cache.removePodHandler(handler);
+      handler = null;
     }
     return Daemons.stop(flusher);
   }

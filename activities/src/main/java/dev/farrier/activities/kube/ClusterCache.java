@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -230,6 +231,18 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
   @Override
   public List<Namespace> namespaces() {
     return ready(namespaces).getStore().list();
+  }
+
+  /**
+   * Adds a handler of every pod's adds, updates and deletes, sharing the cache's pod watch (no second watch, no
+   * second copy of the pods). A handler added to a running informer is first told of every pod it holds, as adds.
+   */
+  public void addPodHandler(ResourceEventHandler<Pod> handler) {
+    pods.informer().addEventHandler(handler);
+  }
+
+  public void removePodHandler(ResourceEventHandler<Pod> handler) {
+    pods.informer().removeEventHandler(handler);
   }
 
   static String providerId(Node node) {

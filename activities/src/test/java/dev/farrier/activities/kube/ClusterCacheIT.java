@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +101,37 @@ class ClusterCacheIT extends ClusterIT {
     // The same answers as the API server's own lists.
     assertEquals(names(cluster.listPendingPods()), names(cached.listPendingPods()));
     KubeTestSupport.deleteQuietly(() -> client.nodes().withName(node).delete());
+  }
+
+  @Test
+  void aPodHandlerAddedToTheRunningCacheIsToldOfThePodsItHoldsAndOfLaterChanges() {
+    client.pods().inNamespace(namespace).resource(pod("before", Map.of("cache-test", "nowhere"))).create();
+    KubeTestSupport.awaitTrue("the cache sees the pod", () -> names(cached.listUnboundPods()).contains("before"));
+    List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    ResourceEventHandler<Pod> handler = new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        seen.add("add " + pod.getMetadata().getName());
+      }
+
+      @Override
+      public void onUpdate(Pod before, Pod pod) {
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean unknown) {
+        seen.add("delete " + pod.getMetadata().getName());
+      }
+    };
+    cache.addPodHandler(handler);
+    KubeTestSupport.awaitTrue("the existing pod told as an add", () -> seen.contains("add before"));
+    client.pods().inNamespace(namespace).withName("before").withGracePeriod(0).delete();
+    KubeTestSupport.awaitTrue("its deletion told", () -> seen.contains("delete before"));
+
+    cache.removePodHandler(handler);
+    client.pods().inNamespace(namespace).resource(pod("after", Map.of("cache-test", "nowhere"))).create();
+    KubeTestSupport.awaitTrue("the cache sees the later pod", () -> names(cached.listUnboundPods()).contains("after"));
+    assertFalse(seen.contains("add after"), "a removed handler is told nothing: " + seen);
   }
 
   @Test
