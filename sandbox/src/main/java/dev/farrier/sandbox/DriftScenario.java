@@ -96,10 +96,18 @@ public final class DriftScenario {
 
   /** Selects the EC2NodeClass's subnets by these ids (replacing its selector terms), as a user moving nodes out of a subnet does. */
   public Instant selectSubnets(List<String> subnetIds) {
-    var terms = subnetIds.stream().map(id -> Map.of("id", id)).toList();
+    return selectNetwork("subnetSelectorTerms", subnetIds.stream().map(id -> Map.of("id", id)).toList());
+  }
+
+  /** Selects the EC2NodeClass's security groups by this name alone (replacing its selector terms). */
+  public Instant selectSecurityGroup(String name) {
+    return selectNetwork("securityGroupSelectorTerms", List.of(Map.of("name", name)));
+  }
+
+  private Instant selectNetwork(String field, List<Map<String, String>> terms) {
     var switchedAt = Instant.now();
     kube.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(NODE_CLASS)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), json(Map.of("spec", Map.of("subnetSelectorTerms", terms))));
+        .patch(PatchContext.of(PatchType.JSON_MERGE), json(Map.of("spec", Map.of(field, terms))));
     return switchedAt;
   }
 

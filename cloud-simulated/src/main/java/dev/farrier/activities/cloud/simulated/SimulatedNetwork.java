@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * The simulated cluster's VPC, as the Karpenter getting-started stack tags it: one private subnet per zone of the
  * region and one node security group, all tagged {@code karpenter.sh/discovery=<cluster>} and with a Name tag, so
- * the shipped EC2NodeClass examples (selectors by the discovery tag) resolve. Derived from the cluster and region
+ * the shipped EC2NodeClass examples (selectors by the discovery tag) resolve; and one more security group,
+ * {@code <cluster>-extra}, with only a Name tag, for a selector that moves nodes to another group. Derived from the cluster and region
  * alone (ids are hashes of them), so every process sees the same network without storing it.
  */
 public final class SimulatedNetwork {
@@ -37,8 +38,12 @@ public final class SimulatedNetwork {
     }
     this.subnets = made.stream().sorted(Comparator.comparing(Subnet::id)).toList();
     String groupName = cluster + "-node";
+    String extraName = cluster + "-extra";
+    // The node group first; the extra group (say, one that opens a database) has no discovery tag, so only a selector
+    // by its name or id takes it.
     this.securityGroups = List.of(new SecurityGroup("sg-" + hash("sg/" + vpc + "/" + groupName), groupName,
-        Map.of(DISCOVERY_TAG, cluster, "Name", groupName)));
+        Map.of(DISCOVERY_TAG, cluster, "Name", groupName)),
+        new SecurityGroup("sg-" + hash("sg/" + vpc + "/" + extraName), extraName, Map.of("Name", extraName)));
   }
 
   public List<Subnet> subnets() {
@@ -56,7 +61,8 @@ public final class SimulatedNetwork {
 
   /** Terms ORed, each group once, sorted by id. */
   public List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms) {
-    return securityGroups.stream().filter(g -> terms.stream().anyMatch(t -> t.matches(g))).toList();
+    return securityGroups.stream().filter(g -> terms.stream().anyMatch(t -> t.matches(g))).sorted(Comparator.comparing(SecurityGroup::id))
+        .toList();
   }
 
   /** A zone id in EC2's shape ({@code use1-az1} for us-east-1's first zone). */

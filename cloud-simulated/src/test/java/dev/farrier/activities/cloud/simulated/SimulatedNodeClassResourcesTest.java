@@ -42,6 +42,11 @@ class SimulatedNodeClassResourcesTest {
     assertEquals(List.of("prod-node"), groups.stream().map(SecurityGroup::name).toList());
     assertEquals(groups, cloud.resolveSecurityGroups(List.of(new SecurityGroupTerm(null, "prod-node", null))));
     assertEquals(groups, cloud.resolveSecurityGroups(List.of(new SecurityGroupTerm(groups.getFirst().id(), null, null))));
+    // The extra group has no discovery tag: only its name or id selects it.
+    var extra = cloud.resolveSecurityGroups(List.of(new SecurityGroupTerm(null, "prod-extra", null)));
+    assertEquals(List.of("prod-extra"), extra.stream().map(SecurityGroup::name).toList());
+    assertEquals(2, cloud.resolveSecurityGroups(List.of(new SecurityGroupTerm(null, "prod-extra", null),
+        new SecurityGroupTerm(null, "prod-node", null))).size());
   }
 
   @Test
