@@ -62,6 +62,7 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -222,8 +223,16 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
     var poolName = claim.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL);
     var pool = cluster.getNodePool(poolName).orElse(null);
-    List<PodSpecView> pods = request.nodeName() == null ? List.of()
-        : cluster.listPodsOnNode(request.nodeName()).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
+    List<PodSpecView> pods = new ArrayList<>(podsOn(request.nodeName()));
+    var replaced = capacity(claim);
+    // A multi-node consolidation: one node for the pods of every claim of the group.
+    for (String other : request.consolidatedWith()) {
+      var member = cluster.getNodeClaim(other).orElse(null);
+      if (member != null) {
+        pods.addAll(podsOn(nodeName(member)));
+        replaced = replaced.plus(capacity(member));
+      }
+    }
     int reschedulable = (int) pods.stream().filter(PodSpecView::reschedulable).count();
     if (pool == null) {
       return new ReplacementPlan(null, reschedulable, "nodepool " + poolName + " of nodeclaim " + request.nodeClaim() + " is gone");
@@ -234,7 +243,6 @@ public class PlanningActivitiesImpl implements PlanningActivities {
           + " condition)");
     }
     var view = nodePoolView(pool, cluster.listNodeClaims());
-    var replaced = claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
     EC2NodeClass nodeClass = plannable.get().nodeClass();
     // A spot node consolidated under a price ceiling is replaced spot-to-spot: spot offerings only, then narrowed as decided.
     boolean spotToSpotReplacement = request.maxPricePerHour() != null
@@ -245,6 +253,16 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         types, daemonSetPods(), replaced, ProvisioningSnapshots.kubelet(nodeClass)));
     var restricted = CheaperOfferings.restrict(plan, types, request.maxPricePerHour());
     return spotToSpotReplacement ? CheaperOfferings.spotToSpot(restricted, types) : restricted;
+  }
+
+  /** The non-terminal pods on the node, read live (what its drain will move); none without a node. */
+  private List<PodSpecView> podsOn(String nodeName) {
+    return nodeName == null ? List.of()
+        : cluster.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
+  }
+
+  private static Resources capacity(NodeClaim claim) {
+    return claim.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(claim.getStatus().capacity());
   }
 
   /**
@@ -313,9 +331,14 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var snapshot = own.disruptedTaint() ? found : new DisruptionSnapshot(found.nowMillis(), found.nodePools(),
         found.nodeClaims().stream().map(c -> c == own ? c.withoutOwnReplacement() : c).toList(), found.resolvedImages(), found.frozen(),
         found.consolidation());
-    var plan = disruption.recheck(snapshot, request.nodeClaim());
+    Set<String> focus = new HashSet<>(request.consolidatedWith());
+    focus.add(request.nodeClaim());
+    var plan = disruption.recheck(snapshot, focus);
+    // The same consolidation: same reason and, for a multi-node replace, the same group (a smaller one would launch a
+    // replacement sized for pods that are not coming).
     boolean still = plan.commands().stream()
-        .anyMatch(c -> c.nodeClaim().equals(request.nodeClaim()) && c.reason().equals(request.reason()));
+        .anyMatch(c -> c.nodeClaim().equals(request.nodeClaim()) && c.reason().equals(request.reason())
+            && Set.copyOf(c.consolidatedWith()).equals(Set.copyOf(request.consolidatedWith())));
     var decision = plan.decisions().stream().filter(d -> d.nodeClaim().equals(request.nodeClaim())).findFirst()
         .orElse(new CandidateDecision(own.name(), own.nodeName(), own.nodePool(), false, "not planned"));
     log.info("disruption rechecked nodeclaim={} reason={} still={} decision=\"{}\"", request.nodeClaim(), request.reason(), still,
@@ -390,7 +413,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
               nodeClass == null ? null : nodeClasses.get(nodeClass));
     }).toList();
     var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
-        ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode) : null;
+        ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode, PodEventTimes.promisedElsewhere(views, byName, podsByNode))
+        : null;
     return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation, nodeRepair), unplannable);
   }
 
@@ -404,7 +428,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
    */
   private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<NodeClaim> allClaims,
-      List<Node> nodeList, List<Pod> boundPods, Map<String, List<Pod>> podsByNode) {
+      List<Node> nodeList, List<Pod> boundPods, Map<String, List<Pod>> podsByNode, Map<String, String> promisedElsewhere) {
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
@@ -421,7 +445,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, daemonSetPods(), kubelets, podsByNode, cluster.listPodDisruptionBudgets(),
-        claimsByNode, now, spotToSpot);
+        claimsByNode, now, spotToSpot, promisedElsewhere);
   }
 
   /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */

@@ -3,10 +3,12 @@ package dev.farrier.activities;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.workflows.planner.NodeClaimView;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +81,36 @@ final class PodEventTimes {
           + ProvisioningSnapshots.PROMISE_WINDOW.toSeconds() + " s after initialization)";
     }
     return null;
+  }
+
+  /**
+   * Per node name, why its pods already have a home being made ready: some of them are among the pods another claim
+   * was launched for ({@link PromisedPods#ANNOTATION}) while that claim still holds room for them (it is nominated:
+   * {@code views} carry {@link #nominated}). So the followers of a multi-node consolidation wait for its replacement
+   * instead of being consolidated on their own meanwhile.
+   */
+  static Map<String, String> promisedElsewhere(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> podsByNode) {
+    Map<String, String> promisedTo = new HashMap<>();
+    for (NodeClaimView v : views) {
+      NodeClaim claim = claims.get(v.name());
+      String promised = claim == null || claim.getMetadata().getAnnotations() == null ? null
+          : claim.getMetadata().getAnnotations().get(PromisedPods.ANNOTATION);
+      if (v.nominated() != null && promised != null && !promised.isBlank()) {
+        for (String uid : promised.split(",")) {
+          promisedTo.putIfAbsent(uid, v.name());
+        }
+      }
+    }
+    Map<String, String> held = new HashMap<>();
+    for (NodeClaimView v : views) {
+      if (v.nodeName() == null) {
+        continue;
+      }
+      podsByNode.getOrDefault(v.nodeName(), List.of()).stream().map(p -> promisedTo.get(p.getMetadata().getUid()))
+          .filter(to -> to != null && !to.equals(v.name())).sorted().findFirst()
+          .ifPresent(to -> held.put(v.nodeName(), "its pods are promised to nodeclaim " + to + ", which holds room for them"));
+    }
+    return held;
   }
 
   private static Long millis(String rfc3339) {

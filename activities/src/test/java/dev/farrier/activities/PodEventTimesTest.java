@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.workflows.planner.NodeClaimView;
+import dev.farrier.workflows.planner.PodsOnNode;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +40,31 @@ class PodEventTimesTest {
     assertEquals("launched for pods still on node n-old, which is being disrupted",
         PodEventTimes.nominated(claim("u1,u2", old), NOW, Map.of("u2", "n-old")));
     assertNull(PodEventTimes.nominated(claim("u1,u2", old), NOW, Map.of()));
+  }
+
+  private static NodeClaimView view(String name, String node, String nominated) {
+    return new NodeClaimView(name, "default", "default", node, "i-" + name, "ami", "amd64", "hash", "on-demand", "m5.large", "us-east-1a",
+        true, true, false, false, false, false, 0L, null, null, null, new PodsOnNode(1, 1, List.of()), false, false, null, null, nominated);
+  }
+
+  private static Pod pod(String uid) {
+    return new PodBuilder().withNewMetadata().withName("p-" + uid).withUid(uid).endMetadata().build();
+  }
+
+  @Test
+  void aNodeWhosePodsANominatedClaimWasLaunchedForIsHeldForIt() {
+    var replacement = claim("u1,u2", NOW.minusSeconds(5));
+    replacement.getMetadata().setName("r");
+    var views = List.of(view("r", "node-r", "launched for 2 pods ..."), view("b", "node-b", null), view("c", "node-c", null));
+    var pods = Map.of("node-b", List.of(pod("u2")), "node-c", List.of(pod("u9")), "node-r", List.of(pod("u1")));
+
+    var held = PodEventTimes.promisedElsewhere(views, Map.of("r", replacement), pods);
+
+    assertEquals(Map.of("node-b", "its pods are promised to nodeclaim r, which holds room for them"), held,
+        "b's pod is promised to r; c's is not; r's own pod is not held");
+    // Once the replacement no longer holds room (not nominated), nothing waits for it.
+    var later = List.of(view("r", "node-r", null), view("b", "node-b", null));
+    assertEquals(Map.of(), PodEventTimes.promisedElsewhere(later, Map.of("r", replacement), pods));
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.model.ExistingPlacement;
+import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.planner.CheaperOfferings;
 import dev.farrier.workflows.planner.ClaimNamer;
 import dev.farrier.workflows.planner.ConsolidationView;
@@ -34,7 +35,8 @@ import java.util.stream.Collectors;
  *       puts them as pending pods among the nodes left (its {@code onExisting} placements; the kube-scheduler binds
  *       them there). A plan that needs a new node or leaves a pod unplaced fails the run: the disruption planner said
  *       they fit.</li>
- *   <li>REPLACE: the node gives way to the node {@link ProvisioningPlanner#planReplacement} plans for its pods under the
+ *   <li>REPLACE: the node (a multi-node replace: every node of its group) gives way to the node
+ *       {@link ProvisioningPlanner#planReplacement} plans for its pods under the
  *       command's {@code maxPricePerHour} ({@link CheaperOfferings#below}, narrowed by {@link CheaperOfferings#restrict}
  *       as the planning activity does), launched as its first type at the cheapest offering it allows
  *       ({@link FleetNode#launched}). A replacement that does not take every pod, or does not cost less, fails the run.</li>
@@ -76,7 +78,9 @@ final class ConsolidationRounds {
         return new Outcome(round - 1, deletes, replaces, false, plannerNanos / 1e6);
       }
       apply(fleet, plan.commands());
-      deletes += (int) plan.commands().stream().filter(c -> c.method() == DisruptionMethod.DELETE).count();
+      // A multi-node replace's other nodes are deleted (later, in Farrier; here with the replace).
+      deletes += (int) plan.commands().stream().filter(c -> c.method() == DisruptionMethod.DELETE).count()
+          + plan.commands().stream().mapToInt(c -> c.consolidatedWith().size()).sum();
       replaces += (int) plan.commands().stream().filter(c -> c.method() == DisruptionMethod.REPLACE).count();
     }
     return new Outcome(maxRounds, deletes, replaces, true, plannerNanos / 1e6);
@@ -124,22 +128,31 @@ final class ConsolidationRounds {
     }
   }
 
+  /**
+   * The node (with a multi-node consolidation's group: every node of it) gives way to one replacement for all their
+   * pods; the group's other nodes, which Farrier deletes in later rounds once their pods have room there, go at once.
+   */
   private void replace(Fleet fleet, DisruptionCommand command) {
-    FleetNode old = fleet.node(command.nodeName());
+    List<FleetNode> old = new ArrayList<>();
+    old.add(fleet.node(command.nodeName()));
+    command.consolidatedWith().forEach(claim -> old.add(fleet.node(claim)));
+    List<PodSpecView> pods = old.stream().flatMap(n -> n.pods().stream()).toList();
+    Resources capacity = old.stream().map(n -> n.type().capacity()).reduce(Resources.ZERO, Resources::plus);
     Double ceiling = command.maxPricePerHour();
     List<InstanceTypeView> cheaper = CheaperOfferings.below(types, ceiling);
     String name = fleet.newName("repl");
     ReplacementPlan plan = CheaperOfferings.restrict(provisioning.planReplacement(new ReplacementSnapshot(command.nodeClaim(), name,
-        old.pods(), pool, cheaper, List.of(), old.type().capacity(), KubeletSettings.DEFAULTS)), cheaper, ceiling);
-    if (plan.replacement() == null || plan.replacement().pods().size() != old.pods().size()) {
-      throw new IllegalStateException("replacing " + old.name() + ": the replacement does not hold its " + old.pods().size()
+        pods, pool, cheaper, List.of(), capacity, KubeletSettings.DEFAULTS)), cheaper, ceiling);
+    String names = old.stream().map(FleetNode::name).toList().toString();
+    if (plan.replacement() == null || plan.replacement().pods().size() != pods.size()) {
+      throw new IllegalStateException("replacing " + names + ": the replacement does not hold their " + pods.size()
           + " pods: " + plan.description());
     }
-    FleetNode node = FleetNode.launched(name, plan.replacement(), cheaper, Fleet.pick(old.pods(), plan.replacement().pods()));
+    FleetNode node = FleetNode.launched(name, plan.replacement(), cheaper, Fleet.pick(pods, plan.replacement().pods()));
     if (ceiling != null && node.pricePerHour() >= ceiling) {
-      throw new IllegalStateException("replacing " + old.name() + " ($" + ceiling + "/h) with a node of $" + node.pricePerHour() + "/h");
+      throw new IllegalStateException("replacing " + names + " ($" + ceiling + "/h) with a node of $" + node.pricePerHour() + "/h");
     }
-    fleet.remove(old.name());
+    old.forEach(n -> fleet.remove(n.name()));
     fleet.add(node);
   }
 }

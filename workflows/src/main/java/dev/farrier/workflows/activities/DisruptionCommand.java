@@ -14,6 +14,10 @@ package dev.farrier.workflows.activities;
  *                      replacement may only use offerings cheaper than this; null otherwise
  * @param approvalRequired the NodePool asks for an operator's approval before the old node is drained
  *                      ({@code farrier.dev/approve-replacements: "true"})
+ * @param consolidatedWith for a multi-node consolidation that replaces several nodes with one cheaper node, the other
+ *                      NodeClaims (of the same NodePool) whose pods the replacement is sized for (and whose price counts
+ *                      in {@code maxPricePerHour}); they are deleted by later rounds once their pods fit on it. Empty
+ *                      otherwise.
  * @param forceful      Karpenter's forceful disruption (an expired node, unless its NodePool asks for
  *                      {@code farrier.dev/expiry: replace-first}, or a repaired one, whose grace period is 0): the node is cordoned and drained at once (PDBs and
  *                      do-not-disrupt pods respected until its terminationGracePeriod, counted from the start), its
@@ -34,7 +38,20 @@ public record DisruptionCommand(
     String capacityType,
     boolean approvalRequired,
     boolean forceful,
-    Double maxPricePerHour) {
+    Double maxPricePerHour,
+    java.util.List<String> consolidatedWith) {
+  public DisruptionCommand {
+    consolidatedWith = consolidatedWith == null ? java.util.List.of() : java.util.List.copyOf(consolidatedWith);
+  }
+
+  /** A command that replaces or deletes one node alone. */
+  public DisruptionCommand(String nodeClaim, String nodeName, String nodePool, String instanceId, DisruptionMethod method,
+      String reason, String detail, int podCount, Long terminationGracePeriodSeconds, String instanceType, String capacityType,
+      boolean approvalRequired, boolean forceful, Double maxPricePerHour) {
+    this(nodeClaim, nodeName, nodePool, instanceId, method, reason, detail, podCount, terminationGracePeriodSeconds,
+        instanceType, capacityType, approvalRequired, forceful, maxPricePerHour, java.util.List.of());
+  }
+
   /** The reason of an empty node's consolidation. */
   public static final String REASON_EMPTY = "empty";
   /** The reason of an underutilized node's consolidation (deleted, or replaced by a cheaper node). */

@@ -19,6 +19,9 @@ import java.util.Map;
  *                       pod deletion cost and priority, scaled) times the share of its lifetime left before expiry
  * @param spotToSpot     spot nodes may be replaced by cheaper spot nodes (Karpenter's feature gate
  *                       SpotToSpotConsolidation, off by default: then a spot node is only deleted)
+ * @param promisedElsewhere per node name, why its pods already have a home being made ready: another claim that holds
+ *                       room for them was launched for them (the replacement of a multi-node consolidation they belong
+ *                       to), so the node is no candidate until that claim stops holding room (absent when none does)
  */
 public record ConsolidationView(
     List<ExistingNodeView> nodes,
@@ -27,11 +30,17 @@ public record ConsolidationView(
     Map<String, KubeletSettings> kubelets,
     Map<String, String> pdbBlocked,
     Map<String, Double> disruptionCost,
-    boolean spotToSpot) {
-  /** With spot-to-spot consolidation off, as Karpenter's default. */
+    boolean spotToSpot,
+    Map<String, String> promisedElsewhere) {
+  /** With spot-to-spot consolidation off, as Karpenter's default, and no node's pods promised elsewhere. */
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false);
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of());
+  }
+
+  public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
+      Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot) {
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of());
   }
 
   public ConsolidationView {
@@ -41,5 +50,6 @@ public record ConsolidationView(
     kubelets = kubelets == null ? Map.of() : Map.copyOf(kubelets);
     pdbBlocked = pdbBlocked == null ? Map.of() : Map.copyOf(pdbBlocked);
     disruptionCost = disruptionCost == null ? Map.of() : Map.copyOf(disruptionCost);
+    promisedElsewhere = promisedElsewhere == null ? Map.of() : Map.copyOf(promisedElsewhere);
   }
 }

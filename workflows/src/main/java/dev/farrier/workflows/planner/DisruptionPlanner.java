@@ -83,7 +83,12 @@ public final class DisruptionPlanner {
    * as going away and their pods are not moved onto them).
    */
   public DisruptionPlan recheck(DisruptionSnapshot snapshot, String nodeClaim) {
-    return decide(snapshot, null, nodeClaim).plan();
+    return recheck(snapshot, Set.of(nodeClaim));
+  }
+
+  /** As {@link #recheck(DisruptionSnapshot, String)}, weighing these claims alone: a multi-node consolidation's. */
+  public DisruptionPlan recheck(DisruptionSnapshot snapshot, Set<String> nodeClaims) {
+    return decide(snapshot, null, nodeClaims).plan();
   }
 
   /**
@@ -101,7 +106,7 @@ public final class DisruptionPlanner {
   /** The plan, and (for a rollout) the claims of its scope still to be replaced. */
   private record Decisions(DisruptionPlan plan, Set<String> remainingClaims) {}
 
-  private Decisions decide(DisruptionSnapshot snapshot, RolloutScope scope, String focus) {
+  private Decisions decide(DisruptionSnapshot snapshot, RolloutScope scope, Set<String> focus) {
     Set<String> remaining = new TreeSet<>();
     Map<String, NodePoolView> pools = snapshot.nodePools().stream()
         .collect(Collectors.toMap(NodePoolView::name, Function.identity(), (a, b) -> a));
@@ -192,11 +197,12 @@ public final class DisruptionPlanner {
             Decided candidate = new Decided(claim, pool, DisruptionMethod.DELETE, REASON_UNDERUTILIZED, "");
             String held = heldAsVoluntary(candidate, snapshot.frozen());
             String pdb = snapshot.consolidation().pdbBlocked().get(claim.nodeName());
-            if (held == null && pdb == null) {
+            String promised = snapshot.consolidation().promisedElsewhere().get(claim.nodeName());
+            if (held == null && pdb == null && promised == null) {
               underutilized.add(new Underutilization.Candidate(claim, pool));
             }
             decisions.put(claim.name(), skip(claim, why + "; " + (held != null ? held : pdb != null ? "underutilized but " + pdb
-                : "underutilized: a candidate for consolidation")));
+                : promised != null ? "underutilized but " + promised : "underutilized: a candidate for consolidation")));
           } else {
             decisions.put(claim.name(), skip(claim, why + (notUnderutilized.isEmpty() ? "" : "; " + notUnderutilized)));
           }
@@ -253,7 +259,7 @@ public final class DisruptionPlanner {
     }
 
     if (focus != null) {
-      underutilized.removeIf(c -> !c.claim().name().equals(focus));
+      underutilized.removeIf(c -> !focus.contains(c.claim().name()));
     }
     if (!underutilized.isEmpty()) {
       consolidate(snapshot, underutilized, commands, decisions, nodes, disrupting);
@@ -320,7 +326,8 @@ public final class DisruptionPlanner {
     Underutilization.Outcome outcome = new Underutilization(snapshot.consolidation(), snapshot.nodePools(), leaving)
         .choose(withRoom, room);
     for (Underutilization.Command c : outcome.commands()) {
-      commands.add(new Decided(c.claim(), c.pool(), c.method(), REASON_UNDERUTILIZED, c.detail(), c.maxPricePerHour()));
+      commands.add(new Decided(c.claim(), c.pool(), c.method(), REASON_UNDERUTILIZED, c.detail(), c.maxPricePerHour(),
+          c.group().stream().map(NodeClaimView::name).toList()));
       disrupting.merge(c.pool().name(), 1, Integer::sum);
     }
     outcome.whyNot().forEach((claim, why) -> {
@@ -376,9 +383,9 @@ public final class DisruptionPlanner {
 
   /** A claim the planner decided to disrupt (pending the budget for a voluntary reason). */
   private record Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail,
-      Double maxPricePerHour) {
+      Double maxPricePerHour, List<String> consolidatedWith) {
     Decided(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String reason, String detail) {
-      this(claim, pool, method, reason, detail, null);
+      this(claim, pool, method, reason, detail, null, List.of());
     }
 
     /** How the decision reads: {@code drifted (<detail>)}, {@code rebalance recommended}. */
@@ -419,7 +426,7 @@ public final class DisruptionPlanner {
           : pool == null ? null : pool.terminationGracePeriodSeconds();
       return new DisruptionCommand(claim.name(), claim.nodeName(), claim.nodePool(), claim.instanceId(), method, reason,
           detail, claim.pods().reschedulable(), grace, claim.instanceType(), claim.capacityType(),
-          pool != null && pool.approvalRequired(), forceful(), maxPricePerHour);
+          pool != null && pool.approvalRequired(), forceful(), maxPricePerHour, consolidatedWith);
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -24,9 +26,13 @@ import java.util.stream.Collectors;
  *
  * <ol>
  *   <li>Multi-node: the largest prefix (at least two, of the first {@value #MAX_CANDIDATES}) of the candidates, cheapest to
- *       disrupt first, whose pods all fit on the remaining nodes is deleted, found by binary search as upstream does.
- *       (Upstream also replaces several nodes with one cheaper node; Farrier's replacements are one per node, so that
- *       form is not built.)</li>
+ *       disrupt first, whose pods all fit on the remaining nodes is deleted, found by binary search as upstream does.</li>
+ *   <li>Multi-node replace, when no group can simply go: the largest group (at least two on-demand nodes of one NodePool,
+ *       in the same order) whose pods one node cheaper than the group's summed price holds. The first is replaced by
+ *       that node (planned as its replacement will plan it, over the pods of the whole group); the others are held, their
+ *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}), and deleted by later rounds once
+ *       those pods fit there. (Upstream drains the whole group behind one launch; a Farrier replacement drains one
+ *       node.)</li>
  *   <li>Single-node, in the same order, the first candidate that can go: deleted when its pods fit on the other nodes;
  *       else replaced when one node made only of offerings cheaper than the candidate's holds all of its pods, planned
  *       exactly as the replacement workflow will plan it ({@link ProvisioningPlanner#planReplacement} under
@@ -46,9 +52,16 @@ final class Underutilization {
   /**
    * A decided consolidation of one node.
    *
-   * @param maxPricePerHour for a replacement, the candidate's price: the replacement may only use cheaper offerings
+   * @param maxPricePerHour for a replacement, the candidate's price (a multi-node replacement's: the group's summed):
+   *                        the replacement may only use cheaper offerings
+   * @param group           for a multi-node replacement, the other claims whose pods the replacement is sized for
    */
-  record Command(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String detail, Double maxPricePerHour) {}
+  record Command(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String detail, Double maxPricePerHour,
+      List<NodeClaimView> group) {
+    Command(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String detail, Double maxPricePerHour) {
+      this(claim, pool, method, detail, maxPricePerHour, List.of());
+    }
+  }
 
   /** The commands, and for every candidate not commanded, why not. */
   record Outcome(List<Command> commands, Map<String, String> whyNot) {}
@@ -107,6 +120,19 @@ final class Underutilization {
       eligible.stream().filter(c -> !chosen.contains(c))
           .forEach(c -> whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (multi-node of " + fits + ")"));
       return new Outcome(commands, whyNot);
+    }
+    Command together = multiNodeReplacement(withinBudget, nodes);
+    if (together != null) {
+      Set<String> group = new HashSet<>(together.group().stream().map(NodeClaimView::name).toList());
+      for (Candidate c : eligible) {
+        if (group.contains(c.claim().name())) {
+          whyNot.put(c.claim().name(), "consolidated with " + together.claim().name() + " into one cheaper node (multi-node of "
+              + (group.size() + 1) + "): deleted once its pods have room there");
+        } else if (!c.claim().name().equals(together.claim().name())) {
+          whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (multi-node of " + (group.size() + 1) + ")");
+        }
+      }
+      return new Outcome(List.of(together), whyNot);
     }
 
     Command chosen = null;
@@ -183,16 +209,80 @@ final class Underutilization {
         + ") for its " + pods + (pods == 1 ? " pod" : " pods"), current), null);
   }
 
+  /**
+   * Multi-node replace, as upstream's multi-node consolidation with one replacement: the largest group (at least two,
+   * found by binary search over the on-demand candidates of the first one's NodePool, in order) whose pods one new node
+   * holds for less than the group costs, planned exactly as the replacement will plan it. The first of the group is
+   * replaced, carrying the others ({@link Command#group}) and their summed price as ceiling; null when no group does.
+   */
+  private Command multiNodeReplacement(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
+    List<Candidate> onDemand = candidates.stream().filter(c -> !WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())).toList();
+    if (onDemand.size() < 2) {
+      return null;
+    }
+    NodePoolView pool = onDemand.getFirst().pool();
+    List<Candidate> samePool = onDemand.stream().filter(c -> c.pool().name().equals(pool.name())).toList();
+    return largestPrefix(samePool, group -> replaceTogether(group, nodes));
+  }
+
+  /** One cheaper node for all of the group's pods, or null. */
+  private Command replaceTogether(List<Candidate> group, Map<String, ExistingNodeView> nodes) {
+    double total = 0;
+    for (Candidate c : group) {
+      total += price(c.claim(), c.pool());
+    }
+    if (Double.isNaN(total)) {
+      return null;
+    }
+    ProvisioningPlan simulated = simulate(group, nodes);
+    if (!simulated.unschedulable().isEmpty() || simulated.claims().isEmpty()) {
+      return null;
+    }
+    Candidate lead = group.getFirst();
+    List<PodSpecView> pods = new ArrayList<>();
+    Resources replaced = Resources.ZERO;
+    for (Candidate c : group) {
+      ExistingNodeView node = nodes.get(c.claim().nodeName());
+      pods.addAll(node.pods());
+      replaced = replaced.plus(node.allocatable());
+    }
+    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), total);
+    ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(lead.claim().name(), "consolidation",
+        pods, lead.pool(), cheaper, view.daemonSetPods(), replaced, view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS)));
+    if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
+      return null;
+    }
+    NodeClaimRequest claim = replacement.replacement();
+    double cheapest = ClaimPrice.perHour(claim, cheaper);
+    int moved = replacement.reschedulablePods();
+    return new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
+        + names(group) + ") with one cheaper node: " + money(total) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
+        + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "") + ") for their "
+        + moved + (moved == 1 ? " pod" : " pods"), total, group.subList(1, group.size()).stream().map(Candidate::claim).toList());
+  }
+
   /** The largest k (2 or more) such that the first k candidates' pods all fit on the remaining nodes; 0 when none. */
   private int largestDeletablePrefix(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
+    Integer fits = largestPrefix(candidates, set -> {
+      ProvisioningPlan plan = simulate(set, nodes);
+      return plan.claims().isEmpty() && plan.unschedulable().isEmpty() ? set.size() : null;
+    });
+    return fits == null ? 0 : fits;
+  }
+
+  /**
+   * Binary search over the prefixes of two or more candidates, as upstream's multi-node consolidation: what
+   * {@code attempt} gives for the largest prefix it gives something for; null when none.
+   */
+  private static <T> T largestPrefix(List<Candidate> candidates, Function<List<Candidate>, T> attempt) {
     int lo = 2;
     int hi = candidates.size();
-    int best = 0;
+    T best = null;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      ProvisioningPlan plan = simulate(candidates.subList(0, mid), nodes);
-      if (plan.claims().isEmpty() && plan.unschedulable().isEmpty()) {
-        best = mid;
+      T found = attempt.apply(candidates.subList(0, mid));
+      if (found != null) {
+        best = found;
         lo = mid + 1;
       } else {
         hi = mid - 1;

@@ -217,7 +217,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
    */
   private CandidateDecision recheckConsolidation() {
     Workflow.sleep(CONSOLIDATION_RECHECK_DELAY);
-    CandidateDecision still = planning.recheckDisruption(new RecheckDisruptionRequest(cluster, command.nodeClaim(), command.reason()));
+    CandidateDecision still = planning.recheckDisruption(new RecheckDisruptionRequest(cluster, command.nodeClaim(), command.reason(),
+        command.consolidatedWith()));
     if (!still.disrupt()) {
       StructuredLog.info(log, "consolidation no longer valid, node left alone", "nodeclaim", command.nodeClaim(), "node",
           command.nodeName(), "reason", command.reason(), "why", still.reason());

@@ -58,7 +58,8 @@ final class ReplacementLaunch {
     }
     String proposedName = command.nodePool() + "-" + Workflow.randomUUID().toString().substring(0, 8);
     ReplacementPlan plan = planning.planReplacement(
-        new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName, command.maxPricePerHour()));
+        new PlanReplacementRequest(cluster, command.nodeClaim(), command.nodeName(), proposedName, command.maxPricePerHour(),
+            command.consolidatedWith()));
     workflow.logDecision(plan);
     if (plan.replacement() == null) {
       if (plan.reschedulablePods() > 0 && workflow.drainsNow()) {

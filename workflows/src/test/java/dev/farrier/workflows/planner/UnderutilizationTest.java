@@ -107,6 +107,47 @@ class UnderutilizationTest {
   }
 
   @Test
+  void severalNodesWhosePodsOneCheaperNodeHoldsAreReplacedByIt() {
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    // 1.5 CPU on each of three 4-CPU nodes: nowhere else to go, and one 8-CPU node ($0.384) is under the three ($0.576).
+    var plan = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500)));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals("a", c.nodeClaim());
+    assertEquals(DisruptionMethod.REPLACE, c.method());
+    assertEquals(List.of("b", "c"), c.consolidatedWith());
+    assertEquals(0.576, c.maxPricePerHour(), 1e-9, "the ceiling is the group's summed price");
+    assertTrue(c.detail().startsWith("multi-node: replace 3 nodes (a, b, c) with one cheaper node: $0.5760/h to "), c.detail());
+    assertTrue(c.detail().contains("(m5.2xlarge) for their 3 pods"), c.detail());
+    assertTrue(decision(plan, "b").contains("consolidated with a into one cheaper node (multi-node of 3)"), decision(plan, "b"));
+
+    // Checked again as the replacement's workflow does, weighing the group alone: it still stands.
+    var again = new DisruptionPlanner().recheck(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500)), Set.of("a", "b", "c"));
+    assertEquals(List.of("b", "c"), again.commands().getFirst().consolidatedWith(), again.toString());
+    // Weighing the lead alone (how a single-node consolidation is checked), the group is not seen.
+    var alone = new DisruptionPlanner().recheck(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500)), "a");
+    assertTrue(alone.commands().getFirst().consolidatedWith().isEmpty(), alone.toString());
+
+    // With a budget of one, no group: each alone is replaced by a smaller node.
+    var single = plan(node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500));
+    assertTrue(single.commands().getFirst().consolidatedWith().isEmpty(), single.toString());
+  }
+
+  @Test
+  void aNodeWhosePodsArePromisedToAReplacementWaitsForIt() {
+    var promised = Map.of("node-b", "its pods are promised to nodeclaim r, which holds room for them");
+    var b = node("b", "m5.2xlarge", 500);
+    var view = new ConsolidationView(List.of(b.view()), Map.of("default", TYPES), List.of(), Map.of(), Map.of(), Map.of(), false, promised);
+    var plan = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()), List.of(b.claim()), IMAGES, Map.of(), view));
+    assertTrue(plan.commands().isEmpty(), plan.toString());
+    assertTrue(decision(plan, "b").contains("underutilized but its pods are promised to nodeclaim r"), decision(plan, "b"));
+  }
+
+  @Test
   void aNodeWhosePodsNeedOneCheaperNodeIsReplacedUnderItsPrice() {
     var plan = plan(node("big", "m5.2xlarge", 500));
     DisruptionCommand c = plan.commands().getFirst();
@@ -247,15 +288,24 @@ class UnderutilizationTest {
       assertTrue(check.claims().isEmpty() && check.unschedulable().isEmpty(), "pods of " + deleted + " strand: " + check);
     }
     for (DisruptionCommand c : plan.commands().stream().filter(c -> c.method() == DisruptionMethod.REPLACE).toList()) {
-      Node replaced = fleet.stream().filter(n -> n.claim().name().equals(c.nodeClaim())).findFirst().orElseThrow();
-      assertEquals(WellKnown.CAPACITY_ON_DEMAND, replaced.claim().capacityType(), "a spot node is never replaced");
-      double price = TYPES.stream().filter(t -> t.name().equals(replaced.claim().instanceType())).findFirst().orElseThrow().offerings()
-          .stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).findFirst().orElseThrow().pricePerHour();
-      assertEquals(price, c.maxPricePerHour(), 1e-9, "the ceiling is the node's own price");
+      // A single node, or a multi-node group: the lead and the claims it was consolidated with.
+      List<Node> group = fleet.stream().filter(n -> n.claim().name().equals(c.nodeClaim()) || c.consolidatedWith().contains(n.claim().name()))
+          .toList();
+      assertEquals(1 + c.consolidatedWith().size(), group.size(), "every member of the group is in the fleet");
+      assertTrue(plan.commands().size() == 1 || c.consolidatedWith().isEmpty(), "a multi-node replace is the round's only command");
+      double price = 0;
+      List<PodSpecView> pods = new ArrayList<>();
+      for (Node replaced : group) {
+        assertEquals(WellKnown.CAPACITY_ON_DEMAND, replaced.claim().capacityType(), "a spot node is never replaced");
+        price += TYPES.stream().filter(t -> t.name().equals(replaced.claim().instanceType())).findFirst().orElseThrow().offerings()
+            .stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).findFirst().orElseThrow().pricePerHour();
+        pods.addAll(replaced.view().pods());
+      }
+      assertEquals(price, c.maxPricePerHour(), 1e-9, "the ceiling is the node's (the group's) own price");
       var cheaper = CheaperOfferings.below(TYPES, c.maxPricePerHour());
-      var check = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.nodeClaim(), "check", replaced.view().pods(), pool,
+      var check = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.nodeClaim(), "check", pods, pool,
           cheaper, List.of(), Resources.ZERO, KubeletSettings.DEFAULTS));
-      assertTrue(check.replacement() != null && check.replacement().pods().size() == replaced.view().pods().size(),
+      assertTrue(check.replacement() != null && check.replacement().pods().size() == pods.size(),
           "one node under the ceiling holds its pods: " + check);
       assertTrue(ClaimPrice.perHour(check.replacement(), cheaper) < price, "cheaper than " + price);
     }

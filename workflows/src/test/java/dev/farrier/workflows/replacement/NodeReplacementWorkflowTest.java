@@ -152,6 +152,28 @@ class NodeReplacementWorkflowTest {
   }
 
   @Test
+  void aMultiNodeConsolidationIsCheckedAndPlannedWithTheClaimsItWasDecidedWith() {
+    List<Object> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    test.planning.onRecheckDisruption(r -> {
+      seen.add(r.consolidatedWith());
+      return new dev.farrier.workflows.activities.CandidateDecision(r.nodeClaim(), OLD_NODE, "default", true, "underutilized");
+    });
+    var defaultPlan = test.planning.planReplacementBehaviour();
+    test.planning.onPlanReplacement(r -> {
+      seen.add(r.consolidatedWith());
+      seen.add(r.maxPricePerHour());
+      return defaultPlan.apply(r);
+    });
+    test.start();
+    var c = Fixtures.command(OLD, "replace", null);
+    var group = new DisruptionCommand(c.nodeClaim(), c.nodeName(), c.nodePool(), c.instanceId(), c.method(), "underutilized",
+        "multi-node: replace 3 nodes", 2, null, c.instanceType(), c.capacityType(), false, false, 0.576, List.of("b", "c"));
+
+    assertEquals("Done", replace(group).outcome());
+    assertEquals(List.of(List.of("b", "c"), List.of("b", "c"), 0.576), seen);
+  }
+
+  @Test
   void driftIsNotCheckedAgain() {
     test.start();
     replace(Fixtures.command(OLD, "delete", null));

@@ -39,6 +39,11 @@ public class FakePlanningActivities implements PlanningActivities {
     return this;
   }
 
+  /** The current planReplacement behaviour, to wrap. */
+  public Function<PlanReplacementRequest, ReplacementPlan> planReplacementBehaviour() {
+    return planReplacement;
+  }
+
   public FakePlanningActivities onPlanReplacement(Function<PlanReplacementRequest, ReplacementPlan> behaviour) {
     this.planReplacement = behaviour;
     return this;
