@@ -78,7 +78,8 @@ MUTATION_TESTS ?= dev.farrier.workflows.planner.Disruption*Test,dev.farrier.work
   dev.farrier.workflows.planner.GoDurationsTest,dev.farrier.workflows.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
   dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest,\
   dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.DrainOrderTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
-  dev.farrier.activities.gc.GcPolicyTest,dev.farrier.workflows.planner.EmptinessTest,dev.farrier.workflows.planner.UnderutilizationTest
+  dev.farrier.activities.gc.GcPolicyTest,dev.farrier.workflows.planner.EmptinessTest,dev.farrier.workflows.planner.UnderutilizationTest,\
+  dev.farrier.workflows.planner.CheaperOfferingsTest
 empty :=
 space := $(empty) $(empty)
 mutation: check-java

@@ -58,6 +58,12 @@ class CheaperOfferingsTest {
   }
 
   @Test
+  void noReplacementStaysNone() {
+    var none = new ReplacementPlan(null, 2, "no replacement can hold them");
+    assertEquals(none, CheaperOfferings.spotToSpot(none, TYPES));
+  }
+
+  @Test
   void minValuesKeepMoreTypesThanFifteenWhenTheyNeedThem() {
     // 16 distinct types needed: one more than the 15.
     var types = CheaperOfferings.spotToSpot(plan(20, new Requirement(WellKnown.INSTANCE_TYPE_LABEL, "Exists", List.of(), 16)), TYPES);

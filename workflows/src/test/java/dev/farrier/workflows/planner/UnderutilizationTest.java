@@ -138,6 +138,23 @@ class UnderutilizationTest {
   }
 
   @Test
+  void twoNodesAreEnoughForAGroupAndNodesOutsideItSayAnotherWasChosen() {
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var two = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500)));
+    assertEquals(List.of("b"), two.commands().getFirst().consolidatedWith(), two.toString());
+    assertEquals(0.384, two.commands().getFirst().maxPricePerHour(), 1e-9);
+
+    // d is full (no home for the others' pods) and past the budget of three: the group is a, b, c.
+    var four = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500), node("d", "m5.large", 1900)));
+    assertEquals(List.of("b", "c"), four.commands().getFirst().consolidatedWith(), four.toString());
+    assertTrue(decision(four, "d").contains("underutilized but another consolidation was chosen this round (multi-node of 3)"),
+        decision(four, "d"));
+  }
+
+  @Test
   void aNodeWhosePodsArePromisedToAReplacementWaitsForIt() {
     var promised = Map.of("node-b", "its pods are promised to nodeclaim r, which holds room for them");
     var b = node("b", "m5.2xlarge", 500);
