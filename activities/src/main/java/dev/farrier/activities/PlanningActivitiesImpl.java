@@ -16,6 +16,7 @@ import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.metrics.DisruptionMetrics;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
@@ -255,6 +256,23 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return spotToSpotReplacement ? CheaperOfferings.spotToSpot(restricted, types) : restricted;
   }
 
+  /**
+   * Marks the other claims of each multi-node consolidation with the claim replaced for them
+   * ({@link WellKnown#CONSOLIDATED_WITH_ANNOTATION}), so the next rounds leave them to it. A failed write is logged: the
+   * next round may then choose them again, and the replacement's recheck sees its group changed.
+   */
+  private void markGroups(List<DisruptionCommand> commands) {
+    for (DisruptionCommand c : commands) {
+      for (String other : c.consolidatedWith()) {
+        try {
+          cluster.patchNodeClaimMetadata(other, Map.of(), Map.of(WellKnown.CONSOLIDATED_WITH_ANNOTATION, c.nodeClaim()));
+        } catch (RuntimeException e) {
+          log.warn("multi-node consolidation not marked nodeclaim={} with={}: {}", other, c.nodeClaim(), e.toString());
+        }
+      }
+    }
+  }
+
   /** The non-terminal pods on the node, read live (what its drain will move); none without a node. */
   private List<PodSpecView> podsOn(String nodeName) {
     return nodeName == null ? List.of()
@@ -280,6 +298,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var snapshot = disruptionSnapshot(all, claims, request.frozen(), request.nodeRepair());
     var plan = disruption.plan(snapshot.snapshot());
+    markGroups(plan.commands());
     var conditions = DisruptionConditions.of(snapshot.snapshot());
     disruptionConditions.write(claims, conditions);
     repairBlocked.record(Repair.of(snapshot.snapshot()).blocked());
@@ -322,7 +341,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   public CandidateDecision recheckDisruption(RecheckDisruptionRequest request) {
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
-    var found = disruptionSnapshot(all, claims, Map.of(), false).snapshot();
+    var found = disruptionSnapshot(all, claims, Map.of(), false, request.nodeClaim()).snapshot();
     var own = found.nodeClaims().stream().filter(c -> c.name().equals(request.nodeClaim())).findFirst().orElse(null);
     if (own == null) {
       return new CandidateDecision(request.nodeClaim(), null, null, false, "nodeclaim " + request.nodeClaim() + " is gone");
@@ -362,6 +381,12 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   /** {@code all} every NodeClaim as listed (all are capacity), {@code claims} Farrier's among them (the ones planned). */
   private Disruptable disruptionSnapshot(List<NodeClaim> all, List<NodeClaim> claims, Map<String, String> frozen, boolean nodeRepair) {
+    return disruptionSnapshot(all, claims, frozen, nodeRepair, null);
+  }
+
+  /** As above; {@code rechecking} the claim whose consolidation is checked again (its group is not held for it), or null. */
+  private Disruptable disruptionSnapshot(List<NodeClaim> all, List<NodeClaim> claims, Map<String, String> frozen, boolean nodeRepair,
+      String rechecking) {
     List<NodePoolView> pools = new ArrayList<>();
     Map<String, EC2NodeClass> classes = new HashMap<>();
     Set<String> unplannable = new java.util.TreeSet<>();
@@ -413,7 +438,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
               nodeClass == null ? null : nodeClasses.get(nodeClass));
     }).toList();
     var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
-        ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode, PodEventTimes.promisedElsewhere(views, byName, podsByNode))
+        ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode,
+            PodEventTimes.promisedElsewhere(views, byName, podsByNode, rechecking))
         : null;
     return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation, nodeRepair), unplannable);
   }

@@ -3,6 +3,7 @@ package dev.farrier.activities;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.NodeClaimView;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -84,12 +85,17 @@ final class PodEventTimes {
   }
 
   /**
-   * Per node name, why its pods already have a home being made ready: some of them are among the pods another claim
-   * was launched for ({@link PromisedPods#ANNOTATION}) while that claim still holds room for them (it is nominated:
-   * {@code views} carry {@link #nominated}). So the followers of a multi-node consolidation wait for its replacement
-   * instead of being consolidated on their own meanwhile.
+   * Per node name, why its pods already have a home being made ready, so the other claims of a multi-node
+   * consolidation wait for its replacement instead of being consolidated on their own meanwhile: the claim replaced for
+   * its group ({@link WellKnown#CONSOLIDATED_WITH_ANNOTATION}) is being disrupted (unless that is the claim being
+   * {@code rechecking}, whose group this is), or some of its pods are among those another claim was launched for
+   * ({@link PromisedPods#ANNOTATION}) while that claim still holds room for them (it is nominated: {@code views} carry
+   * {@link #nominated}). Nothing holds the claim being {@code rechecking} itself.
    */
-  static Map<String, String> promisedElsewhere(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> podsByNode) {
+  static Map<String, String> promisedElsewhere(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> podsByNode,
+      String rechecking) {
+    Map<String, NodeClaimView> byName = new HashMap<>();
+    views.forEach(v -> byName.put(v.name(), v));
     Map<String, String> promisedTo = new HashMap<>();
     for (NodeClaimView v : views) {
       NodeClaim claim = claims.get(v.name());
@@ -103,7 +109,17 @@ final class PodEventTimes {
     }
     Map<String, String> held = new HashMap<>();
     for (NodeClaimView v : views) {
-      if (v.nodeName() == null) {
+      // The claim being checked again is not held by its own disruption (its pods, on their way to the replacement
+      // that was launched for them, make that claim nominated).
+      if (v.nodeName() == null || v.name().equals(rechecking)) {
+        continue;
+      }
+      NodeClaim claim = claims.get(v.name());
+      String lead = claim == null || claim.getMetadata().getAnnotations() == null ? null
+          : claim.getMetadata().getAnnotations().get(WellKnown.CONSOLIDATED_WITH_ANNOTATION);
+      NodeClaimView leadView = lead == null ? null : byName.get(lead);
+      if (leadView != null && leadView.beingDisrupted() && !lead.equals(rechecking)) {
+        held.put(v.nodeName(), "consolidated with nodeclaim " + lead + ", whose replacement is being made ready for its pods");
         continue;
       }
       podsByNode.getOrDefault(v.nodeName(), List.of()).stream().map(p -> promisedTo.get(p.getMetadata().getUid()))

@@ -19,6 +19,7 @@ import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.Repair;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,11 +81,11 @@ class NodeRepairIT extends ClusterIT {
    * Unknown, which the node lifecycle controller keeps as it is (it would turn a False into Unknown, with a new time).
    */
   private void notReadySince(String node, Duration ago) {
-    client.nodes().withName(node).edit(n -> {
+    againOnConflict(() -> client.nodes().withName(node).edit(n -> {
       n.getMetadata().getAnnotations().remove(KWOK_ANNOTATION);
       return n;
-    });
-    client.nodes().withName(node).editStatus(n -> {
+    }));
+    againOnConflict(() -> client.nodes().withName(node).editStatus(n -> {
       for (NodeCondition c : n.getStatus().getConditions()) {
         if ("Ready".equals(c.getType())) {
           c.setStatus("Unknown");
@@ -94,7 +95,21 @@ class NodeRepairIT extends ClusterIT {
         }
       }
       return n;
-    });
+    }));
+  }
+
+  /** An edit (read, change, write with the read resourceVersion) tried again when kwok or a controller wrote in between. */
+  private static void againOnConflict(Runnable edit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        edit.run();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != java.net.HttpURLConnection.HTTP_CONFLICT || attempt == 5) {
+          throw e;
+        }
+      }
+    }
   }
 
   private DisruptionPlan plan(boolean nodeRepair) {

@@ -65,6 +65,12 @@ public final class WellKnown {
    */
   public static final String ROLLOUT_ANNOTATION = "farrier.dev/rollout";
   /**
+   * On a NodeClaim of a multi-node consolidation's group: the claim replaced for the whole group (its replacement is
+   * sized for this claim's pods too). Written by the planning activity when it decides the group; while that claim is
+   * being disrupted this one is no candidate of its own.
+   */
+  public static final String CONSOLIDATED_WITH_ANNOTATION = "farrier.dev/consolidated-with";
+  /**
    * On a NodePool: how its expired nodes are disrupted. Absent (or {@code forceful}): as Karpenter v1, drained at once
    * past budgets and do-not-disrupt with the replacement launched in parallel; {@code replace-first}: within budgets,
    * held by do-not-disrupt, the replacement initialized before the drain.
