@@ -15,6 +15,7 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.interruption.InterruptionCounters;
 import dev.farrier.activities.kube.Fabric8Cluster;
+import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.metrics.DisruptionMetrics;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.localstack.LocalStackExtension;
@@ -27,10 +28,7 @@ import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.Resources;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
@@ -45,13 +43,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,18 +80,8 @@ class ObservabilityIT {
 
   @BeforeAll
   static void connect(LocalStack stack) throws Exception {
-    kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(stack.kubeconfig()))).build();
-    for (String crd : List.of("karpenter.sh_nodeclaims", "karpenter.sh_nodepools", "karpenter.k8s.aws_ec2nodeclasses")) {
-      kube.resource(Files.readString(Path.of("..", "deploy", "crds", crd + ".yaml"))).serverSideApply();
-      String name = crd.substring(crd.indexOf('_') + 1) + "." + crd.substring(0, crd.indexOf('_'));
-      kube.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(
-          ObservabilityIT::established, 60, TimeUnit.SECONDS);
-    }
-  }
-
-  private static boolean established(CustomResourceDefinition crd) {
-    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    kube = KubeTestSupport.client(stack);
+    KubeTestSupport.installCrds(kube);
   }
 
   @AfterAll
