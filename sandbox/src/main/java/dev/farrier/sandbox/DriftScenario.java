@@ -162,7 +162,7 @@ public final class DriftScenario {
         .toList();
   }
 
-  private boolean farrierNode(String name) {
+  boolean farrierNode(String name) {
     Node node = kube.nodes().withName(name).get();
     return node != null && node.getMetadata().getLabels().containsKey(WellKnown.NODEPOOL_LABEL);
   }
@@ -175,7 +175,7 @@ public final class DriftScenario {
     return kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems();
   }
 
-  private GenericKubernetesResource claimOfNode(String node) {
+  GenericKubernetesResource claimOfNode(String node) {
     return Await.until("the NodeClaim of node " + node, timeout, () -> nodeClaims().stream()
         .filter(c -> node.equals(status(c).get("nodeName"))).findFirst().orElse(null), this::diagnostics);
   }
@@ -186,11 +186,11 @@ public final class DriftScenario {
     return status instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
   }
 
-  private static String imageId(GenericKubernetesResource claim) {
+  static String imageId(GenericKubernetesResource claim) {
     return Objects.toString(status(claim).get("imageID"), null);
   }
 
-  private static String instanceId(GenericKubernetesResource claim) {
+  static String instanceId(GenericKubernetesResource claim) {
     return ProviderIds.instanceId(Objects.toString(status(claim).get("providerID"), null));
   }
 

@@ -56,6 +56,8 @@ public final class Sandbox {
         + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
         + "the class is back on its images, farrier upgrade exits 5 naming the cause");
+    all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
+        + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
   }
 
@@ -121,6 +123,14 @@ public final class Sandbox {
           : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
           : env.startWorker();
       out.println("== farrier worker running (pid " + worker.pid() + ", log " + worker.log() + ")");
+      if (scenarioName.equals("migrate")) {
+        var migrate = new MigrateScenario(env, Duration.ofMinutes(5));
+        try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
+          MigrateScenario.report(migrate.play(Path.of("bin", "farrier").toAbsolutePath(), runDir.resolve("migrate"), out), out);
+          printTimeline(env, recorder, started, out);
+        }
+        return finish(env, keep, out);
+      }
       if (rollout) {
         var fleet = new UpgradeScenario(env, Duration.ofMinutes(15));
         var farrier = Path.of("bin", "farrier").toAbsolutePath();

@@ -5,22 +5,18 @@ import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -76,42 +72,7 @@ public final class UpgradeScenario {
   }
 
   private CliRun run(Path farrier, List<String> command, PrintStream out) {
-    var builder = new ProcessBuilder(command);
-    builder.environment().put("FARRIER_TEMPORAL_ADDRESS", env.stack().temporalAddress());
-    builder.environment().put("FARRIER_CLUSTER_NAME", env.cluster());
-    builder.directory(farrier.toAbsolutePath().getParent().getParent().toFile());
-    Instant started = Instant.now();
-    try {
-      Process process = builder.start();
-      List<String> stderr = new ArrayList<>();
-      Thread errors = Thread.ofPlatform().daemon().start(() -> {
-        try (var lines = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-          String line;
-          while ((line = lines.readLine()) != null) {
-            synchronized (stderr) {
-              stderr.add(line);
-            }
-            out.println("   | " + line);
-          }
-        } catch (IOException e) {
-          out.println("   (stderr unreadable: " + e + ")");
-        }
-      });
-      String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new IllegalStateException("farrier upgrade did not end within " + timeout + "\n" + diagnostics());
-      }
-      errors.join(Duration.ofSeconds(5));
-      synchronized (stderr) {
-        return new CliRun(process.exitValue(), stdout, List.copyOf(stderr), Duration.between(started, Instant.now()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run " + command, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while farrier upgrade ran", e);
-    }
+    return FarrierProcess.run(env, farrier, command, timeout, out, this::diagnostics);
   }
 
   /**

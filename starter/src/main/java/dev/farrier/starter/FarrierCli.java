@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
     subcommands = {ListCommand.class, StatusCommand.class, PlanCommand.class, OperatorActions.Pause.class,
         OperatorActions.Resume.class, OperatorActions.Abort.class, OperatorActions.Retry.class,
         OperatorActions.ForceDrain.class, OperatorActions.Approve.class, UpgradeCommand.class,
-        FreezeCommands.FreezeCommand.class, FreezeCommands.UnfreezeCommand.class})
+        FreezeCommands.FreezeCommand.class, FreezeCommands.UnfreezeCommand.class, MigrateCommand.class})
 public final class FarrierCli {
   @Option(names = "--address", scope = CommandLine.ScopeType.INHERIT, defaultValue = "${env:FARRIER_TEMPORAL_ADDRESS:-127.0.0.1:7233}", description = "Temporal frontend (default ${DEFAULT-VALUE})")
   String address;
