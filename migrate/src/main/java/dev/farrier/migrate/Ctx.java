@@ -10,6 +10,8 @@ final class Ctx {
   final Migrator.Options options;
   final List<Finding> findings = new ArrayList<>();
   final List<String> problems = new ArrayList<>();
+  /** The inputs whose {@code v1 List} was written out as documents of their own. */
+  final java.util.Set<String> listsUnwrapped = new java.util.HashSet<>();
 
   Ctx(Migrator.Options options) {
     this.options = options;

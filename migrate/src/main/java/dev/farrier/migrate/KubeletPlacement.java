@@ -45,18 +45,20 @@ final class KubeletPlacement {
         Node setting = p.kubeletField() == null ? own : p.kubelet();
         bySetting.computeIfAbsent(setting == null ? NONE : Tree.flow(setting), k -> new ArrayList<>()).add(p);
       }
-      boolean first = true;
+      // The setting that stays on the class: a v1 class's own (its v1 NodePools rely on it and are never moved),
+      // else the first NodePool's.
+      boolean v1 = nodeClass.owner() == nodeClass.doc() && NodeClassRules.API_VERSION.equals(nodeClass.doc().apiVersion);
+      String staying = v1 ? (own == null ? NONE : Tree.flow(own)) : bySetting.keySet().iterator().next();
       int insertAt = nodeClass.owner().out.indexOf(nodeClass.root()) + 1;
       for (var group : bySetting.entrySet()) {
         List<NodePoolRules.Pool> members = group.getValue();
         Node setting = members.stream().map(p -> p.kubeletField() == null ? own : p.kubelet()).filter(s -> s != null).findFirst().orElse(null);
-        if (first) {
-          first = false;
+        if (group.getKey().equals(staying)) {
           if (setting != null && setting != own) {
             Tree.put(classSpec, "kubelet", Tree.copy(setting));
-            members.stream().filter(p -> p.kubelet() != null).forEach(p -> ctx.changed(p.doc(), p.kubeletField(), p.kubeletAt(),
-                "moved to EC2NodeClass " + entry.getKey() + " (v1 keeps kubelet settings on the class)"));
           }
+          members.stream().filter(p -> p.kubelet() != null).forEach(p -> ctx.changed(p.doc(), p.kubeletField(), p.kubeletAt(),
+              "moved to EC2NodeClass " + entry.getKey() + " (v1 keeps kubelet settings on the class)"));
           continue;
         }
         String copyName = unique(names, entry.getKey() + "-" + members.getFirst().name());

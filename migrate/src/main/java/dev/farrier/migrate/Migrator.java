@@ -53,7 +53,7 @@ public final class Migrator {
               NodeClassRules.fromAlpha(ctx, doc, spec, "spec.");
               Tree.put(doc.root, "apiVersion", Tree.str(NodeClassRules.API_VERSION));
               Tree.put(doc.root, "kind", Tree.str("EC2NodeClass"));
-              Tree.remove(doc.root, "status");
+              serverFieldsRemoved(doc.root);
               ctx.changed(doc, "", null, "became a karpenter.k8s.aws/v1 EC2NodeClass of the same name");
             }
             addClass(ctx, classes, doc, doc.root, doc);
@@ -63,7 +63,7 @@ public final class Migrator {
             if (spec != null) {
               NodeClassRules.fromBeta(ctx, doc, spec);
               Tree.put(doc.root, "apiVersion", Tree.str(NodeClassRules.API_VERSION));
-              Tree.remove(doc.root, "status");
+              serverFieldsRemoved(doc.root);
             }
             addClass(ctx, classes, doc, doc.root, doc);
           }
@@ -104,7 +104,7 @@ public final class Migrator {
     for (var entry : docs.entrySet()) {
       Source source = entry.getKey();
       List<Finding> findings = ctx.findings.stream().filter(f -> f.source().equals(source.name())).toList();
-      boolean changed = entry.getValue().stream().anyMatch(Doc::changed);
+      boolean changed = ctx.listsUnwrapped.contains(source.name()) || entry.getValue().stream().anyMatch(Doc::changed);
       String text = changed ? render(entry.getValue()) : source.text();
       files.add(new MigratedFile(source.name(), text, changed, findings));
     }
@@ -133,6 +133,24 @@ public final class Migrator {
     classes.put(name, new KubeletPlacement.NodeClass(doc, root, owner));
   }
 
+  /** What the API server set (kubectl get -o yaml keeps it) goes: a v1 object carrying a resourceVersion cannot be created. */
+  static void serverFieldsRemoved(MappingNode root) {
+    Tree.remove(root, "status");
+    MappingNode metadata = Tree.map(root, "metadata");
+    if (metadata == null) {
+      return;
+    }
+    for (String field : List.of("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "selfLink")) {
+      Tree.remove(metadata, field);
+    }
+    if (Tree.map(metadata, "annotations") instanceof MappingNode annotations) {
+      Tree.remove(annotations, "kubectl.kubernetes.io/last-applied-configuration");
+      if (annotations.getValue().isEmpty()) {
+        Tree.remove(metadata, "annotations");
+      }
+    }
+  }
+
   private static MappingNode spec(Ctx ctx, Doc doc) {
     MappingNode spec = Tree.map(doc.root, "spec");
     if (spec == null) {
@@ -155,10 +173,20 @@ public final class Migrator {
   private static List<Doc> parse(Ctx ctx, Source source) {
     List<Doc> docs = new ArrayList<>();
     try {
+      List<Node> nodes = new ArrayList<>();
       for (Node node : Tree.yaml().composeAll(new StringReader(source.text()))) {
         if (node == null) {
           continue;
         }
+        Node duplicate = Tree.duplicateKey(node);
+        if (duplicate != null) {
+          ctx.problems.add(source.name() + ":" + Tree.line(duplicate) + ": the key " + Tree.text(duplicate) + " appears twice "
+              + "in one map (kubectl would keep one of them, unsaid): keep the one meant");
+          continue;
+        }
+        nodes.add(node);
+      }
+      for (Node node : unwrapLists(ctx, source, nodes)) {
         if (!(node instanceof MappingNode root)) {
           ctx.problems.add(source.name() + ":" + Tree.line(node) + ": not a Kubernetes object (a YAML document that is "
               + "not a map with apiVersion and kind)");
@@ -186,8 +214,35 @@ public final class Migrator {
       ctx.problems.add(source.name() + (mark == null ? "" : ":" + (mark.getLine() + 1)) + ": not YAML: " + e.getProblem());
     } catch (YAMLException e) {
       ctx.problems.add(source.name() + ": not YAML: " + e.getMessage());
+    } catch (StackOverflowError e) {
+      ctx.problems.add(source.name() + ": an alias that refers to itself");
     }
     return docs;
+  }
+
+  /**
+   * {@code kubectl get ... -o yaml} writes a {@code v1 List}: its items that are Karpenter objects are migrated as
+   * documents of their own (a List of anything else is left as it is).
+   */
+  private static List<Node> unwrapLists(Ctx ctx, Source source, List<Node> nodes) {
+    List<Node> out = new ArrayList<>();
+    for (Node node : nodes) {
+      if (node instanceof MappingNode m && "v1".equals(Tree.text(m, "apiVersion")) && "List".equals(Tree.text(m, "kind"))
+          && Tree.get(m, "items") instanceof org.yaml.snakeyaml.nodes.SequenceNode items
+          && items.getValue().stream().anyMatch(i -> i instanceof MappingNode im && KARPENTER_GROUPS.contains(group(Tree.text(im, "apiVersion"))))) {
+        out.addAll(items.getValue());
+        ctx.listsUnwrapped.add(source.name());
+        ctx.findings.add(new Finding(Finding.Kind.CHANGED, "List", source.name(), Tree.line(m), "items",
+            "the items of this List (kubectl get -o yaml) are written as documents of their own"));
+      } else {
+        out.add(node);
+      }
+    }
+    return out;
+  }
+
+  private static String group(String apiVersion) {
+    return apiVersion == null || !apiVersion.contains("/") ? "" : apiVersion.substring(0, apiVersion.indexOf('/'));
   }
 
   private static String render(List<Doc> docs) {

@@ -51,6 +51,12 @@ final class NodeClassRules {
     }
     selectors(ctx, doc, spec, at, "subnetSelector", "subnetSelectorTerms", false);
     selectors(ctx, doc, spec, at, "securityGroupSelector", "securityGroupSelectorTerms", false);
+    for (String required : List.of("subnetSelector", "securityGroupSelector")) {
+      if (!Tree.has(spec, required + "Terms")) {
+        ctx.person(doc, at + required, null, "unset; v1 needs " + required + "Terms: write the terms that "
+            + "select what the nodes used");
+      }
+    }
     selectors(ctx, doc, spec, at, "amiSelector", "amiSelectorTerms", true);
     if (!Tree.has(spec, "instanceProfile")) {
       if (ctx.options.defaultInstanceProfile() != null) {
@@ -114,6 +120,11 @@ final class NodeClassRules {
     for (NodeTuple t : selector.getValue()) {
       String key = Tree.key(t);
       String value = Tree.text(t.getValueNode());
+      if (value == null) {
+        ctx.problem(doc, at + from + "." + key, t.getKeyNode(), "expected one value (commas OR several), got "
+            + Tree.flow(t.getValueNode()));
+        return;
+      }
       switch (key) {
         case "aws-ids", "aws::ids" -> ids = split(value);
         case "aws::name" -> amiName = ami ? value : null;

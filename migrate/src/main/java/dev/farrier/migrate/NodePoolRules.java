@@ -2,6 +2,7 @@ package dev.farrier.migrate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -68,8 +69,16 @@ final class NodePoolRules {
     }
     NodeTuple ttlEmpty = Tree.tuple(spec, "ttlSecondsAfterEmpty");
     NodeTuple consolidation = Tree.tuple(spec, "consolidation");
-    boolean consolidate = consolidation != null && consolidation.getValueNode() instanceof MappingNode c
-        && "true".equals(Tree.text(c, "enabled"));
+    boolean consolidate = false;
+    if (consolidation != null && consolidation.getValueNode() instanceof MappingNode c && Tree.has(c, "enabled")) {
+      Boolean enabled = Tree.bool(Tree.get(c, "enabled"));
+      if (enabled == null) {
+        ctx.problem(doc, "spec.consolidation.enabled", Tree.get(c, "enabled"), "expected true or false, got "
+            + Tree.flow(Tree.get(c, "enabled")));
+        return null;
+      }
+      consolidate = enabled;
+    }
     if (ttlEmpty != null && consolidate) {
       ctx.problem(doc, "spec.ttlSecondsAfterEmpty", ttlEmpty.getKeyNode(), "cannot be set with consolidation.enabled "
           + "(line " + Tree.line(consolidation.getKeyNode()) + "); v1alpha5 refused both, keep one");
@@ -93,7 +102,12 @@ final class NodePoolRules {
     }
 
     NodeTuple requirementsAt = Tree.tuple(spec, "requirements");
-    SequenceNode requirements = requirementsAt != null && requirementsAt.getValueNode() instanceof SequenceNode s ? s : Tree.seq(List.of());
+    if (requirementsAt != null && !(requirementsAt.getValueNode() instanceof SequenceNode)) {
+      ctx.problem(doc, "spec.requirements", requirementsAt.getKeyNode(), "expected a list of requirements, got "
+          + Tree.flow(requirementsAt.getValueNode()));
+      return null;
+    }
+    SequenceNode requirements = requirementsAt != null ? (SequenceNode) requirementsAt.getValueNode() : Tree.seq(List.of());
     Tree.put(templateSpec, "requirements", requirements, requirementsAt);
     if (requirementsAt != null) {
       ctx.changed(doc, "spec.requirements", requirementsAt, "moved to spec.template.spec.requirements");
@@ -145,11 +159,17 @@ final class NodePoolRules {
       String after = Durations.ofSeconds(ctx, doc, "spec.ttlSecondsUntilExpired", ttlExpired);
       Tree.put(templateSpec, "expireAfter", Tree.str(after), ttlExpired);
       ctx.changed(doc, "spec.ttlSecondsUntilExpired", ttlExpired, "became spec.template.spec.expireAfter: " + after);
+      replaceFirstExpiry(ctx, doc, "spec.ttlSecondsUntilExpired", ttlExpired.getKeyNode());
     } else {
       Tree.put(templateSpec, "expireAfter", Tree.str("Never"));
       ctx.keptDefault(doc, "spec.ttlSecondsUntilExpired", null, "unset, so nodes never expired; v1 expires them after 720h "
           + "by default: wrote spec.template.spec.expireAfter: Never");
     }
+    ctx.note(Finding.Kind.NEW_BEHAVIOUR, doc, "spec", (Node) null, "drift is always on in v1: a node whose NodePool or "
+        + "EC2NodeClass changed (or whose alias now names a newer image) is replaced, which v1alpha5 did only with its "
+        + "Drift feature gate; a disruption budget with reasons: [Drifted] and nodes: \"0\" would hold it");
+    ctx.note(Finding.Kind.NEW_BEHAVIOUR, doc, "spec", (Node) null, "v1 disrupts at most 10% of a NodePool's nodes at once by "
+        + "default (budgets); v1alpha5 had no budgets and removed every empty node at once");
     if (!templateMetadata.getValue().isEmpty()) {
       Tree.put(template, "metadata", templateMetadata);
     }
@@ -190,6 +210,11 @@ final class NodePoolRules {
     }
     NodeTuple weight = Tree.tuple(spec, "weight");
     if (weight != null) {
+      if (!validWeight(weight.getValueNode())) {
+        ctx.problem(doc, "spec.weight", weight.getKeyNode(), "expected a whole number from 1 to 100 (v1 refuses others), got "
+            + Tree.flow(weight.getValueNode()));
+        return null;
+      }
       Tree.put(newSpec, "weight", weight.getValueNode(), weight);
     }
     NodeTuple kubelet = Tree.tuple(spec, "kubeletConfiguration");
@@ -198,8 +223,38 @@ final class NodePoolRules {
     Tree.put(doc.root, "apiVersion", Tree.str(API_VERSION));
     Tree.put(doc.root, "kind", Tree.str("NodePool"));
     Tree.put(doc.root, "spec", newSpec);
-    Tree.remove(doc.root, "status");
+    Migrator.serverFieldsRemoved(doc.root);
     return new Pool(doc, doc.root, ref, kubeletValue, kubelet, "spec.kubeletConfiguration");
+  }
+
+  private static boolean validWeight(Node value) {
+    if (!(value instanceof org.yaml.snakeyaml.nodes.ScalarNode scalar) || !org.yaml.snakeyaml.nodes.Tag.INT.equals(scalar.getTag())) {
+      return false;
+    }
+    try {
+      int weight = Integer.parseInt(Objects.requireNonNullElse(Tree.text(value), ""));
+      return weight >= 1 && weight <= 100;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** Farrier's annotation that keeps expiry a replacement first, within budgets, as it was before v1. */
+  static final String EXPIRY_ANNOTATION = "farrier.dev/expiry";
+
+  /**
+   * Before v1 an expired node was disrupted like a drifted one: within budgets, do-not-disrupt and PDBs, its
+   * replacement first. v1 expiry is forceful; Farrier's {@code farrier.dev/expiry: replace-first} keeps the old way.
+   */
+  private static void replaceFirstExpiry(Ctx ctx, Doc doc, String field, Node at) {
+    MappingNode metadata = Tree.child(doc.root, "metadata");
+    if (Tree.map(metadata, "annotations") instanceof MappingNode a && Tree.has(a, EXPIRY_ANNOTATION)) {
+      return;
+    }
+    Tree.put(Tree.child(metadata, "annotations"), EXPIRY_ANNOTATION, Tree.str("replace-first"));
+    ctx.keptDefault(doc, field, at, (at == null ? "unset, which meant 720h; " : "") + "nodes expired like drifted ones: "
+        + "replaced first, within budgets, PDBs and do-not-disrupt; v1 expiry is forceful (drains at once, past budgets and "
+        + "do-not-disrupt): wrote the NodePool annotation " + EXPIRY_ANNOTATION + ": replace-first, which keeps the old way in Farrier");
   }
 
   /** v1alpha5's defaulting webhook's requirements, which neither v1beta1 nor v1 add: written out. */
@@ -293,6 +348,9 @@ final class NodePoolRules {
         Tree.put(templateSpec, "expireAfter", expire.getValueNode(), expire);
         ctx.changed(doc, "spec.disruption.expireAfter", expire, "moved to spec.template.spec.expireAfter");
       }
+      if (expire == null || !"Never".equals(Tree.text(expire.getValueNode()))) {
+        replaceFirstExpiry(ctx, doc, "spec.disruption.expireAfter", expire == null ? null : expire.getKeyNode());
+      }
       NodeTuple policy = Tree.tuple(disruption, "consolidationPolicy");
       String policyValue = policy == null ? "WhenUnderutilized" : Tree.text(policy.getValueNode());
       if ("WhenUnderutilized".equals(policyValue)) {
@@ -309,10 +367,13 @@ final class NodePoolRules {
         Tree.remove(spec, "disruption");
       }
     }
+    if (disruptionAt == null) {
+      replaceFirstExpiry(ctx, doc, "spec.disruption.expireAfter", null);
+    }
     NodeTuple kubelet = Tree.remove(templateSpec, "kubelet");
     Node kubeletValue = kubelet == null ? null : kubelet(ctx, doc, kubelet, "spec.template.spec.kubelet");
     Tree.put(doc.root, "apiVersion", Tree.str(API_VERSION));
-    Tree.remove(doc.root, "status");
+    Migrator.serverFieldsRemoved(doc.root);
     return new Pool(doc, doc.root, ref, kubeletValue, kubelet, "spec.template.spec.kubelet");
   }
 

@@ -49,9 +49,15 @@ final class PodRules {
     }
     if (Tree.map(spec, "nodeSelector") instanceof MappingNode selector && Tree.has(selector, OLD_NODEPOOL_LABEL)) {
       NodeTuple at = Tree.tuple(selector, OLD_NODEPOOL_LABEL);
-      Tree.rename(selector, OLD_NODEPOOL_LABEL, NODEPOOL_LABEL);
-      ctx.changed(doc, path + "spec.nodeSelector." + OLD_NODEPOOL_LABEL, at, "renamed " + NODEPOOL_LABEL
+      if (Tree.has(selector, NODEPOOL_LABEL)) {
+        Tree.remove(selector, OLD_NODEPOOL_LABEL);
+        ctx.changed(doc, path + "spec.nodeSelector." + OLD_NODEPOOL_LABEL, at, "removed: the selector already names "
+            + NODEPOOL_LABEL + ", the label v1 nodes carry");
+      } else {
+        Tree.rename(selector, OLD_NODEPOOL_LABEL, NODEPOOL_LABEL);
+        ctx.changed(doc, path + "spec.nodeSelector." + OLD_NODEPOOL_LABEL, at, "renamed " + NODEPOOL_LABEL
           + ": nodes carry the NodePool's name under that label since v1beta1 (name your NodePool as the Provisioner was)");
+      }
     }
     affinity(ctx, doc, spec, path + "spec.affinity");
     if (Tree.get(spec, "tolerations") instanceof SequenceNode tolerations) {

@@ -24,7 +24,6 @@ final class Tree {
   static Yaml yaml() {
     var load = new LoaderOptions();
     load.setProcessComments(true);
-    load.setAllowDuplicateKeys(false);
     var dump = new DumperOptions();
     dump.setProcessComments(true);
     dump.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
@@ -98,6 +97,41 @@ final class Tree {
   /** The mapping under {@code key}, or null when there is none; a value of another shape is the caller's error. */
   static MappingNode map(MappingNode map, String key) {
     return get(map, key) instanceof MappingNode m ? m : null;
+  }
+
+  /** A YAML 1.1 boolean, as Kubernetes reads it ({@code true}, {@code True}, {@code yes}, {@code on} ...), else null. */
+  static Boolean bool(Node node) {
+    if (node instanceof ScalarNode s && s.getTag().equals(Tag.BOOL)) {
+      return switch (s.getValue().toLowerCase(java.util.Locale.ROOT)) {
+        case "true", "yes", "on", "y" -> true;
+        default -> false;
+      };
+    }
+    return null;
+  }
+
+  /** The first key that appears twice in one mapping anywhere under {@code node} (SnakeYAML composes them both). */
+  static Node duplicateKey(Node node) {
+    if (node instanceof MappingNode m) {
+      var seen = new java.util.HashSet<String>();
+      for (NodeTuple t : m.getValue()) {
+        if (!seen.add(key(t))) {
+          return t.getKeyNode();
+        }
+        Node inner = duplicateKey(t.getValueNode());
+        if (inner != null) {
+          return inner;
+        }
+      }
+    } else if (node instanceof SequenceNode s) {
+      for (Node item : s.getValue()) {
+        Node inner = duplicateKey(item);
+        if (inner != null) {
+          return inner;
+        }
+      }
+    }
+    return null;
   }
 
   static String text(Node node) {

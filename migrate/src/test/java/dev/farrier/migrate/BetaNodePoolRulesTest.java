@@ -2,6 +2,7 @@ package dev.farrier.migrate;
 
 import static dev.farrier.migrate.Migration.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,6 +40,17 @@ class BetaNodePoolRulesTest {
         role: node-role
         subnetSelectorTerms: [{tags: {a: b}}]
         securityGroupSelectorTerms: [{tags: {a: b}}]
+      """;
+
+  /** A v1 NodePool on the class {@code shared}. */
+  private static final String V1_POOL = """
+      apiVersion: karpenter.sh/v1
+      kind: NodePool
+      metadata: {name: old}
+      spec:
+        template:
+          spec:
+            nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: shared}
       """;
 
   @Test
@@ -122,16 +134,7 @@ class BetaNodePoolRulesTest {
 
   @Test
   void aV1PoolOnTheClassKeepsTheClassAsItIs() {
-    var v1 = """
-        apiVersion: karpenter.sh/v1
-        kind: NodePool
-        metadata: {name: old}
-        spec:
-          template:
-            spec:
-              nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: shared}
-        """;
-    var m = Migration.of(v1, pool("a", "shared", "kubelet: {maxPods: 50}", ""), CLASS);
+    var m = Migration.of(V1_POOL, pool("a", "shared", "kubelet: {maxPods: 50}", ""), CLASS);
     assertNull(at(m.object("EC2NodeClass", "shared"), "spec.kubelet"));
     assertEquals(Map.of("maxPods", 50), at(m.object("EC2NodeClass", "shared-a"), "spec.kubelet"));
     assertEquals("shared", at(m.object("NodePool", "old"), "spec.template.spec.nodeClassRef.name"));
@@ -151,11 +154,25 @@ class BetaNodePoolRulesTest {
   }
 
   @Test
-  void aV1ClassInTheInputTakesTheKubeletOfTheBetaPoolsOnIt() {
-    var v1Class = CLASS.replace("karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1") + "  amiSelectorTerms: [{alias: al2023@latest}]\n";
-    var m = Migration.of(pool("a", "shared", "kubelet: {maxPods: 50}", ""), v1Class);
-    assertEquals(Map.of("maxPods", 50), at(m.object("EC2NodeClass", "shared"), "spec.kubelet"));
+  void aV1ClassInTheInputIsLeftAsItIsAndABetaPoolWithOtherKubeletGetsACopy() {
+    var v1Class = CLASS.replace("karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1") + "  amiSelectorTerms: [{alias: al2023@latest}]\n"
+        + "  kubelet: {maxPods: 20}\n";
+    var m = Migration.of(pool("a", "shared", "kubelet: {maxPods: 50}", ""), pool("b", "shared", "", ""),
+        pool("c", "shared", "kubelet: {maxPods: 20}", ""), v1Class);
+    assertEquals(Map.of("maxPods", 20), at(m.object("EC2NodeClass", "shared"), "spec.kubelet"));
+    assertEquals("karpenter.k8s.aws/v1", m.object("EC2NodeClass", "shared").get("apiVersion"));
+    assertEquals(Map.of("maxPods", 50), at(m.object("EC2NodeClass", "shared-a"), "spec.kubelet"));
+    assertNull(at(m.object("EC2NodeClass", "shared-b"), "spec.kubelet"), "b had none, and must not inherit the class's");
+    assertEquals("shared", at(m.object("NodePool", "c"), "spec.template.spec.nodeClassRef.name"));
     assertTrue(m.findings(Kind.NEEDS_PERSON).isEmpty(), m.findings(Kind.NEEDS_PERSON).toString());
+  }
+
+  @Test
+  void aV1PoolKeepsItsClassWhateverTheOrder() {
+    var v1Class = CLASS.replace("karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1") + "  amiSelectorTerms: [{alias: al2023@latest}]\n";
+    var m = Migration.of(pool("a", "shared", "kubelet: {maxPods: 50}", ""), V1_POOL, v1Class);
+    assertFalse(m.files().get(1).changed());
+    assertEquals("shared-a", at(m.object("NodePool", "a"), "spec.template.spec.nodeClassRef.name"));
   }
 
   @Test
@@ -163,5 +180,14 @@ class BetaNodePoolRulesTest {
     var m = Migration.of(pool("a", "shared", "", "") + "status: {resources: {cpu: '4'}}\n", CLASS + "status: {subnets: []}\n");
     assertNull(m.object("NodePool", "a").get("status"));
     assertNull(m.object("EC2NodeClass", "shared").get("status"));
+  }
+
+  @Test
+  void expiryBeforeV1WasReplaceFirstSoTheAnnotationKeepsIt() {
+    var byDefault = Migration.of(pool("a", "shared", "", ""), CLASS);
+    assertEquals(Map.of("farrier.dev/expiry", "replace-first"), at(byDefault.object("NodePool", "a"), "metadata.annotations"));
+    byDefault.finding(Kind.KEPT_DEFAULT, "spec.disruption.expireAfter", "unset, which meant 720h");
+    var never = Migration.of(pool("a", "shared", "", "disruption: {expireAfter: Never, consolidationPolicy: WhenEmpty, consolidateAfter: 1m}"), CLASS);
+    assertNull(at(never.object("NodePool", "a"), "metadata.annotations"));
   }
 }

@@ -184,4 +184,67 @@ class MigratorTest {
     assertFalse(m.file().needsPerson());
     assertTrue(Report.render(m.file()).contains("Everything was migrated; nothing needs a person."));
   }
+
+  @Test
+  void aKeyTwiceInOneMapIsRefused() {
+    var e = assertThrows(MigrationException.class, () -> Migration.of("""
+        apiVersion: karpenter.sh/v1alpha5
+        kind: Provisioner
+        metadata: {name: p}
+        spec:
+          ttlSecondsAfterEmpty: 30
+          ttlSecondsAfterEmpty: 60
+        """));
+    assertEquals(List.of("in0.yaml:6: the key ttlSecondsAfterEmpty appears twice in one map (kubectl would keep one of "
+        + "them, unsaid): keep the one meant"), e.problems());
+  }
+
+  @Test
+  void aListFromKubectlGetIsMigratedItemByItemWithoutWhatTheServerSet() {
+    var m = Migration.of("""
+        apiVersion: v1
+        kind: List
+        items:
+          - apiVersion: karpenter.k8s.aws/v1beta1
+            kind: EC2NodeClass
+            metadata:
+              name: listed
+              resourceVersion: "4711"
+              uid: 0b8e6a4c-0000-0000-0000-000000000000
+              creationTimestamp: "2024-08-16T10:00:00Z"
+              generation: 3
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: '{}'
+            spec:
+              amiFamily: AL2023
+              role: r
+              subnetSelectorTerms: [{tags: {a: b}}]
+              securityGroupSelectorTerms: [{tags: {a: b}}]
+            status: {subnets: []}
+        """);
+    var c = m.object("EC2NodeClass", "listed");
+    assertEquals(java.util.Map.of("name", "listed"), c.get("metadata"));
+    assertEquals(null, c.get("status"));
+    assertEquals(1, m.objects().size());
+    m.finding(Kind.CHANGED, "items", "documents of their own");
+  }
+
+  @Test
+  void aListOfOtherKindsIsLeftAlone() {
+    String input = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n";
+    assertEquals(input, Migration.of(input).file().text());
+  }
+
+  @Test
+  void aSelectorNamingBothLabelsKeepsOnlyTheNewOne() {
+    var m = Migration.of("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p}
+        spec:
+          nodeSelector: {karpenter.sh/provisioner-name: a, karpenter.sh/nodepool: a}
+          containers: [{name: c, image: busybox}]
+        """);
+    assertEquals(Map.of("karpenter.sh/nodepool", "a"), at(m.object("Pod", "p"), "spec.nodeSelector"));
+  }
 }

@@ -205,4 +205,18 @@ class NodeClassRulesTest {
     assertEquals(List.of(Map.of("id", "ami-1")), at(nodeClass(m), "spec.amiSelectorTerms"));
     m.finding(Kind.NEEDS_PERSON, "spec.amiSelector", "only the ids were kept");
   }
+
+  @Test
+  void aSelectorValueThatIsNoScalarIsRefused() {
+    var e = assertThrows(MigrationException.class, () -> Migration.of(template(SELECTORS.replace(
+        "subnetSelector: {karpenter.sh/discovery: demo}", "subnetSelector: {Name: [a, b]}"))));
+    assertTrue(e.getMessage().contains("spec.subnetSelector.Name: expected one value (commas OR several), got [a, b]"), e.getMessage());
+  }
+
+  @Test
+  void aTemplateWithoutSelectorsNeedsAPerson() {
+    var m = Migration.of(template("instanceProfile: p\namiFamily: AL2"));
+    m.finding(Kind.NEEDS_PERSON, "spec.subnetSelector", "v1 needs subnetSelectorTerms");
+    m.finding(Kind.NEEDS_PERSON, "spec.securityGroupSelector", "v1 needs securityGroupSelectorTerms");
+  }
 }

@@ -260,4 +260,39 @@ class ProvisionerRulesTest {
       assertTrue(e.getMessage().contains("Provisioner/web: spec." + bad.substring(0, bad.indexOf(':'))), e.getMessage());
     }
   }
+
+  @Test
+  void consolidationEnabledReadsAsKubernetesReadsABoolean() {
+    for (String yes : List.of("True", "yes", "on")) {
+      assertEquals("WhenEmptyOrUnderutilized", at(pool(Migration.of(provisioner("consolidation: {enabled: " + yes + "}"), TEMPLATE)),
+          "spec.disruption.consolidationPolicy"), yes);
+    }
+    var e = assertThrows(MigrationException.class, () -> Migration.of(provisioner("consolidation: {enabled: sometimes}"), TEMPLATE));
+    assertTrue(e.getMessage().contains("spec.consolidation.enabled: expected true or false, got sometimes"), e.getMessage());
+  }
+
+  @Test
+  void requirementsThatAreNoListAndWeightsV1RefusesAreRefused() {
+    var notAList = assertThrows(MigrationException.class, () -> Migration.of(provisioner("requirements: {key: a}"), TEMPLATE));
+    assertTrue(notAList.getMessage().contains("spec.requirements: expected a list of requirements"), notAList.getMessage());
+    for (String weight : List.of("0", "101", "\"10\"", "high")) {
+      var e = assertThrows(MigrationException.class, () -> Migration.of(provisioner("weight: " + weight), TEMPLATE), weight);
+      assertTrue(e.getMessage().contains("spec.weight: expected a whole number from 1 to 100"), e.getMessage());
+    }
+  }
+
+  @Test
+  void expiringNodesKeepTheirReplaceFirstExpiryAndNeverExpiringOnesNeedNoAnnotation() {
+    var expiring = Migration.of(provisioner("ttlSecondsUntilExpired: 3600"), TEMPLATE);
+    assertEquals(Map.of("farrier.dev/expiry", "replace-first"), at(pool(expiring), "metadata.annotations"));
+    expiring.finding(Kind.KEPT_DEFAULT, "spec.ttlSecondsUntilExpired", "v1 expiry is forceful");
+    assertNull(at(pool(Migration.of(provisioner("weight: 1"), TEMPLATE)), "metadata.annotations"));
+  }
+
+  @Test
+  void v1alpha5TellsOfDriftAndBudgets() {
+    var m = Migration.of(provisioner("weight: 1"), TEMPLATE);
+    m.finding(Kind.NEW_BEHAVIOUR, "spec", "drift is always on");
+    m.finding(Kind.NEW_BEHAVIOUR, "spec", "at most 10%");
+  }
 }

@@ -7,7 +7,6 @@ import dev.farrier.migrate.Report;
 import dev.farrier.migrate.Source;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -67,11 +66,10 @@ final class MigrateCommand extends FarrierCommand {
     }
     Map<String, Source> sources = new LinkedHashMap<>();
     for (String input : inputs) {
-      read(input).forEach(s -> sources.putIfAbsent(s.name(), s));
+      read(input).forEach(s -> add(sources, s, input));
     }
     if (fromCluster) {
-      Source cluster = ClusterManifests.read(kubeconfig);
-      sources.put(cluster.name(), cluster);
+      add(sources, ClusterManifests.read(kubeconfig), "--from-cluster");
     }
     List<MigratedFile> files;
     try {
@@ -82,7 +80,8 @@ final class MigrateCommand extends FarrierCommand {
     }
     if (outputDir == null) {
       for (MigratedFile file : files) {
-        out().print(files.size() > 1 ? "# farrier migrate: " + file.source() + "\n" + file.text() + "---\n" : file.text());
+        String text = file.text().isEmpty() || file.text().endsWith("\n") ? file.text() : file.text() + "\n";
+        out().print(files.size() > 1 ? "# farrier migrate: " + file.source() + "\n" + text + "---\n" : text);
         err().println(Report.render(file));
       }
       out().flush();
@@ -94,6 +93,15 @@ final class MigrateCommand extends FarrierCommand {
     err().println("farrier migrate: " + files.size() + " input(s), " + changed + " changed, " + people
         + " with something that needs a person" + (outputDir == null ? "" : "; written to " + outputDir));
     return check && people > 0 ? ExitCodes.NEEDS_PERSON : ExitCodes.DONE;
+  }
+
+  /** Inputs are named by their file name (or path under a directory); two of one name would write one output. */
+  private static void add(Map<String, Source> sources, Source source, String from) {
+    Source before = sources.putIfAbsent(source.name(), source);
+    if (before != null && !before.text().equals(source.text())) {
+      throw new CliException(ExitCodes.USAGE, "two inputs are named " + source.name() + " (the second from " + from
+          + "); their outputs would overwrite each other: migrate them in separate runs, or from one directory");
+    }
   }
 
   private List<Source> read(String input) {
@@ -135,15 +143,15 @@ final class MigrateCommand extends FarrierCommand {
     return (name.endsWith(".yaml") || name.endsWith(".yml")) && !name.endsWith(REPORT_SUFFIX);
   }
 
-  /** Every file to a temporary name first, then each moved into place: a failed write leaves nothing of this run. */
+  /**
+   * Every file to a temporary name beside its target first, then each renamed into place: a failure while writing
+   * (a full disk, no permission) replaces none of the targets; renames within one directory do not fail half.
+   */
   private void write(List<MigratedFile> files) {
     Map<Path, Path> staged = new LinkedHashMap<>();
     try {
       for (MigratedFile file : files) {
-        Path target = outputDir.resolve(file.source()).normalize();
-        if (!target.startsWith(outputDir.normalize())) {
-          throw new CliException(ExitCodes.USAGE, "refusing to write outside " + outputDir + ": " + file.source());
-        }
+        Path target = target(outputDir, file.source());
         stage(staged, target, file.text());
         stage(staged, Path.of(target + REPORT_SUFFIX), Report.render(file));
       }
@@ -157,14 +165,24 @@ final class MigrateCommand extends FarrierCommand {
     } catch (IOException e) {
       throw new CliException(ExitCodes.ERROR, "cannot write to " + outputDir + ": " + e.getMessage());
     } finally {
-      staged.values().forEach(temp -> {
+      for (Path temp : staged.values()) {
         try {
           Files.deleteIfExists(temp);
         } catch (IOException e) {
-          throw new UncheckedIOException(e);
+          err().println("farrier migrate: cannot remove " + temp + ": " + e.getMessage());
         }
-      });
+      }
     }
+  }
+
+  /** Where an input's output goes under {@code outputDir} (absolute, so {@code -o .} works); never outside it. */
+  static Path target(Path outputDir, String source) {
+    Path root = outputDir.toAbsolutePath().normalize();
+    Path target = root.resolve(source).normalize();
+    if (!target.startsWith(root) || target.equals(root)) {
+      throw new CliException(ExitCodes.USAGE, "refusing to write outside " + outputDir + ": " + source);
+    }
+    return target;
   }
 
   private static void stage(Map<Path, Path> staged, Path target, String text) throws IOException {

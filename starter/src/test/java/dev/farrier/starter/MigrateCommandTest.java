@@ -121,4 +121,32 @@ class MigrateCommandTest {
     assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
     assertTrue(run.err().contains("no *.yaml or *.yml file under " + in), run.err());
   }
+
+  @Test
+  void twoInputsOfOneNameAreRefusedRatherThanOneLost(@TempDir Path in) throws Exception {
+    Files.createDirectories(in.resolve("a"));
+    Files.createDirectories(in.resolve("b"));
+    Files.writeString(in.resolve("a").resolve("pool.yaml"), UBUNTU);
+    Files.writeString(in.resolve("b").resolve("pool.yaml"), UBUNTU.replace("name: ubuntu", "name: other"));
+    var run = run("", "migrate", "-f", in.resolve("a").resolve("pool.yaml").toString(), "-f", in.resolve("b").resolve("pool.yaml").toString());
+    assertEquals(ExitCodes.USAGE, run.exitCode(), run::toString);
+    assertTrue(run.err().contains("two inputs are named pool.yaml"), run.err());
+  }
+
+  @Test
+  void theCurrentDirectoryIsAnOutputDirectoryLikeAnyOtherAndNothingGoesOutside() {
+    assertEquals(Path.of("").toAbsolutePath().resolve("x.yaml"), MigrateCommand.target(Path.of("."), "x.yaml"));
+    assertEquals(Path.of("").toAbsolutePath().resolve("a/x.yaml"), MigrateCommand.target(Path.of("a/.."), "a/x.yaml"));
+    var e = org.junit.jupiter.api.Assertions.assertThrows(CliException.class, () -> MigrateCommand.target(Path.of("out"), "../x.yaml"));
+    assertEquals(ExitCodes.USAGE, e.exitCode());
+  }
+
+  @Test
+  void standardOutSeparatesInputsEvenWhenOneLacksItsLastNewline(@TempDir Path in) throws Exception {
+    Files.writeString(in.resolve("a.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}");
+    Files.writeString(in.resolve("b.yaml"), UBUNTU.replace("Ubuntu", "AL2023"));
+    var run = run("", "migrate", "-f", in.toString());
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(run.out().contains("metadata: {name: a}\n---\n# farrier migrate: b.yaml\n"), run.out());
+  }
 }
