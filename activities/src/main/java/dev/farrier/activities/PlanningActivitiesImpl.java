@@ -439,7 +439,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }).toList();
     var consolidation = pools.stream().anyMatch(PlanningActivitiesImpl::consolidatesUnderutilized)
         ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode,
-            PodEventTimes.promisedElsewhere(views, byName, podsByNode, rechecking))
+            PromisedElsewhere.of(views, byName, podsByNode, rechecking))
         : null;
     return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation, nodeRepair), unplannable);
   }

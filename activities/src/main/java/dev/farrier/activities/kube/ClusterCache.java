@@ -136,7 +136,7 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
 
   /** Whether every informer has synced: what a worker waits for before it takes planning work (readiness). */
   public boolean synced() {
-    return all.stream().allMatch(w -> w.informer().hasSynced() && w.informer().isRunning());
+    return notSynced().isEmpty();
   }
 
   /** The kinds not synced yet, for a readiness message. */

@@ -53,4 +53,16 @@ public record NodeClaimRequest(
     return new NodeClaimRequest(name, nodePool, nodeClassName, instanceTypes, requirements, requests, labels, taints, startupTaints,
         nodePoolHash, expireAfter, terminationGracePeriodSeconds, pods, reason);
   }
+
+  /** This claim, to be launched from {@code types} only. */
+  public NodeClaimRequest withInstanceTypes(List<String> types) {
+    return new NodeClaimRequest(name, nodePool, nodeClassName, types, requirements, requests, labels, taints, startupTaints,
+        nodePoolHash, expireAfter, terminationGracePeriodSeconds, pods, disruptionReason);
+  }
+
+  /** This claim with {@code replaced} in place of its requirements. */
+  public NodeClaimRequest withRequirements(List<Requirement> replaced) {
+    return new NodeClaimRequest(name, nodePool, nodeClassName, instanceTypes, replaced, requests, labels, taints, startupTaints,
+        nodePoolHash, expireAfter, terminationGracePeriodSeconds, pods, disruptionReason);
+  }
 }

@@ -79,9 +79,7 @@ public final class CheaperOfferings {
       }
       kept.add(next);
     }
-    NodeClaimRequest narrowed = new NodeClaimRequest(claim.name(), claim.nodePool(), claim.nodeClassName(), List.copyOf(kept),
-        claim.requirements(), claim.requests(), claim.labels(), claim.taints(), claim.startupTaints(), claim.nodePoolHash(),
-        claim.expireAfter(), claim.terminationGracePeriodSeconds(), claim.pods(), claim.disruptionReason());
+    NodeClaimRequest narrowed = claim.withInstanceTypes(List.copyOf(kept));
     return new ReplacementPlan(narrowed, plan.reschedulablePods(), plan.description() + "; spot-to-spot: the " + kept.size()
         + " cheapest of " + options + " spot instance types");
   }
@@ -118,9 +116,7 @@ public final class CheaperOfferings {
         .forEach(t -> t.offerings().stream().filter(OfferingView::available).forEach(o -> capacityTypes.add(o.capacityType())));
     List<Requirement> requirements = new ArrayList<>(claim.requirements());
     requirements.add(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.copyOf(capacityTypes)));
-    NodeClaimRequest narrowed = new NodeClaimRequest(claim.name(), claim.nodePool(), claim.nodeClassName(), claim.instanceTypes(),
-        requirements, claim.requests(), claim.labels(), claim.taints(), claim.startupTaints(), claim.nodePoolHash(),
-        claim.expireAfter(), claim.terminationGracePeriodSeconds(), claim.pods(), claim.disruptionReason());
+    NodeClaimRequest narrowed = claim.withRequirements(requirements);
     return new ReplacementPlan(narrowed, plan.reschedulablePods(), plan.description() + "; only offerings under $"
         + String.format(java.util.Locale.ROOT, "%.4f", maxPricePerHour) + "/h (" + String.join(", ", capacityTypes) + ")");
   }
