@@ -120,7 +120,10 @@ class ClusterReconcilerWorkflowTest {
         List.of(new CandidateDecision("default-stuck", "node-default-stuck", "default", true, "drifted"),
             new CandidateDecision("default-empty", "node-default-empty", "default", true, "drifted"),
             new CandidateDecision("default-fine", "node-default-fine", "default", false, "not drifted")));
-    test.planning.onPlanDisruption(request -> plan);
+    // Once deleted, default-empty is gone from the cluster: later rounds plan only default-stuck again.
+    DisruptionPlan later = new DisruptionPlan(0, List.of(plan.commands().getFirst()), plan.decisions());
+    var rounds = new java.util.concurrent.atomic.AtomicInteger();
+    test.planning.onPlanDisruption(request -> rounds.incrementAndGet() == 1 ? plan : later);
     ClusterReconcilerWorkflow reconciler = start(
         new ReconcilerSettings(60_000, 100_000, 30_000, new LaunchSettings(120, 120), 2, 30));
 
@@ -130,9 +133,31 @@ class ClusterReconcilerWorkflowTest {
     assertEquals(1, test.journal.count("taintDisrupted node-default-stuck"), "one replacement of default-stuck");
     assertTrue(test.journal.count("deleteNodeClaim default-empty") >= 1, "the delete command ran");
     ReconcilerStatus status = reconciler.status();
-    assertEquals(plan, status.lastPlan());
+    assertEquals(later, status.lastPlan());
     assertEquals(1, status.replacementsStarted().stream().filter(WorkflowIds.disruption("default-stuck")::equals).count());
     assertTrue(status.replacementsStarted().contains(WorkflowIds.disruption("default-empty")));
+  }
+
+  @Test
+  void aReplacementThatClosesBringsTheNextRoundForwardSoItsBudgetSlotIsTakenAtOnce() {
+    // A minute between rounds: without the refill the second round would come 60 s after the first.
+    List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    test.planning.onPlanDisruption(request -> {
+      rounds.add(test.env.currentTimeMillis());
+      return rounds.size() == 1
+          ? new DisruptionPlan(0, List.of(Fixtures.command("default-empty", "delete", null)),
+              List.of(new CandidateDecision("default-empty", "node-default-empty", "default", true, "drifted")))
+          : new DisruptionPlan(0, List.of(), List.of());
+    });
+    start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
+
+    test.env.sleep(Duration.ofSeconds(100));
+
+    assertTrue(test.journal.count("deleteNodeClaim default-empty") >= 1, "the delete ran and closed");
+    assertTrue(rounds.size() >= 2, "rounds: " + rounds);
+    long gap = rounds.get(1) - rounds.get(0);
+    assertTrue(gap < 30_000, "the round after the close came " + gap + " ms after the first, not at the 60 s interval");
+    assertTrue(gap >= ClusterReconcilerWorkflowImpl.REFILL_DELAY.toMillis(), "not before the refill delay: " + gap);
   }
 
   @Test
