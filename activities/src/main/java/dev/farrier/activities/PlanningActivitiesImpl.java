@@ -290,7 +290,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * {@link DisruptionConditions} decides from the same snapshot (idempotent: merged by type toward that target, an
    * unchanged status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails
    * the plan. With node repair on ({@link PlanDisruptionRequest#nodeRepair()}), a NodePool whose unhealthy share holds its
-   * repairs gets a Warning Event, at most once per {@link RepairBlockedEvents#WINDOW}.
+   * repairs gets a Warning Event, at most once per {@link RepairBlockedEvents#WINDOW}. A preview plans the same and
+   * writes, records and counts nothing.
    */
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
@@ -298,13 +299,16 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var snapshot = disruptionSnapshot(all, claims, request.frozen(), request.nodeRepair());
     var plan = disruption.plan(snapshot.snapshot());
-    markGroups(plan.commands());
-    var conditions = DisruptionConditions.of(snapshot.snapshot());
-    disruptionConditions.write(claims, conditions);
-    repairBlocked.record(Repair.of(snapshot.snapshot()).blocked());
-    disruptionBlocked.record(plan.decisions());
-    metrics.decided(plan.commands());
-    metrics.eligible(eligible(snapshot.snapshot(), conditions));
+    boolean preview = request.purpose() == PlanDisruptionRequest.Purpose.PREVIEW;
+    if (!preview) {
+      markGroups(plan.commands());
+      var conditions = DisruptionConditions.of(snapshot.snapshot());
+      disruptionConditions.write(claims, conditions);
+      repairBlocked.record(Repair.of(snapshot.snapshot()).blocked());
+      disruptionBlocked.record(plan.decisions());
+      metrics.decided(plan.commands());
+      metrics.eligible(eligible(snapshot.snapshot(), conditions));
+    }
     // The planner knows no NodePool it was not given: say why its claims are left alone.
     List<CandidateDecision> decisions = new ArrayList<>(plan.decisions().stream()
         .map(d -> !d.disrupt() && snapshot.unplannable().contains(d.nodePool()) ? new CandidateDecision(d.nodeClaim(), d.nodeName(), d.nodePool(), false,
@@ -316,7 +320,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     if (!plan.commands().isEmpty()) {
       log.info("disruption planned commands={} candidates={}", plan.commands().size(), decisions.size());
     }
-    return new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
+    var result = new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
+    return request.purpose() == PlanDisruptionRequest.Purpose.ROUND ? result.commandsOnly()
+        : preview ? result.atMost(DisruptionPlan.MAX_DECISIONS) : result;
   }
 
   /**

@@ -22,6 +22,7 @@ import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.activities.NodeClaimRef;
+import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.Requirement;
@@ -205,6 +206,34 @@ class DisruptionConditionsIT extends ClusterIT {
     var row = kubectlGetNodeClaim(stack, name);
     assertEquals(List.of("True", ""), List.of(row.get("EXPIRED"), row.get("DRIFTED")));
     activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  @Test
+  void aPreviewListsEveryDecisionAndWritesNothingWhileARoundWritesAndListsOnlyWhatItDisrupts() {
+    var expired = launchedClaim("1s");
+    var kept = launchedClaim("720h");
+    KubeTestSupport.awaitTrue("planned as expired: " + expired, () -> activities.planning.planDisruption(
+        new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.PREVIEW)).commands().stream()
+        .anyMatch(c -> c.nodeClaim().equals(expired)));
+    var before = stored(expired).getMetadata().getResourceVersion();
+
+    var preview = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false,
+        PlanDisruptionRequest.Purpose.PREVIEW));
+
+    assertEquals(before, stored(expired).getMetadata().getResourceVersion(), "a preview writes no condition");
+    assertEquals(Optional.empty(), condition(expired, NodeClaimStatus.EXPIRED));
+    assertTrue(preview.decisions().stream().anyMatch(d -> d.nodeClaim().equals(kept) && !d.disrupt()), preview.decisions().toString());
+    assertEquals(0, preview.omittedDecisions());
+
+    var round = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false,
+        PlanDisruptionRequest.Purpose.ROUND));
+
+    assertTrue(condition(expired, NodeClaimStatus.EXPIRED).isPresent(), "a round writes the conditions");
+    assertTrue(round.commands().stream().anyMatch(c -> c.nodeClaim().equals(expired)), round.commands().toString());
+    assertTrue(round.decisions().stream().allMatch(CandidateDecision::disrupt), "only what it disrupts: " + round.decisions());
+    assertEquals(preview.decisions().size() - round.decisions().size(), round.omittedDecisions());
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, expired));
+    activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, kept));
   }
 
   @Test

@@ -9,8 +9,9 @@ import java.util.List;
  *
  * @param binDir where the binaries are
  * @param runDir where data, configs and logs go
+ * @param controlPlaneQps the scheduler's and controller-manager's request rate to the API server, 0 for their defaults
  */
-record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, ClusterFiles files) {
+record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, ClusterFiles files, int controlPlaneQps) {
   /** The annotation Farrier's simulated cloud puts on the Nodes it creates; kwok manages exactly those. */
   static final String KWOK_NODE_SELECTOR = "kwok.x-k8s.io/node=fake";
   /** Pod IPs kwok hands out; a /16 so scale tests do not run out, apart from the service range. */
@@ -102,6 +103,9 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
         "--tls-private-key-file=" + files.servingKey(),
         "--leader-elect=false",
         "--profiling=false"));
+    if (controlPlaneQps > 0) {
+      command.addAll(List.of("--kube-api-qps=" + controlPlaneQps, "--kube-api-burst=" + 2 * controlPlaneQps));
+    }
     command.addAll(List.of(extra));
     return List.copyOf(command);
   }

@@ -62,6 +62,7 @@ public final class LocalStack implements AutoCloseable {
   private final int requestedUiPort;
   private final List<String> searchAttributes;
   private final Duration startTimeout;
+  private final int controlPlaneQps;
 
   private final FreePorts freePorts = new FreePorts();
   private final List<ManagedProcess> processes = new CopyOnWriteArrayList<>();
@@ -85,6 +86,7 @@ public final class LocalStack implements AutoCloseable {
     this.requestedUiPort = builder.temporalUiPort;
     this.searchAttributes = List.copyOf(builder.searchAttributes);
     this.startTimeout = builder.startTimeout;
+    this.controlPlaneQps = builder.controlPlaneQps;
   }
 
   public static Builder builder() {
@@ -293,7 +295,7 @@ public final class LocalStack implements AutoCloseable {
   private void startKubernetes() {
     kubernetesPorts = KubernetesPorts.pick(freePorts);
     clusterFiles = ClusterFiles.write(runDir, kubernetesPorts.apiServerUrl());
-    KubernetesCommands commands = new KubernetesCommands(binDir, runDir, kubernetesPorts, clusterFiles);
+    KubernetesCommands commands = new KubernetesCommands(binDir, runDir, kubernetesPorts, clusterFiles, controlPlaneQps);
     try {
       Files.writeString(commands.kwokConfig(), KubernetesCommands.kwokConfiguration());
     } catch (IOException e) {
@@ -494,6 +496,7 @@ public final class LocalStack implements AutoCloseable {
     private int temporalUiPort = 8233;
     private List<String> searchAttributes = List.of();
     private Duration startTimeout = Duration.ofSeconds(120);
+    private int controlPlaneQps;
 
     private Builder() {}
 
@@ -542,6 +545,19 @@ public final class LocalStack implements AutoCloseable {
         }
       }
       this.searchAttributes = List.copyOf(keywordNames);
+      return this;
+    }
+
+    /**
+     * The request rate (per second; twice that as burst) the kube-scheduler and kube-controller-manager may send the
+     * API server; 0 (the default) keeps theirs (50 and 20). The scale benchmarks raise it, so that binding thousands of
+     * pods measures Farrier rather than the scheduler's client-side rate limiter.
+     */
+    public Builder controlPlaneQps(int qps) {
+      if (qps < 0) {
+        throw new IllegalArgumentException("qps must not be negative: " + qps);
+      }
+      this.controlPlaneQps = qps;
       return this;
     }
 

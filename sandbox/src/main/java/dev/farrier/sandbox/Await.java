@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /** Polls a condition until it holds or a deadline passes; the failure says what was awaited and what was seen. */
-final class Await {
+public final class Await {
   private Await() {}
 
-  static <T> T until(String what, Duration timeout, Supplier<T> probe, Supplier<String> diagnostics) {
+  public static <T> T until(String what, Duration timeout, Supplier<T> probe, Supplier<String> diagnostics) {
     long deadline = System.nanoTime() + timeout.toNanos();
     RuntimeException last = null;
     while (System.nanoTime() < deadline) {

@@ -2,80 +2,109 @@ package dev.farrier.sandbox;
 
 import dev.farrier.activities.cloud.simulated.AmiCatalog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.sandbox.bench.BenchOptions;
+import dev.farrier.sandbox.bench.Charts;
+import dev.farrier.sandbox.bench.Percentiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * {@code make bench}, part two: provisioning latency on the sandbox. For each pod count, a fresh local stack and
- * Farrier worker on the simulated cloud get that many pending pods at once; the table gives, per pod, the time from
- * its creation to the launch call of the NodeClaim that holds it (median, p99, max), then everything is torn down.
+ * {@code make bench}: provisioning latency on the sandbox. For each pod count, a fresh local stack and Farrier worker on
+ * the simulated cloud get that many pending pods at once; the table gives, per pod, the time from its being marked
+ * Unschedulable to the launch call of the NodeClaim that holds it and to its running (median, p99, max), then
+ * everything is torn down.
  */
-public final class LatencyBenchmark {
+@Command(name = "latency-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Provisioning latency of pending pods on the sandbox.")
+public final class LatencyBenchmark implements Callable<Integer> {
   private static final String CLUSTER = "bench";
 
-  private LatencyBenchmark() {}
+  @Option(names = "--pods", split = ",", defaultValue = "1,100,1000,5000", description = "pending pods per run (default ${DEFAULT-VALUE})")
+  List<Integer> sizes;
 
-  public static void main(String[] args) throws Exception {
-    List<Integer> sizes = List.of(1, 100, 1_000);
-    Path runDir = Path.of(".run", "bench", "latency").toAbsolutePath();
-    Path out = Path.of(".run", "bench", "latency.md");
-    String label = "";
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--pods" -> sizes = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
-        case "--run-dir" -> runDir = Path.of(args[++i]).toAbsolutePath();
-        case "--out" -> out = Path.of(args[++i]);
-        case "--label" -> label = args[++i];
-        default -> {
-          System.err.println("usage: latency-benchmark [--pods 1,100,1000] [--run-dir DIR] [--out FILE] [--label TEXT]");
-          System.exit(2);
-        }
-      }
-    }
+
+  @Option(names = "--run-dir", defaultValue = ".run/bench/latency", description = "the stacks' files (default ${DEFAULT-VALUE})")
+  Path runDir;
+
+  @Option(names = "--out", defaultValue = ".run/bench/latency.md", description = "the report (default ${DEFAULT-VALUE})")
+  Path out;
+
+
+  @CommandLine.Mixin
+  BenchOptions options;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new LatencyBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     List<String> lines = new ArrayList<>(List.of(
-        "Provisioning latency (sandbox, simulated cloud): pod created -> launch call of its NodeClaim. " + label, "",
-        "| pending pods | pods measured | median s | p99 s | max s | claims launched | creating the pods took s |",
-        "|---:|---:|---:|---:|---:|---:|---:|"));
+        "Provisioning latency (sandbox, simulated cloud, kube-scheduler and controller-manager at " + options.qps
+            + " QPS): from a pod seen Unschedulable to the launch call of its NodeClaim and to the pod Running. " + options.label, "",
+        "| pending pods | pods measured | created -> Unschedulable median / p99 s | to launch call median s | p99 s | max s "
+            + "| to Running median s | p99 s | max s | claims launched | creating the pods took s |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"));
     lines.forEach(System.out::println);
+    List<Charts.Line> launch = new ArrayList<>();
+    List<Charts.Line> running = new ArrayList<>();
     for (int pods : sizes) {
-      String row = row(run(runDir.resolve(Integer.toString(pods)), pods));
+      var result = run(runDir.resolve(Integer.toString(pods)).toAbsolutePath(), pods);
+      String row = row(result);
       System.out.println(row);
       lines.add(row);
+      if (!result.toLaunch().isEmpty()) {
+        launch.add(Charts.distribution(pods + " pods: to launch call", seconds(result.toLaunch())));
+        running.add(Charts.distribution(pods + " pods: to Running", seconds(result.toRunning())));
+      }
     }
+    List<Charts.Line> all = new ArrayList<>(launch);
+    all.addAll(running);
+    Path png = Charts.lines(options.figures.resolve("latency.png"), "Provisioning latency from Unschedulable", "seconds",
+        "share of pods", all);
+    lines.add("");
+    lines.add("![latency distribution](figures/" + png.getFileName() + ")");
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.write(out, lines);
     System.out.println("written to " + out);
-    System.exit(0);
+    return 0;
   }
 
-  private static ProvisioningLatency.Result run(Path runDir, int pods) throws IOException, InterruptedException {
-    SandboxEnvironment.recreate(runDir);
-    try (var env = SandboxEnvironment.start(runDir, CLUSTER, 0)) {
+  private ProvisioningLatency.Result run(Path dir, int pods) throws IOException, InterruptedException {
+    SandboxEnvironment.recreate(dir);
+    try (var env = SandboxEnvironment.start(dir, CLUSTER, 0, options.qps)) {
       env.startWorker();
       var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
-      var latency = new ProvisioningLatency(env, Duration.ofMinutes(10));
+      var latency = new ProvisioningLatency(env, Duration.ofMinutes(20));
       latency.prepare(amis.al2(Sandbox.FROM_VERSION, "amd64"), amis.al2(Sandbox.FROM_VERSION, "arm64"));
       return latency.measure(pods);
     }
   }
 
-  private static String row(ProvisioningLatency.Result r) {
-    if (r.millis().isEmpty()) {
-      return String.format(Locale.ROOT, "| %d | 0 (%d on earlier claims) | - | - | - | %d | %.2f |", r.pods(), r.earlier(),
-          r.claims(), r.creating().toMillis() / 1000.0);
+  private static List<Double> seconds(List<Double> millis) {
+    return millis.stream().map(m -> m / 1000).toList();
+  }
+
+  static String row(ProvisioningLatency.Result r) {
+    String measured = r.earlier() == 0 ? Integer.toString(r.toLaunch().size()) : r.toLaunch().size() + " (" + r.earlier() + " on earlier claims)";
+    if (r.toLaunch().isEmpty()) {
+      return String.format(Locale.ROOT, "| %d | %s | - | - | - | - | - | - | - | %d | %.2f |", r.pods(), measured, r.claims(),
+          r.creating().toMillis() / 1000.0);
     }
-    double[] sorted = r.millis().stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    int n = sorted.length;
-    double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    double p99 = sorted[(int) Math.ceil(0.99 * n) - 1]; // nearest rank
-    String measured = r.earlier() == 0 ? Integer.toString(n) : n + " (" + r.earlier() + " on earlier claims)";
-    return String.format(Locale.ROOT, "| %d | %s | %.2f | %.2f | %.2f | %d | %.2f |", r.pods(), measured, median / 1000,
-        p99 / 1000, sorted[n - 1] / 1000, r.claims(), r.creating().toMillis() / 1000.0);
+    var unschedulable = Percentiles.of(seconds(r.toUnschedulable()));
+    var launch = Percentiles.of(seconds(r.toLaunch()));
+    var running = Percentiles.of(seconds(r.toRunning()));
+    return String.format(Locale.ROOT, "| %d | %s | %.2f / %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d | %.2f |", r.pods(), measured,
+        unschedulable.median(), unschedulable.p99(), launch.median(), launch.p99(), launch.max(), running.median(), running.p99(),
+        running.max(), r.claims(), r.creating().toMillis() / 1000.0);
   }
 }

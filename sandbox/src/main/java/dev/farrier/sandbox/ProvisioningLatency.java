@@ -2,11 +2,10 @@ package dev.farrier.sandbox;
 
 import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.CloudCallLog;
+import dev.farrier.sandbox.bench.PodWatch;
+import dev.farrier.sandbox.bench.PodWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,28 +17,29 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
- * One provisioning-latency measurement on a running sandbox: creates {@code pods} pending pods at once and, once
- * every one is bound, measures for each the time from its creation (the harness's clock when the API server
- * accepted it) to the simulated cloud's launch call ({@link CloudCall.Operation#CREATE} in the call log, same host
- * clock) of the NodeClaim whose node it runs on.
+ * One provisioning-latency measurement on a running sandbox: creates {@code pods} pending pods at once and, once every
+ * one runs, measures for each, on this process's clock: from the moment it was seen marked Unschedulable by the
+ * kube-scheduler (a watch, so not the condition's whole-second timestamp) to the simulated cloud's launch call
+ * ({@link CloudCall.Operation#CREATE} in the call log, same host clock) of the NodeClaim whose node it runs on, and to
+ * the moment it was seen Running and Ready; and from its creation to Unschedulable (the scheduler's part).
  */
 final class ProvisioningLatency {
   static final String NAMESPACE = "bench";
   static final String NODE_POOL = "bench";
+  static final String APP = "latency-bench";
 
   /**
-   * @param millis      one latency per pod whose claim was launched after it was created
-   * @param earlier     pods the kube-scheduler bound to a node launched for pods created before them (no latency of
-   *                    their own; only possible when creating the pods spans two batches)
+   * @param toLaunch    per pod whose claim was launched after it was marked Unschedulable: milliseconds to that launch
+   * @param toRunning   per pod seen Unschedulable: milliseconds from then to Running
+   * @param toUnschedulable per pod seen Unschedulable: milliseconds from its creation to then
+   * @param earlier     pods bound to a node launched before they were marked Unschedulable (only possible when creating
+   *                    the pods spans two batches), or never seen Unschedulable
    * @param claims      claims launched
    */
-  record Result(int pods, List<Double> millis, int earlier, int claims, Duration creating) {}
+  record Result(int pods, List<Double> toLaunch, List<Double> toRunning, List<Double> toUnschedulable, int earlier, int claims,
+      Duration creating) {}
 
   private final SandboxEnvironment env;
   private final Duration timeout;
@@ -56,41 +56,25 @@ final class ProvisioningLatency {
     env.kube().load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     env.kube().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .serverSideApply();
-    Await.until("nodepool " + NODE_POOL + " Ready", timeout, () -> ready(env.kube()
-        .genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(NODE_POOL).get()), () -> "");
+    Await.until("nodepool " + NODE_POOL + " Ready", timeout, () -> NodePoolConditions.isTrue(env.kube(), NODE_POOL, "Ready"),
+        () -> "");
   }
 
   Result measure(int pods) throws InterruptedException {
-    Map<String, Instant> created = new ConcurrentHashMap<>();
     Instant start = Instant.now();
-    // Several writers, so 1,000 pods reach the API server within a second or two, as a scaled-up Deployment's would.
-    try (ExecutorService writers = Executors.newFixedThreadPool(8)) {
-      List<Future<?>> done = new ArrayList<>();
-      for (int i = 0; i < pods; i++) {
-        String name = "pending-" + i;
-        done.add(writers.submit(() -> {
-          env.kube().pods().inNamespace(NAMESPACE).resource(pod(name)).create();
-          created.put(name, Instant.now());
-        }));
-      }
-      for (Future<?> f : done) {
-        try {
-          f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          throw new IllegalStateException("creating a pending pod failed", e.getCause());
-        }
-      }
+    Map<String, Instant> created;
+    Map<String, PodWatch.Seen> seen;
+    try (var watch = new PodWatch(env.kube(), NAMESPACE, APP)) {
+      // Several writers, so 1,000 pods reach the API server within a second or two, as a scaled-up Deployment's would.
+      created = PodWriter.create(env.kube(), new PodWriter.Shape(NAMESPACE, "pending", APP, "250m", "256Mi"), pods, 8);
+      Duration creating = Duration.between(start, Instant.now());
+      Await.until("all " + pods + " pods running", timeout, () -> watch.running() == pods, () -> watch.running() + " running");
+      seen = watch.seen();
+      return result(pods, created, seen, creating);
     }
-    Duration creating = Duration.between(start, Instant.now());
-    Map<String, String> nodeOfPod = Await.until("all " + pods + " pods bound", timeout, () -> {
-      Map<String, String> bound = new HashMap<>();
-      for (Pod p : env.kube().pods().inNamespace(NAMESPACE).list().getItems()) {
-        if (p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty()) {
-          bound.put(p.getMetadata().getName(), p.getSpec().getNodeName());
-        }
-      }
-      return bound.size() == pods ? bound : null;
-    }, () -> "");
+  }
+
+  private Result result(int pods, Map<String, Instant> created, Map<String, PodWatch.Seen> seen, Duration creating) {
     Map<String, String> claimOfNode = new HashMap<>();
     for (GenericKubernetesResource claim : env.kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems()) {
       Object status = claim.getAdditionalProperties().get("status");
@@ -102,38 +86,29 @@ final class ProvisioningLatency {
     for (CloudCall call : new CloudCallLog(env.cloudDir()).read(CloudCall.Operation.CREATE)) {
       launched.putIfAbsent(call.nodeClaim(), call.time());
     }
-    List<Double> millis = new ArrayList<>();
+    List<Double> toLaunch = new ArrayList<>();
+    List<Double> toRunning = new ArrayList<>();
+    List<Double> toUnschedulable = new ArrayList<>();
     int earlier = 0;
-    for (var e : nodeOfPod.entrySet()) {
-      Instant launch = launched.get(claimOfNode.get(e.getValue()));
+    for (var e : seen.entrySet()) {
+      PodWatch.Seen pod = e.getValue();
+      Instant launch = launched.get(claimOfNode.get(pod.node()));
       if (launch == null) {
-        throw new IllegalStateException("pod " + e.getKey() + " runs on node " + e.getValue() + " without a launch call");
+        throw new IllegalStateException("pod " + e.getKey() + " runs on node " + pod.node() + " without a launch call");
       }
-      Duration latency = Duration.between(created.get(e.getKey()), launch);
-      if (latency.isNegative()) {
+      if (pod.unschedulable() == null || launch.isBefore(pod.unschedulable())) {
         earlier++;
-      } else {
-        millis.add(latency.toNanos() / 1e6);
+        continue;
       }
+      toLaunch.add(millis(pod.unschedulable(), launch));
+      toRunning.add(millis(pod.unschedulable(), pod.running()));
+      toUnschedulable.add(millis(created.get(e.getKey()), pod.unschedulable()));
     }
-    return new Result(pods, millis, earlier, launched.size(), creating);
+    return new Result(pods, toLaunch, toRunning, toUnschedulable, earlier, launched.size(), creating);
   }
 
-  private static Pod pod(String name) {
-    return new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).addToLabels("app", "latency-bench")
-        .endMetadata().withNewSpec().addNewContainer().withName("pause").withImage("public.ecr.aws/eks-distro/kubernetes/pause:3.7")
-        .withNewResources().addToRequests("cpu", new Quantity("250m")).addToRequests("memory", new Quantity("256Mi"))
-        .endResources().endContainer().endSpec().build();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static boolean ready(GenericKubernetesResource pool) {
-    if (pool == null || !(pool.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
-        || !(status.get("conditions") instanceof List<?> conditions)) {
-      return false;
-    }
-    return conditions.stream().map(c -> (Map<String, Object>) c)
-        .anyMatch(c -> "Ready".equals(c.get("type")) && "True".equals(c.get("status")));
+  private static double millis(Instant from, Instant to) {
+    return Duration.between(from, to).toNanos() / 1e6;
   }
 
   private static String resource(String path) {

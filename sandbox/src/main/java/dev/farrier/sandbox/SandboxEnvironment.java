@@ -86,10 +86,19 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   /** Starts the local stack in {@code runDir} and installs Farrier's CRDs. */
   public static SandboxEnvironment start(Path runDir, String cluster, int temporalUiPort) throws IOException {
+    return start(runDir, cluster, temporalUiPort, 0);
+  }
+
+  /**
+   * As {@link #start(Path, String, int)}, with the scheduler's and controller-manager's request rate to the API server
+   * raised to {@code controlPlaneQps} (0 keeps their defaults), for the scale benchmarks.
+   */
+  public static SandboxEnvironment start(Path runDir, String cluster, int temporalUiPort, int controlPlaneQps) throws IOException {
     Files.createDirectories(runDir);
     var stack = LocalStack.builder()
         .runDir(runDir.resolve("stack"))
         .temporalUiPort(temporalUiPort)
+        .controlPlaneQps(controlPlaneQps)
         .searchAttributes(FarrierSearchAttributes.ALL.stream().map(k -> k.getName()).toList())
         .moto(true)
         .start();

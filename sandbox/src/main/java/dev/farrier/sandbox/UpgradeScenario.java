@@ -71,7 +71,8 @@ public final class UpgradeScenario {
     return run(farrier, command, out);
   }
 
-  private CliRun run(Path farrier, List<String> command, PrintStream out) {
+  /** Runs {@code command} ({@code farrier ...}) against this sandbox, echoing its stderr to {@code out}. */
+  public CliRun run(Path farrier, List<String> command, PrintStream out) {
     return FarrierProcess.run(env, farrier, command, timeout, out, this::diagnostics);
   }
 

@@ -6,7 +6,8 @@ import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import java.time.Instant;
 import picocli.CommandLine.Command;
 
-@Command(name = "plan", description = "The reconciler's last disruption plan: why each node is or is not being disrupted.")
+@Command(name = "plan", description = "Plans disruption now, as the reconciler's next round would, without acting: why each "
+    + "node is or is not being disrupted.")
 final class PlanCommand extends FarrierCommand {
   @Override
   public Integer call() {
@@ -20,12 +21,12 @@ final class PlanCommand extends FarrierCommand {
       out().printf("%s: last replacement failed (%d in a row), next try after %s%n", c.nodeClaim(), c.failures(),
           Instant.ofEpochMilli(c.untilMillis()));
     }
-    if (status.lastPlan() == null) {
-      out().println("no disruption plan yet");
-      return ExitCodes.DONE;
-    }
-    for (CandidateDecision d : status.lastPlan().decisions()) {
+    var plan = WorkflowCalls.on(client, "reconciler", id, reconciler::previewPlan);
+    for (CandidateDecision d : plan.decisions()) {
       out().printf("%-40s %-45s %-8s %s%n", d.nodeClaim(), d.nodeName(), d.disrupt() ? "DISRUPT" : "keep", d.reason());
+    }
+    if (plan.omittedDecisions() > 0) {
+      out().printf("... and %d more NodeClaims kept (a plan lists at most %d)%n", plan.omittedDecisions(), plan.decisions().size());
     }
     return ExitCodes.DONE;
   }

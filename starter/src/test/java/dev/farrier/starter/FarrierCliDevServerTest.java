@@ -8,9 +8,15 @@ import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.FarrierWorkflows;
 import dev.farrier.workflows.TaskQueues;
 import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
+import dev.farrier.workflows.reconciler.ReconcilerInput;
+import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementInput;
 import dev.farrier.workflows.replacement.ReplacementProgress;
@@ -47,6 +53,7 @@ import org.junit.jupiter.api.Test;
  */
 class FarrierCliDevServerTest {
   private static final String CLUSTER = "cli-list";
+  private static final String PLAN_CLUSTER = "cli-plan";
   private static final List<String> PODS = List.of("default/web-1", "default/web-2");
 
   private static Process server;
@@ -77,11 +84,20 @@ class FarrierCliDevServerTest {
     });
     var queue = worker.newWorker(TaskQueues.DEFAULT);
     queue.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
-    queue.registerActivitiesImplementations(new FakeNodeClaimActivities(journal), nodes,
-        new FakePlanningActivities(journal), new FakeInterruptionActivities(journal));
+    // A preview (farrier plan) gets a decision for every node; the rounds, only what they disrupt (here nothing).
+    var planning = new FakePlanningActivities(journal).onPlanDisruption(request ->
+        request.purpose() == PlanDisruptionRequest.Purpose.PREVIEW ? new DisruptionPlan(0, List.of(), List.of(
+            new CandidateDecision("plan-a", "node-plan-a", "a", false, "not drifted; not empty: 2 pod(s)"),
+            new CandidateDecision("plan-b", "node-plan-b", "a", false, "drifted (image is old) but budget exhausted")), 3)
+            : DisruptionPlan.empty(0));
+    queue.registerActivitiesImplementations(new FakeNodeClaimActivities(journal), nodes, planning,
+        new FakeInterruptionActivities(journal));
     awaitSearchAttributes();
     worker.start();
 
+    WorkflowClient.start(worker.getWorkflowClient().newWorkflowStub(ClusterReconcilerWorkflow.class, WorkflowOptions.newBuilder()
+        .setWorkflowId(WorkflowIds.reconciler(PLAN_CLUSTER)).setTaskQueue(TaskQueues.DEFAULT).build())::run,
+        new ReconcilerInput(PLAN_CLUSTER, ReconcilerSettings.DEFAULTS, 1, List.of()));
     start(CLUSTER, "blocked-a", "a", "replace");
     start(CLUSTER, "busy-b", "b", "replace");
     start(CLUSTER, "gone-c", "a", "delete");
@@ -176,6 +192,18 @@ class FarrierCliDevServerTest {
     assertEquals("Done", rows.get(2).get("phase").asText());
     var table = run("list", "--cluster", CLUSTER, "--all");
     assertTrue(table.out().lines().toList().get(3).matches("gone-c +node-gone-c +a +drifted +Done +Completed +- +-"), table.out());
+  }
+
+  @Test
+  void planShowsEveryNodesDecisionFromAFreshPreviewAndHowManyWereLeftOut() {
+    var run = run("plan", "--cluster", PLAN_CLUSTER);
+
+    assertEquals(0, run.exitCode(), run::toString);
+    List<String> lines = run.out().lines().toList();
+    assertTrue(lines.get(0).startsWith("reconciler/" + PLAN_CLUSTER + ": 0 pending pods"), run.out());
+    assertTrue(lines.get(1).matches("plan-a +node-plan-a +keep +not drifted; not empty: 2 pod\\(s\\)"), lines.get(1));
+    assertTrue(lines.get(2).matches("plan-b +node-plan-b +keep +drifted \\(image is old\\) but budget exhausted"), lines.get(2));
+    assertEquals("... and 3 more NodeClaims kept (a plan lists at most 2)", lines.get(3));
   }
 
   @Test

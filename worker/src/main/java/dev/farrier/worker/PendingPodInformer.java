@@ -96,7 +96,8 @@ public class PendingPodInformer implements LeaderLoops.Loop {
         log.info("signalled pending pods count={} first={}", chunk.size(), chunk.getFirst().key());
       } catch (RuntimeException e) {
         // Not lost: the next resync sees the pods still pending and queues them again.
-        log.warn("signalling {} pending pods failed, retrying on resync: {}", chunk.size(), e.toString());
+        log.warn("signalling {} pending pods failed, retrying on resync: {} (cause: {})", chunk.size(), e.toString(),
+            e.getCause() == null ? "none" : e.getCause().toString());
       }
     }
   }

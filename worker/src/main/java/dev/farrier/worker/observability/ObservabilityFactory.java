@@ -3,6 +3,7 @@ package dev.farrier.worker.observability;
 import dev.farrier.activities.kube.ClusterCache;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -22,6 +23,13 @@ public class ObservabilityFactory {
   @Bean(preDestroy = "close")
   PrometheusMeterRegistry meterRegistry() {
     return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  }
+
+  /** Bound when the worker starts, whether or not anything else asks for it. */
+  @Context
+  @Bean(preDestroy = "close")
+  JvmMeters jvmMeters(PrometheusMeterRegistry registry) {
+    return new JvmMeters(registry);
   }
 
   @Singleton

@@ -24,7 +24,9 @@ public interface PlanningActivities {
 
   /**
    * Drift (AMI and NodePool hash), expiry, emptiness and deletion candidates, within each NodePool's disruption budget;
-   * keeps the Drifted, Expired and Consolidatable conditions of the NodeClaims up to date on the way.
+   * keeps the Drifted, Expired and Consolidatable conditions of the NodeClaims up to date on the way. A
+   * {@link PlanDisruptionRequest.Purpose#PREVIEW} writes nothing and returns every decision; a round returns only the
+   * decisions to disrupt ({@link PlanDisruptionRequest#purpose()}).
    */
   @ActivityMethod
   DisruptionPlan planDisruption(PlanDisruptionRequest request);

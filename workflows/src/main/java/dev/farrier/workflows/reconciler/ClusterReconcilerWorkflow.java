@@ -47,6 +47,19 @@ public interface ClusterReconcilerWorkflow {
   @UpdateValidatorMethod(updateName = UNFREEZE)
   void validateUnfreeze(FreezeRequest request);
 
+  String PREVIEW_PLAN = "PreviewPlan";
+
+  /**
+   * Plans disruption now as the next round would (the freezes in force, node repair as configured) without executing or
+   * writing anything, and answers with every NodeClaim's decision and its reason: what {@code farrier plan} shows. The
+   * rounds themselves keep only their commands, so the reconciler's history does not grow with the fleet.
+   */
+  @UpdateMethod(name = PREVIEW_PLAN)
+  dev.farrier.workflows.activities.DisruptionPlan previewPlan();
+
+  @UpdateValidatorMethod(updateName = PREVIEW_PLAN)
+  void validatePreviewPlan();
+
   @QueryMethod
   ReconcilerStatus status();
 }

@@ -86,6 +86,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private DisruptionPlan lastPlan;
   private long nextBatch;
   private ReconcilerSettings settings;
+  private String cluster;
   /** NodeClaims whose last replacement failed, by name: no new replacement before the time. */
   private final Map<String, Cooldown> cooldowns = new LinkedHashMap<>();
   /** The freezes in force, by NodePool ({@link Freeze#CLUSTER_WIDE} for the cluster). */
@@ -95,7 +96,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
 
   @Override
   public void run(ReconcilerInput input) {
-    String cluster = input.cluster();
+    cluster = input.cluster();
     if (settings == null) {
       settings = input.settings() == null ? ReconcilerSettings.DEFAULTS : input.settings();
     }
@@ -166,6 +167,17 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       StructuredLog.info(log, "settings updated", "settings", newSettings);
       settings = newSettings;
     }
+  }
+
+  @Override
+  public void validatePreviewPlan() {
+    refuseIf(cluster == null || settings == null, "the reconciler has not started its run yet; ask again in a moment");
+  }
+
+  @Override
+  public DisruptionPlan previewPlan() {
+    return ActivityStubs.planning().planDisruption(new PlanDisruptionRequest(cluster, null, Freeze.byNodePool(freezes.values()),
+        settings.nodeRepair(), PlanDisruptionRequest.Purpose.PREVIEW));
   }
 
   @Override
@@ -251,7 +263,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private void planAndDisrupt(String cluster, ReconcilerSettings settings, PlanningActivities planning) {
     try {
       lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster, null, Freeze.byNodePool(freezes.values()),
-          settings.nodeRepair()));
+          settings.nodeRepair(), PlanDisruptionRequest.Purpose.ROUND));
     } catch (ActivityFailure failure) {
       // The next round plans again; the entity must outlive a bad round.
       StructuredLog.warn(log, "disruption planning failed", "cluster", cluster, "error", Failures.reason(failure));

@@ -4,7 +4,8 @@ import dev.farrier.workflows.activities.DisruptionPlan;
 import java.util.List;
 
 /**
- * The reconciler's query answer: the last disruption plan (with the reason for every candidate), the
+ * The reconciler's query answer: the last disruption plan (its commands and the decisions to disrupt; the reason for
+ * every other NodeClaim comes from {@link ClusterReconcilerWorkflow#previewPlan}), the
  * provisioning batches in flight, the replacements it started, the pods waiting for the next batch, and the
  * NodeClaims whose failed replacement is cooling down, and the change freezes in force.
  */

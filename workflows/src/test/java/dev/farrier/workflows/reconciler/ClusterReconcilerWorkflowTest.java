@@ -161,6 +161,31 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
+  void roundsAskOnlyForWhatTheyDisruptAndAPreviewAsksForEveryDecisionUnderTheFreezesInForce() {
+    List<dev.farrier.workflows.activities.PlanDisruptionRequest> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var everyDecision = new DisruptionPlan(0, List.of(), List.of(
+        new CandidateDecision("default-a", "node-a", "default", false, "not drifted; not empty: 3 pod(s)")));
+    test.planning.onPlanDisruption(request -> {
+      asked.add(request);
+      return request.purpose() == dev.farrier.workflows.activities.PlanDisruptionRequest.Purpose.PREVIEW
+          ? everyDecision : DisruptionPlan.empty(0);
+    });
+    ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
+    test.env.sleep(Duration.ofSeconds(25));
+    reconciler.freeze(new FreezeRequest(null, "holiday", "ops"));
+
+    DisruptionPlan preview = reconciler.previewPlan();
+
+    assertEquals(everyDecision, preview);
+    var previews = asked.stream().filter(r -> r.purpose() == dev.farrier.workflows.activities.PlanDisruptionRequest.Purpose.PREVIEW).toList();
+    assertEquals(1, previews.size());
+    assertEquals(java.util.Map.of(Freeze.CLUSTER_WIDE, reconciler.status().freezes().getFirst().describe()), previews.getFirst().frozen());
+    assertTrue(asked.stream().filter(r -> !previews.contains(r)).allMatch(r -> r.purpose()
+        == dev.farrier.workflows.activities.PlanDisruptionRequest.Purpose.ROUND), "every round: " + asked);
+    assertTrue(asked.size() >= 3, "two rounds and the preview: " + asked.size());
+  }
+
+  @Test
   void aFreezeIsPassedToEveryPlanningRoundUntilLiftedAndShowsInTheStatus() {
     List<java.util.Map<String, String>> frozenSeen = new java.util.concurrent.CopyOnWriteArrayList<>();
     test.planning.onPlanDisruption(request -> {

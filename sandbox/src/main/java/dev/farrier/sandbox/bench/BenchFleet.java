@@ -1,0 +1,149 @@
+package dev.farrier.sandbox.bench;
+
+import dev.farrier.sandbox.Await;
+import dev.farrier.sandbox.SandboxEnvironment;
+import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The fleet the fleet benchmark rolls ({@code sandbox/fleet-bench.yaml}): {@code replicas} nodes of NodePool
+ * {@code fleet-bench}, one pod each, under a disruption budget; provisioned by Farrier from pending pods, then rolled to
+ * another AMI release by drift or by {@code farrier upgrade}.
+ */
+final class BenchFleet {
+  static final String NODE_POOL = "fleet-bench";
+  static final String NODE_CLASS = "fleet-bench";
+  static final String APP = "fleet-bench";
+  static final String NAMESPACE = "default";
+  static final String FIRST_RELEASE = "al2023@v20251020";
+  static final String NEXT_RELEASE = "al2023@v20251103";
+
+  /** A moment of a roll: seconds since it began, and how many fleet nodes were on the images it rolls to. */
+  record Sample(double seconds, int onTarget) {}
+
+  private final SandboxEnvironment env;
+  private final int replicas;
+  private final Duration timeout;
+
+  BenchFleet(SandboxEnvironment env, int replicas, Duration timeout) {
+    this.env = env;
+    this.replicas = replicas;
+    this.timeout = timeout;
+  }
+
+  int replicas() {
+    return replicas;
+  }
+
+  /** Applies the fleet with {@code budget} and waits until every pod is Ready on a node of its own; returns node -> image. */
+  Map<String, String> provision(String budget) {
+    String manifest = resource().replace("<<CLUSTER_NAME>>", env.cluster()).replace("<<REPLICAS>>", Integer.toString(replicas))
+        .replace("<<BUDGET>>", budget);
+    env.kube().load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
+    return Await.until(replicas + " " + APP + " pods Ready, one per node", timeout, () -> {
+      var images = imagesByNode();
+      return readyNodes().size() == replicas && images.size() == replicas ? images : null;
+    }, this::diagnostics);
+  }
+
+  /** Points the EC2NodeClass at {@code alias}, as a user bumping the release does; the fleet drifts. */
+  Instant switchTo(String alias) {
+    Instant at = Instant.now();
+    env.kube().genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(NODE_CLASS)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("spec",
+            Map.of("amiSelectorTerms", List.of(Map.of("alias", alias))))));
+    return at;
+  }
+
+  /**
+   * Waits until every pod is Ready on a node of its own and no fleet node is on one of {@code oldImages}; samples the
+   * nodes on other images every two seconds from {@code since}.
+   */
+  List<Sample> awaitRolledOff(Set<String> oldImages, Instant since) {
+    List<Sample> samples = new ArrayList<>();
+    Await.until("every " + APP + " pod Ready off the images " + oldImages, timeout, () -> {
+      var images = imagesByNode();
+      int onTarget = (int) images.values().stream().filter(i -> i != null && !oldImages.contains(i)).count();
+      samples.add(new Sample(java.time.Duration.between(since, Instant.now()).toMillis() / 1000.0, onTarget));
+      boolean done = onTarget == replicas && images.size() == replicas && readyNodes().size() == replicas;
+      if (!done) {
+        sleep(Duration.ofSeconds(2));
+      }
+      return done;
+    }, this::diagnostics);
+    return samples;
+  }
+
+  /** The fleet's Nodes now, by name, with the image their NodeClaim launched. */
+  Map<String, String> imagesByNode() {
+    Set<String> nodes = new HashSet<>();
+    env.kube().nodes().withLabel(WellKnown.NODEPOOL_LABEL, NODE_POOL).list().getItems()
+        .forEach(n -> nodes.add(n.getMetadata().getName()));
+    Map<String, String> images = new TreeMap<>();
+    for (GenericKubernetesResource claim : env.kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim")
+        .withLabel(WellKnown.NODEPOOL_LABEL, NODE_POOL).list().getItems()) {
+      if (claim.getAdditionalProperties().get("status") instanceof Map<?, ?> s && s.get("nodeName") != null
+          && nodes.contains(s.get("nodeName").toString()) && claim.getMetadata().getDeletionTimestamp() == null) {
+        images.put(s.get("nodeName").toString(), Objects.toString(s.get("imageID"), null));
+      }
+    }
+    return images;
+  }
+
+  /** The distinct nodes the fleet's Ready pods run on. */
+  private Set<String> readyNodes() {
+    Set<String> nodes = new HashSet<>();
+    for (Pod p : env.kube().pods().inNamespace(NAMESPACE).withLabel("app", APP).list().getItems()) {
+      if (p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getConditions() != null
+          && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))) {
+        nodes.add(p.getSpec().getNodeName());
+      }
+    }
+    return nodes;
+  }
+
+  String diagnostics() {
+    try {
+      var images = imagesByNode();
+      Map<String, Long> byImage = new TreeMap<>();
+      images.values().forEach(i -> byImage.merge(String.valueOf(i), 1L, Long::sum));
+      return "fleet nodes by image " + byImage + ", pods Ready on " + readyNodes().size() + " nodes";
+    } catch (RuntimeException e) {
+      return "(diagnostics unavailable: " + e + ")";
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String resource() {
+    try (var in = BenchFleet.class.getResourceAsStream("/sandbox/fleet-bench.yaml")) {
+      return new String(Objects.requireNonNull(in, "sandbox/fleet-bench.yaml missing").readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package dev.farrier.sandbox.bench;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Watches a benchmark's pods (namespace and label {@code app}) and notes, on this process's clock, when each was first
+ * seen marked Unschedulable by the kube-scheduler, bound to a node, and running (phase Running and Ready).
+ */
+public final class PodWatch implements AutoCloseable {
+  /** What was seen of one pod so far; a field is null until that moment was seen. */
+  public record Seen(Instant unschedulable, Instant bound, String node, Instant running) {
+    Seen merge(Pod pod, Instant now) {
+      Instant u = unschedulable == null && PodWatch.unschedulable(pod) ? now : unschedulable;
+      String n = pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty() ? node : pod.getSpec().getNodeName();
+      Instant b = bound == null && n != null ? now : bound;
+      Instant r = running == null && PodWatch.running(pod) ? now : running;
+      return new Seen(u, b, n, r);
+    }
+  }
+
+  private final Map<String, Seen> seen = new ConcurrentHashMap<>();
+  private final SharedIndexInformer<Pod> informer;
+
+  public PodWatch(KubernetesClient kube, String namespace, String app) {
+    informer = kube.pods().inNamespace(namespace).withLabel("app", app).inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        note(pod);
+      }
+
+      @Override
+      public void onUpdate(Pod old, Pod pod) {
+        note(pod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean unknown) {}
+    });
+  }
+
+  private void note(Pod pod) {
+    Instant now = Instant.now();
+    seen.compute(pod.getMetadata().getName(), (name, before) -> (before == null ? new Seen(null, null, null, null) : before).merge(pod, now));
+  }
+
+  public Map<String, Seen> seen() {
+    return Map.copyOf(seen);
+  }
+
+  public long bound() {
+    return seen.values().stream().filter(s -> s.bound() != null).count();
+  }
+
+  public long running() {
+    return seen.values().stream().filter(s -> s.running() != null).count();
+  }
+
+  static boolean unschedulable(Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
+        .anyMatch(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()));
+  }
+
+  static boolean running(Pod pod) {
+    return pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()) && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  @Override
+  public void close() {
+    informer.close();
+  }
+}

@@ -1,0 +1,18 @@
+package dev.farrier.sandbox.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class FleetReportTest {
+  @Test
+  void aPercentageBudgetRoundsUpAndACountIsTakenAsItIs() {
+    assertEquals(50, FleetReport.slots("10%", 500));
+    assertEquals(51, FleetReport.slots("10%", 501));
+    assertEquals(1, FleetReport.slots("10%", 3));
+    assertEquals(200, FleetReport.slots("100%", 200));
+    assertEquals(7, FleetReport.slots(" 7 ", 500));
+    assertThrows(NumberFormatException.class, () -> FleetReport.slots("ten", 500));
+  }
+}
