@@ -55,7 +55,7 @@ public final class DrainRules {
     if (!mustLeave(pod, request)) {
       return Action.IGNORE;
     }
-    boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
+    boolean terminating = terminating(pod);
     if (request.instanceGone()) {
       return Action.DELETE_NOW;
     }
@@ -84,6 +84,11 @@ public final class DrainRules {
         && !annotations(pod).containsKey(MIRROR_ANNOTATION)
         && !toleratesDisrupted(pod)
         && !(request.instanceGone() && ownedByDaemonSet(pod));
+  }
+
+  /** Deleted (or evicted) and on its way out: the kubelet is stopping it. */
+  static boolean terminating(Pod pod) {
+    return pod.getMetadata().getDeletionTimestamp() != null;
   }
 
   static boolean ownedByDaemonSet(Pod pod) {

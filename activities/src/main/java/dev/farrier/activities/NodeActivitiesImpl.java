@@ -1,7 +1,6 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.kube.Cluster;
-import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.EvictionOutcome;
 import dev.farrier.activities.kube.NodeClaimStore;
@@ -17,6 +16,7 @@ import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.HeldPod;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.RecordEventsRequest;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -25,14 +25,17 @@ import io.temporal.activity.Activity;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node-level steps of a disruption, through the ports they need (a node writer, a pod evictor, an event sink); each
- * converges the node to a state. What the drain may do to each pod is {@link DrainRules}' decision.
+ * converges the node to a state, then records the Events its request names ({@link StepEvents}). What the drain may do
+ * to each pod is {@link DrainRules}' decision.
  */
 public class NodeActivitiesImpl implements NodeActivities {
   private static final Logger log = LoggerFactory.getLogger(NodeActivitiesImpl.class);
@@ -41,25 +44,28 @@ public class NodeActivitiesImpl implements NodeActivities {
 
   private final NodeWriter nodes;
   private final PodEvictor pods;
-  private final EventSink events;
   private final Clock clock;
-  private final NodeClaimStore claims;
-  private final NodeClaimMetrics metrics;
+  private final StepEvents events;
+  private final LeavingPods leaving;
 
   public NodeActivitiesImpl(Cluster cluster, MeterRegistry meters) {
-    this(cluster, cluster, cluster, Clock.systemUTC(), cluster, meters);
+    this(cluster, cluster, cluster, Clock.systemUTC(), cluster, meters, LeavingPods.WITHIN);
   }
 
-  NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock, NodeClaimStore claims, MeterRegistry meters) {
+  /** @param settleWithin how long a drain pass waits at most for the pods on their way out ({@link LeavingPods}) */
+  NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock, NodeClaimStore claims, MeterRegistry meters,
+      Duration settleWithin) {
     this.nodes = nodes;
     this.pods = pods;
-    this.events = events;
     this.clock = clock;
-    this.claims = claims;
-    this.metrics = new NodeClaimMetrics(meters);
+    this.events = new StepEvents(events, claims, new NodeClaimMetrics(meters));
+    this.leaving = new LeavingPods(pods, clock, settleWithin);
   }
 
-  /** A node already gone needs no taint: the replacement goes on to terminate its instance and finalize its claim. */
+  /**
+   * A node already gone needs no taint: the replacement goes on to terminate its instance and finalize its claim.
+   * Idempotent: a taint already there is kept.
+   */
   @Override
   public void taintDisrupted(NodeRef request) {
     try {
@@ -68,28 +74,36 @@ public class NodeActivitiesImpl implements NodeActivities {
       log.atInfo().setMessage("node already gone, not tainted").addKeyValue("node", request.nodeName())
           .addKeyValue("nodeclaim", request.nodeClaim()).log();
     }
+    events.record(request.events());
   }
 
+  /** Idempotent: a taint already gone (or a node already gone) is done. */
   @Override
   public void untaintDisrupted(NodeRef request) {
     nodes.removeNodeTaint(request.nodeName(), WellKnown.DISRUPTED_TAINT);
+    events.record(request.events());
   }
 
-  /** A node already gone needs no cordon (see {@link #taintDisrupted}). */
+  /** A node already gone needs no cordon (see {@link #taintDisrupted}). Idempotent: a cordoned node stays so. */
   @Override
   public Boolean cordon(NodeRef request) {
+    boolean cordonedNow;
     try {
-      return nodes.cordonNode(request.nodeName());
+      cordonedNow = nodes.cordonNode(request.nodeName());
     } catch (ObjectNotFoundException e) {
       log.atInfo().setMessage("node already gone, not cordoned").addKeyValue("node", request.nodeName())
           .addKeyValue("nodeclaim", request.nodeClaim()).log();
-      return false;
+      cordonedNow = false;
     }
+    events.record(request.events());
+    return cordonedNow;
   }
 
+  /** Idempotent: a schedulable (or gone) node is done. */
   @Override
   public void uncordon(NodeRef request) {
     nodes.uncordonNode(request.nodeName());
+    events.record(request.events());
   }
 
   /**
@@ -98,11 +112,14 @@ public class NodeActivitiesImpl implements NodeActivities {
    * evicting a pod that is gone (or replaced by a namesake) is a no-op thanks to the UID precondition, and pods
    * already terminating are only waited for. Each call is bounded (see {@code PodEvictions}) and the pass heartbeats
    * per pod; a pass that has run for {@link #PASS_BUDGET} stops starting evictions and reports what is left, so
-   * a node with many refused pods never outlives the activity's timeout.
+   * a node with many refused pods never outlives the activity's timeout. Before it reports, it waits a few seconds at
+   * most for the pods on their way out to be gone ({@link LeavingPods}). With {@link DrainRequest#recordEvictions()} it
+   * records an Evicted Event per pod it evicted or released, heartbeating per Event.
    */
   @Override
   public DrainStatus drainStep(DrainRequest request) {
     List<String> evicted = new ArrayList<>();
+    Set<String> evictedUids = new HashSet<>();
     List<HeldPod> held = new ArrayList<>();
     var deadline = clock.instant().plus(PASS_BUDGET);
     DrainOrder.Pass pass = DrainOrder.pass(pods.listPodsOnNode(request.nodeName()), request);
@@ -127,6 +144,7 @@ public class NodeActivitiesImpl implements NodeActivities {
             // a pod stuck terminating (its kubelet gone) is removed without waiting for it.
             if (pods.deletePod(pod, action == DrainRules.Action.DELETE_NOW ? 0L : null)) {
               evicted.add(key);
+              evictedUids.add(pod.getMetadata().getUid());
               log.atInfo().setMessage("pod deleted past its PDB").addKeyValue("node", request.nodeName())
                   .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key)
                   .addKeyValue("forced", action == DrainRules.Action.DELETE_NOW).log();
@@ -135,6 +153,7 @@ public class NodeActivitiesImpl implements NodeActivities {
           case EVICT -> {
             if (pods.evictPod(pod) == EvictionOutcome.EVICTED) {
               evicted.add(key);
+              evictedUids.add(pod.getMetadata().getUid());
               log.atInfo().setMessage("pod evicted").addKeyValue("node", request.nodeName())
                   .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key).log();
             }
@@ -158,15 +177,26 @@ public class NodeActivitiesImpl implements NodeActivities {
           .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("group", pass.group())
           .addKeyValue("deferred", pass.deferred().size()).log();
     }
-    var remaining = DrainRules.mustLeave(pods.listPodsOnNode(request.nodeName()), request).stream()
-        .map(NodeActivitiesImpl::key).toList();
+    if (request.recordEvictions()) {
+      recordEvictions(request, evicted);
+    }
+    var remaining = leaving.mustLeaveOnceGone(request, evictedUids).stream().map(NodeActivitiesImpl::key).toList();
     return DrainStatus.of(evicted, remaining, held, pass.group(), pass.deferred().stream().map(NodeActivitiesImpl::key).toList());
+  }
+
+  private void recordEvictions(DrainRequest request, List<String> evicted) {
+    for (String pod : evicted) {
+      Activity.getExecutionContext().heartbeat("recording the eviction of " + pod);
+      events.record(new EventRequest(request.cluster(), EventReasons.KIND_NODE, request.nodeName(), EventReasons.NORMAL,
+          EventReasons.EVICTED, EventReasons.evicted(pod, request.instanceGone())));
+    }
   }
 
   private static String key(Pod pod) {
     return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
   }
 
+  /** Idempotent: the annotation is merged in (a repeat writes a later time, which the planner reads the same way). */
   @Override
   public void markAborted(NodeRef request) {
     try {
@@ -175,39 +205,16 @@ public class NodeActivitiesImpl implements NodeActivities {
       log.atInfo().setMessage("node gone before it could be marked aborted").addKeyValue("node", request.nodeName())
           .addKeyValue("nodeclaim", request.nodeClaim()).log();
     }
+    events.record(request.events());
   }
 
   @Override
   public void recordEvent(EventRequest request) {
-    try {
-      events.recordEvent(new ClusterEvent(request.kind(), request.name(), request.type(), request.reason(), request.message()));
-    } catch (RuntimeException e) {
-      log.atWarn().setMessage("event not recorded").addKeyValue("kind", request.kind())
-          .addKeyValue("name", request.name()).addKeyValue("reason", request.reason())
-          .addKeyValue("error", e.toString()).log();
-    }
-    countDisruption(request);
+    events.record(request);
   }
 
-  /**
-   * A replacement records {@link EventReasons#DISRUPTION_STARTED} once, when it starts, on the Node and on the
-   * NodeClaim: the NodeClaim's is counted as a disruption, labelled from the claim (a claim already gone has no labels).
-   */
-  private void countDisruption(EventRequest request) {
-    if (!EventReasons.DISRUPTION_STARTED.equals(request.reason()) || !EventReasons.KIND_NODE_CLAIM.equals(request.kind())) {
-      return;
-    }
-    EventReasons.disruptionReason(request.message()).ifPresent(reason -> {
-      Map<String, String> labels;
-      try {
-        labels = claims.getNodeClaim(request.name()).map(c -> c.getMetadata().getLabels()).orElse(null);
-      } catch (RuntimeException e) {
-        // A metric never fails the activity; the disruption is counted without its NodePool.
-        log.warn("nodeclaim not read for the disruption metric nodeclaim={}: {}", request.name(), e.toString());
-        labels = null;
-      }
-      Map<String, String> known = labels == null ? Map.of() : labels;
-      metrics.disrupted(reason, known.get(WellKnown.NODEPOOL_LABEL), known.get(WellKnown.CAPACITY_TYPE_LABEL));
-    });
+  @Override
+  public void recordEvents(RecordEventsRequest request) {
+    events.record(request.events());
   }
 }

@@ -18,7 +18,9 @@ import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.metrics.NodeClaimMetrics;
+import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.InstanceState;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -44,7 +46,10 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The NodeClaim lifecycle against the {@link Cluster} and the {@link CloudProvider}. */
+/**
+ * The NodeClaim lifecycle against the {@link Cluster} and the {@link CloudProvider}; each step records the Events its
+ * request names once it has done its work ({@link StepEvents}).
+ */
 public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private static final Logger log = LoggerFactory.getLogger(NodeClaimActivitiesImpl.class);
 
@@ -52,6 +57,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private final CloudProvider cloud;
   private final Clock clock;
   private final NodeClaimMetrics metrics;
+  private final StepEvents events;
 
   public NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, MeterRegistry meters) {
     this(cluster, cloud, Clock.systemUTC(), meters);
@@ -62,6 +68,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     this.cloud = cloud;
     this.clock = clock;
     this.metrics = new NodeClaimMetrics(meters);
+    this.events = new StepEvents(cluster, cluster, metrics);
   }
 
   /**
@@ -182,8 +189,13 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         .addKeyValue("instance", instance.id()).addKeyValue("instanceType", instance.instanceType())
         .addKeyValue("zone", instance.zone()).addKeyValue("capacityType", instance.capacityType())
         .addKeyValue("image", instance.imageId()).log();
-    return new LaunchedInstance(request.nodeClaim(), instance.id(), instance.providerId(), instance.instanceType(), instance.zone(),
-        instance.capacityType(), instance.imageId(), instance.pricePerHour());
+    var launched = new LaunchedInstance(request.nodeClaim(), instance.id(), instance.providerId(), instance.instanceType(),
+        instance.zone(), instance.capacityType(), instance.imageId(), instance.pricePerHour());
+    if (request.recordLaunched()) {
+      events.record(new EventRequest(request.cluster(), EventReasons.KIND_NODE_CLAIM, request.nodeClaim(), EventReasons.NORMAL,
+          EventReasons.LAUNCHED, EventReasons.launched(launched)));
+    }
+    return launched;
   }
 
   private static List<String> values(List<Requirement> requirements, String key) {
@@ -204,8 +216,10 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
 
   @Override
   public String awaitRegistered(AwaitNodeRequest request) {
-    return Polling.until(() -> cluster.findNodeByProviderId(request.providerId()).map(n -> n.getMetadata().getName()),
+    String nodeName = Polling.until(() -> cluster.findNodeByProviderId(request.providerId()).map(n -> n.getMetadata().getName()),
         () -> "waiting for a Node with providerID " + request.providerId());
+    events.record(request.events());
+    return nodeName;
   }
 
   /** Idempotent: label merges, finalizer add and taint removal converge; the status patch is by condition type. */
@@ -228,6 +242,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     }
     log.atInfo().setMessage("node registered").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
+    events.record(request.events());
   }
 
   /** Idempotent: waits, then sets a label and a condition that a repeat sets to the same values. */
@@ -247,6 +262,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     }
     log.atInfo().setMessage("node initialized").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
+    events.record(request.events());
   }
 
   static boolean initialized(Node node, List<io.fabric8.kubernetes.api.model.Taint> startupTaints) {
@@ -264,6 +280,33 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
    */
   @Override
   public InstanceState terminateInstance(TerminateInstanceRequest request) {
+    InstanceState terminating = terminate(request);
+    events.record(request.events());
+    return terminating;
+  }
+
+  @Override
+  public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
+    InstanceState gone = awaitTerminated(request);
+    events.record(request.events());
+    return gone;
+  }
+
+  /**
+   * Idempotent as {@link #terminateInstance}: a retry terminates an instance already shutting down or gone as a no-op,
+   * then waits again. The terminate is one cloud call before the first heartbeat; one slower than the heartbeat timeout
+   * fails the attempt, and the retry finds the instance shutting down.
+   */
+  @Override
+  public InstanceState terminateInstanceAndWait(TerminateInstanceRequest request) {
+    InstanceState terminating = terminate(request);
+    InstanceState gone = awaitTerminated(
+        new TerminateInstanceRequest(request.cluster(), request.nodeClaim(), terminating.instanceId()));
+    events.record(request.events());
+    return gone;
+  }
+
+  private InstanceState terminate(TerminateInstanceRequest request) {
     String instanceId = request.instanceId() != null ? request.instanceId() : cloud.list(request.cluster()).stream()
         .filter(i -> request.nodeClaim().equals(i.tags().get(WellKnown.TAG_NODECLAIM))).map(Instance::id).findFirst().orElse(null);
     if (instanceId == null) {
@@ -279,8 +322,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     }
   }
 
-  @Override
-  public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
+  private InstanceState awaitTerminated(TerminateInstanceRequest request) {
     if (request.instanceId() == null) {
       return new InstanceState(null, InstanceState.NOT_FOUND);
     }
@@ -302,6 +344,11 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   /** Idempotent: deletion of a missing node is done, and the finalizer removal converges. */
   @Override
   public void deleteNode(NodeRef request) {
+    deleteNodeOf(request);
+    events.record(request.events());
+  }
+
+  private void deleteNodeOf(NodeRef request) {
     if (request.nodeName() == null) {
       return;
     }
@@ -317,13 +364,25 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
    */
   @Override
   public void deleteNodeClaim(NodeClaimRef request) {
-    String nodePool = cluster.getNodeClaim(request.nodeClaim())
+    deleteClaim(request.nodeClaim());
+  }
+
+  /** Idempotent as {@link #deleteNode} and {@link #deleteNodeClaim}: what is gone already is done. */
+  @Override
+  public void deleteNodeAndClaim(NodeRef request) {
+    deleteNodeOf(request);
+    deleteClaim(request.nodeClaim());
+    events.record(request.events());
+  }
+
+  private void deleteClaim(String nodeClaim) {
+    String nodePool = cluster.getNodeClaim(nodeClaim)
         .map(c -> c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)).orElse(null);
-    cluster.deleteNodeClaim(request.nodeClaim());
-    if (cluster.removeNodeClaimFinalizer(request.nodeClaim(), WellKnown.TERMINATION_FINALIZER)) {
+    cluster.deleteNodeClaim(nodeClaim);
+    if (cluster.removeNodeClaimFinalizer(nodeClaim, WellKnown.TERMINATION_FINALIZER)) {
       metrics.terminated(nodePool);
     }
-    log.atInfo().setMessage("nodeclaim deleted").addKeyValue("nodeclaim", request.nodeClaim()).log();
+    log.atInfo().setMessage("nodeclaim deleted").addKeyValue("nodeclaim", nodeClaim).log();
   }
 
   private NodeClaim claim(String name) {

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.farrier.activities.kube.ClusterEvent;
-import dev.farrier.activities.kube.EventSink;
-import dev.farrier.activities.kube.PodEvent;
+import dev.farrier.activities.kube.RecordingEventSink;
 import dev.farrier.workflows.activities.CandidateDecision;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,18 +34,8 @@ class DisruptionBlockedEventsTest {
 
   @Test
   void eachMessageIsToldOncePerWindow() {
-    List<ClusterEvent> written = new ArrayList<>();
-    EventSink sink = new EventSink() {
-      @Override
-      public void recordEvent(ClusterEvent event) {
-        written.add(event);
-      }
-
-      @Override
-      public boolean recordPodEvent(PodEvent event, Duration window) {
-        throw new AssertionError("no pod events");
-      }
-    };
+    RecordingEventSink sink = new RecordingEventSink();
+    List<ClusterEvent> written = sink.recorded;
     var now = new Instant[] {Instant.parse("2026-11-24T12:00:00Z")};
     var clock = new Clock() {
       @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }

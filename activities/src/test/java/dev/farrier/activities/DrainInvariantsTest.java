@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 class DrainInvariantsTest {
   private static final String NODE = "node-a";
+  /** This fake's pods never leave: a pass reports at once instead of waiting for them ({@code DrainPassSettlesTest}). */
+  private static final Duration SETTLE_WITHIN = Duration.ZERO;
   private final TestActivityEnvironment env = TestActivityEnvironment.newInstance();
 
   @AfterEach
@@ -142,7 +144,8 @@ class DrainInvariantsTest {
   }
 
   private DrainStatus drain(FakePodEvictor evictor, DrainRequest request) {
-    env.registerActivitiesImplementations(new NodeActivitiesImpl(null, evictor, null, Clock.systemUTC(), null, new SimpleMeterRegistry()));
+    env.registerActivitiesImplementations(new NodeActivitiesImpl(null, evictor, null, Clock.systemUTC(), null, new SimpleMeterRegistry(),
+        SETTLE_WITHIN));
     NodeActivities activities = env.newActivityStub(NodeActivities.class,
         ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(1)).build());
     return activities.drainStep(request);

@@ -164,10 +164,15 @@ class DrainStepIT {
 
   @Test
   void aNodeGoingAwayAnywayEvictsPodsWithoutAController() {
-    DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, false));
+    DrainStatus status = nodes.drainStep(new DrainRequest("c", nodeName, "nc", false, false, false, true));
 
     assertEquals(List.of(namespace + "/loner"), status.evicted(), "nothing else: not the DaemonSet pod, not the mirror pod");
     assertTrue(status.held().stream().noneMatch(h -> h.cause() == HeldPod.Cause.NO_CONTROLLER));
+    assertFalse(status.remaining().contains(namespace + "/loner"),
+        "gone (kwok removes it at once) before the pass reported: " + status);
+    assertTrue(client.v1().events().inNamespace("default").withField("involvedObject.name", nodeName).list().getItems().stream()
+        .anyMatch(e -> "Evicted".equals(e.getReason()) && e.getMessage().equals("evicted " + namespace + "/loner")),
+        "the pass recorded its eviction on the node");
   }
 
   @Test

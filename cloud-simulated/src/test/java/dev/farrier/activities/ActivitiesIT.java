@@ -14,7 +14,9 @@ import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.kube.PodEvent;
+import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
@@ -121,6 +123,51 @@ class ActivitiesIT extends ClusterIT {
     claims.deleteNodeClaim(ref);
     KubeTestSupport.awaitTrue("node and claim gone", () -> cluster.getNode(nodeName).isEmpty() && cluster.getNodeClaim(name).isEmpty());
     kubelet.close();
+  }
+
+  /**
+   * Each step records the Events its request names once it has done its work (the launch's names the instance it
+   * launched); terminate-and-wait and the final delete are one activity each and idempotent.
+   */
+  @Test
+  void stepsRecordTheirEventsAndTheLastTwoStepsAreOneActivityEach() {
+    var name = KubeTestSupport.unique(nodePool);
+    claims.createNodeClaim(claim(name));
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name, true));
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    var request = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), nodeName);
+    claims.registerNode(request.recording(
+        List.of(event(EventReasons.KIND_NODE_CLAIM, name, EventReasons.REGISTERED, "node registered"))));
+    claims.awaitInitialized(request);
+
+    var terminated = event(EventReasons.KIND_NODE, nodeName, EventReasons.TERMINATED, "terminated " + launched.instanceId());
+    var terminate = new TerminateInstanceRequest(CLUSTER, name, launched.instanceId(), List.of(terminated));
+    assertTrue(claims.terminateInstanceAndWait(terminate).gone());
+    assertTrue(claims.terminateInstanceAndWait(terminate).gone(), "a retry of a terminated instance is done at once");
+    var completed = event(EventReasons.KIND_NODE_CLAIM, name, EventReasons.DISRUPTION_COMPLETED, "disrupted");
+    claims.deleteNodeAndClaim(new NodeRef(CLUSTER, nodeName, name, List.of(completed)));
+    claims.deleteNodeAndClaim(new NodeRef(CLUSTER, nodeName, name));
+    KubeTestSupport.awaitTrue("node and claim gone",
+        () -> cluster.getNode(nodeName).isEmpty() && cluster.getNodeClaim(name).isEmpty());
+
+    assertEquals(Map.of(
+        EventReasons.LAUNCHED, EventReasons.launched(launched),
+        EventReasons.REGISTERED, "node registered",
+        EventReasons.DISRUPTION_COMPLETED, "disrupted"), eventsOn(name));
+    assertEquals(Map.of(EventReasons.TERMINATED, "terminated " + launched.instanceId()), eventsOn(nodeName),
+        "recorded once: the retry bumps the same Event's count");
+    kubelet.close();
+  }
+
+  private static EventRequest event(String kind, String name, String reason, String message) {
+    return new EventRequest(CLUSTER, kind, name, EventReasons.NORMAL, reason, message);
+  }
+
+  /** Farrier's Events about the object named, reason to message. */
+  private Map<String, String> eventsOn(String name) {
+    return client.v1().events().inNamespace("default").withField("involvedObject.name", name).list().getItems().stream()
+        .filter(e -> "farrier".equals(e.getReportingComponent()))
+        .collect(Collectors.toMap(e -> e.getReason(), e -> e.getMessage()));
   }
 
   @Test

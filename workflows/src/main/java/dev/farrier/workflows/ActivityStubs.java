@@ -16,8 +16,9 @@ import java.util.Map;
 /**
  * The one place activity options are declared, per activity method. Every activity has a StartToClose (one attempt)
  * and a ScheduleToClose (all attempts together, so a broken dependency fails the step instead of retrying forever);
- * the {@code await*} activities heartbeat, so a dead worker is noticed after {@link #AWAIT_HEARTBEAT} rather than at
- * the end of the wait. The permanent failure types of {@link FailureTypes#NON_RETRYABLE} are never retried.
+ * the activities that wait ({@code await*}, the drain pass, terminate-and-wait) heartbeat, so a dead worker is
+ * noticed after {@link #AWAIT_HEARTBEAT} rather than at the end of the wait. The permanent failure types of
+ * {@link FailureTypes#NON_RETRYABLE} are never retried.
  *
  * <p>Keys are activity type names: the method name with its first letter upper-cased (the SDK's default).
  */
@@ -65,21 +66,24 @@ public final class ActivityStubs {
 
   /** Registration and initialization are bounded by the launch settings: the activity's ScheduleToClose is the bound. */
   public static Map<String, ActivityOptions> nodeClaimOptions(LaunchSettings settings) {
-    return Map.of(
-        "CreateNodeClaim", QUICK,
+    return Map.ofEntries(
+        Map.entry("CreateNodeClaim", QUICK),
         // CreateFleet may take tens of seconds; retries are safe because the launch looks up its tagged instance first.
         // On cancellation (an abort) the saga must not look the instance up while an attempt is still creating it.
-        "LaunchInstance", ActivityOptions.newBuilder(call(Duration.ofMinutes(2), Duration.ofMinutes(10)))
-            .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED).build(),
-        "AwaitRegistered", await(Duration.ofSeconds(settings.registrationTimeoutSeconds())),
-        "RegisterNode", QUICK,
-        "AwaitInitialized", await(Duration.ofSeconds(settings.initializationTimeoutSeconds())),
-        "TerminateInstance", call(Duration.ofMinutes(1), Duration.ofMinutes(30)),
-        "AwaitInstanceTerminated", await(Duration.ofMinutes(30)),
+        Map.entry("LaunchInstance", ActivityOptions.newBuilder(call(Duration.ofMinutes(2), Duration.ofMinutes(10)))
+            .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED).build()),
+        Map.entry("AwaitRegistered", await(Duration.ofSeconds(settings.registrationTimeoutSeconds()))),
+        Map.entry("RegisterNode", QUICK),
+        Map.entry("AwaitInitialized", await(Duration.ofSeconds(settings.initializationTimeoutSeconds()))),
+        Map.entry("TerminateInstance", call(Duration.ofMinutes(1), Duration.ofMinutes(30))),
+        Map.entry("AwaitInstanceTerminated", await(Duration.ofMinutes(30))),
+        // The two above in one: bounded as their wait is; the terminate call is retried with it.
+        Map.entry("TerminateInstanceAndWait", await(Duration.ofMinutes(30))),
         // One describe: a drain asks it between passes, and an answer it cannot get proves nothing.
-        "InstanceState", call(Duration.ofSeconds(10), Duration.ofSeconds(30)),
-        "DeleteNode", CLEANUP,
-        "DeleteNodeClaim", CLEANUP);
+        Map.entry("InstanceState", call(Duration.ofSeconds(10), Duration.ofSeconds(30))),
+        Map.entry("DeleteNode", CLEANUP),
+        Map.entry("DeleteNodeClaim", CLEANUP),
+        Map.entry("DeleteNodeAndClaim", CLEANUP));
   }
 
   public static Map<String, ActivityOptions> nodeOptions() {
@@ -92,7 +96,8 @@ public final class ActivityStubs {
         "DrainStep", heartbeating(call(Duration.ofMinutes(2), Duration.ofMinutes(10))),
         "MarkAborted", CLEANUP,
         // Best effort: an Event is never worth holding a workflow up for long.
-        "RecordEvent", call(Duration.ofSeconds(10), Duration.ofMinutes(1)));
+        "RecordEvent", call(Duration.ofSeconds(10), Duration.ofMinutes(1)),
+        "RecordEvents", call(Duration.ofSeconds(10), Duration.ofMinutes(1)));
   }
 
   public static Map<String, ActivityOptions> planningOptions() {

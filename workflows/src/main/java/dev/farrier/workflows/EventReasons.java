@@ -1,6 +1,7 @@
 package dev.farrier.workflows;
 
 import dev.farrier.workflows.activities.DisruptionMethod;
+import dev.farrier.workflows.model.LaunchedInstance;
 import java.util.Optional;
 
 /** Reasons of the Kubernetes Events Farrier's workflows record; the sandbox's timeline reads them from kubectl. */
@@ -46,6 +47,17 @@ public final class EventReasons {
   /** The {@link #DISRUPTION_STARTED} message: {@code disrupting via replace: drifted (detail)}. */
   public static String disruptionStarted(DisruptionMethod method, String reason, String detail) {
     return DISRUPTION_STARTED_PREFIX + method + ": " + reason + (detail == null ? "" : " (" + detail + ")");
+  }
+
+  /** The {@link #LAUNCHED} message: {@code launched instance i-0abc (m5.large, us-west-2a, on-demand, ami-0abc)}. */
+  public static String launched(LaunchedInstance instance) {
+    return "launched instance " + instance.instanceId() + " (" + instance.instanceType() + ", " + instance.zone() + ", "
+        + instance.capacityType() + ", " + instance.imageId() + ")";
+  }
+
+  /** The {@link #EVICTED} message of a drained pod ({@code namespace/name}); a gone instance's pods are released. */
+  public static String evicted(String pod, boolean released) {
+    return (released ? "released " : "evicted ") + pod;
   }
 
   /** The reason word of a {@link #disruptionStarted} message (the activity that records it counts the disruption). */

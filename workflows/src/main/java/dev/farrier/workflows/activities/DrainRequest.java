@@ -4,19 +4,28 @@ package dev.farrier.workflows.activities;
  * Input of {@link NodeActivities#drainStep}. With {@code bypassPdb} (once the NodePool's terminationGracePeriod has
  * expired, or an operator forced the drain) the remaining pods are deleted instead of evicted.
  *
- * @param holdUnowned   leave pods no controller owns on the node (reported as held) instead of evicting them, since
- *                      nothing would recreate them; false for a node that is going away anyway (interrupted)
- * @param instanceGone  the cloud confirmed the node's instance is gone: its pods are already dead, so they are released
- *                      at once (deleted with no grace period, past PDBs and do-not-disrupt); there is nothing to drain
+ * @param holdUnowned      leave pods no controller owns on the node (reported as held) instead of evicting them, since
+ *                         nothing would recreate them; false for a node that is going away anyway (interrupted)
+ * @param instanceGone     the cloud confirmed the node's instance is gone: its pods are already dead, so they are
+ *                         released at once (deleted with no grace period, past PDBs and do-not-disrupt); there is
+ *                         nothing to drain
+ * @param recordEvictions  the pass records an Evicted Event on the node for each pod it evicted or released
+ *                         ({@link dev.farrier.workflows.EventReasons#evicted}); false when absent, as in payloads from
+ *                         before steps recorded their own Events (the workflow recorded them then)
  */
 public record DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned,
-    boolean instanceGone) {
+    boolean instanceGone, boolean recordEvictions) {
   /** As replacements before {@code holdUnowned} existed drained: pods without a controller are evicted too. */
   public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb) {
-    this(cluster, nodeName, nodeClaim, bypassPdb, false, false);
+    this(cluster, nodeName, nodeClaim, bypassPdb, false, false, false);
   }
 
   public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned) {
-    this(cluster, nodeName, nodeClaim, bypassPdb, holdUnowned, false);
+    this(cluster, nodeName, nodeClaim, bypassPdb, holdUnowned, false, false);
+  }
+
+  public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned,
+      boolean instanceGone) {
+    this(cluster, nodeName, nodeClaim, bypassPdb, holdUnowned, instanceGone, false);
   }
 }

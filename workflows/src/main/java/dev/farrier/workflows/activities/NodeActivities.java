@@ -3,7 +3,11 @@ package dev.farrier.workflows.activities;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 
-/** Node-level steps of a disruption. Every method is idempotent: it converges the node to a state. */
+/**
+ * Node-level steps of a disruption. Every method is idempotent: it converges the node to a state. A step records the
+ * Events of its request ({@link NodeRef#events()}) once it has done its work, best effort: an Event that cannot be
+ * recorded is logged and never fails the step (a retried step records it again, which bumps the Event's count).
+ */
 @ActivityInterface
 public interface NodeActivities {
   /** Adds {@code karpenter.sh/disrupted:NoSchedule} (kept if present). */
@@ -28,7 +32,10 @@ public interface NodeActivities {
   /**
    * One pass over the node's pods: evicts each evictable pod through the Eviction API (with the pod's UID as a
    * precondition: 404 and 409 mean it is gone already, 429 means a PDB blocks it). DaemonSet and mirror pods stay.
-   * Never fails on a PDB: the block is reported in the result for the workflow to wait and retry.
+   * Never fails on a PDB: the block is reported in the result for the workflow to wait and retry. Before it reports,
+   * the pass waits a few seconds at most for the pods it evicted and those already terminating to be gone, so pods
+   * that leave at once are not reported as remaining. With {@link DrainRequest#recordEvictions()} it records an Evicted
+   * Event per pod it evicted.
    */
   @ActivityMethod
   DrainStatus drainStep(DrainRequest request);
@@ -37,7 +44,17 @@ public interface NodeActivities {
   @ActivityMethod
   void markAborted(NodeRef request);
 
-  /** Records a Kubernetes Event. Best effort: a failure to record is logged, never fails the workflow. */
+  /**
+   * Records a Kubernetes Event. Best effort: a failure to record is logged, never fails the workflow. The interruption
+   * workflow, and replacements and launches started before their steps recorded their Events, call it once per Event.
+   */
   @ActivityMethod
   void recordEvent(EventRequest request);
+
+  /**
+   * Records Kubernetes Events that belong to no step (a blocked drain, an abort, a failure), all in one activity. Best
+   * effort, each on its own: one that cannot be recorded is logged and the others are still recorded.
+   */
+  @ActivityMethod
+  void recordEvents(RecordEventsRequest request);
 }

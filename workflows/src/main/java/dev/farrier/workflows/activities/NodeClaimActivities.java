@@ -5,7 +5,12 @@ import dev.farrier.workflows.model.NodeClaimRequest;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 
-/** The NodeClaim lifecycle: create, launch, register, initialize, terminate, delete. */
+/**
+ * The NodeClaim lifecycle: create, launch, register, initialize, terminate, delete. A step records the Events of its
+ * request ({@link AwaitNodeRequest#events()}, {@link TerminateInstanceRequest#events()}, {@link NodeRef#events()},
+ * {@link NodeClaimRef#recordLaunched()}) once it has done its work, best effort: an Event that cannot be recorded is
+ * logged and never fails the step (a retried step records it again, which bumps the Event's count).
+ */
 @ActivityInterface
 public interface NodeClaimActivities {
   /** Creates the NodeClaim (with the termination finalizer). Idempotent: an existing claim of that name is kept. */
@@ -50,13 +55,23 @@ public interface NodeClaimActivities {
 
   /**
    * The instance's state now: its EC2 state name, or {@link InstanceState#NOT_FOUND} when the cloud says it does not
-   * know the id. One read, no wait; an error reading it fails the activity (it proves nothing). Read-only.
+   * know the id. One read, no wait; an error reading it fails the activity (it proves nothing). Read-only: it records
+   * no Events (the waits poll it).
    */
   InstanceState instanceState(TerminateInstanceRequest request);
 
   /** Waits (heartbeating) until the instance is terminated or gone. Read-only. */
   @ActivityMethod
   InstanceState awaitInstanceTerminated(TerminateInstanceRequest request);
+
+  /**
+   * Terminates the claim's instance as {@link #terminateInstance} does (ownership checked first, {@code NotOwned}
+   * non-retryable) and waits (heartbeating) until it is terminated or gone: one step for a replacement past its point
+   * of no return. Idempotent: an instance already shutting down, terminated or not found is terminated again as a
+   * no-op, so a retry (Temporal's, or an operator's Retry of the failed step) starts over safely.
+   */
+  @ActivityMethod
+  InstanceState terminateInstanceAndWait(TerminateInstanceRequest request);
 
   /** Removes the termination finalizer from the Node named and deletes it. Idempotent: a missing node is done. */
   @ActivityMethod
@@ -65,4 +80,12 @@ public interface NodeClaimActivities {
   /** Removes the termination finalizer from the claim and deletes it. Idempotent: a missing claim is done. */
   @ActivityMethod
   void deleteNodeClaim(NodeClaimRef request);
+
+  /**
+   * Deletes the Node (when the request names one) and then the NodeClaim, each as {@link #deleteNode} and
+   * {@link #deleteNodeClaim} do: one step to finalize a replacement. Idempotent: an object already gone is done, so a
+   * retry after either delete finishes the other.
+   */
+  @ActivityMethod
+  void deleteNodeAndClaim(NodeRef request);
 }

@@ -22,15 +22,23 @@ import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Saga;
 import io.temporal.workflow.Workflow;
+import java.util.List;
 import org.slf4j.Logger;
 
 /**
  * The launch saga. Each compensation is registered before the step it undoes, so a step that fails half way (or a
  * cancellation while it runs) is still undone; compensations run in reverse: terminate the instance and wait until
  * it is gone, delete the Node, delete the NodeClaim.
+ *
+ * <p>Since version 1 of {@value #EVENTS_CHANGE} each step records its own Event (Launched, Registered, Initialized)
+ * and a failure's Event is one {@code recordEvents} activity; launches started before record each Event as an activity
+ * of its own, as their histories say.
  */
 public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   private static final Logger log = Workflow.getLogger(NodeLaunchWorkflowImpl.class);
+
+  /** {@code Workflow.getVersion} change id: the steps record their own Events (version 1). */
+  static final String EVENTS_CHANGE = "events-with-steps";
 
   private LaunchPhase phase = LaunchPhase.CREATING;
   private LaunchedInstance instance;
@@ -44,7 +52,8 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
     NodeClaimRequest claim = input.claim();
     LaunchSettings settings = input.settings() == null ? LaunchSettings.DEFAULTS : input.settings();
     NodeClaimActivities claims = ActivityStubs.nodeClaims(settings);
-    EventRecorder events = new EventRecorder(ActivityStubs.nodes(), cluster);
+    boolean eventsWithSteps = Workflow.getVersion(EVENTS_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    EventRecorder events = new EventRecorder(ActivityStubs.nodes(), cluster, eventsWithSteps);
     NodeClaimRef claimRef = new NodeClaimRef(cluster, claim.name());
 
     Workflow.upsertTypedSearchAttributes(
@@ -74,20 +83,24 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
       // Any attempt may have launched before a later one failed (even with a permanent error), so the saga
       // terminates by the claim's tag whenever the launch was tried.
       launchScheduled = true;
-      instance = claims.launchInstance(claimRef);
+      instance = claims.launchInstance(new NodeClaimRef(cluster, claim.name(), eventsWithSteps));
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(instance.instanceId()));
-      events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, "launched instance " + describe(instance));
+      if (!eventsWithSteps) {
+        events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, EventReasons.launched(instance));
+      }
 
       enter(LaunchPhase.REGISTERING);
       nodeName = claims.awaitRegistered(new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), null));
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(nodeName));
       var nodeRequest = new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), nodeName);
-      claims.registerNode(nodeRequest);
-      events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.REGISTERED, "node " + nodeName + " registered");
+      var registered = events.event(KIND_NODE_CLAIM, claim.name(), EventReasons.NORMAL, EventReasons.REGISTERED,
+          "node " + nodeName + " registered");
+      events.withStep(List.of(registered), caused -> claims.registerNode(nodeRequest.recording(caused)));
 
       enter(LaunchPhase.INITIALIZING);
-      claims.awaitInitialized(nodeRequest);
-      events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.INITIALIZED, "node " + nodeName + " initialized");
+      var initialized = events.event(KIND_NODE_CLAIM, claim.name(), EventReasons.NORMAL, EventReasons.INITIALIZED,
+          "node " + nodeName + " initialized");
+      events.withStep(List.of(initialized), caused -> claims.awaitInitialized(nodeRequest.recording(caused)));
       enter(LaunchPhase.INITIALIZED);
       StructuredLog.info(log, "launched nodeclaim", "nodeclaim", claim.name(), "nodepool", claim.nodePool(),
           "node", nodeName, "instance", instance.instanceId(), "instance-type", instance.instanceType(),
@@ -163,9 +176,5 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   private void enter(LaunchPhase next) {
     phase = next;
     Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(next.label()));
-  }
-
-  private static String describe(LaunchedInstance i) {
-    return i.instanceId() + " (" + i.instanceType() + ", " + i.zone() + ", " + i.capacityType() + ", " + i.imageId() + ")";
   }
 }

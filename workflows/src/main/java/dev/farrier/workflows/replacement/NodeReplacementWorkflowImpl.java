@@ -28,6 +28,7 @@ import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -82,8 +83,13 @@ import org.slf4j.Logger;
  * <p>Changes to the commands it emits are gated: {@value #INTERRUPTION_CHANGE} (version 1) for interruption handling,
  * {@value #OPERATOR_CHANGE} (version 1) for what operators see and do (the FarrierNodeClaim and FarrierBlocker search
  * attributes, Events on the NodeClaim, holding failed steps for Retry, approval, pods without a controller held),
- * {@value #EXPIRY_CHANGE} (version 1, asked only for a forceful command) for the forceful expiry.
- * Replacements started by older code replay as they ran.
+ * {@value #EXPIRY_CHANGE} (version 1, asked only for a forceful command) for the forceful expiry,
+ * {@value #RELEASE_CHANGE} (version 1) for releasing the pods of a gone instance, {@value #EVENTS_CHANGE} (version 1)
+ * for fewer activities: each step records the Events it causes (the taint DisruptionStarted and DisruptionTainted,
+ * the cordon Cordoned, the drain pass an Evicted per pod, the termination Terminated, the final delete
+ * DisruptionCompleted), the others are one {@code recordEvents} activity per call, the instance is terminated and
+ * waited for in one activity and the Node and NodeClaim deleted in one. Replacements started by older code replay as
+ * they ran.
  */
 public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private static final Logger log = Workflow.getLogger(NodeReplacementWorkflowImpl.class);
@@ -110,6 +116,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
    * forceful command a worker older than this started replays as the replace-first run it was.
    */
   static final String EXPIRY_CHANGE = "expiry-drains-now";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): steps record the Events they cause, Events of no step are one
+   * activity per call, terminate-and-wait and the Node and NodeClaim deletes are one activity each. A plain replacement's
+   * history no longer grows with the pods it evicts.
+   */
+  static final String EVENTS_CHANGE = "events-with-steps";
 
   /** How long a step that failed before the point of no return waits for a Retry before the replacement fails. */
   static final Duration RETRY_WINDOW = Duration.ofMinutes(10);
@@ -139,6 +151,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private int releaseVersion = Workflow.DEFAULT_VERSION;
   private int operatorVersion = Workflow.DEFAULT_VERSION;
   private int expiryVersion = Workflow.DEFAULT_VERSION;
+  private int eventsVersion = Workflow.DEFAULT_VERSION;
   private boolean interruptionNoticed;
   private ReplacementLaunch launch;
 
@@ -157,7 +170,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     nodes = ActivityStubs.nodes();
     claims = ActivityStubs.nodeClaims(launchSettings);
     planning = ActivityStubs.planning();
-    events = new EventRecorder(nodes, cluster);
     boolean resumed = input.state() != null || input.resume() != null;
     if (input.state() != null) {
       state = input.state();
@@ -167,6 +179,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     interruptionVersion = Workflow.getVersion(INTERRUPTION_CHANGE, Workflow.DEFAULT_VERSION, 1);
     operatorVersion = Workflow.getVersion(OPERATOR_CHANGE, Workflow.DEFAULT_VERSION, 1);
     releaseVersion = Workflow.getVersion(RELEASE_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    eventsVersion = Workflow.getVersion(EVENTS_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    events = new EventRecorder(nodes, cluster, eventsWithSteps());
     if (command.forceful()) {
       expiryVersion = Workflow.getVersion(EXPIRY_CHANGE, Workflow.DEFAULT_VERSION, 1);
     }
@@ -186,8 +200,13 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       }
     }
     if (!resumed && operatorsSee()) {
-      recordOnNodeAndClaim(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED,
-          EventReasons.disruptionStarted(command.method(), command.reason(), command.detail()));
+      List<EventRequest> started = events.onEach(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED,
+          EventReasons.disruptionStarted(command.method(), command.reason(), command.detail()), nodeAndClaim());
+      if (command.nodeName() != null) {
+        events.holdForNextStep(started); // the taint comes first
+      } else {
+        events.record(started);
+      }
     }
 
     boolean drainNext = resumed;
@@ -238,9 +257,9 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         enter(TAINTING);
         if (command.nodeName() != null) {
           state = state.withNodeChanges(true, state.cordoned());
-          nodes.taintDisrupted(nodeRef());
-          events.normal(KIND_NODE, command.nodeName(), EventReasons.DISRUPTION_TAINTED,
-              "tainted karpenter.sh/disrupted:NoSchedule (" + command.reason() + ")");
+          events.withStep(List.of(events.event(KIND_NODE, command.nodeName(), EventReasons.NORMAL, EventReasons.DISRUPTION_TAINTED,
+              "tainted karpenter.sh/disrupted:NoSchedule (" + command.reason() + ")")),
+              caused -> nodes.taintDisrupted(nodeRef().recording(caused)));
         }
         if (command.method() != DisruptionMethod.REPLACE) {
           logDecision(null);
@@ -255,10 +274,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         if (command.nodeName() != null) {
           checkpoint();
           enter(CORDONING);
-          // Only a cordon this workflow made is undone by a rollback.
-          boolean cordonedNow = Boolean.TRUE.equals(nodes.cordon(nodeRef()));
-          state = state.withNodeChanges(state.tainted(), state.cordoned() || cordonedNow);
-          events.normal(KIND_NODE, command.nodeName(), EventReasons.CORDONED, "cordoned for " + command.reason());
+          events.withStep(List.of(events.event(KIND_NODE, command.nodeName(), EventReasons.NORMAL, EventReasons.CORDONED,
+              "cordoned for " + command.reason())), caused -> {
+                // Only a cordon this workflow made is undone by a rollback.
+                boolean cordonedNow = Boolean.TRUE.equals(nodes.cordon(nodeRef().recording(caused)));
+                state = state.withNodeChanges(state.tainted(), state.cordoned() || cordonedNow);
+              });
         }
       }
       if (command.nodeName() != null) {
@@ -273,17 +294,43 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     // From here the node is going away: an abort can no longer give it back.
     enter(TERMINATING);
     if (command.instanceId() != null) {
-      var terminate = new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId());
-      claims.terminateInstance(terminate);
-      claims.awaitInstanceTerminated(terminate);
-      events.normal(KIND_NODE, nodeNameOrClaim(), EventReasons.TERMINATED, "terminated instance " + command.instanceId());
+      terminate();
     }
     enter(FINALIZING);
-    if (command.nodeName() != null) {
-      claims.deleteNode(nodeRef());
+    if (eventsWithSteps()) {
+      events.withStep(completedEvents(), caused -> claims.deleteNodeAndClaim(nodeRef().recording(caused)));
+    } else {
+      if (command.nodeName() != null) {
+        claims.deleteNode(nodeRef());
+      }
+      claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
     }
-    claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
     launch.collect();
+  }
+
+  /** Terminates the instance and waits until it is gone: one activity, or two in runs from before. */
+  private void terminate() {
+    List<EventRequest> terminated = List.of(events.event(KIND_NODE, nodeNameOrClaim(), EventReasons.NORMAL,
+        EventReasons.TERMINATED, "terminated instance " + command.instanceId()));
+    if (eventsWithSteps()) {
+      events.withStep(terminated, caused -> claims.terminateInstanceAndWait(
+          new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId(), caused)));
+      return;
+    }
+    var terminate = new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId());
+    claims.terminateInstance(terminate);
+    claims.awaitInstanceTerminated(terminate);
+    events.record(terminated);
+  }
+
+  /** DisruptionCompleted, the NodeClaim's last Event (operators see it since {@value #OPERATOR_CHANGE}). */
+  private List<EventRequest> completedEvents() {
+    if (!operatorsSee()) {
+      return List.of();
+    }
+    return List.of(events.event(EventReasons.KIND_NODE_CLAIM, command.nodeClaim(), EventReasons.NORMAL,
+        EventReasons.DISRUPTION_COMPLETED, "disrupted (" + command.reason() + "): " + state.evicted().size() + " pod(s) evicted"
+            + (state.replacementName() == null ? "" : ", replaced by " + state.replacementName())));
   }
 
   private ReplacementResult finish() {
@@ -291,10 +338,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
         "nodepool", command.nodePool(), "instance", command.instanceId(), "reason", command.reason(), "replacement", state.replacementName(),
         "evicted", state.evicted().size());
-    if (operatorsSee()) {
-      events.normal(EventReasons.KIND_NODE_CLAIM, command.nodeClaim(), EventReasons.DISRUPTION_COMPLETED,
-          "disrupted (" + command.reason() + "): " + state.evicted().size() + " pod(s) evicted"
-              + (state.replacementName() == null ? "" : ", replaced by " + state.replacementName()));
+    if (!eventsWithSteps()) {
+      events.record(completedEvents()); // the final delete records it since events-with-steps
     }
     return result(OUTCOME_DONE);
   }
@@ -525,6 +570,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     return operatorVersion >= 1;
   }
 
+  /** Running code whose steps record the Events they cause (not a replay of older histories). */
+  private boolean eventsWithSteps() {
+    return eventsVersion >= 1;
+  }
+
   private String reasonOfInterruption() {
     return state.interruption() == null ? null : state.interruption().reason();
   }
@@ -566,12 +616,12 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       checkpoint();
       boolean bypassPdb = DrainPolicy.bypassPdb(Workflow.currentTimeMillis(), state.graceEndsAtMillis(), state.forceDrain() != null);
       DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb,
-          operatorsSee() && !urgent(), instanceGone));
+          operatorsSee() && !urgent(), instanceGone, eventsWithSteps()));
       state = state.withDrainPass(status.evicted(), status.remaining());
-      if (!status.evicted().isEmpty()) {
-        String verb = instanceGone ? "released " : "evicted ";
+      if (!eventsWithSteps() && !status.evicted().isEmpty()) {
+        boolean released = instanceGone;
         events.normalEach(KIND_NODE, command.nodeName(), EventReasons.EVICTED,
-            status.evicted().stream().map(pod -> verb + pod).toList());
+            status.evicted().stream().map(pod -> EventReasons.evicted(pod, released)).toList());
       }
       if (status.drained()) {
         setBlocker(null);
@@ -839,10 +889,14 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /** The same Event on the node (when there is one) and on its NodeClaim, recorded together. */
   private void recordOnNodeAndClaim(String type, String reason, String message) {
-    events.each(type, reason, message, command.nodeName() == null
+    events.each(type, reason, message, nodeAndClaim());
+  }
+
+  private List<EventRecorder.Target> nodeAndClaim() {
+    return command.nodeName() == null
         ? List.of(new EventRecorder.Target(EventReasons.KIND_NODE_CLAIM, command.nodeClaim()))
         : List.of(new EventRecorder.Target(KIND_NODE, command.nodeName()),
-            new EventRecorder.Target(EventReasons.KIND_NODE_CLAIM, command.nodeClaim())));
+            new EventRecorder.Target(EventReasons.KIND_NODE_CLAIM, command.nodeClaim()));
   }
 
   NodeRef nodeRef() {

@@ -248,6 +248,31 @@ class OperatorActionsTest {
   }
 
   @Test
+  void aFailedTerminationPastThePointOfNoReturnWaitsForRetryAndRunsAgain() {
+    test.nodeClaims.onAwaitInstanceTerminated(r -> {
+      if (!terminated.get()) {
+        throw ApplicationFailure.newNonRetryableFailure("instance stuck in stopping", "InstanceStuck");
+      }
+    });
+    test.start();
+    NodeReplacementWorkflow workflow = test.newWorkflow(NodeReplacementWorkflow.class, ID);
+    WorkflowClient.start(workflow::replace, Fixtures.replacement(Fixtures.command(OLD, "replace", null)));
+    Eventually.await("waiting for a retry", () -> running().progress(), p -> p.phase().equals("AwaitingRetry"));
+    assertTrue(running().progress().pastPointOfNoReturn());
+    assertEquals(0, test.journal.countStartingWith("untaintDisrupted"), "past the point of no return nothing is given back");
+
+    terminated.set(true);
+    String said = running().retryReplacement(OperatorRequest.of(null));
+
+    assertTrue(said.contains("retrying termination"), said);
+    assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+    assertEquals(2, test.journal.count("terminateInstance " + OLD + " i-" + OLD), "terminated again by the retry");
+    assertEquals(1, test.journal.countStartingWith("drainStep"), "not drained again");
+    assertEquals(1, test.nodes.events().stream().filter(e -> e.reason().equals("Terminated")).count(),
+        "recorded by the termination that succeeded");
+  }
+
+  @Test
   void anInterruptionWhileWaitingForRetryRetriesAtOnceAndDrainsTheNodeGoingAway() {
     NodeReplacementWorkflow workflow = startHeldIn(Held.AWAITING_RETRY);
 

@@ -34,6 +34,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,20 +43,22 @@ import org.junit.jupiter.api.Test;
 /**
  * Writes the histories {@link WorkflowReplayTest} replays: one representative run per workflow type. Not part of the
  * build (its name matches no surefire pattern); run it by hand when a workflow changes on purpose (behind
- * {@code Workflow.getVersion}), keep the old history as a second resource, and commit the new files:
+ * {@code Workflow.getVersion}): point the runs of that type at a new file named for the change, keep the old history
+ * as it is (it is what older workers wrote; {@link #write} never overwrites one), and commit the new files:
  *
- * <pre>./mvnw -o -q -pl workflows test -Dtest=HistoryRecorder -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>./mvnw -o -q -pl workflows test -Dtest='HistoryRecorder#recordLaunch' -Dsurefire.failIfNoSpecifiedTests=false</pre>
  */
 class HistoryRecorder {
   static final Path DIR = Path.of("src/test/resources/histories");
 
+  /** Version 1 of {@code events-with-steps}: each step records its own Event. */
   @Test
   void recordLaunch() throws IOException {
     try (var test = new FarrierTestEnvironment().start()) {
       String id = WorkflowIds.launch("default-a");
       test.newWorkflow(NodeLaunchWorkflow.class, id)
           .launch(new NodeLaunchInput(Fixtures.CLUSTER, Fixtures.claim("default-a", "default"), Fixtures.LAUNCH));
-      write(test, id, "NodeLaunchWorkflow");
+      write(test, id, "NodeLaunchWorkflow-events-with-steps");
     }
   }
 
@@ -79,6 +82,10 @@ class HistoryRecorder {
     }
   }
 
+  /**
+   * Version 1 of {@code events-with-steps}: a drain a PDB holds for two passes; the steps record their Events, the
+   * blocked drain's is one activity, terminate-and-wait and the deletes one activity each.
+   */
   @Test
   void recordReplacement() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
@@ -92,7 +99,7 @@ class HistoryRecorder {
       var result = test.newWorkflow(NodeReplacementWorkflow.class, id)
           .replace(Fixtures.replacement(Fixtures.command("default-old", "replace", null)));
       assertEquals("Done", result.outcome());
-      write(test, id, "NodeReplacementWorkflow");
+      write(test, id, "NodeReplacementWorkflow-events-with-steps");
     }
   }
 
@@ -201,8 +208,9 @@ class HistoryRecorder {
     }
   }
 
-  private static void write(FarrierTestEnvironment test, String workflowId, String type) throws IOException {
+  /** Writes a new history file; one already there is an older worker's history, which must stay as it is. */
+  private static void write(FarrierTestEnvironment test, String workflowId, String name) throws IOException {
     Files.createDirectories(DIR);
-    Files.writeString(DIR.resolve(type + ".json"), test.client().fetchHistory(workflowId).toJson(true));
+    Files.writeString(DIR.resolve(name + ".json"), test.client().fetchHistory(workflowId).toJson(true), StandardOpenOption.CREATE_NEW);
   }
 }

@@ -19,6 +19,13 @@ class WorkflowReplayTest {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeLaunchWorkflow.json", NodeLaunchWorkflowImpl.class);
   }
 
+  /** Version 1 of {@code events-with-steps}: the steps record their own Events. */
+  @Test
+  void nodeLaunchWithEventsInItsStepsReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeLaunchWorkflow-events-with-steps.json",
+        NodeLaunchWorkflowImpl.class);
+  }
+
   @Test
   void provisioningReplays() throws Exception {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ProvisioningWorkflow.json", ProvisioningWorkflowImpl.class);
@@ -27,6 +34,16 @@ class WorkflowReplayTest {
   @Test
   void nodeReplacementReplays() throws Exception {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow.json",
+        NodeReplacementWorkflowImpl.class);
+  }
+
+  /**
+   * Version 1 of {@code events-with-steps}: steps record their Events, the others are one activity per call,
+   * terminate-and-wait and the final deletes one activity each.
+   */
+  @Test
+  void replacementWithEventsInItsStepsReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow-events-with-steps.json",
         NodeReplacementWorkflowImpl.class);
   }
 

@@ -1,15 +1,19 @@
 package dev.farrier.workflows.testing;
 
+import dev.farrier.workflows.activities.EventRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
 /**
  * The calls the fake activities received, in order, as {@code "method arg1 arg2"} lines (one journal shared by all
- * fakes, so order across interfaces can be asserted).
+ * fakes, so order across interfaces can be asserted), and the Kubernetes Events they recorded: each Event, whether a
+ * step recorded it or {@code recordEvent(s)} did, is kept ({@link #events()}) and journaled as a
+ * {@code recordEvent <reason> <name>} line after the call that recorded it.
  */
 public final class CallJournal {
   private final List<String> calls = new ArrayList<>();
+  private final List<EventRequest> events = new ArrayList<>();
 
   public synchronized void record(String method, Object... args) {
     StringBuilder line = new StringBuilder(method);
@@ -17,6 +21,16 @@ public final class CallJournal {
       line.append(' ').append(arg);
     }
     calls.add(line.toString());
+  }
+
+  /** An Event a fake recorded. */
+  public synchronized void event(EventRequest event) {
+    events.add(event);
+    record("recordEvent", event.reason(), event.name());
+  }
+
+  public synchronized List<EventRequest> events() {
+    return List.copyOf(events);
   }
 
   public synchronized List<String> all() {

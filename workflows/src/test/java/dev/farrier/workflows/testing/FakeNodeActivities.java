@@ -1,22 +1,24 @@
 package dev.farrier.workflows.testing;
 
+import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.RecordEventsRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * A hand-written NodeActivities. Drains succeed in one pass unless a test scripts {@link #onDrainStep}; Events are
- * kept for assertions ({@link #events()}) and journaled as {@code recordEvent <reason> <name>}.
+ * A hand-written NodeActivities. Drains succeed in one pass unless a test scripts {@link #onDrainStep}; Events, those
+ * the steps record and those recorded on their own, are kept for assertions ({@link #events()}) and journaled as
+ * {@code recordEvent <reason> <name>} after the step.
  */
 public class FakeNodeActivities implements NodeActivities {
   private volatile boolean cordonedByOperator;
   private final CallJournal journal;
-  private final List<EventRequest> events = new ArrayList<>();
   private final List<DrainRequest> drainRequests = new ArrayList<>();
   private volatile Function<DrainRequest, DrainStatus> drainStep = r -> drained(List.of());
 
@@ -37,8 +39,9 @@ public class FakeNodeActivities implements NodeActivities {
     return this;
   }
 
-  public synchronized List<EventRequest> events() {
-    return List.copyOf(events);
+  /** Every Event recorded so far, by any fake sharing the journal. */
+  public List<EventRequest> events() {
+    return journal.events();
   }
 
   public synchronized List<DrainRequest> drainRequests() {
@@ -48,16 +51,19 @@ public class FakeNodeActivities implements NodeActivities {
   @Override
   public void taintDisrupted(NodeRef request) {
     journal.record("taintDisrupted", request.nodeName());
+    request.events().forEach(journal::event);
   }
 
   @Override
   public void untaintDisrupted(NodeRef request) {
     journal.record("untaintDisrupted", request.nodeName());
+    request.events().forEach(journal::event);
   }
 
   @Override
   public Boolean cordon(NodeRef request) {
     journal.record("cordon", request.nodeName());
+    request.events().forEach(journal::event);
     return !cordonedByOperator;
   }
 
@@ -70,6 +76,7 @@ public class FakeNodeActivities implements NodeActivities {
   @Override
   public void uncordon(NodeRef request) {
     journal.record("uncordon", request.nodeName());
+    request.events().forEach(journal::event);
   }
 
   @Override
@@ -78,19 +85,27 @@ public class FakeNodeActivities implements NodeActivities {
       drainRequests.add(request);
     }
     journal.record("drainStep", request.nodeName(), request.bypassPdb() ? "bypassPdb" : "evict");
-    return drainStep.apply(request);
+    DrainStatus status = drainStep.apply(request);
+    if (request.recordEvictions()) {
+      status.evicted().forEach(pod -> journal.event(new EventRequest(request.cluster(), EventReasons.KIND_NODE, request.nodeName(),
+          EventReasons.NORMAL, EventReasons.EVICTED, EventReasons.evicted(pod, request.instanceGone()))));
+    }
+    return status;
   }
 
   @Override
   public void markAborted(NodeRef request) {
     journal.record("markAborted", request.nodeName());
+    request.events().forEach(journal::event);
   }
 
   @Override
   public void recordEvent(EventRequest request) {
-    synchronized (this) {
-      events.add(request);
-    }
-    journal.record("recordEvent", request.reason(), request.name());
+    journal.event(request);
+  }
+
+  @Override
+  public void recordEvents(RecordEventsRequest request) {
+    request.events().forEach(journal::event);
   }
 }

@@ -1,6 +1,8 @@
 package dev.farrier.workflows.testing;
 
+import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
+import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.InstanceState;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
@@ -15,7 +17,10 @@ import java.util.function.Function;
 /**
  * A hand-written NodeClaimActivities: every call is journaled, and each step does the happy thing unless a test
  * replaces it ({@code onLaunchInstance(ref -> { throw ... })}). Instance ids are {@code i-<claim>}, node names
- * {@code node-<claim>}.
+ * {@code node-<claim>}. A step that succeeds journals the Events it was asked to record after it. The merged steps
+ * are journaled as the steps they do ({@code terminateInstanceAndWait} as {@code terminateInstance} then
+ * {@code awaitInstanceTerminated}, {@code deleteNodeAndClaim} as {@code deleteNode} then {@code deleteNodeClaim}), so
+ * the journal reads the same whichever activities a workflow version calls; its history tells them apart.
  */
 public class FakeNodeClaimActivities implements NodeClaimActivities {
   private final CallJournal journal;
@@ -94,31 +99,50 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
   @Override
   public LaunchedInstance launchInstance(NodeClaimRef request) {
     journal.record("launchInstance", request.nodeClaim());
-    return launchInstance.apply(request);
+    LaunchedInstance instance = launchInstance.apply(request);
+    if (request.recordLaunched()) {
+      journal.event(new EventRequest(request.cluster(), EventReasons.KIND_NODE_CLAIM, request.nodeClaim(), EventReasons.NORMAL,
+          EventReasons.LAUNCHED, EventReasons.launched(instance)));
+    }
+    return instance;
   }
 
   @Override
   public String awaitRegistered(AwaitNodeRequest request) {
     journal.record("awaitRegistered", request.nodeClaim());
-    return awaitRegistered.apply(request);
+    String nodeName = awaitRegistered.apply(request);
+    request.events().forEach(journal::event);
+    return nodeName;
   }
 
   @Override
   public void registerNode(AwaitNodeRequest request) {
     journal.record("registerNode", request.nodeClaim(), request.nodeName());
     registerNode.accept(request);
+    request.events().forEach(journal::event);
   }
 
   @Override
   public void awaitInitialized(AwaitNodeRequest request) {
     journal.record("awaitInitialized", request.nodeClaim());
     awaitInitialized.accept(request);
+    request.events().forEach(journal::event);
   }
 
   @Override
   public InstanceState terminateInstance(TerminateInstanceRequest request) {
     journal.record("terminateInstance", request.nodeClaim(), request.instanceId());
+    request.events().forEach(journal::event);
     return new InstanceState(request.instanceId(), "shutting-down");
+  }
+
+  @Override
+  public InstanceState terminateInstanceAndWait(TerminateInstanceRequest request) {
+    journal.record("terminateInstance", request.nodeClaim(), request.instanceId());
+    journal.record("awaitInstanceTerminated", request.nodeClaim(), request.instanceId());
+    awaitInstanceTerminated.accept(request);
+    request.events().forEach(journal::event);
+    return new InstanceState(request.instanceId(), "terminated");
   }
 
   @Override
@@ -131,16 +155,27 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
   public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
     journal.record("awaitInstanceTerminated", request.nodeClaim(), request.instanceId());
     awaitInstanceTerminated.accept(request);
+    request.events().forEach(journal::event);
     return new InstanceState(request.instanceId(), "terminated");
   }
 
   @Override
   public void deleteNode(NodeRef request) {
     journal.record("deleteNode", request.nodeName());
+    request.events().forEach(journal::event);
   }
 
   @Override
   public void deleteNodeClaim(NodeClaimRef request) {
     journal.record("deleteNodeClaim", request.nodeClaim());
+  }
+
+  @Override
+  public void deleteNodeAndClaim(NodeRef request) {
+    if (request.nodeName() != null) {
+      journal.record("deleteNode", request.nodeName());
+    }
+    journal.record("deleteNodeClaim", request.nodeClaim());
+    request.events().forEach(journal::event);
   }
 }
