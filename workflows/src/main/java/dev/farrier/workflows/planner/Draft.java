@@ -16,6 +16,8 @@ import java.util.TreeSet;
 /** A claim being planned: it narrows and grows as pods join. */
 final class Draft {
   final PoolContext pool;
+  /** Its place in the plan's claims, in the order they were opened. */
+  final int index;
   /** Stands in for {@code kubernetes.io/hostname} until the node exists. */
   final String host;
   Requirements requirements;
@@ -37,9 +39,10 @@ final class Draft {
   final List<PodRef> pods = new ArrayList<>();
   final List<PodShape> members = new ArrayList<>();
 
-  Draft(PoolContext pool, String host, Requirements requirements) {
+  Draft(PoolContext pool, int index, Requirements requirements) {
     this.pool = pool;
-    this.host = host;
+    this.index = index;
+    this.host = "planned-claim-" + index;
     this.requirements = requirements;
     this.podRequests = Resources.ZERO;
   }
@@ -59,6 +62,19 @@ final class Draft {
    */
   boolean hasRoomFor(Resources requests) {
     return requests.milliCpu() <= roomCpu && requests.memoryBytes() <= roomMemory && requests.pods() <= roomPods;
+  }
+
+  /** The CPU, memory and pod slots {@link #hasRoomFor} allows one more pod, for the scheduler's {@link RoomIndex}. */
+  long roomCpu() {
+    return roomCpu;
+  }
+
+  long roomMemory() {
+    return roomMemory;
+  }
+
+  long roomPods() {
+    return roomPods;
   }
 
   /** A cheap necessary condition: some listed type is at least this big in cpu, memory and pods, within the cap. */

@@ -25,6 +25,14 @@ record HostRule(Kind kind, TopologyGroup group, int maxSkew, boolean selfSelecti
     };
   }
 
+  /**
+   * Whether the rule keeps the pod off {@code host} now and for the rest of the plan: counts only grow, so a node
+   * full for a spread or holding a repelling pod stays so; an affinity may still be met once a matching pod lands.
+   */
+  boolean refusesForGood(String host) {
+    return kind != Kind.AFFINITY && !allows(host);
+  }
+
   /** Whether a pod may go to a node that does not exist yet (no pods at all). */
   boolean allowsNewNode() {
     return kind != Kind.AFFINITY || (group.total() == 0 && selfSelecting);

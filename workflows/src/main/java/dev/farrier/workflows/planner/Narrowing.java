@@ -33,6 +33,16 @@ record Narrowing(
     return true;
   }
 
+  /** Whether a rule keeps the pod off {@code host} for the rest of the plan ({@link HostRule#refusesForGood}). */
+  boolean refusesHostForGood(String host) {
+    for (HostRule rule : hostRules) {
+      if (rule.refusesForGood(host)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The first rule that keeps the pod off a node that does not exist yet, or null. */
   HostRule blocksNewNode() {
     for (HostRule rule : hostRules) {

@@ -30,6 +30,12 @@ final class Scheduler {
   private final List<PoolContext> pools;
   private final List<ExistingSlot> existing;
   private final List<Draft> drafts = new ArrayList<>();
+  /**
+   * The room of the existing nodes and of the claims, same order, so first fit skips the full ones without offering
+   * them the pod. A claim of a pool with limits stays {@link RoomIndex#ANY}: its room can grow back (see offerDraft).
+   */
+  private final RoomIndex existingRooms = new RoomIndex();
+  private final RoomIndex draftRooms = new RoomIndex();
   private final Resources[] planned;
   private final TopologyState topology;
   private final Set<String> zoneLikeKeys;
@@ -39,12 +45,31 @@ final class Scheduler {
   /** False to let claims grow while any listed type holds them (a replacement must take all of a node's pods). */
   private final boolean sizeByPrice;
 
+  /**
+   * False to offer every pod to every target, the plain first fit the skip over targets refused for good
+   * ({@link PodShape.Attempt#draftsRefusedForGood}) must give the same plans as; tests compare the two.
+   */
+  private final boolean skipRefused;
+
+  /** What a target answers when offered a pod. */
+  private enum Offer {
+    TAKEN,
+    REFUSED,
+    /** Refused for a reason that only gets worse as pods are placed: it will refuse this pod's shape and level again. */
+    REFUSED_FOR_GOOD
+  }
+
   Scheduler(ProvisioningSnapshot snapshot) {
-    this(snapshot, true);
+    this(snapshot, true, true);
   }
 
   Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice) {
+    this(snapshot, sizeByPrice, true);
+  }
+
+  Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice, boolean skipRefused) {
     this.sizeByPrice = sizeByPrice;
+    this.skipRefused = skipRefused;
     List<NodePoolView> ordered = snapshot.nodePools().stream()
         .sorted(Comparator.comparingInt(NodePoolView::weight).reversed().thenComparing(NodePoolView::name))
         .toList();
@@ -68,6 +93,13 @@ final class Scheduler {
       slots.add(new ExistingSlot(n, slots.size(), pool == null ? List.of() : pool.startupTaints()));
     }
     this.existing = List.copyOf(slots);
+    for (ExistingSlot s : existing) {
+      if (s.node.acceptsPods()) {
+        existingRooms.add(s.remaining.milliCpu(), s.remaining.memoryBytes(), s.remaining.pods());
+      } else {
+        existingRooms.add(RoomIndex.NONE, RoomIndex.NONE, RoomIndex.NONE);
+      }
+    }
     this.topology = new TopologyState(universe(pools, existing));
     this.zoneLikeKeys = new TreeSet<>();
   }
@@ -192,50 +224,97 @@ final class Scheduler {
     return false;
   }
 
+  /**
+   * Offers the pod to the existing nodes and in-flight claims, ready ones first: after those that refused its shape for
+   * good, and only to those with room for it (a node's room only shrinks, so the ones skipped refuse it for good too).
+   */
   private boolean tryExisting(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
-    for (ExistingSlot slot : existing) {
-      if (!slot.node.acceptsPods() || !shape.requests.fitsIn(slot.remaining)
-          || !attempt.fitsExisting(slot, shape.spec.tolerations(), existing.size())) {
-        continue;
+    boolean prefix = skipRefused;
+    int i = skipRefused ? attempt.existingRefusedForGood : 0;
+    for (; ; i++) {
+      i = skipRefused ? existingRooms.next(i, shape.requests.milliCpu(), shape.requests.memoryBytes(), shape.requests.pods()) : i;
+      if (i >= existing.size()) {
+        break;
       }
-      boolean inDomain = true;
-      for (var e : narrowing.allowed().entrySet()) {
-        String d = slot.domain(e.getKey());
-        if (d == null || !e.getValue().contains(d)) {
-          inDomain = false;
-          break;
-        }
-      }
-      if (!inDomain || !narrowing.allowsHost(slot.host)) {
-        continue;
-      }
-      slot.remaining = slot.remaining.minus(shape.requests);
-      slot.placed.add(pod);
-      topology.record(shape, slot::domain, k -> true);
-      return true;
-    }
-    return false;
-  }
-
-  /** Offers the pod to the claims planned so far, in the order they were opened. */
-  private boolean tryDrafts(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
-    for (Draft draft : drafts) {
-      if (tryDraft(draft, pod, shape, attempt, narrowing)) {
+      Offer offer = offerExisting(existing.get(i), pod, shape, attempt, narrowing);
+      if (offer == Offer.TAKEN) {
         return true;
       }
+      prefix = prefix && offer == Offer.REFUSED_FOR_GOOD;
+      if (prefix) {
+        attempt.existingRefusedForGood = i + 1;
+      }
+    }
+    if (prefix) {
+      attempt.existingRefusedForGood = existing.size();
     }
     return false;
   }
 
-  private boolean tryDraft(Draft draft, PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+  private Offer offerExisting(ExistingSlot slot, PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+    // Whether it accepts pods, its taints and labels do not change during a plan, and its room only shrinks.
+    if (!slot.node.acceptsPods() || !shape.requests.fitsIn(slot.remaining)
+        || !attempt.fitsExisting(slot, shape.spec.tolerations(), existing.size())) {
+      return Offer.REFUSED_FOR_GOOD;
+    }
+    for (var e : narrowing.allowed().entrySet()) {
+      String d = slot.domain(e.getKey());
+      if (d == null || !e.getValue().contains(d)) {
+        return Offer.REFUSED;
+      }
+    }
+    if (!narrowing.allowsHost(slot.host)) {
+      return narrowing.refusesHostForGood(slot.host) ? Offer.REFUSED_FOR_GOOD : Offer.REFUSED;
+    }
+    slot.remaining = slot.remaining.minus(shape.requests);
+    existingRooms.set(slot.index, slot.remaining.milliCpu(), slot.remaining.memoryBytes(), slot.remaining.pods());
+    slot.placed.add(pod);
+    topology.record(shape, slot::domain, k -> true);
+    return Offer.TAKEN;
+  }
+
+  /**
+   * Offers the pod to the claims planned so far, in the order they were opened: after those that refused its shape for
+   * good, and only to those with room for it (the ones skipped refuse it for good too: see {@link #draftRooms}).
+   */
+  private boolean tryDrafts(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
+    boolean prefix = skipRefused;
+    int i = skipRefused ? attempt.draftsRefusedForGood : 0;
+    for (; ; i++) {
+      i = skipRefused ? draftRooms.next(i, shape.requests.milliCpu(), shape.requests.memoryBytes(), shape.requests.pods()) : i;
+      if (i >= drafts.size()) {
+        break;
+      }
+      Offer offer = offerDraft(drafts.get(i), pod, shape, attempt, narrowing);
+      if (offer == Offer.TAKEN) {
+        return true;
+      }
+      prefix = prefix && offer == Offer.REFUSED_FOR_GOOD;
+      if (prefix) {
+        attempt.draftsRefusedForGood = i + 1;
+      }
+    }
+    if (prefix) {
+      attempt.draftsRefusedForGood = drafts.size();
+    }
+    return false;
+  }
+
+  private Offer offerDraft(Draft draft, PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
     PoolContext pool = draft.pool;
+    // Without limits a claim's room only shrinks and its requirements only narrow, so what it refuses for resources or
+    // labels it refuses for good. With limits, a type another claim gave up can come back into its options.
+    Offer refused = pool.limited() ? Offer.REFUSED : Offer.REFUSED_FOR_GOOD;
     if (!draft.hasRoomFor(shape.requests) || shape.admission(pool) != null) {
-      return false;
+      return refused;
     }
     Resources podRequests = draft.podRequests.plus(shape.requests);
     Resources total = podRequests.plus(pool.daemonOverhead);
-    if (!draft.mightFit(total) || !narrowing.allowsHost(draft.host)) {
-      return false;
+    if (!draft.mightFit(total)) {
+      return refused;
+    }
+    if (!narrowing.allowsHost(draft.host)) {
+      return narrowing.refusesHostForGood(draft.host) ? Offer.REFUSED_FOR_GOOD : Offer.REFUSED;
     }
     Function<Resources, String> limit = pool.limitCheck(planned[pool.index].minus(draft.counted));
     for (int i = 0; i < attempt.alternatives.size(); i++) {
@@ -255,10 +334,12 @@ final class Scheduler {
       Pinned pinned = pin(pool, r, options, total, narrowing, limit);
       if (pinned != null) {
         commit(draft, pod, shape, pinned, podRequests);
-        return true;
+        return Offer.TAKEN;
       }
     }
-    return false;
+    // Topology's domains change as pods are placed; without them only the claim's narrowing requirements and growing
+    // requests refused the pod.
+    return narrowing.allowed().isEmpty() ? refused : Offer.REFUSED;
   }
 
   private boolean tryOpen(PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
@@ -286,12 +367,13 @@ final class Scheduler {
         }
         Pinned pinned = pin(pool, r, options, total, narrowing, limit);
         if (pinned != null) {
-          Draft draft = new Draft(pool, "planned-claim-" + drafts.size(), pool.requirements);
+          Draft draft = new Draft(pool, drafts.size(), pool.requirements);
           if (sizeByPrice) {
             draft.cap = sizing[pool.index].cap(pinned.requirements(), pinned.options().ranked(), podRequests,
                 remaining.get(shape));
           }
           drafts.add(draft);
+          draftRooms.add(RoomIndex.ANY, RoomIndex.ANY, RoomIndex.ANY);
           commit(draft, pod, shape, pinned, podRequests);
           return true;
         }
@@ -372,6 +454,8 @@ final class Scheduler {
     draft.update(pinned.requirements(), pinned.options(), podRequests);
     if (pool.limited()) {
       planned[pool.index] = planned[pool.index].minus(previouslyCounted).plus(draft.counted);
+    } else {
+      draftRooms.set(draft.index, draft.roomCpu(), draft.roomMemory(), draft.roomPods());
     }
     draft.pods.add(pod);
     // Pods already on the claim are counted for a key once the claim is pinned to one value of it.

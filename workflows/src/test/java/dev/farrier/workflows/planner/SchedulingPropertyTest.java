@@ -62,7 +62,7 @@ class SchedulingPropertyTest {
   }
 
   /** Gives pods topology constraints, preferences and volumes, and adds existing nodes (some in flight, some cordoned). */
-  private static ProvisioningSnapshot decorate(ProvisioningSnapshot s, Random random) {
+  static ProvisioningSnapshot decorate(ProvisioningSnapshot s, Random random) {
     List<PodSpecView> pods = new ArrayList<>();
     for (PodSpecView p : s.pendingPods()) {
       PodSpecView q = switch (random.nextInt(8)) {
