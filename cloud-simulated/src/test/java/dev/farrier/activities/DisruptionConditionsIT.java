@@ -34,6 +34,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,6 +77,13 @@ class DisruptionConditionsIT extends ClusterIT {
             Requirement.in(WellKnown.ARCH_LABEL, List.of("amd64"))),
         Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), hash, expireAfter, null, List.of()));
     activities.claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    return name;
+  }
+
+  /** The planner leaves a claim alone until it is initialized: say it is, as the launch workflow would. */
+  private String initialized(String name) {
+    cluster.patchNodeClaimConditions(name, List.of(Condition.of(NodeClaimStatus.INITIALIZED, Condition.TRUE, "Initialized", "", Instant.now())),
+        List.of());
     return name;
   }
 
@@ -210,8 +218,8 @@ class DisruptionConditionsIT extends ClusterIT {
 
   @Test
   void aPreviewListsEveryDecisionAndWritesNothingWhileARoundWritesAndListsOnlyWhatItDisrupts() {
-    var expired = launchedClaim("1s");
-    var kept = launchedClaim("720h");
+    var expired = initialized(launchedClaim("1s"));
+    var kept = initialized(launchedClaim("720h"));
     KubeTestSupport.awaitTrue("planned as expired: " + expired, () -> activities.planning.planDisruption(
         new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.PREVIEW)).commands().stream()
         .anyMatch(c -> c.nodeClaim().equals(expired)));
