@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * The worker as the chart runs it, for a sandbox that starts the worker as a local process: the container's
@@ -74,6 +76,17 @@ public record WorkerSettingsFromChart(Deployment deployment, Container container
     }
     throw new IllegalStateException("the chart sets " + variable.getName() + " from " + variable.getValueFrom()
         + ", which a worker outside the cluster cannot be given");
+  }
+
+  /**
+   * The container's memory limit in bytes, which a JVM in the pod sees as its machine's memory (the heap is a share of
+   * it); empty when the chart sets none.
+   */
+  public OptionalLong memoryLimitBytes() {
+    var resources = container.getResources();
+    var limit = resources == null || resources.getLimits() == null ? null : resources.getLimits().get("memory");
+    return limit == null ? OptionalLong.empty()
+        : OptionalLong.of(Quantity.getAmountInBytes(limit).longValueExact());
   }
 
   /** A file the container reads from a mounted Secret. */

@@ -248,6 +248,21 @@ class FarrierChartIT {
     assertEquals(rendered.one(ServiceAccount.class).getMetadata().getName(), binding.getSubjects().getFirst().getName());
   }
 
+  /** The JVM is tuned in one place for both: the image's default JDK_JAVA_OPTIONS and the chart's are the same. */
+  @Test
+  void theChartsJvmOptionsAreTheImagesAndSizeTheHeapFromTheMemoryLimit(LocalStack stack) throws Exception {
+    WorkerSettingsFromChart worker = WorkerSettingsFromChart.of(render(stack, DEFAULT_VALUES));
+    var pom = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(DEPLOY.getParent().resolve("worker/pom.xml").toFile());
+    String image = pom.getElementsByTagName("JDK_JAVA_OPTIONS").item(0).getTextContent().strip();
+
+    String chart = worker.environment("p", "ns").get("JDK_JAVA_OPTIONS");
+    assertEquals(image, chart, "worker/pom.xml's image environment and the chart's controller.jvmOptions differ");
+    assertTrue(chart.contains("-XX:MaxRAMPercentage="), "the heap follows the container's memory limit: " + chart);
+    assertTrue(chart.contains("-XX:+ExitOnOutOfMemoryError"), "a worker out of memory restarts instead of limping: " + chart);
+    assertEquals(1L << 30, worker.memoryLimitBytes().orElseThrow(), "the default memory limit, 1Gi");
+  }
+
   private static <T extends HasMetadata> T one(List<HasMetadata> objects, Class<T> type) {
     return new HelmChart.Rendered("", objects).one(type);
   }

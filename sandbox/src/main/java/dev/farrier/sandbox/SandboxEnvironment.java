@@ -185,7 +185,7 @@ public final class SandboxEnvironment implements AutoCloseable {
     var env = new LinkedHashMap<>(chart.environment("worker-" + (workers.size() + 1), chart.namespace()));
     env.putAll(outsideAPod());
     env.putAll(settings);
-    var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"));
+    var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"), chart.memoryLimitBytes());
     workers.add(worker);
     worker.awaitStarted(Duration.ofSeconds(90));
     return worker;

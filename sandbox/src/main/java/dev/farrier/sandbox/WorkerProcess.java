@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,30 +22,37 @@ public final class WorkerProcess implements AutoCloseable {
   private final Path log;
   /** Where this process's part of the log begins (a restarted worker appends to the same file). */
   private final long logStart;
+  private final OptionalLong memoryLimitBytes;
 
-  private WorkerProcess(Process process, Map<String, String> env, Path log, long logStart) {
+  private WorkerProcess(Process process, Map<String, String> env, Path log, long logStart, OptionalLong memoryLimitBytes) {
+    this.memoryLimitBytes = memoryLimitBytes;
     this.process = process;
     this.env = Map.copyOf(env);
     this.log = log;
     this.logStart = logStart;
   }
 
-  /** Starts a worker JVM with this JVM's class path and the given FARRIER_* environment. */
-  public static WorkerProcess start(Map<String, String> env, Path log) throws IOException {
+  /**
+   * Starts a worker JVM with this JVM's class path and the given environment (the chart's, with its JDK_JAVA_OPTIONS).
+   * {@code memoryLimitBytes} plays the pod's memory limit: a JVM in a container takes the cgroup's limit for its
+   * machine's memory, this one is told it with {@code -XX:MaxRAM}, so the chart's heap share means the same here.
+   */
+  public static WorkerProcess start(Map<String, String> env, Path log, OptionalLong memoryLimitBytes) throws IOException {
     Files.createDirectories(log.getParent());
     long logStart = Files.exists(log) ? Files.size(log) : 0;
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
-        "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+    List<String> command = new ArrayList<>(List.of(java));
+    memoryLimitBytes.ifPresent(bytes -> command.add("-XX:MaxRAM=" + bytes));
+    command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
     var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(env);
-    return new WorkerProcess(builder.start(), env, log, logStart);
+    return new WorkerProcess(builder.start(), env, log, logStart, memoryLimitBytes);
   }
 
   /** A new JVM with this one's settings and log (this one must have exited). */
   public WorkerProcess again() throws IOException {
-    return start(env, log);
+    return start(env, log, memoryLimitBytes);
   }
 
   /** This worker's FARRIER_* settings. */

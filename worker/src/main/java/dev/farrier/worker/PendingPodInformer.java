@@ -1,10 +1,9 @@
 package dev.farrier.worker;
 
+import dev.farrier.activities.kube.ClusterCache;
 import dev.farrier.workflows.model.PodRef;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,9 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches unbound pods and signals the reconciler with those the scheduler marked Unschedulable. Signals are
- * coalesced every 250 ms; the informer's periodic resync re-signals pods that stay pending (the reconciler
- * ignores pods already queued or being provisioned for), so a lost signal costs at most one resync period.
+ * Signals the reconciler with the unbound pods the scheduler marked Unschedulable, listening on the cluster cache's pod
+ * informer (one pod watch and one copy of the pods per worker, shared with the planners and {@link PodEventsLoop}).
+ * Signals are coalesced every 250 ms; every {@link #RESYNC_MILLIS} the unbound pods of the cache are looked at again
+ * and the unschedulable ones re-signalled (the reconciler ignores pods already queued or being provisioned for), so a
+ * lost signal costs at most one resync period.
  */
 @Singleton
 public class PendingPodInformer implements LeaderLoops.Loop {
@@ -27,21 +28,21 @@ public class PendingPodInformer implements LeaderLoops.Loop {
   private static final long FLUSH_MILLIS = 250;
   static final int SIGNAL_CHUNK = 500;
 
-  private final KubernetesClient kube;
+  private final ClusterCache cache;
   private final ReconcilerClient reconciler;
   private final Map<String, PodRef> queued = new LinkedHashMap<>();
   private ScheduledExecutorService flusher;
-  private SharedIndexInformer<Pod> informer;
+  private ResourceEventHandler<Pod> handler;
 
-  public PendingPodInformer(KubernetesClient kube, ReconcilerClient reconciler) {
-    this.kube = kube;
+  public PendingPodInformer(ClusterCache cache, ReconcilerClient reconciler) {
+    this.cache = cache;
     this.reconciler = reconciler;
   }
 
   @Override
   public void start() {
     flusher = Daemons.scheduler("farrier-pending-pods");
-    informer = kube.pods().inAnyNamespace().withField("spec.nodeName", "").inform(new ResourceEventHandler<>() {
+    handler = new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
         consider(pod);
@@ -54,8 +55,10 @@ public class PendingPodInformer implements LeaderLoops.Loop {
 
       @Override
       public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {}
-    }, RESYNC_MILLIS);
+    };
+    cache.addPodHandler(handler);
     flusher.scheduleWithFixedDelay(this::flush, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+    flusher.scheduleWithFixedDelay(this::resync, RESYNC_MILLIS, RESYNC_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   static boolean unschedulable(Pod pod) {
@@ -76,6 +79,15 @@ public class PendingPodInformer implements LeaderLoops.Loop {
     var ref = new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid());
     synchronized (queued) {
       queued.put(ref.uid(), ref);
+    }
+  }
+
+  private void resync() {
+    try {
+      cache.unboundPods().forEach(this::consider);
+    } catch (RuntimeException e) {
+      // Not synced (yet, or any more): the next resync looks again.
+      log.warn("pending pods not looked at again: {}", e.toString());
     }
   }
 
@@ -104,8 +116,9 @@ public class PendingPodInformer implements LeaderLoops.Loop {
 
   @Override
   public boolean stop() {
-    if (informer != null) {
-      informer.close();
+    if (handler != null) {
+      cache.removePodHandler(handler);
+      handler = null;
     }
     boolean stopped = Daemons.stop(flusher);
     synchronized (queued) {

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster as the worker's informers see it: one fabric8 SharedIndexInformer per kind the planners read, listed
  * once (in pages) and then kept by its watch; Nodes indexed by {@code spec.providerID}, pods by node (unbound pods
- * under ""), NodeClaims by NodePool. A planning round reads memory instead of listing every NodeClaim, NodePool,
+ * under ""), NodeClaims by NodePool; each object stored without its managed fields ({@link SlimItemStore}). A planning round reads memory instead of listing every NodeClaim, NodePool,
  * Node and pod, and the registration wait looks its Node up in the index instead of listing every Node.
  *
  * <p>A read waits for its kind's informer to have synced (its first list applied), at most {@link #SYNC_WAIT}, a bound
@@ -111,7 +111,7 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
   }
 
   private <T extends HasMetadata> Watched<T> watch(String kind, Informable<T> source, Map<String, Function<T, List<String>>> indexers) {
-    SharedIndexInformer<T> informer = source.withLimit(PAGE).runnableInformer(0);
+    SharedIndexInformer<T> informer = source.withLimit(PAGE).runnableInformer(0).itemStore(new SlimItemStore<>());
     if (!indexers.isEmpty()) {
       informer.addIndexers(indexers);
     }

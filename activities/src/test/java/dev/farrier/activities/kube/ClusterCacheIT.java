@@ -72,6 +72,19 @@ class ClusterCacheIT extends ClusterIT {
   }
 
   @Test
+  void theCacheKeepsPodsWithoutTheManagedFieldsTheServerWrote() {
+    Pod created = client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName("slim")
+        .endMetadata().withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build()).create();
+    assertFalse(created.getMetadata().getManagedFields().isEmpty(), "the server records who wrote what");
+
+    KubeTestSupport.awaitTrue("the cache sees the pod", () -> cache.unboundPods().stream()
+        .anyMatch(p -> p.getMetadata().getName().equals("slim") && p.getMetadata().getNamespace().equals(namespace)));
+    Pod cachedPod = cache.unboundPods().stream().filter(p -> p.getMetadata().getName().equals("slim")).findFirst().orElseThrow();
+    assertTrue(cachedPod.getMetadata().getManagedFields() == null || cachedPod.getMetadata().getManagedFields().isEmpty());
+    assertEquals(created.getMetadata().getUid(), cachedPod.getMetadata().getUid());
+  }
+
+  @Test
   void nodeClaimsAreIndexedByTheirNodePool() {
     String pool = KubeTestSupport.unique("pool");
     String name = KubeTestSupport.unique(pool);

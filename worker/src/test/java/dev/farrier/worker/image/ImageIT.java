@@ -61,8 +61,9 @@ class ImageIT {
   void runsJavaAsUser65532WithTheProjectsJvmFlags() throws IOException {
     assertEquals("65532:65532", config.path("User").asText());
     assertEquals(List.of("/opt/java/openjdk/bin/java", "--sun-misc-unsafe-memory-access=allow",
-        "--enable-native-access=ALL-UNNAMED", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-cp",
-        "@/app/jib-classpath-file", MAIN_CLASS), strings(config.path("Entrypoint")));
+        "--enable-native-access=ALL-UNNAMED", "-cp", "@/app/jib-classpath-file", MAIN_CLASS), strings(config.path("Entrypoint")));
+    assertTrue(strings(config.path("Env")).stream().anyMatch(e -> e.startsWith("JDK_JAVA_OPTIONS=") && e.contains("-XX:MaxRAMPercentage=")
+        && e.contains("-XX:+ExitOnOutOfMemoryError")), "the tuned JVM options by default: " + config.path("Env"));
     assertTrue(Files.isExecutable(root.resolve("opt/java/openjdk/bin/java")), "the entrypoint's java is in the image");
     for (String entry : Files.readString(root.resolve("app/jib-classpath-file")).strip().split(":")) {
       assertTrue(Files.exists(root.resolve(entry.substring(1))), "class path entry " + entry + " is in the image");
