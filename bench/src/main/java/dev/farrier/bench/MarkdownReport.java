@@ -1,6 +1,7 @@
 package dev.farrier.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,7 +9,8 @@ import java.util.List;
 
 /**
  * A benchmark's Markdown table: its preamble and header printed first, each row printed as its case finishes, and the
- * whole written to a file at the end with one note per row under {@code notesTitle}.
+ * whole written to a file at the end with one note per row under {@code notesTitle}. A table that only goes to its
+ * file (beside another one printed) is given a silent {@code echo}.
  */
 final class MarkdownReport {
   private final List<String> preamble;
@@ -17,25 +19,37 @@ final class MarkdownReport {
   private final String notesTitle;
   private final List<String> rows = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
+  private final PrintStream echo;
 
   MarkdownReport(List<String> preamble, String header, String rule, String notesTitle) {
+    this(preamble, header, rule, notesTitle, System.out);
+  }
+
+  MarkdownReport(List<String> preamble, String header, String rule, String notesTitle, PrintStream echo) {
     this.preamble = List.copyOf(preamble);
     this.header = header;
     this.rule = rule;
     this.notesTitle = notesTitle;
+    this.echo = echo;
   }
 
   void printHeader() {
-    preamble.forEach(System.out::println);
-    System.out.println();
-    System.out.println(header);
-    System.out.println(rule);
+    preamble.forEach(echo::println);
+    echo.println();
+    echo.println(header);
+    echo.println(rule);
   }
 
   void add(String row, String note) {
     rows.add(row);
     notes.add(note);
-    System.out.println(row);
+    echo.println(row);
+  }
+
+  /** A note of no row, printed now and written after the rows' notes. */
+  void note(String note) {
+    notes.add(note);
+    echo.println(note);
   }
 
   void write(Path file) throws IOException {
@@ -49,7 +63,7 @@ final class MarkdownReport {
     lines.addAll(notes);
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.write(file, lines);
-    System.out.println();
-    System.out.println("written to " + file);
+    echo.println();
+    echo.println("written to " + file);
   }
 }

@@ -1,6 +1,7 @@
 package dev.farrier.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,11 @@ final class Report {
   private final MarkdownReport table;
 
   Report(List<String> preamble) {
-    table = new MarkdownReport(preamble, HEADER, RULE, "Lower bound reached by the fractional fleet:");
+    this(preamble, System.out);
+  }
+
+  Report(List<String> preamble, PrintStream echo) {
+    table = new MarkdownReport(preamble, HEADER, RULE, "Lower bound reached by the fractional fleet:", echo);
   }
 
   void printHeader() {
