@@ -6,11 +6,11 @@
 #   2. That package's test binary, built once with -tags test_performance into $FARRIER_CACHE/bin (rebuilt when the
 #      version or the added file changes). Running it is what `go test -tags test_performance -run '^$' -bench ...
 #      -benchtime 1x` runs, without go test linking it again for every size.
-#   3. Per size, each in a fresh process: BenchmarkScheduling<n> (one cold Solve), then TestFarrierPeer, which plans
-#      the same pods again and writes them and the plan's prices. Outputs in $PEER_DIR (default .run/bench/peer).
-#   4. Farrier (the bench module, packaged by make) on the same pods: per size one plan in a fresh JVM (ColdPlan,
-#      as Karpenter's benchmark measures itself), then PeerBenchmark (warm runs, as Farrier's benchmark measures)
-#      writes the side-by-side table (default .run/bench/peer.md).
+#   3. Per size, each in a fresh process, back to back so both sides see about the same load: TestFarrierPeer (the
+#      benchmark's pods planned once with the benchmark's setup, to write them and the plan's prices), then
+#      BenchmarkScheduling<n> (one cold Solve), then Farrier (the bench module, packaged by make) on the same pods:
+#      PeerBenchmark --measure, one cold plan in a fresh JVM then warm runs. Files in $PEER_DIR (.run/bench/peer).
+#   4. PeerBenchmark writes the side-by-side table (default .run/bench/peer.md).
 # Arguments go to PeerBenchmark; --sizes also picks the Karpenter runs (default: the sizes Karpenter's benchmark
 # defines between 1k and 50k: 1000, 2000, 5000, 10000, 20000; it also has 1, 50, 100 and 500). Needs Go (GOTOOLCHAIN=local: the pinned release must build with the Go on PATH) and JAVA_HOME (JDK 25).
 # No envtest assets: -run '^$' keeps the package's Ginkgo suite (which starts envtest) from running, and both the
@@ -47,6 +47,7 @@ pkg="pkg/controllers/provisioning/scheduling"
 test_bin="$cache/bin/karpenter-scheduling-$KARPENTER_VERSION.test"
 want="$KARPENTER_VERSION $(go env GOVERSION) $(sha256sum "$peer_file" | cut -d' ' -f1)"
 mkdir -p "$cache/bin" "$cache/stamps" "$cache/logs" "$out"
+out="$(cd "$out" && pwd)"
 if [ ! -x "$test_bin" ] || [ ! -d "$src/$pkg" ] || [ "$(cat "$cache/stamps/karpenter-peer" 2>/dev/null)" != "$want" ]; then
   log "fetching sigs.k8s.io/karpenter@$KARPENTER_VERSION through the Go module proxy"
   moddir="$(GOFLAGS= go mod download -json "sigs.k8s.io/karpenter@$KARPENTER_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
@@ -69,23 +70,21 @@ for n in "${size_list[@]}"; do
     log "Karpenter's benchmark has no BenchmarkScheduling$n; it has: $(echo $benchmarks)"; exit 2; }
 done
 
-load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+one_minute_load() { cut -d' ' -f1 /proc/loadavg; }
 for n in "${size_list[@]}"; do
-  log "Karpenter $KARPENTER_VERSION: BenchmarkScheduling$n (one cold Solve), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  (cd "$src/$pkg" && "$test_bin" -test.run '^$' -test.bench "^BenchmarkScheduling$n\$" -test.benchtime 1x) \
-    > "$out/karpenter-$n-bench.txt" 2>&1 || { cat "$out/karpenter-$n-bench.txt" >&2; exit 1; }
-  grep '^BenchmarkScheduling' "$out/karpenter-$n-bench.txt" >&2 || true
-  log "Karpenter $KARPENTER_VERSION: the same $n pods again, priced (TestFarrierPeer)"
+  log "Karpenter $KARPENTER_VERSION: $n pods planned once to write them and price the plan (TestFarrierPeer)"
   (cd "$src/$pkg" && FARRIER_PEER_PODS="$n" FARRIER_PEER_OUT="$out" "$test_bin" -test.run '^TestFarrierPeer$') \
     > "$out/karpenter-$n-priced.txt" 2>&1 || { cat "$out/karpenter-$n-priced.txt" >&2; exit 1; }
+  log "Karpenter $KARPENTER_VERSION: BenchmarkScheduling$n (one cold Solve), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  load_start="$(one_minute_load)"
+  (cd "$src/$pkg" && "$test_bin" -test.run '^$' -test.bench "^BenchmarkScheduling$n\$" -test.benchtime 1x) \
+    > "$out/karpenter-$n-bench.txt" 2>&1 || { cat "$out/karpenter-$n-bench.txt" >&2; exit 1; }
+  echo "$load_start $(one_minute_load)" > "$out/karpenter-$n-load.txt"
+  grep '^BenchmarkScheduling' "$out/karpenter-$n-bench.txt" >&2 || true
+  log "Farrier: the same $n pods in a fresh JVM, one cold plan then warm runs"
+  (cd "$root" && "${java[@]}" dev.farrier.bench.PeerBenchmark --karpenter-dir "$out" --measure "$n" "$@") >&2
 done
-load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 cd "$root"
-for n in "${size_list[@]}"; do
-  log "Farrier: the same $n pods, one plan in a fresh JVM (ColdPlan)"
-  "${java[@]}" dev.farrier.bench.ColdPlan "$out/karpenter-$n-pods.tsv" --out "$out/farrier-$n-cold.txt" >&2
-done
 "${java[@]}" dev.farrier.bench.PeerBenchmark --karpenter-dir "$out" \
-  --karpenter-version "$KARPENTER_VERSION ($(go env GOVERSION) $(go env GOOS)/$(go env GOARCH))" \
-  --karpenter-load "$load_before at its first run, $load_after after its last" "$@"
+  --karpenter-version "$KARPENTER_VERSION ($(go env GOVERSION) $(go env GOOS)/$(go env GOARCH))" "$@"

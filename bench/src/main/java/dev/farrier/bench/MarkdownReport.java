@@ -1,7 +1,6 @@
 package dev.farrier.bench;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,8 +8,7 @@ import java.util.List;
 
 /**
  * A benchmark's Markdown table: its preamble and header printed first, each row printed as its case finishes, and the
- * whole written to a file at the end with one note per row under {@code notesTitle}. A table that only goes to its
- * file (beside another one printed) is given a silent {@code echo}.
+ * whole written to a file at the end with one note per row under {@code notesTitle}.
  */
 final class MarkdownReport {
   private final List<String> preamble;
@@ -19,37 +17,25 @@ final class MarkdownReport {
   private final String notesTitle;
   private final List<String> rows = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
-  private final PrintStream echo;
 
   MarkdownReport(List<String> preamble, String header, String rule, String notesTitle) {
-    this(preamble, header, rule, notesTitle, System.out);
-  }
-
-  MarkdownReport(List<String> preamble, String header, String rule, String notesTitle, PrintStream echo) {
     this.preamble = List.copyOf(preamble);
     this.header = header;
     this.rule = rule;
     this.notesTitle = notesTitle;
-    this.echo = echo;
   }
 
   void printHeader() {
-    preamble.forEach(echo::println);
-    echo.println();
-    echo.println(header);
-    echo.println(rule);
+    preamble.forEach(System.out::println);
+    System.out.println();
+    System.out.println(header);
+    System.out.println(rule);
   }
 
   void add(String row, String note) {
     rows.add(row);
     notes.add(note);
-    echo.println(row);
-  }
-
-  /** A note of no row, printed now and written after the rows' notes. */
-  void note(String note) {
-    notes.add(note);
-    echo.println(note);
+    System.out.println(row);
   }
 
   void write(Path file) throws IOException {
@@ -63,7 +49,7 @@ final class MarkdownReport {
     lines.addAll(notes);
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.write(file, lines);
-    echo.println();
-    echo.println("written to " + file);
+    System.out.println();
+    System.out.println("written to " + file);
   }
 }

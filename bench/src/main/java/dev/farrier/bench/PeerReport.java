@@ -10,8 +10,8 @@ final class PeerReport {
   static final String HEADER = "| pods | Karpenter ms | Karpenter pods/s | Karpenter nodes | Karpenter $/h (nodes priced) "
       + "| Farrier median ms (runs) | Farrier pods/s | Farrier cold ms | Farrier nodes | Farrier $/h "
       + "| Farrier / Karpenter pods/s, warm (cold) | Farrier / Karpenter $/h | Farrier's price not higher "
-      + "| pod-class bound $/h |";
-  static final String RULE = "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|";
+      + "| pod-class bound $/h | load, 1 min: Karpenter / Farrier |";
+  static final String RULE = "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|";
 
   private final MarkdownReport table;
 
@@ -28,27 +28,23 @@ final class PeerReport {
   }
 
   static String row(PeerRow r) {
-    CaseResult f = r.farrier();
+    CaseResult f = r.farrier().warm();
     return String.format(Locale.ROOT,
-        "| %d | %.0f | %.0f | %d | %.2f (%d) | %.1f (%d) | %.0f | %.0f | %d | %.2f | %.1fx (%.1fx) | %.3f | %s | %.2f |",
+        "| %d | %.0f | %.0f | %d | %.2f (%d) | %.1f (%d) | %.0f | %.0f | %d | %.2f | %.1fx (%.1fx) | %.3f | %s | %.2f | %s / %s |",
         r.pods(), r.karpenter().millisPerSolve(), r.karpenter().podsPerSecond(), r.karpenter().nodes(),
         r.karpenterPlan().pricePerHour(), r.karpenterPlan().claims().size(), f.millis().median(), f.millis().count(),
-        f.podsPerSecond(), r.farrierCold().millis(), f.nodes(), f.price(), r.speedRatio(), r.coldSpeedRatio(),
-        r.priceRatio(), r.priceNotHigher() ? "yes" : "**no**", f.classBound().perHour());
+        f.podsPerSecond(), r.farrier().coldMillis(), f.nodes(), f.price(), r.speedRatio(), r.coldSpeedRatio(),
+        r.priceRatio(), r.priceNotHigher() ? "yes" : "**no**", f.classBound().perHour(), r.karpenterLoad(), r.farrier().load());
   }
 
   static String note(PeerRow r) {
-    CaseResult f = r.farrier();
-    return String.format(Locale.ROOT, "- %d pods: Karpenter %s, %d iteration(s), %d pods on new nodes; Farrier %d measured "
-        + "run(s) after %d warm-up, %.1f-%.1f ms, %d unplaced, %d claims breaking anti-affinity; summed bound $%.2f/h",
-        r.pods(), r.karpenter().benchmark(), r.karpenter().iterations(), r.karpenter().pods(), f.millis().count(),
-        f.warmups(), f.millis().min(), f.millis().max(), f.unplaced(), f.antiAffinityBroken(), f.bound().perHour())
-        + (r.farrierCold().nodes() == f.nodes() ? "" : String.format(Locale.ROOT, "; the cold plan had %d nodes, $%.2f/h",
-            r.farrierCold().nodes(), r.farrierCold().pricePerHour()));
-  }
-
-  void note(String note) {
-    table.note(note);
+    CaseResult f = r.farrier().warm();
+    return String.format(Locale.ROOT, "- %d pods: Karpenter %s, %d iteration(s), %d pods on new nodes, price %.3fx the "
+        + "pod-class bound; Farrier %d measured run(s) after %d warm-up, %.1f-%.1f ms, %d unplaced, %d claims breaking "
+        + "anti-affinity, price %.3fx the pod-class bound; summed bound $%.2f/h (%s)",
+        r.pods(), r.karpenter().benchmark(), r.karpenter().iterations(), r.karpenter().pods(),
+        r.karpenterPlan().pricePerHour() / f.classBound().perHour(), f.millis().count(), f.warmups(), f.millis().min(),
+        f.millis().max(), f.unplaced(), f.antiAffinityBroken(), f.ratioToClassBound(), f.bound().perHour(), f.bound().how());
   }
 
   void write(Path file) throws IOException {

@@ -1,7 +1,6 @@
 package dev.farrier.bench;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -16,11 +15,7 @@ final class Report {
   private final MarkdownReport table;
 
   Report(List<String> preamble) {
-    this(preamble, System.out);
-  }
-
-  Report(List<String> preamble, PrintStream echo) {
-    table = new MarkdownReport(preamble, HEADER, RULE, "Lower bound reached by the fractional fleet:", echo);
+    table = new MarkdownReport(preamble, HEADER, RULE, "Lower bound reached by the fractional fleet:");
   }
 
   void printHeader() {

@@ -16,7 +16,7 @@ class PeerRowTest {
   void speedRatioIsFarriersPodsPerSecondOverKarpenters() {
     // 1,000 pods in a median of 50 ms: 20,000 pods/s, 50 times Karpenter's 400.
     PeerRow row = row(50, 10.0, 10.0);
-    assertEquals(20_000, row.farrier().podsPerSecond(), 1e-6);
+    assertEquals(20_000, row.farrier().warm().podsPerSecond(), 1e-6);
     assertEquals(50, row.speedRatio(), 1e-9);
   }
 
@@ -38,7 +38,8 @@ class PeerRowTest {
 
   @Test
   void rowShowsBothSidesTheRatiosAndTheVerdict() {
-    assertEquals("| 1000 | 2500 | 400 | 380 | 10.00 (2) | 50.0 (3) | 20000 | 400 | 377 | 10.01 | 50.0x (6.3x) | 1.001 | **no** | 9.00 |",
+    assertEquals("| 1000 | 2500 | 400 | 380 | 10.00 (2) | 50.0 (3) | 20000 | 400 | 377 | 10.01 | 50.0x (6.3x) | 1.001 | **no** "
+        + "| 9.00 | 12.1-13.9 / 3.0-2.5 |",
         PeerReport.row(row(50, 10.01, 10.0)));
     assertEquals(PeerReport.HEADER.split("\\|").length, PeerReport.row(row(50, 10.0, 10.0)).split("\\|").length);
   }
@@ -49,6 +50,7 @@ class PeerRowTest {
         karpenterPrice / 2), new KarpenterPlan.Claim(400, "fake-it-9", "test-zone-2", "spot", karpenterPrice / 2)));
     CaseResult farrier = new CaseResult(Workloads.Mix.DIVERSE, 1000, 2, Stats.of(List.of(millis - 1, millis, millis + 1)),
         377, 0, 0, farrierPrice, new PriceBound(8.0, "x"), new PodClassBound(9.0, 30));
-    return new PeerRow(1000, KARPENTER, plan, farrier, new ColdRun(1000, 400, 377, farrierPrice));
+    return new PeerRow(1000, KARPENTER, plan, new LoadAverage.Span(12.05, 13.86),
+        new FarrierRun(400, farrier, new LoadAverage.Span(3.0, 2.5)));
   }
 }
