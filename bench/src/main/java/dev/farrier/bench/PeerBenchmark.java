@@ -72,7 +72,7 @@ public final class PeerBenchmark implements Callable<Integer> {
     Catalog catalog = Catalog.named(Catalog.KARPENTER);
     if (measure != null) {
       FarrierRun run = measure(KarpenterPods.read(file("karpenter", measure, "pods.tsv")), catalog);
-      Files.writeString(file("farrier", measure, "txt"), run.format() + "\n");
+      Files.writeString(farrierFile(measure), run.format() + "\n");
       System.out.println(run.format());
       return 0;
     }
@@ -113,13 +113,17 @@ public final class PeerBenchmark implements Callable<Integer> {
     KarpenterBenchOutput bench = KarpenterBenchOutput.parse(Files.readString(file("karpenter", size, "bench.txt")));
     KarpenterPlan plan = KarpenterPlan.read(file("karpenter", size, "claims.tsv"));
     plan.checkPrices(catalog);
-    FarrierRun farrier = FarrierRun.parse(Files.readString(file("farrier", size, "txt")));
+    FarrierRun farrier = FarrierRun.parse(Files.readString(farrierFile(size)));
     if (plan.pods() != size || bench.pods() != size || farrier.warm().pods() != size) {
       throw new IllegalStateException("the runs of " + size + " pods planned " + bench.pods() + " (Karpenter's benchmark), "
           + plan.pods() + " (Karpenter priced) and " + farrier.warm().pods() + " (Farrier) pods");
     }
     return new PeerRow(size, bench, plan, LoadAverage.Span.parse(Files.readString(file("karpenter", size, "load.txt"))),
         farrier);
+  }
+
+  private Path farrierFile(int size) {
+    return dir.resolve("farrier-" + size + ".txt");
   }
 
   private Path file(String side, int size, String suffix) {
