@@ -7,7 +7,7 @@ export FARRIER_CACHE
 MVN := ./mvnw -B -ntp
 SANDBOX_ARGS ?=
 
-.PHONY: help tools build test unit sandbox bench mutation clean check-java image
+.PHONY: help tools build test unit sandbox bench bench-peer mutation clean check-java image
 
 help:
 	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play a scenario (SANDBOX_ARGS=\"--scenario blocked-drain\", --keep to leave it up, --help lists the scenarios)"
@@ -16,6 +16,7 @@ help:
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
 	@echo "make image     the worker's container image, an OCI tarball: worker/target/farrier-worker-image.tar (no Docker needed)"
 	@echo "make bench     scheduling benchmark and sandbox provisioning latency (figures in .run/bench/, see docs/BENCHMARKS.md)"
+	@echo "make bench-peer Karpenter's own scheduling benchmark (its pinned release, built from the Go module proxy) and Farrier's on the same pods and catalogue, side by side (PEER_ARGS=\"--sizes 1000,5000\"; table in .run/bench/peer.md)"
 	@echo "make mutation mutation testing (PIT) of the safety-critical decision code against its tests (docs/MUTATION.md)"
 
 check-java:
@@ -61,6 +62,15 @@ bench: check-java tools
 	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.ConsolidationBenchmark --label "$(BENCH_LABEL)" $(CONSOLIDATION_ARGS)
 	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
 	  $(JAVA_RUN) -cp "$$cp" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
+
+# Not part of `make test` either: Karpenter's scheduling benchmark (sigs.k8s.io/karpenter at KARPENTER_VERSION of
+# tools/versions.env, fetched through the Go module proxy and built with the Go on PATH), one process per size, and
+# Farrier's scheduling benchmark on the same pods and Karpenter's fake catalogue (tools/bench-peer.sh,
+# docs/BENCHMARKS.md "Side by side with Karpenter"). Packages (no install) the bench module; needs Go, not the local stack.
+PEER_ARGS ?=
+bench-peer: check-java
+	$(MVN) -q -DskipTests -pl bench -am package
+	@tools/bench-peer.sh --label "$(BENCH_LABEL)" $(PEER_ARGS)
 
 # Mutation testing (PIT) of the decision code that keeps Farrier's safety promises (docs/SAFETY.md), against its fast
 # tests: the disruption planner, budgets, drift and expiry, the drain's policy, pod rules and order, ownership, the

@@ -36,6 +36,13 @@ final class PlannerInput {
     return new ProvisioningSnapshot(views, List.of(pool(List.of())), Map.of(NODE_POOL, types), List.of());
   }
 
+  /** The same over a catalogue, whose kubelet settings the NodePool's node class carries. */
+  static ProvisioningSnapshot snapshot(List<BenchPod> pods, Catalog catalog) {
+    List<PodSpecView> views = pods.stream().map(PlannerInput::pod).toList();
+    return new ProvisioningSnapshot(views, List.of(pool(List.of())), Map.of(NODE_POOL, catalog.types()), List.of(),
+        List.of(), Map.of(NODE_POOL, catalog.kubelet()));
+  }
+
   /**
    * The same NodePool as consolidation sees it: {@code WhenEmptyOrUnderutilized} after {@code 0s} (every node is a
    * candidate at once, so rounds follow each other without waiting), under {@code budgets}.

@@ -32,6 +32,11 @@ record PodClassBound(double perHour, int classes) {
 
   /** {@code pods}: the placed pods' requests, each {milliCpu, memoryBytes}. */
   static PodClassBound of(List<InstanceTypeView> types, List<long[]> pods) {
+    return of(types, KubeletSettings.DEFAULTS, pods);
+  }
+
+  /** The same under the node class's {@code kubelet} settings, which make each type's allocatable. */
+  static PodClassBound of(List<InstanceTypeView> types, KubeletSettings kubelet, List<long[]> pods) {
     if (pods.isEmpty()) {
       return new PodClassBound(0, 0);
     }
@@ -45,7 +50,7 @@ record PodClassBound(double perHour, int classes) {
     List<Double> prices = new ArrayList<>();
     for (InstanceTypeView t : types) {
       double price = BenchCatalog.cheapestPrice(t);
-      Resources a = NodeAllocatable.of(t, KubeletSettings.DEFAULTS);
+      Resources a = NodeAllocatable.of(t, kubelet);
       if (Double.isFinite(price) && a.pods() > 0) {
         typeRows.add(new double[] {a.milliCpu(), a.memoryBytes(), a.pods()});
         prices.add(price);

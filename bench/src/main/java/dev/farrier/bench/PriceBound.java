@@ -12,9 +12,9 @@ import java.util.Locale;
  * {@code memoryBytes} in total, built from the given instance types.
  *
  * <p>Why it is a lower bound: a node of type {@code t} gives pods {@code cpu_t} and {@code mem_t}, its allocatable
- * (capacity less the VM overhead, kube-reserved and the eviction threshold: the EKS AMI's kubelet defaults, which the
- * planner uses too, {@link NodeAllocatable}), and costs at least {@code p_t}, its cheapest offering in any zone and
- * capacity type. Pods only land where their requests fit in allocatable, so the nodes of any valid placement,
+ * (capacity less the VM overhead, kube-reserved and the eviction threshold under the node class's kubelet settings:
+ * the EKS AMI's defaults unless given, computed as the planner computes it, {@link NodeAllocatable}), and costs at
+ * least {@code p_t}, its cheapest offering in any zone and capacity type. Pods only land where their requests fit in allocatable, so the nodes of any valid placement,
  * counted per type as {@code x_t}, satisfy {@code sum cpu_t x_t >= C} and {@code sum mem_t x_t >= M}. Those counts are a feasible point
  * of the linear program {@code min sum p_t x_t} over real {@code x_t >= 0} under the same two constraints, so its
  * optimum is at most the placement's price. (It is never weaker than pricing all CPU at the cheapest per-vCPU type
@@ -29,6 +29,10 @@ import java.util.Locale;
 record PriceBound(double perHour, String how) {
 
   static PriceBound of(List<InstanceTypeView> types, long milliCpu, long memoryBytes) {
+    return of(types, KubeletSettings.DEFAULTS, milliCpu, memoryBytes);
+  }
+
+  static PriceBound of(List<InstanceTypeView> types, KubeletSettings kubelet, long milliCpu, long memoryBytes) {
     if (milliCpu <= 0 && memoryBytes <= 0) {
       return new PriceBound(0, "nothing requested");
     }
@@ -37,7 +41,7 @@ record PriceBound(double perHour, String how) {
     double[] mem = new double[n];
     double[] price = new double[n];
     for (int i = 0; i < n; i++) {
-      Resources allocatable = NodeAllocatable.of(types.get(i), KubeletSettings.DEFAULTS);
+      Resources allocatable = NodeAllocatable.of(types.get(i), kubelet);
       cpu[i] = allocatable.milliCpu();
       mem[i] = allocatable.memoryBytes();
       price[i] = BenchCatalog.cheapestPrice(types.get(i));

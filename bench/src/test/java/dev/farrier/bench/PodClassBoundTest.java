@@ -71,6 +71,40 @@ class PodClassBoundTest {
     }
   }
 
+  /**
+   * On Karpenter's fake catalogue the bounds use its overhead (100m and 10Mi, nothing else): pods requesting exactly
+   * the largest type's allocatable need one node of it. Under the EKS defaults no type would hold the big pod.
+   */
+  @Test
+  void onKarpentersCatalogueTheBoundsUseItsOverhead() {
+    Catalog catalog = Catalog.named("karpenter");
+    long cpu = 400_000 - 100;
+    long memory = 800 * GIB - 10 * MIB;
+    double largest = 400 * 0.3147483648;
+    assertEquals(largest, PriceBound.of(catalog.types(), catalog.kubelet(), cpu, memory).perHour(), 1e-9);
+    assertEquals(largest, PodClassBound.of(catalog.types(), catalog.kubelet(), List.<long[]>of(new long[] {cpu, memory}))
+        .perHour(), 1e-9);
+  }
+
+  /** Soundness on Karpenter's catalogue, in its benchmark's shape: never above the planner's plans. */
+  @Test
+  void onKarpentersCatalogueNeverAboveThePlannersPlans() {
+    Catalog catalog = Catalog.named("karpenter");
+    PlanPrice price = new PlanPrice(catalog.types());
+    for (int seed = 1; seed <= 4; seed++) {
+      Workloads.Mix mix = seed % 2 == 0 ? Workloads.Mix.GENERIC : Workloads.Mix.DIVERSE;
+      List<BenchPod> pods = new Workloads(seed, Workloads.Shape.KARPENTER).pods(mix, 50 * seed);
+      ProvisioningPlan plan = SchedulingCase.plan(PlannerInput.snapshot(pods, catalog));
+      assertTrue(plan.unschedulable().isEmpty());
+      List<long[]> requests = pods.stream().map(p -> new long[] {p.milliCpu(), p.memoryBytes()}).toList();
+      double bound = PodClassBound.of(catalog.types(), catalog.kubelet(), requests).perHour();
+      double summed = PriceBound.of(catalog.types(), catalog.kubelet(), requests.stream().mapToLong(r -> r[0]).sum(),
+          requests.stream().mapToLong(r -> r[1]).sum()).perHour();
+      assertTrue(bound <= price.perHour(plan) + 1e-9, "seed " + seed + ": bound " + bound + " above a plan's price");
+      assertTrue(bound >= summed - 1e-9, "seed " + seed + ": bound " + bound + " below the summed bound " + summed);
+    }
+  }
+
   private static InstanceTypeView type(String name, int vcpu, int memoryGiB, int maxPods, double price) {
     return new InstanceTypeView(name, "amd64", Map.of(), Resources.of(vcpu * 1000L, memoryGiB * GIB, maxPods),
         List.of(new OfferingView("zone-a", "on-demand", price, true)));
