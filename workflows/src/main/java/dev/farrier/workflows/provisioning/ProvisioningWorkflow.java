@@ -6,6 +6,13 @@ import io.temporal.workflow.WorkflowMethod;
 /** {@code provision/<cluster>/<batch>}: plan NodeClaims for a batch of pending pods and launch them in parallel. */
 @WorkflowInterface
 public interface ProvisioningWorkflow {
+  /**
+   * The signal a batch sends its cluster's reconciler when it closes, with its batch id: a reconciler that continued
+   * as new while the batch ran knows it only as carried, and would keep its pods out of new batches until the carry's
+   * release time (registration and initialization timeouts) instead.
+   */
+  String BATCH_CLOSED_SIGNAL = "batchClosed";
+
   @WorkflowMethod
   ProvisioningResult provision(ProvisioningInput input);
 }

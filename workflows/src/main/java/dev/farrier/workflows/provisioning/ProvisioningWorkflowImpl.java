@@ -5,6 +5,7 @@ import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.model.LaunchedInstance;
@@ -27,8 +28,37 @@ import org.slf4j.Logger;
 public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
   private static final Logger log = Workflow.getLogger(ProvisioningWorkflowImpl.class);
 
+  /**
+   * {@code Workflow.getVersion} change id (version 1): the batch tells its reconciler it closed
+   * ({@link ProvisioningWorkflow#BATCH_CLOSED_SIGNAL}); older runs replay without the signal.
+   */
+  static final String BATCH_CLOSED_CHANGE = "batch-closed-signal";
+
   @Override
   public ProvisioningResult provision(ProvisioningInput input) {
+    try {
+      return plannedAndLaunched(input);
+    } finally {
+      tellReconciler(input);
+    }
+  }
+
+  /**
+   * Best effort: a batch started without a reconciler (by hand, or one gone since) has nobody to tell, and a reconciler
+   * that misses it releases the batch's pods at the carry's release time instead.
+   */
+  private static void tellReconciler(ProvisioningInput input) {
+    if (Workflow.getVersion(BATCH_CLOSED_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
+      return;
+    }
+    try {
+      Workflow.newUntypedExternalWorkflowStub(WorkflowIds.reconciler(input.cluster())).signal(BATCH_CLOSED_SIGNAL, input.batchId());
+    } catch (RuntimeException e) {
+      StructuredLog.info(log, "reconciler not told the batch closed", "batch", input.batchId(), "error", Failures.reason(e));
+    }
+  }
+
+  private ProvisioningResult plannedAndLaunched(ProvisioningInput input) {
     String cluster = input.cluster();
     LaunchSettings settings = input.launchSettings() == null ? LaunchSettings.DEFAULTS : input.launchSettings();
     Workflow.upsertTypedSearchAttributes(

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.UpdateValidatorMethod;
@@ -19,6 +20,13 @@ public interface ClusterReconcilerWorkflow {
 
   @SignalMethod
   void podsPending(PendingPods pods);
+
+  /**
+   * A provisioning batch closed ({@link ProvisioningWorkflow#BATCH_CLOSED_SIGNAL}, sent by the batch): its pods may go
+   * into new batches again. Also the way a batch started by an earlier run, and carried, is known to be done.
+   */
+  @SignalMethod(name = ProvisioningWorkflow.BATCH_CLOSED_SIGNAL)
+  void batchClosed(String batchId);
 
   /**
    * New timing from a worker's configuration. It applies from the next turn and is carried across continue-as-new;

@@ -162,6 +162,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   }
 
   @Override
+  public void batchClosed(String batchId) {
+    if (batchId != null) {
+      batcher.completed(batchId);
+    }
+  }
+
+  @Override
   public void updateSettings(ReconcilerSettings newSettings) {
     if (newSettings != null && !newSettings.equals(settings)) {
       StructuredLog.info(log, "settings updated", "settings", newSettings);

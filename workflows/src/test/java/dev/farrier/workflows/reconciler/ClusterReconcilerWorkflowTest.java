@@ -12,6 +12,8 @@ import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.workflows.provisioning.ProvisioningInput;
+import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
@@ -94,6 +96,30 @@ class ClusterReconcilerWorkflowTest {
     List<List<String>> batches = batches();
     assertEquals(List.of(ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS, 500), batches.stream().map(List::size).toList());
     assertEquals(pods.stream().map(PodRef::name).toList(), batches.stream().flatMap(List::stream).toList(), "oldest first, none lost");
+  }
+
+  @Test
+  void aBatchCarriedAcrossContinueAsNewFreesItsPodsWhenItClosesNotAtItsReleaseTime() {
+    test.start();
+    String carried = WorkflowIds.provisioning(Fixtures.CLUSTER, 7);
+    long releaseAt = test.env.currentTimeMillis() + Duration.ofHours(1).toMillis();
+    ClusterReconcilerWorkflow workflow = test.newWorkflow(ClusterReconcilerWorkflow.class, ID);
+    WorkflowClient.start(workflow::run, new ReconcilerInput(Fixtures.CLUSTER, SETTINGS, 8, List.of(),
+        List.of(new CarriedBatch(carried, List.of("uid-a"), releaseAt)), List.of(), List.of()));
+    ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, ID);
+
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
+    test.env.sleep(Duration.ofSeconds(90));
+    assertEquals(List.of(), batches(), "its pod is the carried batch's while that batch runs");
+
+    // The batch the earlier run started closes; as every batch does, it tells the reconciler.
+    ProvisioningWorkflow batch = test.newWorkflow(ProvisioningWorkflow.class, carried);
+    batch.provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
+    test.env.sleep(Duration.ofSeconds(90));
+
+    assertEquals(List.of(List.of(), List.of("a")), batches(), "the carried batch's own (empty) plan, then a new batch for its pod");
+    assertEquals(List.of(), reconciler.status().provisioningInFlight().stream().filter(carried::equals).toList());
   }
 
   @Test
