@@ -15,7 +15,7 @@ help:
 	@echo "make unit      unit and workflow tests only (no local stack)"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
 	@echo "make image     the worker's container image, an OCI tarball: worker/target/farrier-worker-image.tar (no Docker needed)"
-	@echo "make bench     scheduling benchmark and sandbox provisioning latency (figures in .run/bench/, see docs/BENCHMARKS.md)"
+	@echo "make bench     scheduling, consolidation, provisioning latency, fleet rolls and worker memory (BENCH_ONLY=\"latency memory\" picks some; figures in .run/bench/, see docs/BENCHMARKS.md)"
 	@echo "make bench-peer Karpenter's own scheduling benchmark (its pinned release, built from the Go module proxy) and Farrier's on the same pods and catalogue, side by side (PEER_ARGS=\"--sizes 1000,5000\"; table in .run/bench/peer.md)"
 	@echo "make mutation mutation testing (PIT) of the safety-critical decision code against its tests (docs/MUTATION.md)"
 
@@ -46,22 +46,32 @@ sandbox: check-java tools build
 	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.sandbox.Sandbox $(SANDBOX_ARGS)
 
 # Not part of `make test`: the bench module's few unit tests run there, the measurements only here. Packages (no
-# install) just the modules it runs; BENCH_ARGS / CONSOLIDATION_ARGS / LATENCY_ARGS pass options through (e.g.
-# BENCH_ARGS="--sizes 100,5000", CONSOLIDATION_ARGS="--sizes 200 --mixes generic").
+# install) just the modules it runs; BENCH_ARGS / CONSOLIDATION_ARGS / LATENCY_ARGS / FLEET_ARGS / MEMORY_ARGS pass
+# options through (e.g. BENCH_ARGS="--sizes 100,5000", LATENCY_ARGS="--pods 1,100", FLEET_ARGS="--nodes 100
+# --concurrent 50", MEMORY_ARGS="--pods 1000"). BENCH_ONLY picks some of them (e.g. BENCH_ONLY="latency memory").
 BENCH_ARGS ?=
 LATENCY_ARGS ?=
 CONSOLIDATION_ARGS ?=
-BENCH_LABEL := planner $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- workflows 2>/dev/null || echo "+changes")
+FLEET_ARGS ?=
+MEMORY_ARGS ?=
+DAY_ARGS ?=
+BENCH_ONLY ?= scheduling consolidation latency fleet memory
+BENCH_LABEL := $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo "+changes")
 JAVA_RUN := "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
+BENCH_CP := $$(cat bench/target/classpath.txt):bench/target/classes
+SANDBOX_CP := $$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes
 
 bench: check-java tools
-	$(MVN) -q -DskipTests -pl bench,sandbox -am package
-	@cp=$$(cat bench/target/classpath.txt):bench/target/classes; \
-	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS)
-	@cp=$$(cat bench/target/classpath.txt):bench/target/classes; \
-	  $(JAVA_RUN) -Xms2g -Xmx4g -cp "$$cp" dev.farrier.bench.ConsolidationBenchmark --label "$(BENCH_LABEL)" $(CONSOLIDATION_ARGS)
-	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
-	  $(JAVA_RUN) -cp "$$cp" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS)
+	$(MVN) -q -DskipTests -pl bench,sandbox,starter -am package
+	@for b in $(BENCH_ONLY); do case $$b in \
+	  scheduling) $(JAVA_RUN) -Xms2g -Xmx4g -cp "$(BENCH_CP)" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS) ;; \
+	  consolidation) $(JAVA_RUN) -Xms2g -Xmx4g -cp "$(BENCH_CP)" dev.farrier.bench.ConsolidationBenchmark --label "$(BENCH_LABEL)" $(CONSOLIDATION_ARGS) ;; \
+	  latency) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS) ;; \
+	  fleet) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.FleetBenchmark --label "$(BENCH_LABEL)" $(FLEET_ARGS) ;; \
+	  memory) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.MemoryBenchmark --label "$(BENCH_LABEL)" $(MEMORY_ARGS) ;; \
+	  day) $(JAVA_RUN) -Xmx2g -cp "$(BENCH_CP)" dev.farrier.bench.ReconcilerDayBenchmark --label "$(BENCH_LABEL)" $(DAY_ARGS) ;; \
+	  *) echo "BENCH_ONLY: unknown benchmark '$$b' (scheduling consolidation latency fleet memory day)"; exit 1 ;; \
+	  esac || exit 1; done
 
 # Not part of `make test` either: Karpenter's scheduling benchmark (sigs.k8s.io/karpenter at KARPENTER_VERSION of
 # tools/versions.env, fetched through the Go module proxy and built with the Go on PATH), one process per size, and
