@@ -38,6 +38,7 @@ import dev.farrier.workflows.planner.DisruptionBudget;
 import dev.farrier.workflows.planner.DisruptionConditions;
 import dev.farrier.workflows.planner.DisruptionPlanner;
 import dev.farrier.workflows.planner.DisruptionSnapshot;
+import dev.farrier.workflows.planner.ExistingNodeView;
 import dev.farrier.workflows.planner.ExpiryMode;
 import dev.farrier.workflows.planner.GoDurations;
 import dev.farrier.workflows.planner.InstanceTypeView;
@@ -172,15 +173,6 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       return new ProvisioningPlan(List.of(), List.of());
     }
     var claims = cluster.listNodeClaims();
-    // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
-    // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
-    Set<String> promised = PromisedPods.of(claims, clock.instant());
-    if (pending.removeIf(p -> promised.contains(p.pod().uid()))) {
-      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={}", request.batchId());
-      if (pending.isEmpty()) {
-        return new ProvisioningPlan(List.of(), List.of());
-      }
-    }
     var pools = cluster.listNodePools();
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
@@ -207,6 +199,15 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
     var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces,
         clock.instant());
+    // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
+    // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
+    Set<String> promised = PromisedPods.held(claims, requestsByUid(pending), freeRoom(existing)::get, clock.instant());
+    if (pending.removeIf(p -> promised.contains(p.pod().uid()))) {
+      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), promised.size());
+      if (pending.isEmpty()) {
+        return new ProvisioningPlan(List.of(), List.of());
+      }
+    }
     var snapshot = new ProvisioningSnapshot(pending, views, types, daemonSetPods(), existing, kubelets);
     var plan = provisioning.plan(snapshot, request.batchId(), ClaimNamer.standard());
     int onExisting = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum();
@@ -214,6 +215,19 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         onExisting, plan.claims().size(), plan.unschedulable().size());
     unschedulableEvents.record(plan.unschedulable());
     return plan;
+  }
+
+  private static Map<String, Resources> requestsByUid(List<PodSpecView> pods) {
+    Map<String, Resources> out = new HashMap<>();
+    pods.forEach(p -> out.put(p.pod().uid(), p.requestsAsOnePod()));
+    return out;
+  }
+
+  /** The room the kube-scheduler sees on each registered node, by name: allocatable less its bound pods' requests. */
+  private static Map<String, Resources> freeRoom(List<ExistingNodeView> existing) {
+    Map<String, Resources> out = new HashMap<>();
+    existing.stream().filter(ExistingNodeView::initialized).forEach(n -> out.put(n.name(), n.allocatable().minus(n.boundRequests())));
+    return out;
   }
 
   @Override

@@ -88,7 +88,7 @@ final class ProvisioningSnapshots {
     return out;
   }
 
-  private static boolean initialized(NodeClaim claim) {
+  static boolean initialized(NodeClaim claim) {
     return claim.getStatus() != null && Conditions.isTrue(claim.getStatus().conditionsOrEmpty(), NodeClaimStatus.INITIALIZED);
   }
 

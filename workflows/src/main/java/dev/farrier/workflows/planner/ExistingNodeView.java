@@ -46,4 +46,13 @@ public record ExistingNodeView(
     pods = pods == null ? List.of() : List.copyOf(pods);
     promised = promised == null ? Resources.ZERO : promised;
   }
+
+  /** The requests of its bound pods, each counted as one pod: what the kube-scheduler sees used. */
+  public Resources boundRequests() {
+    Resources bound = Resources.ZERO;
+    for (PodSpecView p : pods) {
+      bound = bound.plus(p.requestsAsOnePod());
+    }
+    return bound;
+  }
 }

@@ -32,10 +32,7 @@ final class ExistingSlot {
     this.host = node.labels().getOrDefault(WellKnown.HOSTNAME_LABEL, node.name());
     this.taints = node.initialized() ? node.taints() : node.taints().stream()
         .filter(t -> !TRANSIENT_TAINTS.contains(t.key()) && !startupTaints.contains(t)).toList();
-    Resources bound = Resources.ZERO;
-    for (PodSpecView p : node.pods()) {
-      bound = bound.plus(p.requestsAsOnePod());
-    }
+    Resources bound = node.boundRequests();
     // The pods planned onto a claim are among its bound pods or still on their way: never count them twice, never
     // forget the ones on their way.
     this.remaining = node.allocatable().minus(componentMax(bound, node.promised()));

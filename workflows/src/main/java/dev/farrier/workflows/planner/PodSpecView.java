@@ -76,7 +76,7 @@ public record PodSpecView(
   }
 
   /** The requests with exactly one pod counted. */
-  Resources requestsAsOnePod() {
+  public Resources requestsAsOnePod() {
     Resources r = requests;
     return new Resources(r.milliCpu(), r.memoryBytes(), r.ephemeralStorageBytes(), 1, r.extended());
   }

@@ -18,9 +18,23 @@ final class PodBatcher {
   private final Map<String, Set<String>> inFlight = new LinkedHashMap<>();
   /** Batches carried from a previous run: in flight until a time, since their completion cannot be observed. */
   private final Map<String, Long> releaseAt = new LinkedHashMap<>();
+  /**
+   * Pods offered again while their batch was in flight, by identity: the kube-scheduler left them unbound after the
+   * batch planned them (it filled their node with other pods). Queued when that batch ends.
+   */
+  private final Map<String, PodRef> offeredInFlight = new LinkedHashMap<>();
+  private boolean requeueOffersMadeInFlight;
   private long openedAt;
   private long lastArrivalAt;
   private long arrivals;
+
+  /**
+   * From now on, a pod offered while its batch is in flight is queued when that batch ends (without this, only the
+   * next offer after the end brings it back: the informer's resync, up to 30 s later).
+   */
+  void requeueOffersMadeInFlight() {
+    requeueOffersMadeInFlight = true;
+  }
 
   /** Queues the pods not already queued or in flight; returns how many were new. */
   int offer(List<PodRef> pods, long now) {
@@ -28,20 +42,47 @@ final class PodBatcher {
     int added = 0;
     for (PodRef pod : pods) {
       String id = identity(pod);
-      if (queued.containsKey(id) || inFlight.values().stream().anyMatch(batch -> batch.contains(id))) {
+      if (queued.containsKey(id)) {
         continue;
       }
-      if (queued.isEmpty()) {
-        openedAt = now;
+      if (inFlight.values().stream().anyMatch(batch -> batch.contains(id))) {
+        if (requeueOffersMadeInFlight) {
+          offeredInFlight.put(id, pod);
+        }
+        continue;
       }
-      queued.put(id, pod);
-      lastArrivalAt = now;
-      added++;
+      added += queue(id, pod, now);
     }
     if (added > 0) {
       arrivals++;
     }
     return added;
+  }
+
+  private int queue(String id, PodRef pod, long now) {
+    if (queued.isEmpty()) {
+      openedAt = now;
+    }
+    queued.put(id, pod);
+    lastArrivalAt = now;
+    return 1;
+  }
+
+  /** A batch left the in-flight set: the pods offered again while it ran are queued. */
+  private void ended(Set<String> batch, long now) {
+    if (batch == null || offeredInFlight.isEmpty()) {
+      return;
+    }
+    int added = 0;
+    for (String id : batch) {
+      PodRef pod = offeredInFlight.remove(id);
+      if (pod != null && !queued.containsKey(id)) {
+        added += queue(id, pod, now);
+      }
+    }
+    if (added > 0) {
+      arrivals++;
+    }
   }
 
   /** Changes whenever new pods were queued: the main loop waits for it to move. */
@@ -98,22 +139,23 @@ final class PodBatcher {
   private void release(long now) {
     releaseAt.entrySet().removeIf(e -> {
       if (e.getValue() <= now) {
-        inFlight.remove(e.getKey());
+        ended(inFlight.remove(e.getKey()), now);
         return true;
       }
       return false;
     });
   }
 
-  /** The batch finished (or never started): its pods may be queued again. */
-  void completed(String batchId) {
-    inFlight.remove(batchId);
+  /** The batch finished (or never started): its pods may be queued again, and those offered while it ran are. */
+  void completed(String batchId, long now) {
     releaseAt.remove(batchId);
+    ended(inFlight.remove(batchId), now);
   }
 
   /** Puts a batch that could not start back at the front of the queue, due at once. */
   void requeue(String batchId, List<PodRef> pods, long now) {
     inFlight.remove(batchId);
+    pods.forEach(pod -> offeredInFlight.remove(identity(pod)));
     Map<String, PodRef> front = new LinkedHashMap<>();
     pods.forEach(pod -> front.put(identity(pod), pod));
     front.putAll(queued);

@@ -112,10 +112,10 @@ class ClusterReconcilerWorkflowTest {
     test.env.sleep(Duration.ofSeconds(90));
     assertEquals(List.of(), batches(), "its pod is the carried batch's while that batch runs");
 
-    // The batch the earlier run started closes; as every batch does, it tells the reconciler.
+    // The batch the earlier run started closes; as every batch does, it tells the reconciler, which queues the pod
+    // signalled pending while that batch ran.
     ProvisioningWorkflow batch = test.newWorkflow(ProvisioningWorkflow.class, carried);
     batch.provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
-    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
     test.env.sleep(Duration.ofSeconds(90));
 
     assertEquals(List.of(List.of(), List.of("a")), batches(), "the carried batch's own (empty) plan, then a new batch for its pod");

@@ -43,8 +43,38 @@ class PodBatcherTest {
     assertEquals(1, batcher.offer(List.of(pod("a"), pod("c")), 100), "a is in flight");
     assertEquals(List.of(pod("c")), batcher.queued());
 
-    batcher.completed("provision/c/1");
+    batcher.completed("provision/c/1", 150);
     assertEquals(1, batcher.offer(List.of(pod("a")), 200), "a may come back once its batch is done");
+  }
+
+  @Test
+  void aPodOfferedAgainWhileItsBatchRunsIsQueuedWhenTheBatchEndsNotAtTheNextResync() {
+    batcher.requeueOffersMadeInFlight();
+    batcher.offer(List.of(pod("a"), pod("b")), 0);
+    batcher.dispatch("provision/c/1", 100);
+    // The scheduler left a unbound after the batch planned it (its node filled with other pods): signalled again.
+    assertEquals(0, batcher.offer(List.of(pod("a")), 500));
+    assertFalse(batcher.isOpen());
+
+    batcher.completed("provision/c/1", 900);
+
+    assertEquals(List.of(pod("a")), batcher.queued(), "b was not offered again: bound, or not pending any more");
+    assertEquals(900 + IDLE, batcher.dueAt(IDLE, MAX));
+    batcher.dispatch("provision/c/2", 100);
+    batcher.completed("provision/c/2", 1_000);
+    assertFalse(batcher.isOpen(), "an offer is requeued once, for the batch it was made during");
+  }
+
+  @Test
+  void aCarriedBatchReleasedAtItsTimeQueuesThePodsOfferedWhileItRan() {
+    batcher.requeueOffersMadeInFlight();
+    batcher.adopt(new CarriedBatch("provision/c/7", List.of("uid-a", "uid-b"), 1_000));
+    batcher.offer(List.of(pod("a")), 500);
+    assertFalse(batcher.isOpen());
+
+    batcher.offer(List.of(), 1_000);
+
+    assertEquals(List.of(pod("a")), batcher.queued());
   }
 
   @Test
