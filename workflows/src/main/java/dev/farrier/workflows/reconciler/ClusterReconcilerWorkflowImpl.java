@@ -82,6 +82,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
    */
   static final String REOFFER_CHANGE = "requeue-offers-made-in-flight";
   /**
+   * {@code Workflow.getVersion} change id (version 1): a round asks for all its replacement children in one workflow
+   * task and then waits for their starts, instead of one child start (a workflow task round trip, about 1 s on a
+   * loaded worker) after the other: a round of 26 replacements on a 500-node fleet took 26 s to start them, and the
+   * budget's 50 slots were never more than 37 full. Older runs replay one by one.
+   */
+  static final String STARTS_TOGETHER_CHANGE = "replacement-starts-together";
+  /**
    * How long after a replacement closes its slot is planned again: enough for the worker's informers to see the deleted
    * NodeClaim (milliseconds on a healthy API server), and one round for replacements that close together.
    */
@@ -99,6 +106,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private final Map<String, Freeze> freezes = new java.util.TreeMap<>();
   /** Replacements started by this run that have closed (done, failed or aborted); each frees a budget slot. */
   private int replacementsClosed;
+  private boolean startsTogether;
 
   @Override
   public void run(ReconcilerInput input) {
@@ -120,6 +128,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     if (Workflow.getVersion(REOFFER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
       batcher.requeueOffersMadeInFlight();
     }
+    startsTogether = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     long nextDisruptionAt = Workflow.currentTimeMillis() + settings.disruptionIntervalMillis();
     int closedSeen = 0;
     for (int turn = 1; ; turn++) {
@@ -285,26 +294,49 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       StructuredLog.warn(log, "disruption planning failed", "cluster", cluster, "error", Failures.reason(failure));
       return;
     }
+    List<ReplacementStart> starts = new ArrayList<>();
     for (DisruptionCommand command : lastPlan.commands()) {
-      startReplacement(cluster, settings, command);
+      ReplacementStart start = beginReplacement(cluster, settings, command);
+      if (start == null) {
+        continue;
+      }
+      if (startsTogether) {
+        starts.add(start);
+      } else {
+        confirmStarted(start);
+      }
     }
+    starts.forEach(this::confirmStarted);
   }
 
-  private void startReplacement(String cluster, ReconcilerSettings settings, DisruptionCommand command) {
+  /** A replacement child asked for, whose start is not confirmed yet. */
+  private record ReplacementStart(DisruptionCommand command, String id, NodeReplacementWorkflow child,
+      Promise<ReplacementResult> result) {}
+
+  /** Asks for the command's replacement child, unless its NodeClaim is cooling down after a failure. */
+  private ReplacementStart beginReplacement(String cluster, ReconcilerSettings settings, DisruptionCommand command) {
     String id = WorkflowIds.disruption(command.nodeClaim());
     Cooldown cooldown = cooldowns.get(command.nodeClaim());
     if (cooldown != null && Workflow.currentTimeMillis() < cooldown.untilMillis()) {
       StructuredLog.info(log, "replacement cooling down after a failure", "nodeclaim", command.nodeClaim(),
           "failures", cooldown.failures(), "retryAt", Instant.ofEpochMilli(cooldown.untilMillis()).toString());
-      return;
+      return null;
     }
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
         ChildWorkflowStarts.disruption(command.nodeClaim()));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
         settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds())
         .withApprovalRequired(command.approvalRequired()));
+    return new ReplacementStart(command, id, child, result);
+  }
+
+  /** Waits until the child has started (or was refused: one is already running for the NodeClaim) and follows it. */
+  private void confirmStarted(ReplacementStart start) {
+    DisruptionCommand command = start.command();
+    String id = start.id();
+    Promise<ReplacementResult> result = start.result();
     try {
-      Workflow.getWorkflowExecution(child).get();
+      Workflow.getWorkflowExecution(start.child()).get();
     } catch (ChildWorkflowFailure failure) {
       if (ChildWorkflowStarts.alreadyStarted(failure)) {
         // The id is the guarantee: one replacement per NodeClaim at a time, whoever started it.

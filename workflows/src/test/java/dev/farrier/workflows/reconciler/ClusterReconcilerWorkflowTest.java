@@ -165,6 +165,27 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
+  void aRoundAsksForAllItsReplacementsInOneWorkflowTaskNotOneStartAfterTheOther() {
+    List<String> claims = List.of("default-a", "default-b", "default-c");
+    var rounds = new java.util.concurrent.atomic.AtomicInteger();
+    test.planning.onPlanDisruption(request -> rounds.incrementAndGet() == 1
+        ? new DisruptionPlan(0, claims.stream().map(c -> Fixtures.command(c, "delete", null)).toList(), List.of())
+        : new DisruptionPlan(0, List.of(), List.of()));
+    start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
+
+    test.env.sleep(Duration.ofSeconds(90)); // the first round comes at the 60 s interval
+
+    var starts = test.env.getWorkflowClient().fetchHistory(ID).getHistory().getEventsList().stream()
+        .filter(io.temporal.api.history.v1.HistoryEvent::hasStartChildWorkflowExecutionInitiatedEventAttributes)
+        .map(io.temporal.api.history.v1.HistoryEvent::getStartChildWorkflowExecutionInitiatedEventAttributes)
+        .filter(a -> a.getWorkflowId().startsWith("disrupt/"))
+        .toList();
+    assertEquals(claims.stream().map(WorkflowIds::disruption).toList(), starts.stream().map(a -> a.getWorkflowId()).toList());
+    assertEquals(1, starts.stream().map(a -> a.getWorkflowTaskCompletedEventId()).distinct().count(),
+        "all three asked for by the same workflow task");
+  }
+
+  @Test
   void aReplacementThatClosesBringsTheNextRoundForwardSoItsBudgetSlotIsTakenAtOnce() {
     // A minute between rounds: without the refill the second round would come 60 s after the first.
     List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
