@@ -9,7 +9,14 @@ import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.workflows.planner.ClaimConditions;
 import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
+import dev.farrier.activities.kube.NodeClaimStore;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -97,5 +104,62 @@ class DisruptionConditionWriterTest {
     var written = Conditions.find(afterWrite(claim, change), "Expired").orElseThrow();
     assertTrue(written.isTrue());
     assertEquals("older than expireAfter 720h (created at 2029-12-01T00:00:00Z)", written.message());
+  }
+
+  @Test
+  void aPassStopsWritingOnceItsTimeIsSpentAndLeavesTheRestToTheNextOne() {
+    // An API server answering each write in 1 s (a loaded control plane): the pass must not hold the planning round.
+    var clock = new MutableClock(NOW);
+    List<String> written = new ArrayList<>();
+    NodeClaimStore store = (NodeClaimStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {NodeClaimStore.class},
+        (proxy, method, args) -> {
+          if (!method.getName().equals("patchNodeClaimConditions")) {
+            throw new UnsupportedOperationException(method.getName());
+          }
+          written.add((String) args[0]);
+          clock.advance(Duration.ofSeconds(1));
+          return null;
+        });
+    List<NodeClaim> claims = new ArrayList<>();
+    List<ClaimConditions> targets = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      var claim = claimWith(LAUNCHED);
+      claim.getMetadata().setName("c" + i);
+      claims.add(claim);
+      targets.add(new ClaimConditions("c" + i, List.of(AMI_DRIFT), List.of()));
+    }
+
+    int count = new DisruptionConditionWriter(store, clock).write(claims, targets);
+
+    long budget = DisruptionConditionWriter.TIME_PER_PASS.toSeconds();
+    assertEquals(budget, count);
+    assertEquals(List.of("c0", "c1", "c2").subList(0, (int) budget), written);
+  }
+
+  private static final class MutableClock extends Clock {
+    private Instant now;
+
+    MutableClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
   }
 }
