@@ -36,11 +36,11 @@ final class ProvisioningSnapshots {
   private ProvisioningSnapshots() {}
 
   /**
-   * How long after its claim is Initialized a node still holds room for the pods its claim was planned for. The
-   * batch's pods are held back from later batches only until the claim is Initialized; the kube-scheduler then binds
-   * them over the next seconds (several on a loaded control plane). Until they are bound, a later batch must not be
-   * given their room: that is how 341 pods were once planned onto a node that 517 unbound pods were already promised
-   * to, and 263 of them stayed pending until a later batch.
+   * How long after its claim is Initialized a node still holds room for the pods its claim was planned for. Within it,
+   * those pods are held back from later batches as long as the node has room left for them ({@link PromisedPods#held});
+   * the kube-scheduler binds them over the next seconds (several on a loaded control plane). Until they are bound, a
+   * later batch must not be given their room: that is how 341 pods were once planned onto a node that 517 unbound pods
+   * were already promised to, and 263 of them stayed pending until a later batch.
    */
   static final Duration PROMISE_WINDOW = Duration.ofSeconds(60);
 

@@ -16,7 +16,10 @@ import java.util.Set;
 final class PodBatcher {
   private final Map<String, PodRef> queued = new LinkedHashMap<>();
   private final Map<String, Set<String>> inFlight = new LinkedHashMap<>();
-  /** Batches carried from a previous run: in flight until a time, since their completion cannot be observed. */
+  /**
+   * Batches carried from a previous run: in flight until their {@code batchClosed} signal, or at the latest until a time
+   * (a batch started by a worker without that signal never sends it).
+   */
   private final Map<String, Long> releaseAt = new LinkedHashMap<>();
   /**
    * Pods offered again while their batch was in flight, by identity: the kube-scheduler left them unbound after the
@@ -36,7 +39,10 @@ final class PodBatcher {
     requeueOffersMadeInFlight = true;
   }
 
-  /** Queues the pods not already queued or in flight; returns how many were new. */
+  /**
+   * Queues the pods not already queued or in flight; returns how many were new. A pod in flight is remembered, once
+   * {@link #requeueOffersMadeInFlight} is on, and queued when its batch ends.
+   */
   int offer(List<PodRef> pods, long now) {
     release(now);
     int added = 0;
