@@ -88,12 +88,16 @@ class ClusterReconcilerWorkflowTest {
     int total = ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS + 500;
     List<PodRef> pods = java.util.stream.IntStream.range(0, total).mapToObj(i -> Fixtures.pod("p" + i)).toList();
 
-    // One signal: between several, the time-skipping server may skip to the idle window's end and send the first
-    // signal's pods alone (seen once in CI as batches of 500 and 1,000).
-    reconciler.podsPending(new PendingPods(pods));
+    for (int from = 0; from < total; from += 500) {
+      reconciler.podsPending(new PendingPods(pods.subList(from, from + 500)));
+    }
     test.env.sleep(Duration.ofSeconds(90));
 
-    List<List<String>> batches = batches();
+    // By batch number: the two batches run at once, so their planning calls may come in either order (CI once saw
+    // the second batch's first).
+    List<List<String>> batches = test.planning.provisioningRequests().stream()
+        .sorted(java.util.Comparator.comparingLong(r -> Long.parseLong(r.batchId().split("/")[2])))
+        .map(r -> r.pods().stream().map(PodRef::name).toList()).toList();
     assertEquals(List.of(ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS, 500), batches.stream().map(List::size).toList());
     assertEquals(pods.stream().map(PodRef::name).toList(), batches.stream().flatMap(List::stream).toList(), "oldest first, none lost");
   }
