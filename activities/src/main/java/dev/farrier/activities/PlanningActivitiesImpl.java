@@ -173,6 +173,14 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       return new ProvisioningPlan(List.of(), List.of());
     }
     var claims = cluster.listNodeClaims();
+    // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
+    // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
+    // Those of claims still launching are left out before anything else is read (no node has room: only they hold).
+    int held = leaveToScheduler(pending, PromisedPods.held(claims, requestsByUid(pending), node -> Resources.ZERO, clock.instant()));
+    if (pending.isEmpty()) {
+      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
+      return new ProvisioningPlan(List.of(), List.of());
+    }
     var pools = cluster.listNodePools();
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
@@ -199,14 +207,13 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
     var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces,
         clock.instant());
-    // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
-    // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
-    Set<String> promised = PromisedPods.held(claims, requestsByUid(pending), freeRoom(existing)::get, clock.instant());
-    if (pending.removeIf(p -> promised.contains(p.pod().uid()))) {
-      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), promised.size());
-      if (pending.isEmpty()) {
-        return new ProvisioningPlan(List.of(), List.of());
-      }
+    // Then those of Initialized claims whose node still has room for them.
+    held += leaveToScheduler(pending, PromisedPods.held(claims, requestsByUid(pending), freeRoom(existing)::get, clock.instant()));
+    if (held > 0) {
+      log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
+    }
+    if (pending.isEmpty()) {
+      return new ProvisioningPlan(List.of(), List.of());
     }
     var snapshot = new ProvisioningSnapshot(pending, views, types, daemonSetPods(), existing, kubelets);
     var plan = provisioning.plan(snapshot, request.batchId(), ClaimNamer.standard());
@@ -215,6 +222,13 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         onExisting, plan.claims().size(), plan.unschedulable().size());
     unschedulableEvents.record(plan.unschedulable());
     return plan;
+  }
+
+  /** Takes the {@code held} pods out of {@code pending}; returns how many. */
+  private static int leaveToScheduler(List<PodSpecView> pending, Set<String> held) {
+    int before = pending.size();
+    pending.removeIf(p -> held.contains(p.pod().uid()));
+    return before - pending.size();
   }
 
   private static Map<String, Resources> requestsByUid(List<PodSpecView> pods) {

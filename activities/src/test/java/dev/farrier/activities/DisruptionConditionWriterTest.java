@@ -9,13 +9,11 @@ import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.workflows.planner.ClaimConditions;
 import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
+import dev.farrier.activities.cloud.MutableClock;
 import dev.farrier.activities.kube.NodeClaimStore;
 import java.lang.reflect.Proxy;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -136,30 +134,4 @@ class DisruptionConditionWriterTest {
     assertEquals(List.of("c0", "c1", "c2").subList(0, (int) budget), written);
   }
 
-  private static final class MutableClock extends Clock {
-    private Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 }
