@@ -176,7 +176,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
     // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
     // Those of claims still launching are left out before anything else is read (no node has room: only they hold).
-    int held = leaveToScheduler(pending, PromisedPods.held(claims, requestsByUid(pending), node -> Resources.ZERO, clock.instant()));
+    int held = leaveToScheduler(pending, PromisedPods.held(claims, byUid(pending), node -> NodeRoom.none(), clock.instant()));
     if (pending.isEmpty()) {
       log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
       return new ProvisioningPlan(List.of(), List.of());
@@ -207,8 +207,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     }
     var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces,
         clock.instant());
-    // Then those of Initialized claims whose node still has room for them.
-    held += leaveToScheduler(pending, PromisedPods.held(claims, requestsByUid(pending), freeRoom(existing)::get, clock.instant()));
+    // Then those of Initialized claims whose node can still take them (room, hostname anti-affinity).
+    held += leaveToScheduler(pending, PromisedPods.held(claims, byUid(pending), rooms(existing), clock.instant()));
     if (held > 0) {
       log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
     }
@@ -231,17 +231,17 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return before - pending.size();
   }
 
-  private static Map<String, Resources> requestsByUid(List<PodSpecView> pods) {
-    Map<String, Resources> out = new HashMap<>();
-    pods.forEach(p -> out.put(p.pod().uid(), p.requestsAsOnePod()));
+  private static Map<String, PodSpecView> byUid(List<PodSpecView> pods) {
+    Map<String, PodSpecView> out = new HashMap<>();
+    pods.forEach(p -> out.put(p.pod().uid(), p));
     return out;
   }
 
-  /** The room the kube-scheduler sees on each registered node, by name: allocatable less its bound pods' requests. */
-  private static Map<String, Resources> freeRoom(List<ExistingNodeView> existing) {
-    Map<String, Resources> out = new HashMap<>();
-    existing.stream().filter(ExistingNodeView::initialized).forEach(n -> out.put(n.name(), n.allocatable().minus(n.boundRequests())));
-    return out;
+  /** The room the kube-scheduler sees on each registered node, by name (a fresh one each time it is asked). */
+  private static Function<String, NodeRoom> rooms(List<ExistingNodeView> existing) {
+    Map<String, ExistingNodeView> nodes = new HashMap<>();
+    existing.stream().filter(ExistingNodeView::initialized).forEach(n -> nodes.put(n.name(), n));
+    return name -> nodes.containsKey(name) ? NodeRoom.of(nodes.get(name)) : null;
   }
 
   @Override

@@ -2,7 +2,7 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.planner.PodSpecView;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -30,14 +30,15 @@ final class PromisedPods {
   }
 
   /**
-   * The UIDs, among the {@code pending} pods (UID to requests, counted as one pod), that the claims not being deleted
-   * still hold room for. A claim not yet Initialized holds all of its pods. One Initialized less than
-   * {@link ProvisioningSnapshots#PROMISE_WINDOW} ago holds those its Node still has room for ({@code free}: the room
-   * the kube-scheduler sees, by node name; null when the Node is not known, which holds them all), taken in the
-   * order they were planned: the kube-scheduler may fill a new node with other pods, and a pod that no longer fits
-   * there must be planned again now, not after the window.
+   * The UIDs, among the {@code pending} pods (by UID), that the claims not being deleted still hold room for. A claim
+   * not yet Initialized holds all of its pods. One Initialized less than {@link ProvisioningSnapshots#PROMISE_WINDOW}
+   * ago holds those its Node still has room for ({@code rooms}: what the kube-scheduler sees on each node, by node
+   * name, a fresh one each call; null when the Node is not known, which holds them all), taken in the order they were
+   * planned: the kube-scheduler may fill a new node with other pods, or with a pod whose required hostname
+   * anti-affinity keeps a planned one off it, and a pod that can no longer go there must be planned again now, not
+   * after the window.
    */
-  static Set<String> held(List<NodeClaim> claims, Map<String, Resources> pending, Function<String, Resources> free, Instant now) {
+  static Set<String> held(List<NodeClaim> claims, Map<String, PodSpecView> pending, Function<String, NodeRoom> rooms, Instant now) {
     Set<String> uids = new HashSet<>();
     for (NodeClaim claim : claims) {
       Map<String, String> annotations = claim.getMetadata().getAnnotations();
@@ -47,17 +48,11 @@ final class PromisedPods {
         continue;
       }
       String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
-      Resources room = ProvisioningSnapshots.initialized(claim) && nodeName != null ? free.apply(nodeName) : null;
+      NodeRoom room = ProvisioningSnapshots.initialized(claim) && nodeName != null ? rooms.apply(nodeName) : null;
       for (String uid : promised.split(",")) {
-        Resources requests = pending.get(uid);
-        if (requests == null) {
-          continue;
-        }
-        if (room == null) {
+        PodSpecView pod = pending.get(uid);
+        if (pod != null && (room == null || room.take(pod))) {
           uids.add(uid);
-        } else if (requests.fitsIn(room)) {
-          uids.add(uid);
-          room = room.minus(requests);
         }
       }
     }

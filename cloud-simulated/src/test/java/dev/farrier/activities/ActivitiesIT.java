@@ -415,6 +415,60 @@ class ActivitiesIT extends ClusterIT {
     }
   }
 
+  /**
+   * A claim holds the pods it was created for while the kube-scheduler binds them, unless its node can no longer take
+   * them: here another replica of a one-per-node Deployment was bound there first, so the planned replica is planned
+   * again at once instead of waiting out the promise window.
+   */
+  @Test
+  void aPodKeptOffItsPromisedNodeByAnotherReplicasAntiAffinityIsPlannedAgainAtOnce() {
+    var app = KubeTestSupport.unique("web");
+    // Not the kube-scheduler's (another scheduler name), so it stays pending whatever lands on the node.
+    var planned = onePerNode(KubeTestSupport.unique("planned"), app, null);
+    var name = KubeTestSupport.unique(nodePool);
+    var base = claim(name);
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, nodeClass, base.instanceTypes(), base.requirements(), base.requests(),
+        base.labels(), List.of(), List.of(), "hash-1", null, null, List.of(ref(planned))));
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    var request = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), nodeName);
+    claims.registerNode(request);
+    claims.awaitInitialized(request);
+    Pod replica = null;
+    try {
+      var batch = new PlanProvisioningRequest(CLUSTER, "batch-promised", List.of(ref(planned)));
+      var held = planning.planProvisioning(batch);
+      assertTrue(held.claims().isEmpty() && held.onExisting().isEmpty(), "the new node still holds room for it: " + held);
+
+      replica = onePerNode(KubeTestSupport.unique("replica"), app, nodeName);
+      var again = planning.planProvisioning(batch);
+      var claimed = again.claims().stream().flatMap(c -> c.pods().stream()).map(PodRef::name).toList();
+      assertEquals(List.of(planned.getMetadata().getName()), claimed, again.toString());
+    } finally {
+      client.pods().resource(planned).delete();
+      if (replica != null) {
+        client.pods().resource(replica).withGracePeriod(0).delete();
+      }
+      var state = claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, name, null));
+      claims.awaitInstanceTerminated(new TerminateInstanceRequest(CLUSTER, name, state.instanceId()));
+      claims.deleteNode(new NodeRef(CLUSTER, nodeName, name));
+      claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+    }
+  }
+
+  /** A pod of {@code app} that required hostname anti-affinity keeps off any node holding another; bound to {@code node} if given. */
+  private Pod onePerNode(String name, String app, String node) {
+    var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withLabels(Map.of("app", app)).endMetadata()
+        .withNewSpec().withSchedulerName("not-the-kube-scheduler").withNodeName(node).withNodeSelector(Map.of("intent", nodePool))
+        .withNewAffinity().withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+        .withTopologyKey(WellKnown.HOSTNAME_LABEL).withNewLabelSelector().withMatchLabels(Map.of("app", app)).endLabelSelector()
+        .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity()
+        .addNewContainer().withName("c").withImage("pause").withNewResources()
+        .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi"))).endResources().endContainer()
+        .endSpec().build();
+    return client.pods().resource(pod).create();
+  }
+
   private static List<String> zonesOfClaimFor(dev.farrier.workflows.activities.ProvisioningPlan plan, Pod pod) {
     var claim = plan.claims().stream().filter(c -> c.pods().stream().anyMatch(p -> p.name().equals(pod.getMetadata().getName())))
         .findFirst().orElseThrow(() -> new AssertionError("no claim for " + pod.getMetadata().getName() + ": " + plan));

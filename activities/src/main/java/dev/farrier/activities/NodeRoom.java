@@ -1,0 +1,52 @@
+package dev.farrier.activities;
+
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.planner.ExistingNodeView;
+import dev.farrier.workflows.planner.PodSpecView;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a registered node still has for the pods promised to it, as the kube-scheduler would judge them: its free
+ * requests (allocatable less its bound pods' requests) and the pods bound there, whose required hostname
+ * anti-affinity, or the promised pod's, keeps the two apart however much room is left. Each pod it takes uses its
+ * room and counts as on the node for the next.
+ */
+final class NodeRoom {
+  private Resources free;
+  private final List<PodSpecView> pods;
+
+  private NodeRoom(Resources free, List<PodSpecView> pods) {
+    this.free = free;
+    this.pods = new ArrayList<>(pods);
+  }
+
+  /** The room the kube-scheduler sees on {@code node}. */
+  static NodeRoom of(ExistingNodeView node) {
+    return new NodeRoom(node.allocatable().minus(node.boundRequests()), node.pods());
+  }
+
+  /** A node with no room at all: takes no pod. */
+  static NodeRoom none() {
+    return new NodeRoom(Resources.ZERO, List.of());
+  }
+
+  /** Whether {@code pod} may still go on the node; if it may, it is counted there from now on. */
+  boolean take(PodSpecView pod) {
+    Resources requests = pod.requestsAsOnePod();
+    if (!requests.fitsIn(free) || pods.stream().anyMatch(bound -> repels(bound, pod) || repels(pod, bound))) {
+      return false;
+    }
+    free = free.minus(requests);
+    pods.add(pod);
+    return true;
+  }
+
+  /** Whether {@code owner} has a required hostname anti-affinity term selecting {@code other}. */
+  private static boolean repels(PodSpecView owner, PodSpecView other) {
+    return owner.podAffinity().stream().anyMatch(term -> term.anti() && term.required()
+        && WellKnown.HOSTNAME_LABEL.equals(term.topologyKey())
+        && term.selects(owner.pod().namespace(), other.pod().namespace(), other.labels()));
+  }
+}
