@@ -57,9 +57,10 @@ final class BenchFleet {
     String manifest = resource().replace("<<CLUSTER_NAME>>", env.cluster()).replace("<<REPLICAS>>", Integer.toString(replicas))
         .replace("<<BUDGET>>", budget);
     env.kube().load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
-    return Await.until(replicas + " " + APP + " pods Ready, one per node", timeout, () -> {
+    // Settled: no claim still launching (or left over, empty, waiting for consolidation), or the roll would count it.
+    return Await.until(replicas + " " + APP + " pods Ready, one per node, and no other claim", timeout, () -> {
       var images = imagesByNode();
-      return readyNodes().size() == replicas && images.size() == replicas ? images : null;
+      return readyNodes().size() == replicas && images.size() == replicas && liveClaims() == replicas ? images : null;
     }, this::diagnostics);
   }
 
@@ -107,6 +108,12 @@ final class BenchFleet {
     return images;
   }
 
+  /** The fleet's NodeClaims not being deleted, with a Node or still launching. */
+  private long liveClaims() {
+    return env.kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim").withLabel(WellKnown.NODEPOOL_LABEL, NODE_POOL).list()
+        .getItems().stream().filter(c -> c.getMetadata().getDeletionTimestamp() == null).count();
+  }
+
   /** The distinct nodes the fleet's Ready pods run on. */
   private Set<String> readyNodes() {
     Set<String> nodes = new HashSet<>();
@@ -124,7 +131,7 @@ final class BenchFleet {
       var images = imagesByNode();
       Map<String, Long> byImage = new TreeMap<>();
       images.values().forEach(i -> byImage.merge(String.valueOf(i), 1L, Long::sum));
-      return "fleet nodes by image " + byImage + ", pods Ready on " + readyNodes().size() + " nodes";
+      return "fleet nodes by image " + byImage + ", pods Ready on " + readyNodes().size() + " nodes, " + liveClaims() + " claims";
     } catch (RuntimeException e) {
       return "(diagnostics unavailable: " + e + ")";
     }
