@@ -220,9 +220,10 @@ class DisruptionConditionsIT extends ClusterIT {
   void aPreviewListsEveryDecisionAndWritesNothingWhileARoundWritesAndListsOnlyWhatItDisrupts() {
     var expired = initialized(launchedClaim("1s"));
     var kept = initialized(launchedClaim("720h"));
+    // As expired, not merely as an empty node to consolidate (creation times are whole seconds: 1s may take up to 2).
     KubeTestSupport.awaitTrue("planned as expired: " + expired, () -> activities.planning.planDisruption(
         new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.PREVIEW)).commands().stream()
-        .anyMatch(c -> c.nodeClaim().equals(expired)));
+        .anyMatch(c -> c.nodeClaim().equals(expired) && c.reason().equals("expired")));
     var before = stored(expired).getMetadata().getResourceVersion();
 
     var preview = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false,
