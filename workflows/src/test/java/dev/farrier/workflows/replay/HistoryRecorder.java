@@ -1,6 +1,7 @@
 package dev.farrier.workflows.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.DisruptionPlan;
@@ -123,6 +124,46 @@ class HistoryRecorder {
       // Recorded while running, as an entity's history is when a new worker version replays it; a terminated
       // history ends in an event the replayer does not expect after a completed task.
       write(test, id, "ClusterReconcilerWorkflow");
+      WorkflowStub.fromTyped(reconciler).terminate("history recorded");
+    }
+  }
+
+  /**
+   * A round that disrupts three nodes and the rounds after it, with a batch of pods before and after: versions 1 of
+   * {@code refill-on-close}, {@code requeue-offers-made-in-flight} and {@code replacement-starts-together} when
+   * recorded today ({@code ClusterReconcilerWorkflow-rounds}). The same run recorded by the code before those changes
+   * (d1e7095's parent) is {@code ClusterReconcilerWorkflow-rounds-before-refill}: it starts the three replacements one
+   * after the other and takes the next round at the interval. (Pod a, offered again, comes after its batch closed, so
+   * the re-offer records its marker only.)
+   */
+  @Test
+  void recordReconcilerRounds() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      var rounds = new AtomicInteger();
+      test.planning.onPlanDisruption(r -> rounds.incrementAndGet() == 1
+          ? new DisruptionPlan(0, List.of(Fixtures.command("default-a", "delete", null),
+              Fixtures.command("default-b", "delete", null), Fixtures.command("default-c", "delete", null)), List.of())
+          : new DisruptionPlan(0, List.of(), List.of()));
+      test.start();
+      String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
+      var settings = new ReconcilerSettings(30_000, 100_000, 60_000, Fixtures.LAUNCH, 2, 30);
+      WorkflowClient.start(test.newWorkflow(ClusterReconcilerWorkflow.class, id)::run,
+          new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
+      ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, id);
+      reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
+      test.env.sleep(Duration.ofSeconds(90));
+      reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"), Fixtures.pod("a"))));
+      test.env.sleep(Duration.ofSeconds(150));
+      assertEquals(3, reconciler.status().replacementsStarted().size(), "one round of three replacements");
+      assertTrue(rounds.get() >= 3, "rounds after the first: " + rounds.get());
+      write(test, id, "ClusterReconcilerWorkflow-rounds");
+      // Its first batch, version 1 of batch-closed-signal: the batch tells this reconciler it closed.
+      String batch = test.client().fetchHistory(id).getHistory().getEventsList().stream()
+          .filter(e -> e.hasStartChildWorkflowExecutionInitiatedEventAttributes())
+          .map(e -> e.getStartChildWorkflowExecutionInitiatedEventAttributes())
+          .filter(a -> a.getWorkflowType().getName().equals("ProvisioningWorkflow"))
+          .map(a -> a.getWorkflowId()).findFirst().orElseThrow();
+      write(test, batch, "ProvisioningWorkflow-batch-closed-signal");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
     }
   }
