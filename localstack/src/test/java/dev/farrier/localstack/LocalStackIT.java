@@ -79,6 +79,12 @@ class LocalStackIT {
     }
   }
 
+  /** The dev server keeps its database with a write-ahead log (half the server's CPU of the default journal). */
+  @Test
+  void temporalWritesItsDatabaseThroughAWriteAheadLog(LocalStack stack) {
+    assertTrue(Files.exists(stack.runDir().resolve("temporal.db-wal")), "no write-ahead log beside temporal.db in " + stack.runDir());
+  }
+
   @Test
   void kwokRunsPodsOnAnAnnotatedNodeAndEvictionRespectsThePdb(LocalStack stack) throws Exception {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
