@@ -46,7 +46,8 @@ sandbox: check-java tools build
 	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.sandbox.Sandbox $(SANDBOX_ARGS)
 
 # Not part of `make test`: the bench module's few unit tests run there, the measurements only here. Packages (no
-# install) just the modules it runs; BENCH_ARGS / CONSOLIDATION_ARGS / LATENCY_ARGS / FLEET_ARGS / MEMORY_ARGS pass
+# install) just the modules it runs; BENCH_ARGS / CONSOLIDATION_ARGS / LATENCY_ARGS / FLEET_ARGS / MEMORY_ARGS (and
+# DAY_ARGS / TEMPORAL_ARGS of the two run only when BENCH_ONLY names them) pass
 # options through (e.g. BENCH_ARGS="--sizes 100,5000", LATENCY_ARGS="--pods 1,100", FLEET_ARGS="--nodes 100
 # --concurrent 50", MEMORY_ARGS="--pods 1000"). BENCH_ONLY picks some of them (e.g. BENCH_ONLY="latency memory").
 BENCH_ARGS ?=
@@ -55,6 +56,7 @@ CONSOLIDATION_ARGS ?=
 FLEET_ARGS ?=
 MEMORY_ARGS ?=
 DAY_ARGS ?=
+TEMPORAL_ARGS ?=
 BENCH_ONLY ?= scheduling consolidation latency fleet memory
 BENCH_LABEL := $(shell git rev-parse --short HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo "+changes")
 JAVA_RUN := "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED
@@ -70,7 +72,8 @@ bench: check-java tools
 	  fleet) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.FleetBenchmark --label "$(BENCH_LABEL)" $(FLEET_ARGS) ;; \
 	  memory) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.MemoryBenchmark --label "$(BENCH_LABEL)" $(MEMORY_ARGS) ;; \
 	  day) $(JAVA_RUN) -Xmx2g -cp "$(BENCH_CP)" dev.farrier.bench.ReconcilerDayBenchmark --label "$(BENCH_LABEL)" $(DAY_ARGS) ;; \
-	  *) echo "BENCH_ONLY: unknown benchmark '$$b' (scheduling consolidation latency fleet memory day)"; exit 1 ;; \
+	  temporal) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.TemporalBenchmark --label "$(BENCH_LABEL)" $(TEMPORAL_ARGS) ;; \
+	  *) echo "BENCH_ONLY: unknown benchmark '$$b' (scheduling consolidation latency fleet memory day temporal)"; exit 1 ;; \
 	  esac || exit 1; done
 
 # Not part of `make test` either: Karpenter's scheduling benchmark (sigs.k8s.io/karpenter at KARPENTER_VERSION of

@@ -48,6 +48,14 @@ public final class LocalStack implements AutoCloseable {
       "FarrierCluster", "FarrierNodePool", "FarrierNode", "FarrierInstanceId", "FarrierReason", "FarrierPhase",
       "FarrierNodeClaim", "FarrierBlocker");
 
+  /**
+   * The SQLite pragmas the Temporal dev server opens its file with unless told otherwise: a write-ahead log synced at
+   * checkpoints. SQLite's default rollback journal with a full sync on every commit cost the server about twice the
+   * CPU per history event (docs/BENCHMARKS.md, "The local Temporal server"); a killed process loses nothing, an OS
+   * crash can lose the last commits.
+   */
+  public static final List<String> TEMPORAL_SQLITE_PRAGMAS = List.of("journal_mode=wal", "synchronous=NORMAL");
+
   private static final Duration STOP_GRACE = Duration.ofSeconds(10);
   private static final Object SHARED_LOCK = new Object();
   private static LocalStack shared;
@@ -63,6 +71,7 @@ public final class LocalStack implements AutoCloseable {
   private final List<String> searchAttributes;
   private final Duration startTimeout;
   private final int controlPlaneQps;
+  private final List<String> sqlitePragmas;
 
   private final FreePorts freePorts = new FreePorts();
   private final List<ManagedProcess> processes = new CopyOnWriteArrayList<>();
@@ -87,6 +96,7 @@ public final class LocalStack implements AutoCloseable {
     this.searchAttributes = List.copyOf(builder.searchAttributes);
     this.startTimeout = builder.startTimeout;
     this.controlPlaneQps = builder.controlPlaneQps;
+    this.sqlitePragmas = builder.sqlitePragmas;
   }
 
   public static Builder builder() {
@@ -264,7 +274,7 @@ public final class LocalStack implements AutoCloseable {
     try {
       ManagedProcess temporalServer = null;
       if (temporalEnabled) {
-        temporal = new TemporalCommands(binDir, runDir, freePorts.next(), uiPort, searchAttributes);
+        temporal = new TemporalCommands(binDir, runDir, freePorts.next(), uiPort, searchAttributes, sqlitePragmas);
         temporalServer = launch("temporal", temporal.startDev());
       }
       ManagedProcess moto = null;
@@ -497,6 +507,7 @@ public final class LocalStack implements AutoCloseable {
     private List<String> searchAttributes = List.of();
     private Duration startTimeout = Duration.ofSeconds(120);
     private int controlPlaneQps;
+    private List<String> sqlitePragmas = TEMPORAL_SQLITE_PRAGMAS;
 
     private Builder() {}
 
@@ -558,6 +569,20 @@ public final class LocalStack implements AutoCloseable {
         throw new IllegalArgumentException("qps must not be negative: " + qps);
       }
       this.controlPlaneQps = qps;
+      return this;
+    }
+
+    /**
+     * The Temporal dev server's SQLite pragmas, each {@code name=value} (default {@link #TEMPORAL_SQLITE_PRAGMAS}); an
+     * empty list keeps SQLite's defaults. For the benchmark that compares them.
+     */
+    public Builder temporalSqlitePragmas(List<String> pragmas) {
+      for (String pragma : pragmas) {
+        if (!pragma.matches("[a-z_]+=[A-Za-z0-9_]+")) {
+          throw new IllegalArgumentException("a pragma is name=value: " + pragma);
+        }
+      }
+      this.sqlitePragmas = List.copyOf(pragmas);
       return this;
     }
 

@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Command lines of the Temporal CLI: the dev server and the probe that tells when it is ready. */
-record TemporalCommands(Path binDir, Path runDir, int port, int uiPort, List<String> searchAttributes) {
+record TemporalCommands(Path binDir, Path runDir, int port, int uiPort, List<String> searchAttributes,
+    List<String> sqlitePragmas) {
   String address() {
     return "127.0.0.1:" + port;
   }
@@ -17,14 +18,13 @@ record TemporalCommands(Path binDir, Path runDir, int port, int uiPort, List<Str
         "--port", Integer.toString(port),
         "--ui-port", Integer.toString(uiPort),
         "--db-filename", runDir.resolve("temporal.db").toString(),
-        // SQLite's default rollback journal with a full sync on every commit cost the server about twice the CPU per
-        // history event (measured: 200 workflows of 15 activities, 138 s of server CPU against 68 s). A write-ahead
-        // log synced at checkpoints survives a killed process; only an OS crash can lose the last commits.
-        "--sqlite-pragma", "journal_mode=wal",
-        "--sqlite-pragma", "synchronous=NORMAL",
         "--log-level", "warn",
         // The frontend otherwise phones home to check for newer server versions; tests must not reach the internet.
         "--dynamic-config-value", "frontend.enableServerVersionCheck=false"));
+    for (String pragma : sqlitePragmas) {
+      command.add("--sqlite-pragma");
+      command.add(pragma);
+    }
     for (String name : searchAttributes) {
       command.add("--search-attribute");
       command.add(name + "=Keyword");
