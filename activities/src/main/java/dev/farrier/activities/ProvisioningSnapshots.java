@@ -48,14 +48,20 @@ final class ProvisioningSnapshots {
    * Every Node (with its non-terminal pods) and every NodeClaim not yet registered to a Node and not being deleted.
    * A claim's requests ({@code spec.resources.requests}: its planned pods' and DaemonSets') are promised until the
    * claim has been Initialized for {@link #PROMISE_WINDOW}; the planner counts the larger of them and the bound pods.
+   * Less the requests of its planned pods the kube-scheduler bound on another node ({@link #promised}).
    */
   static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, List<NodeClaim> claims,
       Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool, NamespaceSelectors namespaces,
       Instant now) {
     Map<String, List<PodSpecView>> podsByNode = new HashMap<>();
+    Map<String, BoundPod> boundByUid = new HashMap<>();
     for (Pod p : boundPods) {
       if (!PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null) {
-        podsByNode.computeIfAbsent(p.getSpec().getNodeName(), k -> new ArrayList<>()).add(PodViews.of(p, namespaces, List.of()));
+        PodSpecView view = PodViews.of(p, namespaces, List.of());
+        podsByNode.computeIfAbsent(p.getSpec().getNodeName(), k -> new ArrayList<>()).add(view);
+        if (p.getMetadata().getUid() != null) {
+          boundByUid.put(p.getMetadata().getUid(), new BoundPod(p.getSpec().getNodeName(), view.requestsAsOnePod()));
+        }
       }
     }
     Map<String, NodeClaim> claimByNode = new HashMap<>();
@@ -65,7 +71,7 @@ final class ProvisioningSnapshots {
       if (nodeName != null && !nodeName.isEmpty()) {
         claimByNode.put(nodeName, c);
       } else if (c.getMetadata().getDeletionTimestamp() == null) {
-        out.add(inFlight(c, typesByPool, kubeletByPool));
+        out.add(inFlight(c, typesByPool, kubeletByPool, promised(c, boundByUid)));
       }
     }
     for (Node n : nodes) {
@@ -73,7 +79,7 @@ final class ProvisioningSnapshots {
       NodeClaim claim = claimByNode.get(name);
       List<PodSpecView> pods = podsByNode.getOrDefault(name, List.of());
       boolean initialized = claim == null || initialized(claim);
-      Resources promised = claim != null && holdsPromise(claim, now) ? requests(claim) : Resources.ZERO;
+      Resources promised = claim != null && holdsPromise(claim, now) ? promised(claim, boundByUid) : Resources.ZERO;
       List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
           : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
       boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
@@ -120,7 +126,7 @@ final class ProvisioningSnapshots {
    * fit whatever it becomes.
    */
   private static ExistingNodeView inFlight(NodeClaim c, Map<String, List<InstanceTypeView>> typesByPool,
-      Map<String, KubeletSettings> kubeletByPool) {
+      Map<String, KubeletSettings> kubeletByPool, Resources promised) {
     Map<String, String> labels = new TreeMap<>(c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels());
     c.getSpec().requirementsOrEmpty().stream()
         .filter(r -> "In".equals(r.operator()) && r.values() != null && r.values().size() == 1)
@@ -144,7 +150,40 @@ final class ProvisioningSnapshots {
     }
     List<Taint> taints = c.getSpec().taintsOrEmpty().stream()
         .map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
-    return new ExistingNodeView(c.getMetadata().getName(), pool, labels, taints, allocatable, List.of(), requests(c), false, true);
+    return new ExistingNodeView(c.getMetadata().getName(), pool, labels, taints, allocatable, List.of(), promised, false, true);
+  }
+
+  /** A pod bound to a node: where, and its requests as one pod. */
+  private record BoundPod(String node, Resources requests) {}
+
+  /**
+   * The room a claim holds: its requests less those of its planned pods ({@link PromisedPods#ANNOTATION}) that the
+   * kube-scheduler bound on another node. The scheduler fills each new node with the pending pods it picks, so by the
+   * time a claim comes up some of the pods planned for it may run elsewhere (on a node planned for others, which is
+   * then full); their room on this claim is free for the next batch rather than a reason for another node.
+   */
+  private static Resources promised(NodeClaim claim, Map<String, BoundPod> boundByUid) {
+    Resources promised = requests(claim);
+    Map<String, String> annotations = claim.getMetadata().getAnnotations();
+    String planned = annotations == null ? null : annotations.get(PromisedPods.ANNOTATION);
+    if (planned == null || planned.isBlank()) {
+      return promised;
+    }
+    String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
+    for (String uid : planned.split(",")) {
+      BoundPod bound = boundByUid.get(uid);
+      if (bound != null && !bound.node().equals(nodeName)) {
+        promised = promised.minus(bound.requests());
+      }
+    }
+    return atLeastZero(promised);
+  }
+
+  private static Resources atLeastZero(Resources r) {
+    Map<String, Long> ext = new TreeMap<>();
+    r.extended().forEach((k, v) -> ext.put(k, Math.max(0, v)));
+    return new Resources(Math.max(0, r.milliCpu()), Math.max(0, r.memoryBytes()), Math.max(0, r.ephemeralStorageBytes()),
+        Math.max(0, r.pods()), ext);
   }
 
   /**

@@ -90,6 +90,26 @@ class ProvisioningSnapshotsTest {
   }
 
   @Test
+  void aClaimStillLaunchingGivesUpTheRoomOfItsPlannedPodsTheSchedulerBoundElsewhere() {
+    // 200 of the 517 pods planned for bench-1 ran on node-1 (another claim's node) before bench-1 came up.
+    NodeClaim launching = planned(claim("bench-1", List.of(LARGE.name()), null, null), 517);
+    ExistingNodeView view = only(existing(launching, boundPods(200)));
+    assertEquals(Resources.of(317 * 250, 317 * 256 * MIB, 317), view.promised());
+
+    ProvisioningPlan plan = plan(view, pendingPods(341));
+    assertEquals(341, plan.onExisting().getFirst().pods().size(), "the next batch goes on the claim's freed room");
+    assertEquals(List.of(), plan.claims());
+  }
+
+  @Test
+  void aClaimKeepsTheRoomOfItsPlannedPodsBoundOnItsOwnNode() {
+    NodeClaim claim = planned(claim("bench-0", List.of(LARGE.name()), "node-1", NOW.minusSeconds(5)), 517);
+    ExistingNodeView view = only(existing(claim, boundPods(200)));
+    assertEquals(Resources.of(517 * 250, 517 * 256 * MIB, 517), view.promised());
+    assertEquals(200, view.pods().size());
+  }
+
+  @Test
   void thePlannerReadsTheHardAndSoftEvictionThresholdsOfMemoryAndDisk() {
     var both = kubeletOf(Map.of("memory.available", "300Mi", "nodefs.available", "15%"), Map.of("memory.available", "5%"));
     assertEquals(List.of(EvictionThreshold.ofBytes(300 * MIB), EvictionThreshold.ofPercent(5)), both.memoryEviction());
@@ -149,6 +169,13 @@ class ProvisioningSnapshotsTest {
     List<Condition> conditions = initializedAt == null ? List.of()
         : List.of(Condition.of(NodeClaimStatus.INITIALIZED, Condition.TRUE, "Initialized", "", initializedAt));
     claim.setStatus(new NodeClaimStatus(null, null, nodeName, null, null, conditions, null));
+    return claim;
+  }
+
+  /** The claim with its first {@code count} planned pods' UIDs ({@code u-first-<i>}, as {@link #boundPods} names them). */
+  private static NodeClaim planned(NodeClaim claim, int count) {
+    claim.getMetadata().setAnnotations(Map.of(PromisedPods.ANNOTATION,
+        String.join(",", java.util.stream.IntStream.range(0, count).mapToObj(i -> "u-first-" + i).toList())));
     return claim;
   }
 
