@@ -21,6 +21,8 @@ import jakarta.inject.Named;
 import io.temporal.client.WorkflowClient;
 import io.micronaut.context.annotation.Bean;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
 import jakarta.inject.Singleton;
 
 /** Registers every workflow type and activity implementation on the cluster's task queue. */
@@ -28,6 +30,16 @@ import jakarta.inject.Singleton;
 public class TemporalWorkerFactory {
   /** The name of the {@link Cluster} whose lists are never cached. */
   public static final String LIVE = "live";
+
+  /**
+   * Every cached workflow and every activity slot on a virtual thread. With platform threads a burst of 1,000
+   * launches held about 250 cached workflows' threads and 200 activity threads (549 in the JVM), each with its own
+   * stack and malloc caches outside the heap (docs/BENCHMARKS.md, "Worker memory"); a parked virtual thread's stack
+   * is a few heap objects. The cache size and the slot counts stay the SDK's.
+   */
+  static final WorkerFactoryOptions FACTORY_OPTIONS = WorkerFactoryOptions.newBuilder().setUsingVirtualWorkflowThreads(true).build();
+
+  static final WorkerOptions WORKER_OPTIONS = WorkerOptions.newBuilder().setUsingVirtualThreads(true).build();
 
   /** The informers every planning read is served from; started with the worker, synced before it reports ready. */
   @Singleton
@@ -59,8 +71,8 @@ public class TemporalWorkerFactory {
   WorkerFactory workerFactory(WorkflowClient client, WorkerSettings settings, Cluster cluster, CloudResources cloud,
       InterruptionResources interruption, MeterRegistry meters,
       @Value("${farrier.feature-gates.spot-to-spot-consolidation}") boolean spotToSpotConsolidation) {
-    var factory = WorkerFactory.newInstance(client);
-    var worker = factory.newWorker(settings.taskQueue());
+    var factory = WorkerFactory.newInstance(client, FACTORY_OPTIONS);
+    var worker = factory.newWorker(settings.taskQueue(), WORKER_OPTIONS);
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     var workflows = new TemporalWorkflowStatus(client);
     worker.registerActivitiesImplementations(

@@ -39,7 +39,8 @@ public record HistoryCost(int events, long bytes, List<Long> scheduleToStartMill
     return new HistoryCost(history.getEventsCount(), history.getSerializedSize(), List.copyOf(waits), List.copyOf(runs));
   }
 
-  private static long millis(HistoryEvent event) {
+  /** An event's server time in epoch milliseconds. */
+  static long millis(HistoryEvent event) {
     return event.getEventTime().getSeconds() * 1000 + event.getEventTime().getNanos() / 1_000_000;
   }
 }

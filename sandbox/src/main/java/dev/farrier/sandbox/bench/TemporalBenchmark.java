@@ -154,9 +154,9 @@ public final class TemporalBenchmark implements Callable<Integer> {
       ProcessHandle server = ProcessHandle.of(stack.processes().get("temporal")).orElseThrow();
       var service = WorkflowServiceStubs.newServiceStubs(
           WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
+      var client = WorkflowClient.newInstance(service);
+      var factory = WorkerFactory.newInstance(client);
       try {
-        var client = WorkflowClient.newInstance(service);
-        var factory = WorkerFactory.newInstance(client);
         var worker = factory.newWorker(QUEUE);
         worker.registerWorkflowImplementationTypes(FanOutImpl.class, StepsImpl.class);
         worker.registerActivitiesImplementations(new StepImpl());
@@ -168,7 +168,6 @@ public final class TemporalBenchmark implements Callable<Integer> {
             .run(workflows, steps);
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpuSeconds = (cpu(server).toMillis() - cpuBefore.toMillis()) / 1000.0;
-        factory.shutdown();
         List<HistoryEvent> parent = client.fetchHistory(id).getHistory().getEventsList();
         long events = parent.size();
         for (int i = 0; i < workflows; i++) {
@@ -176,6 +175,7 @@ public final class TemporalBenchmark implements Callable<Integer> {
         }
         return new Result(journal, seconds, Percentiles.of(startDelays(parent)), events, cpuSeconds);
       } finally {
+        factory.shutdownNow();
         service.shutdownNow();
       }
     }
@@ -191,7 +191,7 @@ public final class TemporalBenchmark implements Callable<Integer> {
     long firstAsk = -1;
     List<Long> delays = new ArrayList<>();
     for (HistoryEvent event : parent) {
-      long at = event.getEventTime().getSeconds() * 1000 + event.getEventTime().getNanos() / 1_000_000;
+      long at = HistoryCost.millis(event);
       if (event.hasStartChildWorkflowExecutionInitiatedEventAttributes() && firstAsk < 0) {
         firstAsk = at;
       } else if (event.hasChildWorkflowExecutionStartedEventAttributes()) {
