@@ -256,12 +256,13 @@ class FarrierChartIT {
         .parse(DEPLOY.getParent().resolve("worker/pom.xml").toFile());
     String image = pom.getElementsByTagName("JDK_JAVA_OPTIONS").item(0).getTextContent().strip();
 
-    String chart = worker.environment("p", "ns").get("JDK_JAVA_OPTIONS");
+    Map<String, String> env = worker.environment("p", "ns");
+    String chart = env.get("JDK_JAVA_OPTIONS");
     assertEquals(image, chart, "worker/pom.xml's image environment and the chart's controller.jvmOptions differ");
     assertTrue(chart.contains("-XX:MaxRAMPercentage="), "the heap follows the container's memory limit: " + chart);
     assertTrue(chart.contains("-XX:+ExitOnOutOfMemoryError"), "a worker out of memory restarts instead of limping: " + chart);
     String arenas = pom.getElementsByTagName("MALLOC_ARENA_MAX").item(0).getTextContent().strip();
-    assertEquals(arenas, worker.environment("p", "ns").get("MALLOC_ARENA_MAX"), "the image's and the chart's malloc arenas differ");
+    assertEquals(arenas, env.get("MALLOC_ARENA_MAX"), "the image's and the chart's malloc arenas differ");
     assertEquals(1L << 30, worker.memoryLimitBytes().orElseThrow(), "the default memory limit, 1Gi");
   }
 

@@ -2,7 +2,6 @@ package dev.farrier.sandbox;
 
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.workflows.model.WellKnown;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayInputStream;
@@ -163,16 +162,7 @@ public final class UpgradeScenario {
 
   /** The fleet's Nodes now, by name, with the image their NodeClaim launched. */
   public Map<String, String> imagesByNode() {
-    Map<String, String> images = new TreeMap<>();
-    for (GenericKubernetesResource claim : kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems()) {
-      Map<?, ?> labels = claim.getMetadata().getLabels();
-      Object status = claim.getAdditionalProperties().get("status");
-      if (labels != null && NODE_POOL.equals(labels.get(WellKnown.NODEPOOL_LABEL)) && status instanceof Map<?, ?> s
-          && s.get("nodeName") != null && kube().nodes().withName(s.get("nodeName").toString()).get() != null) {
-        images.put(s.get("nodeName").toString(), Objects.toString(s.get("imageID"), null));
-      }
-    }
-    return images;
+    return PoolClaims.read(kube(), NODE_POOL).imagesByNode();
   }
 
   /** The EC2NodeClass's {@code amiSelectorTerms} as stored. */

@@ -32,14 +32,18 @@ public class TemporalWorkerFactory {
   public static final String LIVE = "live";
 
   /**
-   * Every cached workflow and every activity slot on a virtual thread. With platform threads a burst of 1,000
-   * launches held about 250 cached workflows' threads and 200 activity threads (549 in the JVM), each with its own
-   * stack and malloc caches outside the heap (docs/BENCHMARKS.md, "Worker memory"); a parked virtual thread's stack
-   * is a few heap objects. The cache size and the slot counts stay the SDK's.
+   * Every cached workflow's code on a virtual thread. With platform threads a burst of 1,000 launches held about 250
+   * cached workflows' threads (of 546 in the JVM), each with its own stack outside the heap (docs/BENCHMARKS.md,
+   * "Worker memory"); a parked virtual thread's stack is a few heap objects. The cache size stays the SDK's.
    */
   static final WorkerFactoryOptions FACTORY_OPTIONS = WorkerFactoryOptions.newBuilder().setUsingVirtualWorkflowThreads(true).build();
 
-  static final WorkerOptions WORKER_OPTIONS = WorkerOptions.newBuilder().setUsingVirtualThreads(true).build();
+  /**
+   * Activities stay on platform threads (the SDK's 200 slots). On virtual threads their CPU-bound work (planning, the
+   * cloud's JSON) shared the few carrier threads with workflow tasks, whose schedule-to-start p99 with 200 concurrent
+   * replacements rose from about 6 s to 14.5 s (docs/BENCHMARKS.md, "200 concurrent replacements").
+   */
+  static final WorkerOptions WORKER_OPTIONS = WorkerOptions.newBuilder().setUsingVirtualThreads(false).build();
 
   /** The informers every planning read is served from; started with the worker, synced before it reports ready. */
   @Singleton

@@ -1,9 +1,8 @@
 package dev.farrier.sandbox.bench;
 
 import dev.farrier.sandbox.Await;
+import dev.farrier.sandbox.PoolClaims;
 import dev.farrier.sandbox.SandboxEnvironment;
-import dev.farrier.workflows.model.WellKnown;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -59,8 +58,9 @@ final class BenchFleet {
     env.kube().load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     // Settled: no claim still launching (or left over, empty, waiting for consolidation), or the roll would count it.
     return Await.until(replicas + " " + APP + " pods Ready, one per node, and no other claim", timeout, () -> {
-      var images = imagesByNode();
-      return readyNodes().size() == replicas && images.size() == replicas && liveClaims() == replicas ? images : null;
+      var claims = claims();
+      return readyNodes().size() == replicas && claims.imagesByNode().size() == replicas && claims.live() == replicas
+          ? claims.imagesByNode() : null;
     }, this::diagnostics);
   }
 
@@ -94,24 +94,11 @@ final class BenchFleet {
 
   /** The fleet's Nodes now, by name, with the image their NodeClaim launched. */
   Map<String, String> imagesByNode() {
-    Set<String> nodes = new HashSet<>();
-    env.kube().nodes().withLabel(WellKnown.NODEPOOL_LABEL, NODE_POOL).list().getItems()
-        .forEach(n -> nodes.add(n.getMetadata().getName()));
-    Map<String, String> images = new TreeMap<>();
-    for (GenericKubernetesResource claim : env.kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim")
-        .withLabel(WellKnown.NODEPOOL_LABEL, NODE_POOL).list().getItems()) {
-      if (claim.getAdditionalProperties().get("status") instanceof Map<?, ?> s && s.get("nodeName") != null
-          && nodes.contains(s.get("nodeName").toString()) && claim.getMetadata().getDeletionTimestamp() == null) {
-        images.put(s.get("nodeName").toString(), Objects.toString(s.get("imageID"), null));
-      }
-    }
-    return images;
+    return claims().imagesByNode();
   }
 
-  /** The fleet's NodeClaims not being deleted, with a Node or still launching. */
-  private long liveClaims() {
-    return env.kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim").withLabel(WellKnown.NODEPOOL_LABEL, NODE_POOL).list()
-        .getItems().stream().filter(c -> c.getMetadata().getDeletionTimestamp() == null).count();
+  private PoolClaims claims() {
+    return PoolClaims.read(env.kube(), NODE_POOL);
   }
 
   /** The distinct nodes the fleet's Ready pods run on. */
@@ -128,10 +115,10 @@ final class BenchFleet {
 
   String diagnostics() {
     try {
-      var images = imagesByNode();
+      var claims = claims();
       Map<String, Long> byImage = new TreeMap<>();
-      images.values().forEach(i -> byImage.merge(String.valueOf(i), 1L, Long::sum));
-      return "fleet nodes by image " + byImage + ", pods Ready on " + readyNodes().size() + " nodes, " + liveClaims() + " claims";
+      claims.imagesByNode().values().forEach(i -> byImage.merge(String.valueOf(i), 1L, Long::sum));
+      return "fleet nodes by image " + byImage + ", pods Ready on " + readyNodes().size() + " nodes, " + claims.live() + " claims";
     } catch (RuntimeException e) {
       return "(diagnostics unavailable: " + e + ")";
     }
