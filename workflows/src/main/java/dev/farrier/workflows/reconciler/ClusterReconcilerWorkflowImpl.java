@@ -89,6 +89,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
    */
   static final String STARTS_TOGETHER_CHANGE = "replacement-starts-together";
   /**
+   * {@code Workflow.getVersion} change id (version 1): pods and closed batches signalled in the run's first workflow task
+   * (the SDK runs those handlers before the workflow method; signal-with-start always does it) are applied after the run
+   * has taken over the batches carried from the run before. Older runs replay them first, as they ran: a pod of a carried
+   * batch was queued again (a second NodeClaim for it) and a carried batch that had closed was held until its release time.
+   */
+  static final String CARRIED_FIRST_CHANGE = "carried-state-before-signals";
+  /**
    * How long after a replacement closes its slot is planned again: enough for the worker's informers to see the deleted
    * NodeClaim (milliseconds on a healthy API server), and one round for replacements that close together.
    */
@@ -107,6 +114,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   /** Replacements started by this run that have closed (done, failed or aborted); each frees a budget slot. */
   private int replacementsClosed;
   private boolean startsTogether;
+  /** Batcher signals handled before {@link #run} took over the carried state, in order; null once it has. */
+  private List<Runnable> beforeRun = new ArrayList<>();
 
   @Override
   public void run(ReconcilerInput input) {
@@ -115,6 +124,10 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       settings = input.settings() == null ? ReconcilerSettings.DEFAULTS : input.settings();
     }
     PlanningActivities planning = ActivityStubs.planning();
+    boolean carriedFirst = Workflow.getVersion(CARRIED_FIRST_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    if (!carriedFirst) {
+      applySignalsBeforeRun();
+    }
     nextBatch = input.nextBatch();
     input.carriedBatches().forEach(batcher::adopt);
     input.cooldowns().forEach(c -> cooldowns.put(c.nodeClaim(), c));
@@ -129,6 +142,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       batcher.requeueOffersMadeInFlight();
     }
     startsTogether = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    applySignalsBeforeRun();
     long nextDisruptionAt = Workflow.currentTimeMillis() + settings.disruptionIntervalMillis();
     int closedSeen = 0;
     for (int turn = 1; ; turn++) {
@@ -176,13 +190,30 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
 
   @Override
   public void podsPending(PendingPods pods) {
-    batcher.offer(pods.pods(), Workflow.currentTimeMillis());
+    toBatcher(() -> batcher.offer(pods.pods(), Workflow.currentTimeMillis()));
   }
 
   @Override
   public void batchClosed(String batchId) {
     if (batchId != null) {
-      batcher.completed(batchId, Workflow.currentTimeMillis());
+      toBatcher(() -> batcher.completed(batchId, Workflow.currentTimeMillis()));
+    }
+  }
+
+  /** Applies a signal to the batcher now, or after {@link #run} has taken over the carried state if it has not yet. */
+  private void toBatcher(Runnable signal) {
+    if (beforeRun != null) {
+      beforeRun.add(signal);
+    } else {
+      signal.run();
+    }
+  }
+
+  private void applySignalsBeforeRun() {
+    if (beforeRun != null) {
+      List<Runnable> held = beforeRun;
+      beforeRun = null;
+      held.forEach(Runnable::run);
     }
   }
 

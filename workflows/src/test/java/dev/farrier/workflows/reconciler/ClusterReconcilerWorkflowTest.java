@@ -17,9 +17,11 @@ import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
+import io.temporal.client.BatchRequest;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +43,24 @@ class ClusterReconcilerWorkflowTest {
     ClusterReconcilerWorkflow workflow = test.newWorkflow(ClusterReconcilerWorkflow.class, ID);
     WorkflowClient.start(workflow::run, new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
     return test.existing(ClusterReconcilerWorkflow.class, ID);
+  }
+
+  /**
+   * Starts the reconciler by signal-with-start, as the worker does: its input carries batch 7, holding pod a, from the
+   * run before (released in an hour), and {@code signal} adds the signal that lands in its first workflow task, whose
+   * handlers the SDK runs before the workflow method. Returns the carried batch's id.
+   */
+  private String signalWithStartCarryingA(BiConsumer<BatchRequest, ClusterReconcilerWorkflow> signal) {
+    test.start();
+    String carried = WorkflowIds.provisioning(Fixtures.CLUSTER, 7);
+    long releaseAt = test.env.currentTimeMillis() + Duration.ofHours(1).toMillis();
+    ClusterReconcilerWorkflow workflow = test.newWorkflow(ClusterReconcilerWorkflow.class, ID);
+    BatchRequest request = test.client().newSignalWithStartRequest();
+    request.add(workflow::run, new ReconcilerInput(Fixtures.CLUSTER, SETTINGS, 8, List.of(),
+        List.of(new CarriedBatch(carried, List.of("uid-a"), releaseAt)), List.of(), List.of()));
+    signal.accept(request, workflow);
+    test.client().signalWithStart(request);
+    return carried;
   }
 
   private List<List<String>> batches() {
@@ -124,6 +144,34 @@ class ClusterReconcilerWorkflowTest {
 
     assertEquals(List.of(List.of(), List.of("a")), batches(), "the carried batch's own (empty) plan, then a new batch for its pod");
     assertEquals(List.of(), reconciler.status().provisioningInFlight().stream().filter(carried::equals).toList());
+  }
+
+  @Test
+  void aPodSignalledInTheRunsFirstTaskIsStillTheCarriedBatchs() {
+    String carried = signalWithStartCarryingA((request, workflow) ->
+        request.add(workflow::podsPending, new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b")))));
+    test.env.sleep(Duration.ofSeconds(90));
+    assertEquals(List.of(List.of("b")), batches(), "a is the carried batch's while it runs; b is new");
+
+    ProvisioningWorkflow batch = test.newWorkflow(ProvisioningWorkflow.class, carried);
+    batch.provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
+    test.env.sleep(Duration.ofSeconds(90));
+
+    assertEquals(List.of(List.of("b"), List.of(), List.of("a")), batches(),
+        "a, signalled while its batch ran, goes into the batch after that one closes");
+  }
+
+  @Test
+  void aBatchClosedInTheRunsFirstTaskIsNotHeldUntilItsReleaseTime() {
+    String carried = WorkflowIds.provisioning(Fixtures.CLUSTER, 7);
+    signalWithStartCarryingA((request, workflow) -> request.add(workflow::batchClosed, carried));
+    ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, ID);
+    test.env.sleep(Duration.ofSeconds(1));
+
+    assertEquals(List.of(), reconciler.status().provisioningInFlight(), "the carried batch closed before the run took it over");
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
+    test.env.sleep(Duration.ofSeconds(90));
+    assertEquals(List.of(List.of("a")), batches(), "its pod goes into a new batch, not after the release time");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.farrier.workflows.provisioning.NodeLaunchInput;
 import dev.farrier.workflows.provisioning.NodeLaunchWorkflow;
 import dev.farrier.workflows.provisioning.ProvisioningInput;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
+import dev.farrier.workflows.reconciler.CarriedBatch;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import dev.farrier.workflows.reconciler.PendingPods;
 import dev.farrier.workflows.reconciler.ReconcilerInput;
@@ -246,6 +247,36 @@ class HistoryRecorder {
           .replace(Fixtures.replacement(Fixtures.expired("default-expired", "replace", 30L, true)));
       assertEquals("Done", result.outcome());
       write(test, id, "NodeReplacementWorkflow-expired");
+    }
+  }
+
+  /**
+   * A run started by signal-with-start with a batch carried from the run before: a pod of that batch and a new one are
+   * signalled in the first workflow task, then the carried batch closes. Version 1 of
+   * {@code carried-state-before-signals} when recorded today ({@code ClusterReconcilerWorkflow-carried-first}: the new
+   * pod goes alone, the carried one with the next after its batch closed). The code before it (852c908) wrote
+   * {@code ClusterReconcilerWorkflow-signals-before-carried}: both pods in the first batch, the next only when c came.
+   */
+  @Test
+  void recordReconcilerSignalledAtStart() throws IOException {
+    try (var test = new FarrierTestEnvironment().start()) {
+      String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
+      String carried = WorkflowIds.provisioning(Fixtures.CLUSTER, 7);
+      var settings = new ReconcilerSettings(60_000, 100_000, 3_600_000, Fixtures.LAUNCH, 2, 30);
+      ClusterReconcilerWorkflow workflow = test.newWorkflow(ClusterReconcilerWorkflow.class, id);
+      var request = test.client().newSignalWithStartRequest();
+      request.add(workflow::run, new ReconcilerInput(Fixtures.CLUSTER, settings, 8, List.of(),
+          List.of(new CarriedBatch(carried, List.of("uid-a"), test.env.currentTimeMillis() + Duration.ofHours(1).toMillis())),
+          List.of(), List.of()));
+      request.add(workflow::podsPending, new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
+      test.client().signalWithStart(request);
+      test.env.sleep(Duration.ofSeconds(90));
+      test.newWorkflow(ProvisioningWorkflow.class, carried).provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
+      test.env.sleep(Duration.ofSeconds(30));
+      test.existing(ClusterReconcilerWorkflow.class, id).podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
+      test.env.sleep(Duration.ofSeconds(200));
+      write(test, id, "ClusterReconcilerWorkflow-carried-first");
+      WorkflowStub.fromTyped(workflow).terminate("history recorded");
     }
   }
 

@@ -99,6 +99,24 @@ class WorkflowReplayTest {
         ClusterReconcilerWorkflowImpl.class);
   }
 
+  /**
+   * Written by the code before {@code carried-state-before-signals} (852c908): signals in the first task applied before
+   * the carried batch was taken over, so both pods went into the first batch and none after the carried one closed.
+   * Fails if the carried state is taken over first without that version (a batch of one pod after the close).
+   */
+  @Test
+  void clusterReconcilerSignalledBeforeItsCarriedStateReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ClusterReconcilerWorkflow-signals-before-carried.json",
+        ClusterReconcilerWorkflowImpl.class);
+  }
+
+  /** The same run at version 1 of {@code carried-state-before-signals}: b alone, then a after its carried batch closed. */
+  @Test
+  void clusterReconcilerTakingOverItsCarriedStateFirstReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ClusterReconcilerWorkflow-carried-first.json",
+        ClusterReconcilerWorkflowImpl.class);
+  }
+
   /** Version 1 of {@code batch-closed-signal}: the batch tells its reconciler it closed. */
   @Test
   void provisioningThatTellsItsReconcilerReplays() throws Exception {
