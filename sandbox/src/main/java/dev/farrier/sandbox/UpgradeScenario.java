@@ -56,8 +56,9 @@ public final class UpgradeScenario {
     String manifest = resource().replace("<<CLUSTER_NAME>>", env.cluster());
     kube().load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     Await.until(REPLICAS + " " + APP + " pods Ready on " + REPLICAS + " nodes of NodePool " + NODE_POOL, timeout, () -> {
-      var nodes = readyPods().stream().map(p -> p.getSpec().getNodeName()).distinct().count();
-      return readyPods().size() == REPLICAS && nodes == REPLICAS && imagesByNode().size() == REPLICAS;
+      List<Pod> ready = readyPods();
+      var nodes = ready.stream().map(p -> p.getSpec().getNodeName()).distinct().count();
+      return ready.size() == REPLICAS && nodes == REPLICAS && imagesByNode().size() == REPLICAS;
     }, this::diagnostics);
     return imagesByNode();
   }

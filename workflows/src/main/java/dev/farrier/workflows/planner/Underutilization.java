@@ -212,8 +212,11 @@ final class Underutilization {
   /**
    * Multi-node replace, as upstream's multi-node consolidation with one replacement: the largest group (at least two,
    * found by binary search over the on-demand candidates of the first one's NodePool, in order) whose pods one new node
-   * holds for less than the group costs, planned exactly as the replacement will plan it. The first of the group is
-   * replaced, carrying the others ({@link Command#group}) and their summed price as ceiling; null when no group does.
+   * holds for less than the group costs, planned exactly as the replacement will plan it. Unlike a deletion, a
+   * replacement is not monotone in the prefix (two small nodes may need a node dearer than they are while three fit one
+   * cheaper than the three), so all of the candidates are tried too when the search did not end with them. The first of
+   * the group is replaced, carrying the others ({@link Command#group}) and their summed price as ceiling; null when no
+   * group does.
    */
   private Command multiNodeReplacement(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
     List<Candidate> onDemand = candidates.stream().filter(c -> !WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())).toList();
@@ -222,7 +225,14 @@ final class Underutilization {
     }
     NodePoolView pool = onDemand.getFirst().pool();
     List<Candidate> samePool = onDemand.stream().filter(c -> c.pool().name().equals(pool.name())).toList();
-    return largestPrefix(samePool, group -> replaceTogether(group, nodes));
+    Command found = largestPrefix(samePool, group -> replaceTogether(group, nodes));
+    if (samePool.size() > 2 && (found == null || found.group().size() + 1 < samePool.size())) {
+      Command all = replaceTogether(samePool, nodes);
+      if (all != null) {
+        return all;
+      }
+    }
+    return found;
   }
 
   /** One cheaper node for all of the group's pods, or null. */

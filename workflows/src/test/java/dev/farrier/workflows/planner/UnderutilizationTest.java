@@ -69,7 +69,12 @@ class UnderutilizationTest {
   }
 
   private static DisruptionSnapshot snapshot(NodePoolView pool, Map<String, Double> cost, Map<String, String> pdb, Node... nodes) {
-    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
+    return snapshot(pool, TYPES, cost, pdb, nodes);
+  }
+
+  private static DisruptionSnapshot snapshot(NodePoolView pool, List<InstanceTypeView> types, Map<String, Double> cost,
+      Map<String, String> pdb, Node... nodes) {
+    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", types), List.of(), Map.of(),
         pdb, cost);
     return new DisruptionSnapshot(NOW, List.of(pool), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
   }
@@ -135,6 +140,26 @@ class UnderutilizationTest {
     // With a budget of one, no group: each alone is replaced by a smaller node.
     var single = plan(node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500));
     assertTrue(single.commands().getFirst().consolidatedWith().isEmpty(), single.toString());
+  }
+
+  @Test
+  void aGroupIsFoundWhenOnlyAllOfTheCandidatesAreCheaperAsOneNode() {
+    // On-demand only, as the e2e NodePool: a cheaper spot node would make the smaller groups cheaper too.
+    List<InstanceTypeView> onDemand = TYPES.stream().map(t -> new InstanceTypeView(t.name(), t.arch(), t.labels(), t.capacity(),
+        t.offerings().stream().filter(o -> WellKnown.CAPACITY_ON_DEMAND.equals(o.capacityType())).toList())).toList();
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    // In order of disruption cost: a and b need an 8-CPU node ($0.384) dearer than they are ($0.288), so no smaller
+    // group holds, while a, b and c ($0.480) fit that node together. Alone, a's pod fits beside c's.
+    var plan = new DisruptionPlanner().plan(snapshot(threeAtATime, onDemand, Map.of("node-a", 1.0, "node-b", 2.0, "node-c", 3.0),
+        Map.of(), node("a", "m5.large", 1500), node("b", "m5.xlarge", 1000, 1000, 1000), node("c", "m5.xlarge", 1500)));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method(), c.toString());
+    assertEquals("a", c.nodeClaim());
+    assertEquals(List.of("b", "c"), c.consolidatedWith());
+    assertEquals(0.48, c.maxPricePerHour(), 1e-9);
+    assertTrue(c.detail().contains("(m5.2xlarge) for their 5 pods"), c.detail());
   }
 
   @Test

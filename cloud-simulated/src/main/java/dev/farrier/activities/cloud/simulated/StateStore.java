@@ -107,12 +107,10 @@ final class StateStore {
       CloudState state = SimulatedJson.MAPPER.readValue(bytes, CloudState.class);
       lastRead = new Parsed(bytes, state);
       return state;
-    } catch (FileNotFoundException e) {
-      if (Files.notExists(stateFile)) {
+    } catch (IOException e) {
+      if (e instanceof FileNotFoundException && Files.notExists(stateFile)) {
         return CloudState.initial(Byte.toUnsignedInt(sha256(dir.toString())[0]));
       }
-      throw new UncheckedIOException("cannot read the simulated cloud's state " + stateFile, e);
-    } catch (IOException e) {
       throw new UncheckedIOException("cannot read the simulated cloud's state " + stateFile, e);
     }
   }
