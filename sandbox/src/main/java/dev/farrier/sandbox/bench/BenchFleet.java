@@ -13,13 +13,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The fleet the fleet benchmark rolls ({@code sandbox/fleet-bench.yaml}): {@code replicas} nodes of NodePool
@@ -74,15 +74,13 @@ final class BenchFleet {
   }
 
   /**
-   * Waits until every pod is Ready on a node of its own and no fleet node is on one of {@code oldImages}; samples the
-   * nodes on other images every two seconds from {@code since}.
+   * Waits until every pod is Ready on a node of its own and no fleet node is on one of {@code oldImages}; adds to
+   * {@code samples} the nodes on other images every two seconds, in seconds from {@code since}.
    */
-  List<Sample> awaitRolledOff(Set<String> oldImages, Instant since) {
-    List<Sample> samples = new ArrayList<>();
+  List<Sample> awaitRolledOff(Set<String> oldImages, Instant since, List<Sample> samples) {
     Await.until("every " + APP + " pod Ready off the images " + oldImages, timeout, () -> {
       var images = imagesByNode();
-      int onTarget = (int) images.values().stream().filter(i -> i != null && !oldImages.contains(i)).count();
-      samples.add(new Sample(java.time.Duration.between(since, Instant.now()).toMillis() / 1000.0, onTarget));
+      int onTarget = sample(images, oldImages, since, samples);
       boolean done = onTarget == replicas && images.size() == replicas && readyNodes().size() == replicas;
       if (!done) {
         sleep(Duration.ofSeconds(2));
@@ -90,6 +88,20 @@ final class BenchFleet {
       return done;
     }, this::diagnostics);
     return samples;
+  }
+
+  /** Adds to {@code samples} the nodes on other images than {@code oldImages} every two seconds while {@code busy} holds. */
+  void sampleWhile(BooleanSupplier busy, Set<String> oldImages, Instant since, List<Sample> samples) {
+    while (busy.getAsBoolean()) {
+      sample(imagesByNode(), oldImages, since, samples);
+      sleep(Duration.ofSeconds(2));
+    }
+  }
+
+  private static int sample(Map<String, String> images, Set<String> oldImages, Instant since, List<Sample> samples) {
+    int onTarget = (int) images.values().stream().filter(i -> i != null && !oldImages.contains(i)).count();
+    samples.add(new Sample(java.time.Duration.between(since, Instant.now()).toMillis() / 1000.0, onTarget));
+    return onTarget;
   }
 
   /** The fleet's Nodes now, by name, with the image their NodeClaim launched. */

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -113,7 +114,7 @@ public final class FleetBenchmark implements Callable<Integer> {
     var oldImages = new HashSet<>(fleet.imagesByNode().values());
     Instant switched = fleet.switchTo(release);
     log.printf("== %s: EC2NodeClass switched to %s at %s%n", name, release, switched);
-    var samples = fleet.awaitRolledOff(oldImages, switched);
+    var samples = fleet.awaitRolledOff(oldImages, switched, new ArrayList<>());
     Instant rolled = Instant.now();
     var replacements = closedReplacements(env, switched);
     log.printf("   rolled in %.0fs, %d replacements%n", Duration.between(switched, rolled).toMillis() / 1000.0, replacements.size());
@@ -131,12 +132,16 @@ public final class FleetBenchmark implements Callable<Integer> {
         "--wait", "--timeout", "2h", "-o", "json", "--by", "fleet-benchmark"));
     log.println("== upgrade: " + String.join(" ", command.subList(1, command.size())));
     Instant started = Instant.now();
-    var run = new UpgradeScenario(env, Duration.ofHours(2)).run(farrier, command, log);
+    // The nodes on the new images are sampled while the command waits, as in the drift run.
+    var running = CompletableFuture.supplyAsync(() -> new UpgradeScenario(env, Duration.ofHours(2)).run(farrier, command, log));
+    List<BenchFleet.Sample> samples = new ArrayList<>();
+    fleet.sampleWhile(() -> !running.isDone(), oldImages, started, samples);
+    var run = running.join();
     var result = UpgradeScenario.json(run.stdout());
     if (run.exitCode() != 0 || !"Succeeded".equals(result.get("outcome"))) {
       throw new IllegalStateException("farrier upgrade ended " + run.exitCode() + ": " + run.stdout());
     }
-    var samples = fleet.awaitRolledOff(oldImages, started);
+    fleet.awaitRolledOff(oldImages, started, samples);
     Instant rolled = Instant.now();
     int batches = ((Number) result.get("batches")).intValue();
     log.printf(Locale.ROOT, "   %d batches in %.0fs%n", batches, run.took().toMillis() / 1000.0);

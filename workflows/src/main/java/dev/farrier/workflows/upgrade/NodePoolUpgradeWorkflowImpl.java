@@ -72,6 +72,13 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   static final Duration GATE_INTERVAL = Duration.ofSeconds(10);
   /** Rollback replacements that may fail before the rollback gives up (and says so) rather than retrying forever. */
   static final int ROLLBACK_ATTEMPTS = 3;
+  /**
+   * {@code Workflow.getVersion} change id (version 1): a batch asks for all its replacement children in one workflow
+   * task and then waits for their starts, instead of one child start (a workflow task round trip) after the other: a
+   * batch of 50 on a 500-node fleet took about 20 s to start, so each of its batches ran full for less than half its
+   * time. Older runs replay one by one.
+   */
+  static final String STARTS_TOGETHER_CHANGE = "batch-starts-together";
 
   /** Thrown inside the workflow when the rollout must stop; caught by {@link #upgrade}, never leaves it. */
   static final class RolloutStopped extends RuntimeException {
@@ -217,21 +224,31 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     ReconcilerSettings settings = claim().settings() == null ? ReconcilerSettings.DEFAULTS : claim().settings();
     Map<String, Promise<ReplacementResult>> running = new LinkedHashMap<>();
     List<String> failed = new ArrayList<>();
+    boolean together = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    List<Runnable> starts = new ArrayList<>();
     for (DisruptionCommand command : commands) {
       NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
           ChildWorkflowStarts.disruption(command.nodeClaim()));
       Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(input.cluster(), command,
           settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds()).ownedBy(workflowId));
-      try {
-        Workflow.getWorkflowExecution(child).get();
-        running.put(command.nodeClaim(), result);
-      } catch (ChildWorkflowFailure failure) {
-        if (!ChildWorkflowStarts.alreadyStarted(failure)) {
-          failed.add(command.nodeClaim() + ": could not start (" + Failures.reason(failure) + ")");
+      Runnable confirm = () -> {
+        try {
+          Workflow.getWorkflowExecution(child).get();
+          running.put(command.nodeClaim(), result);
+        } catch (ChildWorkflowFailure failure) {
+          if (!ChildWorkflowStarts.alreadyStarted(failure)) {
+            failed.add(command.nodeClaim() + ": could not start (" + Failures.reason(failure) + ")");
+          }
+          // Already started: a replacement someone else started (an expiry) runs; the next plan counts it as remaining.
         }
-        // Already started: a replacement someone else started (an expiry) runs; the next plan counts it as remaining.
+      };
+      if (together) {
+        starts.add(confirm);
+      } else {
+        confirm.run();
       }
     }
+    starts.forEach(Runnable::run);
     boolean abortPassedOn = false;
     while (!running.values().stream().allMatch(Promise::isCompleted)) {
       Workflow.await(() -> running.values().stream().allMatch(Promise::isCompleted) || (abortable && abortRequest != null));

@@ -123,6 +123,24 @@ class NodePoolUpgradeWorkflowTest {
   }
 
   @Test
+  void aBatchAsksForAllItsReplacementsInOneWorkflowTaskNotOneStartAfterTheOther() {
+    fleet(7);
+    UpgradeResult result = run(input(1, "3", false, 0));
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(List.of(1, 3, 3), batchSizes);
+
+    var starts = test.client().fetchHistory(ID).getHistory().getEventsList().stream()
+        .filter(io.temporal.api.history.v1.HistoryEvent::hasStartChildWorkflowExecutionInitiatedEventAttributes)
+        .map(io.temporal.api.history.v1.HistoryEvent::getStartChildWorkflowExecutionInitiatedEventAttributes)
+        .filter(a -> a.getWorkflowId().startsWith("disrupt/"))
+        .toList();
+    assertEquals(7, starts.size());
+    // One start after the other took a workflow task round trip each: about 20 s to start a batch of 50 on a busy worker.
+    assertEquals(3, starts.stream().map(a -> a.getWorkflowTaskCompletedEventId()).distinct().count(),
+        "each batch's replacements asked for by one workflow task: " + starts.stream().map(a -> a.getWorkflowTaskCompletedEventId()).toList());
+  }
+
+  @Test
   void aPercentageBatchIsOfTheWholeFleet() {
     fleet(10);
     UpgradeResult result = run(input(1, "30%", false, 0));
