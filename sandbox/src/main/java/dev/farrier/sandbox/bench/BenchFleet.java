@@ -4,6 +4,7 @@ import dev.farrier.sandbox.Await;
 import dev.farrier.sandbox.PoolClaims;
 import dev.farrier.sandbox.SandboxEnvironment;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -93,7 +94,12 @@ final class BenchFleet {
   /** Adds to {@code samples} the nodes on other images than {@code oldImages} every two seconds while {@code busy} holds. */
   void sampleWhile(BooleanSupplier busy, Set<String> oldImages, Instant since, List<Sample> samples) {
     while (busy.getAsBoolean()) {
-      sample(imagesByNode(), oldImages, since, samples);
+      try {
+        sample(imagesByNode(), oldImages, since, samples);
+      } catch (KubernetesClientException e) {
+        // A sample missed is a gap in the figure; ending the run on one transient API error would lose the run.
+        System.err.println("fleet sample skipped: " + e.getMessage());
+      }
       sleep(Duration.ofSeconds(2));
     }
   }

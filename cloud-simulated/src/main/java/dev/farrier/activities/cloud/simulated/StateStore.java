@@ -17,7 +17,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,6 +35,13 @@ import java.util.function.Function;
  */
 final class StateStore {
   private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
+  /**
+   * The network (second octet of the private IPs, {@link PrivateAddresses}) of each cloud this process created.
+   * Clouds made in one process usually share one cluster (the tests' shared local stack, the sandbox), and two of them
+   * on one network hand out the same Node names: the simulated kubelet then finds each name taken and never registers
+   * the second instance, and a test waiting for its Node waits forever.
+   */
+  private static final Map<Path, Integer> NETWORKS = new HashMap<>();
 
   /**
    * What a mutation decided: the new state (null: unchanged), its result, the calls to log, or a failure to throw
@@ -66,6 +75,7 @@ final class StateStore {
   }
 
   private final Path dir;
+  private final int initialNetwork;
   private final Path stateFile;
   private final Path lockFile;
   private final CloudCallLog calls;
@@ -86,6 +96,26 @@ final class StateStore {
     this.lockFile = this.dir.resolve("state.lock");
     this.calls = new CloudCallLog(this.dir);
     this.jvmLock = JVM_LOCKS.computeIfAbsent(this.dir, d -> new ReentrantLock());
+    this.initialNetwork = networkOf(this.dir);
+  }
+
+  /**
+   * A new cloud's network: derived from its directory, so processes sharing the directory pick the same one (the first
+   * write persists it anyway), moved to the next one no other cloud of this process holds. Past 256 clouds in one
+   * process networks repeat.
+   */
+  private static synchronized int networkOf(Path dir) {
+    Integer known = NETWORKS.get(dir);
+    if (known != null) {
+      return known;
+    }
+    int derived = Byte.toUnsignedInt(sha256(dir.toString())[0]);
+    int network = derived;
+    for (int i = 0; i < 256 && NETWORKS.containsValue(network); i++) {
+      network = (derived + i + 1) % 256;
+    }
+    NETWORKS.put(dir, network);
+    return network;
   }
 
   CloudCallLog calls() {
@@ -109,7 +139,7 @@ final class StateStore {
       return state;
     } catch (IOException e) {
       if (e instanceof FileNotFoundException && Files.notExists(stateFile)) {
-        return CloudState.initial(Byte.toUnsignedInt(sha256(dir.toString())[0]));
+        return CloudState.initial(initialNetwork);
       }
       throw new UncheckedIOException("cannot read the simulated cloud's state " + stateFile, e);
     }

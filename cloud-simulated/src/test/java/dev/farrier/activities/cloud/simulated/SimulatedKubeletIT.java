@@ -62,6 +62,10 @@ class SimulatedKubeletIT {
   }
 
   private Instance launch(String claim, String instanceType, AmiSelectorTerm imageTerm) {
+    return launch(cloud, claim, instanceType, imageTerm);
+  }
+
+  private Instance launch(SimulatedCloud cloud, String claim, String instanceType, AmiSelectorTerm imageTerm) {
     List<Image> images = cloud.resolveImages(List.of(imageTerm));
     Instance instance = cloud.create(new LaunchRequest("sandbox", claim, "default", "default", List.of(instanceType),
         List.of("on-demand"), List.of("us-east-1b"), images,
@@ -163,5 +167,31 @@ class SimulatedKubeletIT {
     assertTrue(restarted.registerNodes().isEmpty(), "a second pass registers nothing");
     assertEquals(1, client.nodes().list().getItems().stream()
         .filter(n -> first.providerId().equals(n.getSpec().getProviderID())).count());
+  }
+
+  /**
+   * Clouds made in one process share its cluster (as the tests on the shared local stack do); two whose directories
+   * derive the same network used to give their first instances one Node name, and the second instance never got a
+   * Node, so whatever waited for it waited forever.
+   */
+  @Test
+  void twoCloudsOnOneClusterWhoseDirectoriesDeriveOneNetworkBothGetTheirNodes() throws Exception {
+    List<Path> dirs = StateStoreTest.directoriesDerivingOneNetwork(stateDir);
+    var image = new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest");
+    List<Instance> instances = new ArrayList<>();
+    List<SimulatedKubelet> kubelets = new ArrayList<>();
+    try {
+      for (Path dir : dirs) {
+        var each = new SimulatedCloud(SimulatedCloudConfig.defaults(dir).withDelays(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        instances.add(launch(each, "kubelet-it-network-" + instances.size(), "m5.large", image));
+        kubelets.add(new SimulatedKubelet(client, each).start());
+      }
+      for (Instance instance : instances) {
+        Node node = await("node " + instance.privateDnsName(), () -> node(instance.privateDnsName()));
+        assertEquals(instance.providerId(), node.getSpec().getProviderID());
+      }
+    } finally {
+      kubelets.forEach(SimulatedKubelet::close);
+    }
   }
 }

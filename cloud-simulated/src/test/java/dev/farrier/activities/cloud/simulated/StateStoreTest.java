@@ -1,17 +1,24 @@
 package dev.farrier.activities.cloud.simulated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Reads parse the state file only when its bytes changed, and still see every write, this process's or another's. */
+/**
+ * Reads parse the state file only when its bytes changed, and still see every write, this process's or another's;
+ * the clouds of one process never share a network.
+ */
 class StateStoreTest {
   @TempDir
   Path stateDir;
@@ -45,5 +52,31 @@ class StateStoreTest {
     addProfile(reader, "p3");
     assertEquals(List.of("p2", "p3"), profiles(reader.read()), "its own write");
     assertEquals(List.of("p2", "p3"), profiles(writer.read()));
+  }
+
+  /**
+   * A cloud's network is derived from its directory's name, which gives only 256 of them: two clouds of one process
+   * (one shared cluster) on the same network gave their first instances the same Node name, and the second was never
+   * registered. Two directories with the same derived network are found by trying names.
+   */
+  @Test
+  void twoCloudsOfOneProcessNeverShareANetworkEvenWhenTheirDirectoriesWouldGiveTheSameOne() throws Exception {
+    List<Path> dirs = directoriesDerivingOneNetwork(stateDir);
+    int network = new StateStore(dirs.get(0)).read().network();
+    assertNotEquals(network, new StateStore(dirs.get(1)).read().network());
+    assertEquals(network, new StateStore(dirs.get(0)).read().network(), "another store of the same directory: the same network");
+  }
+
+  /** Two directories under {@code root} whose names derive the same network, found by trying names. */
+  static List<Path> directoriesDerivingOneNetwork(Path root) throws Exception {
+    Map<Integer, Path> byDerived = new HashMap<>();
+    for (int i = 0; ; i++) {
+      Path dir = root.resolve("cloud-" + i).toAbsolutePath().normalize();
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(dir.toString().getBytes(StandardCharsets.UTF_8));
+      Path earlier = byDerived.putIfAbsent(Byte.toUnsignedInt(digest[0]), dir);
+      if (earlier != null) {
+        return List.of(earlier, dir);
+      }
+    }
   }
 }
