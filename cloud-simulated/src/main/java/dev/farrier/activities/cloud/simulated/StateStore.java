@@ -109,13 +109,18 @@ final class StateStore {
     if (known != null) {
       return known;
     }
-    int derived = Byte.toUnsignedInt(sha256(dir.toString())[0]);
+    int derived = derivedNetwork(dir);
     int network = derived;
     for (int i = 0; i < 256 && NETWORKS.containsValue(network); i++) {
       network = (derived + i + 1) % 256;
     }
     NETWORKS.put(dir, network);
     return network;
+  }
+
+  /** The network a cloud's directory (absolute, normalized) derives, before another cloud of this process moves it. */
+  static int derivedNetwork(Path dir) {
+    return Byte.toUnsignedInt(sha256(dir.toString())[0]);
   }
 
   CloudCallLog calls() {

@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +58,7 @@ class StateStoreTest {
    * registered. Two directories with the same derived network are found by trying names.
    */
   @Test
-  void twoCloudsOfOneProcessNeverShareANetworkEvenWhenTheirDirectoriesWouldGiveTheSameOne() throws Exception {
+  void twoCloudsOfOneProcessNeverShareANetworkEvenWhenTheirDirectoriesWouldGiveTheSameOne() {
     List<Path> dirs = directoriesDerivingOneNetwork(stateDir);
     int network = new StateStore(dirs.get(0)).read().network();
     assertNotEquals(network, new StateStore(dirs.get(1)).read().network());
@@ -68,12 +66,11 @@ class StateStoreTest {
   }
 
   /** Two directories under {@code root} whose names derive the same network, found by trying names. */
-  static List<Path> directoriesDerivingOneNetwork(Path root) throws Exception {
+  static List<Path> directoriesDerivingOneNetwork(Path root) {
     Map<Integer, Path> byDerived = new HashMap<>();
     for (int i = 0; ; i++) {
       Path dir = root.resolve("cloud-" + i).toAbsolutePath().normalize();
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(dir.toString().getBytes(StandardCharsets.UTF_8));
-      Path earlier = byDerived.putIfAbsent(Byte.toUnsignedInt(digest[0]), dir);
+      Path earlier = byDerived.putIfAbsent(StateStore.derivedNetwork(dir), dir);
       if (earlier != null) {
         return List.of(earlier, dir);
       }
