@@ -198,11 +198,13 @@ public final class DisruptionPlanner {
             String held = heldAsVoluntary(candidate, snapshot.frozen());
             String pdb = snapshot.consolidation().pdbBlocked().get(claim.nodeName());
             String promised = snapshot.consolidation().promisedElsewhere().get(claim.nodeName());
-            if (held == null && pdb == null && promised == null) {
+            String unowned = noController(claim);
+            if (held == null && pdb == null && promised == null && unowned == null) {
               underutilized.add(new Underutilization.Candidate(claim, pool));
             }
             decisions.put(claim.name(), skip(claim, why + "; " + (held != null ? held : pdb != null ? "underutilized but " + pdb
-                : promised != null ? "underutilized but " + promised : "underutilized: a candidate for consolidation")));
+                : promised != null ? "underutilized but " + promised : unowned != null ? "underutilized but " + unowned
+                : "underutilized: a candidate for consolidation")));
           } else {
             decisions.put(claim.name(), skip(claim, why + (notUnderutilized.isEmpty() ? "" : "; " + notUnderutilized)));
           }
@@ -371,6 +373,22 @@ public final class DisruptionPlanner {
     }
     String freeze = Freeze.of(frozen, candidate.pool.name());
     return freeze == null ? null : candidate.what() + " but held: " + freeze;
+  }
+
+  /**
+   * Why the node's drain would hold one of its pods for good, or null: a pod no controller owns is held by a voluntary
+   * drain (an eviction would delete it for good), so a consolidation could cordon the node, and launch a replacement,
+   * and never finish. Drift and expiry still go ahead (the drain shows the held pod; an operator acts on it).
+   */
+  private static String noController(NodeClaimView claim) {
+    List<String> pods = claim.pods().noControllerPods();
+    if (pods.isEmpty()) {
+      return null;
+    }
+    return pods.size() == 1
+        ? "pod " + pods.getFirst() + " has no controller: a drain would hold it (an eviction would delete it for good)"
+        : "pod " + pods.getFirst() + " and " + (pods.size() - 1) + " other pod(s) have no controller: a drain would hold them"
+            + " (an eviction would delete them for good)";
   }
 
   private static DisruptionMethod method(NodeClaimView claim) {

@@ -8,7 +8,9 @@ import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Toleration;
 import dev.farrier.workflows.model.WellKnown;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,11 +44,16 @@ class UnderutilizationTest {
   }
 
   private static Node node(String name, InstanceTypeView t, String capacityType, long... podMilliCpu) {
-    String type = t.name();
     List<PodSpecView> pods = new ArrayList<>();
     for (int i = 0; i < podMilliCpu.length; i++) {
       pods.add(pod(name + "-p" + i, podMilliCpu[i], 256));
     }
+    return node(name, t, capacityType, pods);
+  }
+
+  /** A node of {@code t} with these pods, summarised for its claim as the planning activity does. */
+  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods) {
+    String type = t.name();
     Map<String, String> labels = new TreeMap<>(t.labels());
     labels.put(WellKnown.HOSTNAME_LABEL, "node-" + name);
     labels.put(WellKnown.ZONE_LABEL, "us-east-1a");
@@ -56,7 +63,7 @@ class UnderutilizationTest {
         Resources.ZERO, true, true);
     var claim = new NodeClaimView(name, "default", "default", "node-" + name, "i-" + name, "ami-new", "amd64", "hash-default",
         capacityType, type, "us-east-1a", true, true, false, false, false, false, NOW - HOUR, null, null, null,
-        new PodsOnNode(pods.size(), pods.size(), List.of()), false, false).withPodEvents(NOW - HOUR, NOW - HOUR, null);
+        PodsOnNode.of(pods), false, false).withPodEvents(NOW - HOUR, NOW - HOUR, null);
     return new Node(claim, view);
   }
 
@@ -283,6 +290,27 @@ class UnderutilizationTest {
     var whenEmpty = Fixtures.pool("default").withConsolidation("WhenEmpty", "0s");
     assertTrue(new DisruptionPlanner().plan(snapshot(whenEmpty, Map.of(), Map.of(), node("a", "m5.xlarge", 500),
         node("b", "m5.xlarge", 500))).commands().isEmpty());
+  }
+
+  @Test
+  void aPodWithoutAControllerKeepsItsNodeOutOfConsolidationUnlessItToleratesTheDisruptedTaint() {
+    InstanceTypeView xlarge = TYPES.get(1);
+    PodSpecView owned = pod("a-p0", 500, 256);
+    PodSpecView bare = new PodSpecView(new PodRef("default", "a-bare", "uid-a-bare"), Resources.of(100, 64 * MIB, 1), Map.of(),
+        List.of(), List.of(), null, false);
+    // a's pods would fit on b, as b's on a: a would go first (cheaper to disrupt), but its drain would hold the bare pod.
+    var plan = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-a", 1.0, "node-b", 2.0), Map.of(),
+        node("a", xlarge, WellKnown.CAPACITY_ON_DEMAND, List.of(owned, bare)), node("b", "m5.xlarge", 500)));
+    assertEquals(List.of("b"), plan.commands().stream().map(DisruptionCommand::nodeClaim).toList(), plan.toString());
+    assertTrue(decision(plan, "a").contains("underutilized but pod default/a-bare has no controller: a drain would hold it"),
+        decision(plan, "a"));
+
+    // A pod tolerating karpenter.sh/disrupted is left on the node by the drain, not held: it does not keep the node.
+    PodSpecView tolerating = new PodSpecView(bare.pod(), bare.requests(), Map.of(), List.of(),
+        List.of(new Toleration(WellKnown.DISRUPTED_TAINT_KEY, "Exists", null, null)), null, false);
+    var left = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-a", 1.0, "node-b", 2.0), Map.of(),
+        node("a", xlarge, WellKnown.CAPACITY_ON_DEMAND, List.of(owned, tolerating)), node("b", "m5.xlarge", 500)));
+    assertEquals(List.of("a"), left.commands().stream().map(DisruptionCommand::nodeClaim).toList(), left.toString());
   }
 
   @Test
