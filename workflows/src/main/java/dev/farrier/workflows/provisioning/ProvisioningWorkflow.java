@@ -13,6 +13,13 @@ public interface ProvisioningWorkflow {
    */
   String BATCH_CLOSED_SIGNAL = "batchClosed";
 
+  /**
+   * The signal a batch sends its cluster's reconciler each time some of its launches close while others still run, with
+   * their planned pods ({@link LaunchesClosed}): a pod the kube-scheduler left unbound there (it filled the node with
+   * other pods) goes into a new batch now, not once the batch's slowest launch is done.
+   */
+  String LAUNCHES_CLOSED_SIGNAL = "launchesClosed";
+
   @WorkflowMethod
   ProvisioningResult provision(ProvisioningInput input);
 }

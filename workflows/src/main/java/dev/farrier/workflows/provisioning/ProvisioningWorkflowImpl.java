@@ -10,12 +10,14 @@ import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.model.LaunchedInstance;
 import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.UnschedulablePod;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,11 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
    * ({@link ProvisioningWorkflow#BATCH_CLOSED_SIGNAL}); older runs replay without the signal.
    */
   static final String BATCH_CLOSED_CHANGE = "batch-closed-signal";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): launches that close while others run release their pods to the
+   * reconciler ({@link ProvisioningWorkflow#LAUNCHES_CLOSED_SIGNAL}); older runs replay waiting on each launch in turn.
+   */
+  static final String LAUNCHES_CLOSED_CHANGE = "launches-closed-signal";
 
   @Override
   public ProvisioningResult provision(ProvisioningInput input) {
@@ -51,10 +58,17 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
     if (Workflow.getVersion(BATCH_CLOSED_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
       return;
     }
+    tellReconciler(input, BATCH_CLOSED_SIGNAL, input.batchId());
+  }
+
+  /** Signals the cluster's reconciler; false (logged) when it could not be told. */
+  private static boolean tellReconciler(ProvisioningInput input, String signal, Object payload) {
     try {
-      Workflow.newUntypedExternalWorkflowStub(WorkflowIds.reconciler(input.cluster())).signal(BATCH_CLOSED_SIGNAL, input.batchId());
+      Workflow.newUntypedExternalWorkflowStub(WorkflowIds.reconciler(input.cluster())).signal(signal, payload);
+      return true;
     } catch (RuntimeException e) {
-      StructuredLog.info(log, "reconciler not told the batch closed", "batch", input.batchId(), "error", Failures.reason(e));
+      StructuredLog.info(log, "reconciler not told", "signal", signal, "batch", input.batchId(), "error", Failures.reason(e));
+      return false;
     }
   }
 
@@ -84,6 +98,9 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
       launches.put(claim.name(), Async.function(launch::launch, new NodeLaunchInput(cluster, claim, settings)));
     }
 
+    if (Workflow.getVersion(LAUNCHES_CLOSED_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      releaseAsLaunchesClose(input, plan.claims(), launches);
+    }
     List<LaunchedInstance> launched = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     launches.forEach((name, result) -> {
@@ -101,6 +118,31 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
     StructuredLog.info(log, "provisioning batch done", "batch", input.batchId(), "launched", launched.size(),
         "failed", failed.size());
     return new ProvisioningResult(launched, failed, plan.unschedulable());
+  }
+
+  /**
+   * Waits for the launches, telling the reconciler the pods of those that close while others still run; the pods of the
+   * last to close go with the batch ({@link #tellReconciler}). A pod left unbound where it was planned (the kube-scheduler
+   * filled that node with other pods) is planned again once its own launch is done, not the batch's slowest.
+   */
+  private static void releaseAsLaunchesClose(ProvisioningInput input, List<NodeClaimRequest> claims,
+      Map<String, Promise<LaunchedNode>> launches) {
+    List<NodeClaimRequest> open = new ArrayList<>(claims);
+    boolean tell = true;
+    while (open.size() > 1) {
+      Workflow.await(() -> open.stream().anyMatch(claim -> launches.get(claim.name()).isCompleted()));
+      List<PodRef> released = new ArrayList<>();
+      for (Iterator<NodeClaimRequest> it = open.iterator(); it.hasNext(); ) {
+        NodeClaimRequest claim = it.next();
+        if (launches.get(claim.name()).isCompleted()) {
+          released.addAll(claim.pods());
+          it.remove();
+        }
+      }
+      if (tell && !open.isEmpty() && !released.isEmpty()) {
+        tell = tellReconciler(input, LAUNCHES_CLOSED_SIGNAL, new LaunchesClosed(input.batchId(), released));
+      }
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.workflows.provisioning.LaunchesClosed;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.UpdateMethod;
@@ -27,6 +28,13 @@ public interface ClusterReconcilerWorkflow {
    */
   @SignalMethod(name = ProvisioningWorkflow.BATCH_CLOSED_SIGNAL)
   void batchClosed(String batchId);
+
+  /**
+   * Some launches of a provisioning batch in flight closed ({@link ProvisioningWorkflow#LAUNCHES_CLOSED_SIGNAL}): their
+   * pods leave the batch, and those signalled pending again while it ran are queued at once.
+   */
+  @SignalMethod(name = ProvisioningWorkflow.LAUNCHES_CLOSED_SIGNAL)
+  void launchesClosed(LaunchesClosed closed);
 
   /**
    * New timing from a worker's configuration. It applies from the next turn and is carried across continue-as-new;

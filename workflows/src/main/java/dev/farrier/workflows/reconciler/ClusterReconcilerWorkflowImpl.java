@@ -14,6 +14,7 @@ import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.provisioning.LaunchesClosed;
 import dev.farrier.workflows.provisioning.ProvisioningInput;
 import dev.farrier.workflows.provisioning.ProvisioningResult;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
@@ -197,6 +198,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   public void batchClosed(String batchId) {
     if (batchId != null) {
       toBatcher(() -> batcher.completed(batchId, Workflow.currentTimeMillis()));
+    }
+  }
+
+  @Override
+  public void launchesClosed(LaunchesClosed closed) {
+    if (closed != null && closed.batchId() != null) {
+      toBatcher(() -> batcher.released(closed.batchId(), closed.pods(), Workflow.currentTimeMillis()));
     }
   }
 

@@ -158,6 +158,25 @@ final class PodBatcher {
     ended(inFlight.remove(batchId), now);
   }
 
+  /**
+   * Some pods of a batch in flight are done with it (their launches closed before the batch did): they leave it, and
+   * those offered again while it ran are queued now.
+   */
+  void released(String batchId, List<PodRef> pods, long now) {
+    Set<String> batch = inFlight.get(batchId);
+    if (batch == null) {
+      return;
+    }
+    Set<String> left = new HashSet<>();
+    for (PodRef pod : pods) {
+      String id = identity(pod);
+      if (batch.remove(id)) {
+        left.add(id);
+      }
+    }
+    ended(left, now);
+  }
+
   /** Puts a batch that could not start back at the front of the queue, due at once. */
   void requeue(String batchId, List<PodRef> pods, long now) {
     inFlight.remove(batchId);

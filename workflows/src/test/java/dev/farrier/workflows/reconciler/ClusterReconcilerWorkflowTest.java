@@ -10,6 +10,8 @@ import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import dev.farrier.workflows.provisioning.ProvisioningInput;
@@ -19,8 +21,10 @@ import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.client.BatchRequest;
 import io.temporal.client.WorkflowClient;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -120,6 +124,46 @@ class ClusterReconcilerWorkflowTest {
         .map(r -> r.pods().stream().map(PodRef::name).toList()).toList();
     assertEquals(List.of(ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS, 500), batches.stream().map(List::size).toList());
     assertEquals(pods.stream().map(PodRef::name).toList(), batches.stream().flatMap(List::stream).toList(), "oldest first, none lost");
+  }
+
+  @Test
+  void aPodLeftUnboundWhereItWasPlannedIsPlannedAgainOnceItsOwnLaunchClosesNotTheBatchsSlowest() {
+    // Claim "fast" is planned for a, "slow" for b; each initializes only when the test lets it (until then its
+    // AwaitInitialized fails and is retried).
+    AtomicBoolean fastReady = new AtomicBoolean();
+    AtomicBoolean slowReady = new AtomicBoolean();
+    test.planning.onPlanProvisioning(request -> request.pods().size() == 2
+        ? new ProvisioningPlan(List.of(claimFor("fast", "a"), claimFor("slow", "b")), List.of())
+        : new ProvisioningPlan(List.of(), List.of()));
+    test.nodeClaims.onAwaitInitialized(request -> {
+      if (!(request.nodeClaim().equals("fast") ? fastReady : slowReady).get()) {
+        throw ApplicationFailure.newFailure("not initialized yet", "NotInitialized");
+      }
+    });
+    ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 3_600_000, new LaunchSettings(3_600, 3_600), 2, 30));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
+    test.env.sleep(Duration.ofSeconds(90));
+    assertEquals(List.of(List.of("a", "b")), batches());
+
+    // Both still pending while their claims launch: the kube-scheduler will leave a unbound on "fast" (it filled it).
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
+    fastReady.set(true);
+    test.env.sleep(Duration.ofSeconds(150));
+
+    String first = WorkflowIds.provisioning(Fixtures.CLUSTER, 1);
+    assertTrue(reconciler.status().provisioningInFlight().contains(first), "the batch still waits for slow");
+    assertEquals(List.of(List.of("a", "b"), List.of("a")), batches(), "a is planned again once fast closed");
+
+    slowReady.set(true);
+    test.env.sleep(Duration.ofSeconds(150));
+    assertEquals(List.of(List.of("a", "b"), List.of("a"), List.of("b")), batches(), "b once the batch closed, as before");
+  }
+
+  private static NodeClaimRequest claimFor(String name, String pod) {
+    NodeClaimRequest c = Fixtures.claim(name, "default");
+    return new NodeClaimRequest(c.name(), c.nodePool(), c.nodeClassName(), c.instanceTypes(), c.requirements(), c.requests(),
+        c.labels(), c.taints(), c.startupTaints(), c.nodePoolHash(), c.expireAfter(), c.terminationGracePeriodSeconds(),
+        List.of(Fixtures.pod(pod)));
   }
 
   @Test

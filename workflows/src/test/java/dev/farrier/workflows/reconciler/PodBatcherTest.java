@@ -66,6 +66,27 @@ class PodBatcherTest {
   }
 
   @Test
+  void podsReleasedFromABatchStillInFlightLeaveItAndThoseOfferedWhileItRanAreQueuedAtOnce() {
+    batcher.requeueOffersMadeInFlight();
+    batcher.offer(List.of(pod("a"), pod("b"), pod("c")), 0);
+    batcher.dispatch("provision/c/1", 100);
+    batcher.offer(List.of(pod("a"), pod("b")), 500);
+
+    batcher.released("provision/c/1", List.of(pod("a"), pod("c")), 900);
+
+    assertEquals(List.of(pod("a")), batcher.queued(), "a was offered again; c was not (bound, or not pending any more)");
+    assertEquals(900 + IDLE, batcher.dueAt(IDLE, MAX));
+    assertEquals(1, batcher.offer(List.of(pod("c")), 950), "c left the batch: a later offer queues it");
+    assertEquals(0, batcher.offer(List.of(pod("b")), 950), "b is still the batch's");
+    assertEquals(List.of(new CarriedBatch("provision/c/1", List.of("uid-b"), 5_000)), batcher.carry(5_000));
+
+    batcher.released("provision/c/9", List.of(pod("b")), 990);
+    assertEquals(List.of(pod("a"), pod("c")), batcher.queued(), "a batch not in flight releases nothing");
+    batcher.completed("provision/c/1", 1_000);
+    assertEquals(List.of(pod("a"), pod("c"), pod("b")), batcher.queued(), "b, offered while the batch ran, once it closed");
+  }
+
+  @Test
   void aCarriedBatchReleasedAtItsTimeQueuesThePodsOfferedWhileItRan() {
     batcher.requeueOffersMadeInFlight();
     batcher.adopt(new CarriedBatch("provision/c/7", List.of("uid-a", "uid-b"), 1_000));

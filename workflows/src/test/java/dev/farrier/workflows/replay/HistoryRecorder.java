@@ -85,6 +85,45 @@ class HistoryRecorder {
   }
 
   /**
+   * Version 1 of {@code launches-closed-signal}: of two launches, the one that fails first releases its pods to the
+   * running reconciler while the other still runs; the batch then tells it it closed.
+   */
+  @Test
+  void recordProvisioningThatReleasesPodsAsLaunchesClose() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      test.planning.onPlanProvisioning(r -> new ProvisioningPlan(
+          List.of(Fixtures.claim("default-ok", "default"), Fixtures.claim("default-nocap", "default")), List.of()));
+      test.nodeClaims.onLaunchInstance(ref -> {
+        if (ref.nodeClaim().equals("default-nocap")) {
+          throw ApplicationFailure.newNonRetryableFailure("no capacity", "InsufficientCapacity");
+        }
+        return FakeNodeClaimActivities.launched(ref);
+      });
+      AtomicInteger waits = new AtomicInteger();
+      test.nodeClaims.onAwaitInitialized(r -> {
+        if (waits.incrementAndGet() < 3) {
+          throw ApplicationFailure.newFailure("not initialized yet", "NotInitialized");
+        }
+      });
+      test.start();
+      String reconcilerId = WorkflowIds.reconciler(Fixtures.CLUSTER);
+      ClusterReconcilerWorkflow reconciler = test.newWorkflow(ClusterReconcilerWorkflow.class, reconcilerId);
+      WorkflowClient.start(reconciler::run, new ReconcilerInput(Fixtures.CLUSTER,
+          new ReconcilerSettings(60_000, 100_000, 3_600_000, Fixtures.LAUNCH, 2, 30), 1, List.of()));
+      String id = WorkflowIds.provisioning(Fixtures.CLUSTER, 1);
+      var result = test.newWorkflow(ProvisioningWorkflow.class, id)
+          .provision(new ProvisioningInput(Fixtures.CLUSTER, id, List.of(Fixtures.pod("web-1")), Fixtures.LAUNCH));
+      assertEquals(1, result.failed().size());
+      assertTrue(test.client().fetchHistory(id).getHistory().getEventsList().stream()
+          .filter(e -> e.hasSignalExternalWorkflowExecutionInitiatedEventAttributes())
+          .anyMatch(e -> e.getSignalExternalWorkflowExecutionInitiatedEventAttributes().getSignalName()
+              .equals(ProvisioningWorkflow.LAUNCHES_CLOSED_SIGNAL)), "the early launch's pods were released");
+      write(test, id, "ProvisioningWorkflow-launches-closed-signal");
+      WorkflowStub.fromTyped(reconciler).terminate("history recorded");
+    }
+  }
+
+  /**
    * Version 1 of {@code events-with-steps}: a drain a PDB holds for two passes; the steps record their Events, the
    * blocked drain's is one activity, terminate-and-wait and the deletes one activity each.
    */

@@ -123,4 +123,11 @@ class WorkflowReplayTest {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ProvisioningWorkflow-batch-closed-signal.json",
         ProvisioningWorkflowImpl.class);
   }
+
+  /** Version 1 of {@code launches-closed-signal}: a launch that closes while another runs releases its pods. */
+  @Test
+  void provisioningThatReleasesPodsAsLaunchesCloseReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ProvisioningWorkflow-launches-closed-signal.json",
+        ProvisioningWorkflowImpl.class);
+  }
 }
