@@ -67,14 +67,7 @@ class HistoryRecorder {
   @Test
   void recordProvisioning() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
-      test.planning.onPlanProvisioning(r -> new ProvisioningPlan(
-          List.of(Fixtures.claim("default-ok", "default"), Fixtures.claim("default-nocap", "default")), List.of()));
-      test.nodeClaims.onLaunchInstance(ref -> {
-        if (ref.nodeClaim().equals("default-nocap")) {
-          throw ApplicationFailure.newNonRetryableFailure("no capacity", "InsufficientCapacity");
-        }
-        return FakeNodeClaimActivities.launched(ref);
-      });
+      planOneLaunchAndOneWithoutCapacity(test);
       test.start();
       String id = WorkflowIds.provisioning(Fixtures.CLUSTER, 1);
       var result = test.newWorkflow(ProvisioningWorkflow.class, id)
@@ -91,14 +84,7 @@ class HistoryRecorder {
   @Test
   void recordProvisioningThatReleasesPodsAsLaunchesClose() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
-      test.planning.onPlanProvisioning(r -> new ProvisioningPlan(
-          List.of(Fixtures.claim("default-ok", "default"), Fixtures.claim("default-nocap", "default")), List.of()));
-      test.nodeClaims.onLaunchInstance(ref -> {
-        if (ref.nodeClaim().equals("default-nocap")) {
-          throw ApplicationFailure.newNonRetryableFailure("no capacity", "InsufficientCapacity");
-        }
-        return FakeNodeClaimActivities.launched(ref);
-      });
+      planOneLaunchAndOneWithoutCapacity(test);
       AtomicInteger waits = new AtomicInteger();
       test.nodeClaims.onAwaitInitialized(r -> {
         if (waits.incrementAndGet() < 3) {
@@ -320,6 +306,18 @@ class HistoryRecorder {
   }
 
   /** Writes a new history file; one already there is an older worker's history, which must stay as it is. */
+  /** A batch planned into two claims: default-ok launches, default-nocap finds no capacity. */
+  private static void planOneLaunchAndOneWithoutCapacity(FarrierTestEnvironment test) {
+      test.planning.onPlanProvisioning(r -> new ProvisioningPlan(
+          List.of(Fixtures.claim("default-ok", "default"), Fixtures.claim("default-nocap", "default")), List.of()));
+      test.nodeClaims.onLaunchInstance(ref -> {
+        if (ref.nodeClaim().equals("default-nocap")) {
+          throw ApplicationFailure.newNonRetryableFailure("no capacity", "InsufficientCapacity");
+        }
+        return FakeNodeClaimActivities.launched(ref);
+      });
+  }
+
   private static void write(FarrierTestEnvironment test, String workflowId, String name) throws IOException {
     Files.createDirectories(DIR);
     Files.writeString(DIR.resolve(name + ".json"), test.client().fetchHistory(workflowId).toJson(true), StandardOpenOption.CREATE_NEW);
