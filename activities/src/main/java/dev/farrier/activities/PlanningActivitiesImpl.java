@@ -61,6 +61,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -162,7 +163,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
           .ifPresent(p -> {
             try {
-              pending.add(PodViews.of(p, namespaces, volumes.of(p)));
+              provisionable(PodViews.of(p, namespaces, volumes.of(p))).ifPresent(pending::add);
             } catch (RuntimeException e) {
               // One pod Farrier cannot read never stops the batch for the others.
               log.warn("pod left out of the batch pod={}/{} batch={}: {}", ref.namespace(), ref.name(), request.batchId(), e.toString());
@@ -222,6 +223,16 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         onExisting, plan.claims().size(), plan.unschedulable().size());
     unschedulableEvents.record(plan.unschedulable());
     return plan;
+  }
+
+  /**
+   * The pod, unless it is a DaemonSet's or a mirror pod: each is tied to one node (a DaemonSet pod by its node affinity's
+   * {@code matchFields}, which the planner reads as an empty term), so no new node is ever theirs, and Farrier neither
+   * plans them nor records a FailedScheduling on them (whose reason, an empty term, would mislead), as Karpenter's
+   * provisioner leaves them out. Each new node's DaemonSet pods are counted by the planner instead.
+   */
+  private static Optional<PodSpecView> provisionable(PodSpecView pod) {
+    return pod.reschedulable() ? Optional.of(pod) : Optional.empty();
   }
 
   /** Takes the {@code held} pods out of {@code pending}; returns how many. */
@@ -500,12 +511,37 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       }
     }
     var now = clock.instant();
-    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, allClaims, types, kubelets,
-        NamespaceSelectors.lazy(cluster::listNamespaces), now);
+    NamespaceSelectors namespaces = NamespaceSelectors.lazy(cluster::listNamespaces);
+    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, allClaims, types, kubelets, namespaces, now);
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, daemonSetPods(), kubelets, podsByNode, cluster.listPodDisruptionBudgets(),
-        claimsByNode, now, spotToSpot, promisedElsewhere);
+        claimsByNode, now, spotToSpot, promisedElsewhere, pendingWithoutRoom(allClaims, existing, namespaces, now));
+  }
+
+  /**
+   * The pods the kube-scheduler marked Unschedulable, as the provisioning planner sees them, less those a claim holds
+   * room for ({@link PromisedPods}): the ones that may still need a new node. A pod Farrier cannot read is left out.
+   */
+  private List<PodSpecView> pendingWithoutRoom(List<NodeClaim> claims, List<ExistingNodeView> existing, NamespaceSelectors namespaces,
+      Instant now) {
+    VolumeTopology volumes = new VolumeTopology(cluster);
+    List<PodSpecView> pending = new ArrayList<>();
+    for (Pod pod : cluster.listPendingPods()) {
+      if (pod.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      try {
+        provisionable(PodViews.of(pod, namespaces, volumes.of(pod))).ifPresent(pending::add);
+      } catch (RuntimeException e) {
+        log.warn("pending pod left out of the consolidation round pod={}/{}: {}", pod.getMetadata().getNamespace(),
+            pod.getMetadata().getName(), e.toString());
+      }
+    }
+    if (!pending.isEmpty()) {
+      leaveToScheduler(pending, PromisedPods.held(claims, byUid(pending), rooms(existing), now));
+    }
+    return pending;
   }
 
   /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */

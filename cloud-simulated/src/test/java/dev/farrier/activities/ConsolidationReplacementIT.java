@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
+import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
@@ -17,7 +18,15 @@ import dev.farrier.workflows.model.NodeClaimRequest;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.PlanDisruptionRequest;
+import dev.farrier.workflows.activities.PlanProvisioningRequest;
+import dev.farrier.workflows.model.PodRef;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,8 +38,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The replacement the planning activity sizes for a consolidation, on the real kube-apiserver with the simulated
- * cloud's catalogue. A spot node's: spot offerings under its own spot price only, capacity type narrowed to spot, the
+ * Consolidation as the planning activity decides it, on the real kube-apiserver (with its scheduler) and the simulated
+ * cloud's catalogue: it waits while a pending pod needs a new node. And the replacement it sizes. A spot node's: spot offerings under its own spot price only, capacity type narrowed to spot, the
  * cheapest 15 instance types that hold its pods (Karpenter's spot-to-spot rule), not all 60. A multi-node
  * consolidation's: one node for the pods of every node of the group, under the group's summed price.
  */
@@ -105,13 +114,103 @@ class ConsolidationReplacementIT extends ClusterIT {
     assertTrue(together.replacement().requests().milliCpu() >= 3000, together.replacement().requests().toString());
   }
 
-  /** A claim of the test's NodePool launched and registered (its status names its node); returns claim and node names. */
+  @Test
+  void noNodeIsConsolidatedWhileAPendingPodNeedsANewNodeUnlessAClaimHoldsRoomForItAndDaemonSetPodsNeverDo() {
+    var first = launch("m5.xlarge", WellKnown.CAPACITY_ON_DEMAND);
+    var second = launch("m5.xlarge", WellKnown.CAPACITY_ON_DEMAND);
+    initialize(first);
+    initialize(second);
+    podOn(first.get(1), "500m");
+    podOn(second.get(1), "500m");
+    List<String> ours = List.of(first.getFirst(), second.getFirst());
+    assertEquals(1, consolidating(ours).size(), "one of two half-empty nodes goes: " + decisions(ours));
+
+    // A DaemonSet whose pods do not fit on these nodes: they stay pending, each tied to its node by its node affinity's
+    // matchFields, and no new node is theirs.
+    String daemonSet = KubeTestSupport.unique("greedy");
+    client.apps().daemonSets().inNamespace("default").resource(new DaemonSetBuilder()
+        .withNewMetadata().withName(daemonSet).endMetadata()
+        .withNewSpec().withNewSelector().addToMatchLabels("app", daemonSet).endSelector()
+          .withNewTemplate().withNewMetadata().addToLabels("app", daemonSet).endMetadata()
+            .withNewSpec().addNewContainer().withName("c").withImage("pause")
+              .withNewResources().withRequests(Map.of("cpu", new Quantity("5"))).endResources().endContainer()
+            .endSpec().endTemplate()
+        .endSpec().build()).create();
+    try {
+      KubeTestSupport.awaitTrue("the DaemonSet's pod on " + first.get(1) + " is pending", () -> cluster.listPendingPods().stream()
+          .anyMatch(p -> daemonSet.equals(p.getMetadata().getLabels().get("app"))));
+      List<Pod> greedy = cluster.listPendingPods().stream().filter(p -> daemonSet.equals(p.getMetadata().getLabels().get("app"))).toList();
+      var plan = activities.planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, KubeTestSupport.unique("batch"),
+          greedy.stream().map(ConsolidationReplacementIT::ref).toList()));
+      assertEquals(List.of(), plan.claims(), "no node for a DaemonSet's pod");
+      assertEquals(List.of(), plan.unschedulable(), "nor a FailedScheduling of Farrier's: the pod is its node's, as Karpenter leaves it");
+      assertEquals(1, consolidating(ours).size(), "pending DaemonSet pods do not hold consolidation: " + decisions(ours));
+    } finally {
+      client.apps().daemonSets().inNamespace("default").withName(daemonSet).delete();
+    }
+
+    // A pod of the NodePool that fits on no node there is: it needs a new one, and consolidation waits for it.
+    String big = KubeTestSupport.unique("big");
+    Pod pending = client.pods().inNamespace("default").resource(new PodBuilder()
+        .withNewMetadata().withName(big).endMetadata()
+        .withNewSpec().withNodeSelector(Map.of("intent", activities.nodePool)).withTerminationGracePeriodSeconds(0L)
+          .addNewContainer().withName("c").withImage("pause")
+            .withNewResources().withRequests(Map.of("cpu", new Quantity("6"))).endResources().endContainer()
+        .endSpec().build()).create();
+    try {
+      KubeTestSupport.awaitTrue(big + " is pending", () -> cluster.listPendingPods().stream().anyMatch(p -> p.getMetadata().getName().equals(big)));
+      assertEquals(List.of(), consolidating(ours), decisions(ours).toString());
+      assertTrue(decisions(ours).stream().allMatch(d -> d.contains("underutilized but pending pod default/" + big
+          + " needs a new node: consolidation waits until it has one")), decisions(ours).toString());
+
+      // A claim launched for it holds room for it: it is the scheduler's to bind, and consolidation goes on.
+      String claim = KubeTestSupport.unique(activities.nodePool);
+      activities.claims.createNodeClaim(new NodeClaimRequest(claim, activities.nodePool, activities.nodeClass, List.of("m5.2xlarge"),
+          List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.2xlarge")), Requirement.in(WellKnown.ARCH_LABEL, List.of("amd64")),
+              Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of(WellKnown.CAPACITY_ON_DEMAND))),
+          Resources.of(6000, 1L << 30, 1), Map.of(), List.of(), List.of(), null, "720h", null, List.of(ref(pending))));
+      try {
+        assertEquals(1, consolidating(ours).size(), decisions(ours).toString());
+      } finally {
+        KubeTestSupport.deleteQuietly(() -> activities.claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, claim)));
+      }
+    } finally {
+      KubeTestSupport.deleteQuietly(() -> client.pods().inNamespace("default").withName(big).delete());
+    }
+  }
+
+  private static PodRef ref(Pod pod) {
+    return new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid());
+  }
+
+  /** Of these claims, those the planner would consolidate now. */
+  private List<String> consolidating(List<String> claims) {
+    return activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.PREVIEW))
+        .commands().stream().map(DisruptionCommand::nodeClaim).filter(claims::contains).toList();
+  }
+
+  private List<String> decisions(List<String> claims) {
+    return activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.PREVIEW))
+        .decisions().stream().filter(d -> claims.contains(d.nodeClaim())).map(CandidateDecision::reason).toList();
+  }
+
+  private void initialize(List<String> claimAndNode) {
+    var claim = cluster.getNodeClaim(claimAndNode.getFirst()).orElseThrow();
+    activities.claims.awaitInitialized(new AwaitNodeRequest(CLUSTER, claimAndNode.getFirst(), claim.getStatus().providerID(),
+        claimAndNode.get(1)));
+  }
+
+  /**
+   * A claim of the test's NodePool (with its current hash: not drifted) launched and registered (its status names its
+   * node); returns claim and node names.
+   */
   private List<String> launch(String type, String capacityType) {
     var claim = KubeTestSupport.unique(activities.nodePool);
     activities.claims.createNodeClaim(new NodeClaimRequest(claim, activities.nodePool, activities.nodeClass, List.of(type),
         List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of(type)), Requirement.in(WellKnown.ARCH_LABEL, List.of("amd64")),
             Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of(capacityType))),
-        Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), null, "720h", null, List.of()));
+        Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), NodePoolHash.of(cluster.getNodePool(activities.nodePool).orElseThrow()),
+        "720h", null, List.of()));
     var instance = activities.claims.launchInstance(new NodeClaimRef(CLUSTER, claim));
     var node = activities.claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, claim, instance.providerId(), null));
     activities.claims.registerNode(new AwaitNodeRequest(CLUSTER, claim, instance.providerId(), node));

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param promisedElsewhere per node name, why its pods already have a home being made ready: another claim that holds
  *                       room for them was launched for them (the replacement of a multi-node consolidation they belong
  *                       to), so the node is no candidate until that claim stops holding room (absent when none does)
+ * @param pendingPods    the pods the kube-scheduler marked Unschedulable that no claim holds room for
+ *                       ({@code PromisedPods}): while some of them need new nodes, no underutilized node is consolidated
  */
 public record ConsolidationView(
     List<ExistingNodeView> nodes,
@@ -31,16 +33,24 @@ public record ConsolidationView(
     Map<String, String> pdbBlocked,
     Map<String, Double> disruptionCost,
     boolean spotToSpot,
-    Map<String, String> promisedElsewhere) {
-  /** With spot-to-spot consolidation off, as Karpenter's default, and no node's pods promised elsewhere. */
+    Map<String, String> promisedElsewhere,
+    List<PodSpecView> pendingPods) {
+  /** With spot-to-spot consolidation off, as Karpenter's default, no node's pods promised elsewhere and no pod pending. */
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of(), List.of());
   }
 
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of(), List.of());
+  }
+
+  /** With no pod pending. */
+  public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
+      Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot,
+      Map<String, String> promisedElsewhere) {
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, promisedElsewhere, List.of());
   }
 
   public ConsolidationView {
@@ -51,5 +61,6 @@ public record ConsolidationView(
     pdbBlocked = pdbBlocked == null ? Map.of() : Map.copyOf(pdbBlocked);
     disruptionCost = disruptionCost == null ? Map.of() : Map.copyOf(disruptionCost);
     promisedElsewhere = promisedElsewhere == null ? Map.of() : Map.copyOf(promisedElsewhere);
+    pendingPods = pendingPods == null ? List.of() : List.copyOf(pendingPods);
   }
 }

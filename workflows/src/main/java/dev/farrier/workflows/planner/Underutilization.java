@@ -4,6 +4,7 @@ import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
 import java.util.ArrayList;
@@ -41,7 +42,9 @@ import java.util.stream.Collectors;
  *       when at least {@value CheaperOfferings#SPOT_TO_SPOT_MIN_TYPES} cheaper spot types hold its pods, launched with
  *       the cheapest of them ({@link CheaperOfferings#spotToSpot}).</li>
  * </ol>
- * One round issues the commands of one method, as upstream; every candidate not chosen gets why.
+ * One round issues the commands of one method, as upstream; every candidate not chosen gets why. No round consolidates
+ * while pending pods need new nodes ({@link ConsolidationView#pendingPods}): upstream simulates the pending pods with the
+ * candidates' and deletes nothing while a new node is needed.
  */
 final class Underutilization {
   /** At most this many candidates are considered for multi-node consolidation in one round (upstream's limit). */
@@ -85,6 +88,11 @@ final class Underutilization {
    */
   Outcome choose(List<Candidate> candidates, Map<String, Integer> room) {
     Map<String, String> whyNot = new LinkedHashMap<>();
+    String waiting = candidates.isEmpty() ? null : waitingForPending();
+    if (waiting != null) {
+      candidates.forEach(c -> whyNot.put(c.claim().name(), waiting));
+      return new Outcome(List.of(), whyNot);
+    }
     Map<String, ExistingNodeView> nodes = view.nodes().stream()
         .collect(Collectors.toMap(ExistingNodeView::name, n -> n, (a, b) -> a));
     List<Candidate> ordered = candidates.stream()
@@ -299,6 +307,28 @@ final class Underutilization {
       }
     }
     return best;
+  }
+
+  /**
+   * Why no node is consolidated while pods are pending, or null: some of the pending pods no claim holds room for need
+   * new nodes (planned on every node not going away). Karpenter's consolidation simulates the pending pods with the
+   * candidates' and deletes nothing while a new node is needed (it replaces only when one cheaper node holds the pending
+   * pods too); Farrier waits, as deleting or replacing nodes in the middle of a scale-up only adds to it. Pods no NodePool
+   * can take do not hold it (as upstream, their scheduling errors are not the candidates').
+   */
+  private String waitingForPending() {
+    if (view.pendingPods().isEmpty()) {
+      return null;
+    }
+    List<ExistingNodeView> staying = view.nodes().stream().filter(n -> !leaving.contains(n.name())).toList();
+    ProvisioningPlan plan = new ProvisioningPlanner().plan(new ProvisioningSnapshot(view.pendingPods(), pools, view.instanceTypes(),
+        view.daemonSetPods(), staying, view.kubelets()), "consolidation", ClaimNamer.standard());
+    List<String> needing = plan.claims().stream().flatMap(c -> c.pods().stream()).map(PodRef::key).toList();
+    if (needing.isEmpty()) {
+      return null;
+    }
+    return needing.size() == 1 ? "pending pod " + needing.getFirst() + " needs a new node: consolidation waits until it has one"
+        : needing.size() + " pending pods need new nodes (" + needing.getFirst() + ", ...): consolidation waits until they have them";
   }
 
   /** Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. */

@@ -314,6 +314,28 @@ class UnderutilizationTest {
   }
 
   @Test
+  void noNodeIsConsolidatedWhilePendingPodsNeedANewNodeButPodsThatFitOrFitNowhereDoNotHoldIt() {
+    Node a = node("a", "m5.xlarge", 500);
+    Node b = node("b", "m5.xlarge", 500);
+    PodSpecView big = pod("big", 7_000, 256); // no node has 7 CPUs free: it needs an m5.2xlarge
+    var waiting = new DisruptionPlanner().plan(withPending(List.of(big), a, b));
+    assertTrue(waiting.commands().isEmpty(), waiting.toString());
+    assertTrue(decision(waiting, "a").contains("underutilized but pending pod default/big needs a new node: consolidation waits"),
+        decision(waiting, "a"));
+
+    PodSpecView small = pod("small", 100, 64); // fits on a or b as they are: the kube-scheduler places it
+    PodSpecView nowhere = withSelector(pod("nowhere", 100, 64), Map.of("special", "yes")); // no NodePool can take it
+    var going = new DisruptionPlanner().plan(withPending(List.of(small, nowhere), a, b));
+    assertEquals(List.of("a"), going.commands().stream().map(DisruptionCommand::nodeClaim).toList(), going.toString());
+  }
+
+  private static DisruptionSnapshot withPending(List<PodSpecView> pending, Node... nodes) {
+    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
+        Map.of(), Map.of(), false, Map.of(), pending);
+    return new DisruptionSnapshot(NOW, List.of(pool()), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
+  }
+
+  @Test
   void aRecheckWeighsTheClaimItWasPlannedFor() {
     var snapshot = snapshot(pool(), Map.of(), Map.of(), node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500));
     assertEquals(List.of("a"), new DisruptionPlanner().plan(snapshot).commands().stream().map(DisruptionCommand::nodeClaim).toList());
