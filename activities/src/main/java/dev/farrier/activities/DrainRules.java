@@ -96,7 +96,7 @@ public final class DrainRules {
   }
 
   private static boolean toleratesDisrupted(Pod pod) {
-    return PodViews.tolerations(pod.getSpec()).stream().anyMatch(t -> Tolerations.tolerates(t, WellKnown.DISRUPTED_TAINT));
+    return Tolerations.toleratesDisrupted(PodViews.tolerations(pod.getSpec()));
   }
 
   /** A controller (ReplicaSet, StatefulSet, Job, ...) owns the pod and will recreate it elsewhere. */

@@ -1,6 +1,5 @@
 package dev.farrier.workflows.planner;
 
-import dev.farrier.workflows.model.WellKnown;
 import java.util.List;
 
 /**
@@ -29,13 +28,10 @@ public record PodsOnNode(int total, int reschedulable, List<String> doNotDisrupt
   public static PodsOnNode of(List<PodSpecView> pods) {
     int reschedulable = (int) pods.stream().filter(PodSpecView::reschedulable).count();
     List<String> blocking = pods.stream().filter(PodSpecView::doNotDisrupt).map(p -> p.pod().key()).sorted().toList();
-    List<String> noController = pods.stream().filter(p -> p.reschedulable() && p.ownerKind() == null && !leftByDrain(p))
+    // A pod tolerating karpenter.sh/disrupted is left on the node by the drain, not held.
+    List<String> noController = pods.stream()
+        .filter(p -> p.reschedulable() && p.ownerKind() == null && !Tolerations.toleratesDisrupted(p.tolerations()))
         .map(p -> p.pod().key()).sorted().toList();
     return new PodsOnNode(pods.size(), reschedulable, blocking, noController);
-  }
-
-  /** A pod tolerating {@code karpenter.sh/disrupted:NoSchedule}: the drain leaves it rather than holding it. */
-  private static boolean leftByDrain(PodSpecView pod) {
-    return pod.tolerations().stream().anyMatch(t -> Tolerations.tolerates(t, WellKnown.DISRUPTED_TAINT));
   }
 }

@@ -2,6 +2,7 @@ package dev.farrier.workflows.planner;
 
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.Toleration;
+import dev.farrier.workflows.model.WellKnown;
 import java.util.List;
 
 /**
@@ -22,6 +23,14 @@ public final class Tolerations {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a pod with these tolerations tolerates {@code karpenter.sh/disrupted:NoSchedule}: the drain leaves such a
+   * pod on the node (the taint does not keep it off, so an evicted one could come straight back), as Karpenter v1.
+   */
+  public static boolean toleratesDisrupted(List<Toleration> tolerations) {
+    return tolerations.stream().anyMatch(t -> tolerates(t, WellKnown.DISRUPTED_TAINT));
   }
 
   public static boolean tolerates(Toleration toleration, Taint taint) {
