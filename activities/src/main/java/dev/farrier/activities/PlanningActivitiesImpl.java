@@ -163,7 +163,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
           .ifPresent(p -> {
             try {
-              provisionable(PodViews.of(p, namespaces, volumes.of(p))).ifPresent(pending::add);
+              var view = PodViews.of(p, namespaces, volumes.of(p));
+              if (provisionable(view)) {
+                pending.add(view);
+              }
             } catch (RuntimeException e) {
               // One pod Farrier cannot read never stops the batch for the others.
               log.warn("pod left out of the batch pod={}/{} batch={}: {}", ref.namespace(), ref.name(), request.batchId(), e.toString());
@@ -206,12 +209,19 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         log.warn("nodepool left out of the batch nodepool={} batch={}: {}", pool.getMetadata().getName(), request.batchId(), e.toString());
       }
     }
-    var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), cluster.listBoundPods(), claims, types, kubelets, namespaces,
+    List<Pod> boundPods = cluster.listBoundPods();
+    // A pod the kube-scheduler bound since the batch's pods were read is its node's: left pending as well, it would
+    // take room twice, and another pod its claim was launched for would seem not to fit there and get a node again.
+    int boundSince = leaveToScheduler(pending, boundAmong(boundPods, byUid(pending)));
+    var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), boundPods, claims, types, kubelets, namespaces,
         clock.instant());
     // Then those of Initialized claims whose node can still take them (room, hostname anti-affinity).
     held += leaveToScheduler(pending, PromisedPods.held(claims, byUid(pending), rooms(existing), clock.instant()));
     if (held > 0) {
       log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
+    }
+    if (boundSince > 0) {
+      log.info("pods bound while the batch was planned batch={} pods={}", request.batchId(), boundSince);
     }
     if (pending.isEmpty()) {
       return new ProvisioningPlan(List.of(), List.of());
@@ -231,8 +241,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * plans them nor records a FailedScheduling on them (whose reason, an empty term, would mislead), as Karpenter's
    * provisioner leaves them out. Each new node's DaemonSet pods are counted by the planner instead.
    */
-  private static Optional<PodSpecView> provisionable(PodSpecView pod) {
-    return pod.reschedulable() ? Optional.of(pod) : Optional.empty();
+  private static boolean provisionable(PodSpecView pod) {
+    return pod.reschedulable();
   }
 
   /** Takes the {@code held} pods out of {@code pending}; returns how many. */
@@ -240,6 +250,17 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     int before = pending.size();
     pending.removeIf(p -> held.contains(p.pod().uid()));
     return before - pending.size();
+  }
+
+  /** The UIDs of the {@code pending} pods (by UID) that {@code bound} holds: one pass over the bound pods, no set of them. */
+  private static Set<String> boundAmong(List<Pod> bound, Map<String, PodSpecView> pending) {
+    Set<String> uids = new HashSet<>();
+    for (Pod pod : bound) {
+      if (pending.containsKey(pod.getMetadata().getUid())) {
+        uids.add(pod.getMetadata().getUid());
+      }
+    }
+    return uids;
   }
 
   private static Map<String, PodSpecView> byUid(List<PodSpecView> pods) {
@@ -532,7 +553,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         continue;
       }
       try {
-        provisionable(PodViews.of(pod, namespaces, volumes.of(pod))).ifPresent(pending::add);
+        var view = PodViews.of(pod, namespaces, volumes.of(pod));
+        if (provisionable(view)) {
+          pending.add(view);
+        }
       } catch (RuntimeException e) {
         log.warn("pending pod left out of the consolidation round pod={}/{}: {}", pod.getMetadata().getNamespace(),
             pod.getMetadata().getName(), e.toString());

@@ -11,6 +11,7 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
+import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.kube.PodEvent;
@@ -28,11 +29,14 @@ import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.WellKnown;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -454,6 +458,70 @@ class ActivitiesIT extends ClusterIT {
       claims.deleteNode(new NodeRef(CLUSTER, nodeName, name));
       claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
     }
+  }
+
+  /**
+   * A pod the kube-scheduler binds between the batch's read of its pods and its read of the nodes' pods is the node's
+   * now. Counted both as pending and as bound, it took the room of another pod its claim was launched for, and a
+   * second node was launched for that one. Here the binding comes exactly between the two reads.
+   */
+  @Test
+  void aPodBoundWhileItsBatchIsPlannedIsNotCountedTwiceSoNoSecondNodeIsLaunched() throws Exception {
+    // 600m each on an m5.large (1,930m allocatable): its node has room for the three, not for a fourth.
+    List<Pod> pods = List.of(unscheduled(KubeTestSupport.unique("a"), "600m"), unscheduled(KubeTestSupport.unique("b"), "600m"),
+        unscheduled(KubeTestSupport.unique("c"), "600m"));
+    var refs = pods.stream().map(ActivitiesIT::ref).toList();
+    var name = KubeTestSupport.unique(nodePool);
+    var base = claim(name);
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, nodeClass, List.of("m5.large"), base.requirements(), base.requests(),
+        base.labels(), List.of(), List.of(), "hash-1", null, null, refs));
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    var request = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), nodeName);
+    claims.registerNode(request);
+    claims.awaitInitialized(request);
+    var first = pods.getFirst();
+    // The cluster as the planner reads it, with the first pod bound right after the unbound pods were listed.
+    var bindsBetweenReads = (Cluster) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {Cluster.class}, (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(cluster, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("listUnboundPods")) {
+            client.bindings().inNamespace("default").resource(new BindingBuilder()
+                .withNewMetadata().withName(first.getMetadata().getName()).endMetadata()
+                .withNewTarget().withKind("Node").withName(nodeName).endTarget().build()).create();
+          }
+          return result;
+        });
+    var racing = new PlanningActivitiesImpl(bindsBetweenReads, cloud, ReplacementTracker.TAINT_MEANS_RUNNING, activities.meters);
+    try {
+      var held = planning.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-before", refs));
+      assertTrue(held.claims().isEmpty() && held.onExisting().isEmpty(), "the new node holds room for all three: " + held);
+
+      var plan = racing.planProvisioning(new PlanProvisioningRequest(CLUSTER, "batch-racing", refs));
+      assertEquals(nodeName, client.pods().resource(first).get().getSpec().getNodeName(), "bound between the two reads");
+      assertTrue(plan.claims().isEmpty() && plan.onExisting().isEmpty(), "the two left still have room on the node: " + plan);
+    } finally {
+      pods.forEach(p -> client.pods().resource(p).withGracePeriod(0).delete());
+      var state = claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, name, null));
+      claims.awaitInstanceTerminated(new TerminateInstanceRequest(CLUSTER, name, state.instanceId()));
+      claims.deleteNode(new NodeRef(CLUSTER, nodeName, name));
+      claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+    }
+  }
+
+  /** A pod on the pool that the kube-scheduler leaves alone (another scheduler's): it stays pending until bound here. */
+  private Pod unscheduled(String name, String cpu) {
+    var pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+        .withNewSpec().withSchedulerName("not-the-kube-scheduler").withNodeSelector(Map.of("intent", nodePool))
+        .addNewContainer().withName("c").withImage("pause").withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity("128Mi"))).endResources().endContainer()
+        .endSpec().build();
+    return client.pods().resource(pod).create();
   }
 
   /** A pod of {@code app} that required hostname anti-affinity keeps off any node holding another; bound to {@code node} if given. */
