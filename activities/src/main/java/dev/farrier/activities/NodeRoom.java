@@ -1,41 +1,47 @@
 package dev.farrier.activities;
 
 import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ExistingNodeView;
 import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.workflows.planner.Tolerations;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a registered node still has for the pods promised to it, as the kube-scheduler would judge them: its free
- * requests (allocatable less its bound pods' requests) and the pods bound there, whose required hostname
- * anti-affinity, or the promised pod's, keeps the two apart however much room is left. Each pod it takes uses its
- * room and counts as on the node for the next.
+ * What a registered node still has for the pods promised to it, as the kube-scheduler would judge them: none when it
+ * no longer accepts pods (cordoned, being deleted or disrupted since the plan); else its free requests (allocatable
+ * less its bound pods' requests), its taints (one added since the plan keeps off a pod that does not tolerate it), and
+ * the pods bound there, whose required hostname anti-affinity, or the promised pod's, keeps the two apart however much
+ * room is left. Each pod it takes uses its room and counts as on the node for the next.
  */
 final class NodeRoom {
   private Resources free;
+  private final List<Taint> taints;
   private final List<PodSpecView> pods;
 
-  private NodeRoom(Resources free, List<PodSpecView> pods) {
+  private NodeRoom(Resources free, List<Taint> taints, List<PodSpecView> pods) {
     this.free = free;
+    this.taints = taints;
     this.pods = new ArrayList<>(pods);
   }
 
   /** The room the kube-scheduler sees on {@code node}. */
   static NodeRoom of(ExistingNodeView node) {
-    return new NodeRoom(node.allocatable().minus(node.boundRequests()), node.pods());
+    return node.acceptsPods() ? new NodeRoom(node.allocatable().minus(node.boundRequests()), node.taints(), node.pods()) : none();
   }
 
   /** A node with no room at all: takes no pod. */
   static NodeRoom none() {
-    return new NodeRoom(Resources.ZERO, List.of());
+    return new NodeRoom(Resources.ZERO, List.of(), List.of());
   }
 
   /** Whether {@code pod} may still go on the node; if it may, it is counted there from now on. */
   boolean take(PodSpecView pod) {
     Resources requests = pod.requestsAsOnePod();
-    if (!requests.fitsIn(free) || pods.stream().anyMatch(bound -> repels(bound, pod) || repels(pod, bound))) {
+    if (!requests.fitsIn(free) || !Tolerations.toleratesAll(taints, pod.tolerations())
+        || pods.stream().anyMatch(bound -> repels(bound, pod) || repels(pod, bound))) {
       return false;
     }
     free = free.minus(requests);

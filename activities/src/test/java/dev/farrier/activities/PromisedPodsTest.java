@@ -7,6 +7,8 @@ import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.Taint;
+import dev.farrier.workflows.model.Toleration;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.ExistingNodeView;
 import dev.farrier.workflows.planner.PodAffinityTerm;
@@ -112,6 +114,24 @@ class PromisedPodsTest {
     assertEquals(Set.of("u1"), PromisedPods.held(claims, pending, rooms(Map.of("node-new", node(Resources.of(4_000, 8 * GIB, 10)))), NOW));
   }
 
+  @Test
+  void aNodeCordonedOrTaintedSinceThePlanHoldsOnlyThePodsThatMayStillGoThere() {
+    // Cordoned (or being deleted, or disrupted): the kube-scheduler binds nothing new there, so no pod waits for it.
+    var cordoned = List.of(claim("cordoned", "u1", NOW.minusSeconds(5), false));
+    var closed = node(Resources.of(4_000, 8 * GIB, 10), List.of(), false);
+    assertEquals(Set.of(), PromisedPods.held(cordoned, pending("u1"), rooms(Map.of("node-cordoned", closed)), NOW));
+
+    // Tainted NoSchedule since: only a pod tolerating the taint may still go; a PreferNoSchedule taint keeps none off.
+    var tainted = List.of(claim("tainted", "u1,u2", NOW.minusSeconds(5), false));
+    var maintenance = new Taint("example.com/maintenance", "", "NoSchedule");
+    var node = node(Resources.of(4_000, 8 * GIB, 10), List.of(maintenance, new Taint("example.com/busy", "", "PreferNoSchedule")), true);
+    var tolerating = new PodSpecView(new PodRef("ns", "u2", "u2"), Resources.of(1_000, GIB, 1), Map.of(), List.of(),
+        List.of(new Toleration("example.com/maintenance", "Exists", null, "NoSchedule")), "ReplicaSet", false, Map.of(), List.of(), List.of(),
+        List.of(), List.of());
+    var pending = Map.of("u1", pod("u1", Map.of(), List.of()), "u2", tolerating);
+    assertEquals(Set.of("u2"), PromisedPods.held(tainted, pending, rooms(Map.of("node-tainted", node)), NOW));
+  }
+
   private static List<PodAffinityTerm> oneWebPerNode(String app) {
     return List.of(new PodAffinityTerm(WellKnown.HOSTNAME_LABEL, PodSelector.of(Map.of("app", app), List.of()), Set.of(), false, true, true, 0));
   }
@@ -128,6 +148,11 @@ class PromisedPodsTest {
       allocatable = allocatable.plus(p.requestsAsOnePod());
     }
     return new ExistingNodeView("n", "pool", Map.of(), List.of(), allocatable, List.of(bound), Resources.ZERO, true, true);
+  }
+
+  /** A registered node with {@code free} room, no pods, these taints, and cordoned unless it {@code accepts} pods. */
+  private static ExistingNodeView node(Resources free, List<Taint> taints, boolean accepts) {
+    return new ExistingNodeView("n", "pool", Map.of(), taints, free, List.of(), Resources.ZERO, true, accepts);
   }
 
   private static Function<String, NodeRoom> rooms(Map<String, ExistingNodeView> nodes) {

@@ -25,6 +25,11 @@ public final class Tolerations {
     return null;
   }
 
+  /** Whether a pod with these tolerations may go on a node with these taints (PreferNoSchedule never blocks). */
+  public static boolean toleratesAll(List<Taint> taints, List<Toleration> tolerations) {
+    return firstUntolerated(taints, tolerations) == null;
+  }
+
   /**
    * Whether a pod with these tolerations tolerates {@code karpenter.sh/disrupted:NoSchedule}: the drain leaves such a
    * pod on the node (the taint does not keep it off, so an evicted one could come straight back), as Karpenter v1.
