@@ -163,10 +163,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
           .ifPresent(p -> {
             try {
-              var view = PodViews.of(p, namespaces, volumes.of(p));
-              if (provisionable(view)) {
-                pending.add(view);
-              }
+              addIfProvisionable(pending, p, namespaces, volumes);
             } catch (RuntimeException e) {
               // One pod Farrier cannot read never stops the batch for the others.
               log.warn("pod left out of the batch pod={}/{} batch={}: {}", ref.namespace(), ref.name(), request.batchId(), e.toString());
@@ -215,7 +212,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     int boundSince = leaveToScheduler(pending, boundAmong(boundPods, byUid(pending)));
     var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), boundPods, claims, types, kubelets, namespaces,
         clock.instant());
-    // Then those of Initialized claims whose node can still take them (room, hostname anti-affinity).
+    // Then those of Initialized claims whose node can still take them (NodeRoom: room, taints, hostname anti-affinity).
     held += leaveToScheduler(pending, PromisedPods.held(claims, byUid(pending), rooms(existing), clock.instant()));
     if (held > 0) {
       log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
@@ -236,13 +233,17 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   }
 
   /**
-   * The pod, unless it is a DaemonSet's or a mirror pod: each is tied to one node (a DaemonSet pod by its node affinity's
-   * {@code matchFields}, which the planner reads as an empty term), so no new node is ever theirs, and Farrier neither
-   * plans them nor records a FailedScheduling on them (whose reason, an empty term, would mislead), as Karpenter's
-   * provisioner leaves them out. Each new node's DaemonSet pods are counted by the planner instead.
+   * Adds the pod's view to {@code pending}, unless it is a DaemonSet's or a mirror pod: each is tied to one node (a
+   * DaemonSet pod by its node affinity's {@code matchFields}, which the planner reads as an empty term), so no new node
+   * is ever theirs, and Farrier neither plans them nor records a FailedScheduling on them (whose reason, an empty term,
+   * would mislead), as Karpenter's provisioner leaves them out. Each new node's DaemonSet pods are counted by the
+   * planner instead.
    */
-  private static boolean provisionable(PodSpecView pod) {
-    return pod.reschedulable();
+  private static void addIfProvisionable(List<PodSpecView> pending, Pod pod, NamespaceSelectors namespaces, VolumeTopology volumes) {
+    var view = PodViews.of(pod, namespaces, volumes.of(pod));
+    if (view.reschedulable()) {
+      pending.add(view);
+    }
   }
 
   /** Takes the {@code held} pods out of {@code pending}; returns how many. */
@@ -553,10 +554,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         continue;
       }
       try {
-        var view = PodViews.of(pod, namespaces, volumes.of(pod));
-        if (provisionable(view)) {
-          pending.add(view);
-        }
+        addIfProvisionable(pending, pod, namespaces, volumes);
       } catch (RuntimeException e) {
         log.warn("pending pod left out of the consolidation round pod={}/{}: {}", pod.getMetadata().getNamespace(),
             pod.getMetadata().getName(), e.toString());
