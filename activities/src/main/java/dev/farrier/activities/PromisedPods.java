@@ -2,6 +2,7 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.workflows.model.PodRef;
+import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.PodSpecView;
 import java.time.Instant;
 import java.util.HashSet;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  * meanwhile must not launch a second node for the same pods because they still look pending.
  */
 final class PromisedPods {
-  static final String ANNOTATION = "farrier.dev/planned-pods";
+  static final String ANNOTATION = WellKnown.PLANNED_PODS_ANNOTATION;
   /** A batch takes at most 1,000 pods; UIDs are 36 characters: well under the 256 KiB Kubernetes allows annotations. */
   static final int MAX = 1_000;
 

@@ -9,18 +9,20 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Watches a benchmark's pods (namespace and label {@code app}) and notes, on this process's clock, when each was first
- * seen marked Unschedulable by the kube-scheduler, bound to a node, and running (phase Running and Ready).
+ * Watches a benchmark's pods (namespace and label {@code app}) and notes each one's UID and, on this process's clock,
+ * when it was first seen marked Unschedulable by the kube-scheduler, bound to a node, and running (phase Running and
+ * Ready).
  */
 public final class PodWatch implements AutoCloseable {
   /** What was seen of one pod so far; a field is null until that moment was seen. */
-  public record Seen(Instant unschedulable, Instant bound, String node, Instant running) {
+  public record Seen(String uid, Instant unschedulable, Instant bound, String node, Instant running) {
     Seen merge(Pod pod, Instant now) {
+      String id = uid == null ? pod.getMetadata().getUid() : uid;
       Instant u = unschedulable == null && PodWatch.unschedulable(pod) ? now : unschedulable;
       String n = pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty() ? node : pod.getSpec().getNodeName();
       Instant b = bound == null && n != null ? now : bound;
       Instant r = running == null && PodWatch.running(pod) ? now : running;
-      return new Seen(u, b, n, r);
+      return new Seen(id, u, b, n, r);
     }
   }
 
@@ -46,7 +48,7 @@ public final class PodWatch implements AutoCloseable {
 
   private void note(Pod pod) {
     Instant now = Instant.now();
-    seen.compute(pod.getMetadata().getName(), (name, before) -> (before == null ? new Seen(null, null, null, null) : before).merge(pod, now));
+    seen.compute(pod.getMetadata().getName(), (name, before) -> (before == null ? new Seen(null, null, null, null, null) : before).merge(pod, now));
   }
 
   public Map<String, Seen> seen() {

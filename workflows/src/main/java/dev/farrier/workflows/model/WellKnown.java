@@ -65,6 +65,12 @@ public final class WellKnown {
    */
   public static final String ROLLOUT_ANNOTATION = "farrier.dev/rollout";
   /**
+   * On a NodeClaim: the UIDs, comma-separated, of the pending pods it was created for. The planning activity keeps
+   * their room on it while the kube-scheduler binds them; the provisioning-latency benchmark reads it for the launch
+   * planned for each pod.
+   */
+  public static final String PLANNED_PODS_ANNOTATION = "farrier.dev/planned-pods";
+  /**
    * On a NodeClaim of a multi-node consolidation's group: the claim replaced for the whole group (its replacement is
    * sized for this claim's pods too). Written by the planning activity when it decides the group; while that claim is
    * being disrupted this one is no candidate of its own.
