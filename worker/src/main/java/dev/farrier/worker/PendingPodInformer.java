@@ -42,20 +42,7 @@ public class PendingPodInformer implements LeaderLoops.Loop {
   @Override
   public void start() {
     flusher = Daemons.scheduler("farrier-pending-pods");
-    handler = new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Pod pod) {
-        consider(pod);
-      }
-
-      @Override
-      public void onUpdate(Pod oldPod, Pod pod) {
-        consider(pod);
-      }
-
-      @Override
-      public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {}
-    };
+    handler = new AddedOrUpdated<>(this::consider);
     cache.addPodHandler(handler);
     flusher.scheduleWithFixedDelay(this::flush, FLUSH_MILLIS, FLUSH_MILLIS, TimeUnit.MILLISECONDS);
     flusher.scheduleWithFixedDelay(this::resync, RESYNC_MILLIS, RESYNC_MILLIS, TimeUnit.MILLISECONDS);

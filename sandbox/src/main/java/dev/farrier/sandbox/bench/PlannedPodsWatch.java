@@ -1,9 +1,9 @@
 package dev.farrier.sandbox.bench;
 
+import dev.farrier.worker.AddedOrUpdated;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.util.HashMap;
@@ -20,20 +20,7 @@ public final class PlannedPodsWatch implements AutoCloseable {
   private final SharedIndexInformer<GenericKubernetesResource> informer;
 
   public PlannedPodsWatch(KubernetesClient kube) {
-    informer = kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(GenericKubernetesResource claim) {
-        note(claim);
-      }
-
-      @Override
-      public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource claim) {
-        note(claim);
-      }
-
-      @Override
-      public void onDelete(GenericKubernetesResource claim, boolean unknown) {}
-    });
+    informer = kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").inform(new AddedOrUpdated<>(this::note));
   }
 
   private void note(GenericKubernetesResource claim) {

@@ -1,8 +1,8 @@
 package dev.farrier.sandbox.bench;
 
+import dev.farrier.worker.AddedOrUpdated;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.util.Map;
@@ -30,20 +30,7 @@ public final class PodWatch implements AutoCloseable {
   private final SharedIndexInformer<Pod> informer;
 
   public PodWatch(KubernetesClient kube, String namespace, String app) {
-    informer = kube.pods().inNamespace(namespace).withLabel("app", app).inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(Pod pod) {
-        note(pod);
-      }
-
-      @Override
-      public void onUpdate(Pod old, Pod pod) {
-        note(pod);
-      }
-
-      @Override
-      public void onDelete(Pod pod, boolean unknown) {}
-    });
+    informer = kube.pods().inNamespace(namespace).withLabel("app", app).inform(new AddedOrUpdated<>(this::note));
   }
 
   private void note(Pod pod) {
