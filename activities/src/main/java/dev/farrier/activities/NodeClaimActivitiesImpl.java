@@ -73,7 +73,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
 
   /**
    * The claim's annotations: its NodePool's hash, and the UIDs of the pods it is created for
-   * ({@link PromisedPods#ANNOTATION}), so a later batch leaves them to the scheduler while the claim's room is theirs.
+   * ({@link WellKnown#PLANNED_PODS_ANNOTATION}), so a later batch leaves them to the scheduler while the claim's room is theirs.
    */
   private static Map<String, String> annotations(NodeClaimRequest request) {
     Map<String, String> annotations = new LinkedHashMap<>();
@@ -81,7 +81,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     annotations.put(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION, NodePoolHash.VERSION);
     String promised = PromisedPods.format(request.pods());
     if (!promised.isEmpty()) {
-      annotations.put(PromisedPods.ANNOTATION, promised);
+      annotations.put(WellKnown.PLANNED_PODS_ANNOTATION, promised);
     }
     return annotations;
   }

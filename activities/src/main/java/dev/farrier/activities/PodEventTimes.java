@@ -3,6 +3,7 @@ package dev.farrier.activities;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Instant;
@@ -55,14 +56,14 @@ final class PodEventTimes {
 
   /**
    * Why the claim holds room for pods not bound to it yet, or null: it was launched for pods
-   * ({@link PromisedPods#ANNOTATION}) and is within {@link ProvisioningSnapshots#PROMISE_WINDOW} of its initialization
+   * ({@link WellKnown#PLANNED_PODS_ANNOTATION}) and is within {@link ProvisioningSnapshots#PROMISE_WINDOW} of its initialization
    * (the scheduler may still be binding them), or pods it was launched for still run on a node being disrupted (it
    * is that node's replacement, waiting for the drain). {@code podsBeingDrained} maps the UIDs of the pods on nodes being
    * disrupted to their node.
    */
   static String nominated(NodeClaim claim, Instant now, Map<String, String> podsBeingDrained) {
     Map<String, String> annotations = claim.getMetadata().getAnnotations();
-    String promised = annotations == null ? null : annotations.get(PromisedPods.ANNOTATION);
+    String promised = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
     if (promised == null || promised.isBlank()) {
       return null;
     }

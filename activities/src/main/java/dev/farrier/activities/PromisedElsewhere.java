@@ -21,7 +21,7 @@ final class PromisedElsewhere {
    * consolidation wait for its replacement instead of being consolidated on their own meanwhile: the claim replaced for
    * its group ({@link WellKnown#CONSOLIDATED_WITH_ANNOTATION}) is being disrupted (unless that is the claim being
    * {@code rechecking}, whose group this is), or some of its pods are among those another claim was launched for
-   * ({@link PromisedPods#ANNOTATION}) while that claim still holds room for them (it is nominated: {@code views} carry
+   * ({@link WellKnown#PLANNED_PODS_ANNOTATION}) while that claim still holds room for them (it is nominated: {@code views} carry
    * {@link PodEventTimes#nominated}). Nothing holds the claim being {@code rechecking} itself.
    */
   static Map<String, String> of(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> podsByNode,
@@ -32,7 +32,7 @@ final class PromisedElsewhere {
     for (NodeClaimView v : views) {
       NodeClaim claim = claims.get(v.name());
       String promised = claim == null || claim.getMetadata().getAnnotations() == null ? null
-          : claim.getMetadata().getAnnotations().get(PromisedPods.ANNOTATION);
+          : claim.getMetadata().getAnnotations().get(WellKnown.PLANNED_PODS_ANNOTATION);
       if (v.nominated() != null && promised != null && !promised.isBlank()) {
         for (String uid : promised.split(",")) {
           promisedTo.putIfAbsent(uid, v.name());

@@ -19,7 +19,6 @@ import java.util.stream.Collectors;
  * meanwhile must not launch a second node for the same pods because they still look pending.
  */
 final class PromisedPods {
-  static final String ANNOTATION = WellKnown.PLANNED_PODS_ANNOTATION;
   /** A batch takes at most 1,000 pods; UIDs are 36 characters: well under the 256 KiB Kubernetes allows annotations. */
   static final int MAX = 1_000;
 
@@ -43,7 +42,7 @@ final class PromisedPods {
     Set<String> uids = new HashSet<>();
     for (NodeClaim claim : claims) {
       Map<String, String> annotations = claim.getMetadata().getAnnotations();
-      String promised = annotations == null ? null : annotations.get(ANNOTATION);
+      String promised = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
       if (promised == null || promised.isBlank() || claim.getMetadata().getDeletionTimestamp() != null
           || !ProvisioningSnapshots.holdsPromise(claim, now)) {
         continue;

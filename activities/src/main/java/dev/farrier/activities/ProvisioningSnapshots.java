@@ -157,7 +157,7 @@ final class ProvisioningSnapshots {
   private record BoundPod(String node, Resources requests) {}
 
   /**
-   * The room a claim holds: its requests less those of its planned pods ({@link PromisedPods#ANNOTATION}) that the
+   * The room a claim holds: its requests less those of its planned pods ({@link WellKnown#PLANNED_PODS_ANNOTATION}) that the
    * kube-scheduler bound on another node. The scheduler fills each new node with the pending pods it picks, so by the
    * time a claim comes up some of the pods planned for it may run elsewhere (on a node planned for others, which is
    * then full); their room on this claim is free for the next batch rather than a reason for another node.
@@ -165,7 +165,7 @@ final class ProvisioningSnapshots {
   private static Resources promised(NodeClaim claim, Map<String, BoundPod> boundByUid) {
     Resources promised = requests(claim);
     Map<String, String> annotations = claim.getMetadata().getAnnotations();
-    String planned = annotations == null ? null : annotations.get(PromisedPods.ANNOTATION);
+    String planned = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
     if (planned == null || planned.isBlank()) {
       return promised;
     }

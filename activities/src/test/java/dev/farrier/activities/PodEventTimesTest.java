@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.List;
@@ -18,7 +19,8 @@ class PodEventTimesTest {
 
   static NodeClaim claim(String uids, Instant initializedAt) {
     var claim = new NodeClaim();
-    claim.setMetadata(new ObjectMetaBuilder().withName("c").withAnnotations(Map.of(PromisedPods.ANNOTATION, uids)).build());
+    claim.setMetadata(new ObjectMetaBuilder().withName("c")
+        .withAnnotations(Map.of(WellKnown.PLANNED_PODS_ANNOTATION, uids)).build());
     claim.setStatus(new NodeClaimStatus(null, null, "own-node", null, null,
         List.of(new Condition(NodeClaimStatus.INITIALIZED, Condition.TRUE, null, initializedAt.toString(), "Initialized", "")), null));
     return claim;

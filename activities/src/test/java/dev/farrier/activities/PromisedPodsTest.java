@@ -29,7 +29,7 @@ class PromisedPodsTest {
   private static final long GIB = 1L << 30;
 
   private static NodeClaim claim(String name, String uids, Instant initializedAt, boolean deleting) {
-    var meta = new ObjectMetaBuilder().withName(name).withAnnotations(Map.of(PromisedPods.ANNOTATION, uids));
+    var meta = new ObjectMetaBuilder().withName(name).withAnnotations(Map.of(WellKnown.PLANNED_PODS_ANNOTATION, uids));
     if (deleting) {
       meta.withDeletionTimestamp(NOW.toString());
     }

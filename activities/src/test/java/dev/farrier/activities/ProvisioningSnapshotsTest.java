@@ -174,7 +174,7 @@ class ProvisioningSnapshotsTest {
 
   /** The claim with its first {@code count} planned pods' UIDs ({@code u-first-<i>}, as {@link #boundPods} names them). */
   private static NodeClaim planned(NodeClaim claim, int count) {
-    claim.getMetadata().setAnnotations(Map.of(PromisedPods.ANNOTATION,
+    claim.getMetadata().setAnnotations(Map.of(WellKnown.PLANNED_PODS_ANNOTATION,
         String.join(",", java.util.stream.IntStream.range(0, count).mapToObj(i -> "u-first-" + i).toList())));
     return claim;
   }

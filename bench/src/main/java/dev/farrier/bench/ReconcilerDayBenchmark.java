@@ -110,7 +110,8 @@ public final class ReconcilerDayBenchmark implements Callable<Integer> {
       var first = WorkflowClient.start(reconciler::run, new ReconcilerInput(Fixtures.CLUSTER, ReconcilerSettings.DEFAULTS, 1, List.of()));
       // The pods arrive from a workflow whose result the test waits for, so the server skips time between them.
       try (var locks = new LeakedLocks(test.env)) {
-        test.newWorkflow(Arrivals.class, "bench-arrivals").arrive(id, 0, hours * 120);
+        int arrivals = (int) (Duration.ofHours(hours).toSeconds() / ARRIVAL_EVERY.toSeconds());
+        test.newWorkflow(Arrivals.class, "bench-arrivals").arrive(id, 0, arrivals);
         released.addAndGet(locks.released());
       }
       return chain(test.client(), id, first.getRunId());
