@@ -11,9 +11,16 @@ import java.util.Set;
 /**
  * The reconciler's pending-pod state: pods queued for the next batch and the pods of batches in flight, deduplicated
  * by UID across both. A batch opens with its first pod and is due {@code idle} after the last pod arrived or
- * {@code max} after it opened, whichever comes first. Pure: time is passed in.
+ * {@code max} after it opened, whichever comes first; once {@link #replannedGoSoon} is on, at the latest {@code idle}
+ * after it took a pod planned before. Pure: time is passed in.
  */
 final class PodBatcher {
+  /**
+   * How long after its batch ended a pod offered again counts as planned before: it lost the room its batch planned for
+   * it (the kube-scheduler gave that node to other pods, which it does when the node comes up, up to minutes later).
+   */
+  static final long REPLANNED_WITHIN_MILLIS = 5 * 60_000;
+
   private final Map<String, PodRef> queued = new LinkedHashMap<>();
   private final Map<String, Set<String>> inFlight = new LinkedHashMap<>();
   /**
@@ -27,6 +34,14 @@ final class PodBatcher {
    */
   private final Map<String, PodRef> offeredInFlight = new LinkedHashMap<>();
   private boolean requeueOffersMadeInFlight;
+  /**
+   * The pods of batches that ended less than {@link #REPLANNED_WITHIN_MILLIS} ago, by identity, with when (oldest
+   * first); only while {@link #replannedGoSoon} is on.
+   */
+  private final Map<String, Long> endedAt = new LinkedHashMap<>();
+  private boolean replannedGoSoon;
+  /** When the open batch took its first pod planned before; {@link Long#MAX_VALUE} while it holds none. */
+  private long replannedSince = Long.MAX_VALUE;
   private long openedAt;
   private long lastArrivalAt;
   private long arrivals;
@@ -40,11 +55,21 @@ final class PodBatcher {
   }
 
   /**
+   * From now on, a batch that takes a pod planned before (offered again within {@link #REPLANNED_WITHIN_MILLIS} of its
+   * batch's end, or while that batch ran) is due {@code idle} after, even while new pods keep coming: that pod has
+   * already waited one batch window and lost the room it was planned for. Without this it waits a whole window again.
+   */
+  void replannedGoSoon() {
+    replannedGoSoon = true;
+  }
+
+  /**
    * Queues the pods not already queued or in flight; returns how many were new. A pod in flight is remembered, once
    * {@link #requeueOffersMadeInFlight} is on, and queued when its batch ends.
    */
   int offer(List<PodRef> pods, long now) {
     release(now);
+    forgetOldEnds(now);
     int added = 0;
     for (PodRef pod : pods) {
       String id = identity(pod);
@@ -58,6 +83,9 @@ final class PodBatcher {
         continue;
       }
       added += queue(id, pod, now);
+      if (endedAt.remove(id) != null) {
+        replannedSince = Math.min(replannedSince, now);
+      }
     }
     if (added > 0) {
       arrivals++;
@@ -74,9 +102,21 @@ final class PodBatcher {
     return 1;
   }
 
-  /** A batch left the in-flight set: the pods offered again while it ran are queued. */
+  /**
+   * A batch left the in-flight set: the pods offered again while it ran are queued, planned before; the others are
+   * remembered as such for {@link #REPLANNED_WITHIN_MILLIS}.
+   */
   private void ended(Set<String> batch, long now) {
-    if (batch == null || offeredInFlight.isEmpty()) {
+    if (batch == null) {
+      return;
+    }
+    if (replannedGoSoon) {
+      for (String id : batch) {
+        endedAt.remove(id); // to the end of the order, with its new time
+        endedAt.put(id, now);
+      }
+    }
+    if (offeredInFlight.isEmpty()) {
       return;
     }
     int added = 0;
@@ -84,6 +124,9 @@ final class PodBatcher {
       PodRef pod = offeredInFlight.remove(id);
       if (pod != null && !queued.containsKey(id)) {
         added += queue(id, pod, now);
+        if (endedAt.remove(id) != null) {
+          replannedSince = Math.min(replannedSince, now);
+        }
       }
     }
     if (added > 0) {
@@ -105,7 +148,8 @@ final class PodBatcher {
     if (queued.isEmpty()) {
       return Long.MAX_VALUE;
     }
-    return Math.min(lastArrivalAt + idleMillis, openedAt + maxMillis);
+    long due = Math.min(lastArrivalAt + idleMillis, openedAt + maxMillis);
+    return replannedSince == Long.MAX_VALUE ? due : Math.min(due, replannedSince + idleMillis);
   }
 
   boolean isDue(long now, long idleMillis, long maxMillis) {
@@ -122,6 +166,9 @@ final class PodBatcher {
     while (it.hasNext() && pods.size() < maxPods) {
       pods.add(it.next());
       it.remove();
+    }
+    if (queued.isEmpty()) {
+      replannedSince = Long.MAX_VALUE;
     }
     Set<String> ids = new HashSet<>();
     pods.forEach(pod -> ids.add(identity(pod)));
@@ -140,6 +187,16 @@ final class PodBatcher {
     List<CarriedBatch> carried = new ArrayList<>();
     inFlight.forEach((id, pods) -> carried.add(new CarriedBatch(id, pods.stream().sorted().toList(), releaseAt.getOrDefault(id, release))));
     return carried;
+  }
+
+  /** Forgets the pods whose batch ended {@link #REPLANNED_WITHIN_MILLIS} or more ago (the oldest come first). */
+  private void forgetOldEnds(long now) {
+    for (var it = endedAt.values().iterator(); it.hasNext(); ) {
+      if (it.next() + REPLANNED_WITHIN_MILLIS > now) {
+        return;
+      }
+      it.remove();
+    }
   }
 
   private void release(long now) {

@@ -232,6 +232,27 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
+  void aPodPlannedBeforeAndPendingAgainIsPlannedAnIdleWindowLaterNotAtTheMaxWhilePodsKeepArriving() {
+    ClusterReconcilerWorkflow reconciler = start(SETTINGS);
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
+    test.env.sleep(Duration.ofSeconds(90));
+    assertEquals(List.of(List.of("a")), batches(), "planned once; the fake plans nothing, so its batch closed");
+
+    // The kube-scheduler gave a's room to other pods: a is pending again, among new pods never 60 s apart.
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("b"))));
+    test.env.sleep(Duration.ofSeconds(10));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
+    test.env.sleep(Duration.ofSeconds(40));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
+    test.env.sleep(Duration.ofSeconds(40));
+    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("d"))));
+    test.env.sleep(Duration.ofSeconds(90));
+
+    assertEquals(List.of(List.of("a"), List.of("b", "a", "c"), List.of("d")), batches(),
+        "due 60 s after a came back (not 100 s after b opened the batch), so d, at 90 s, is the next batch's");
+  }
+
+  @Test
   void startsAReplacementPerCommandAndNeverASecondOneForARunningReplacement() {
     // default-stuck's drain never ends, so its replacement is still running at every later planning round.
     test.nodes.onDrainStep(request -> request.nodeName().equals("node-default-stuck")

@@ -150,4 +150,67 @@ class PodBatcherTest {
     assertEquals(1, batcher.offer(List.of(new PodRef("ns", "a", "uid-a")), 1_000), "released: batched again");
     assertTrue(batcher.inFlightBatches().isEmpty());
   }
+
+  @Test
+  void aPodPlannedBeforeAndOfferedAgainMakesItsBatchDueAfterTheIdleWindowWhilePodsKeepComing() {
+    batcher.replannedGoSoon();
+    batcher.offer(List.of(pod("a")), 0);
+    batcher.dispatch("provision/c/1", 100);
+    batcher.completed("provision/c/1", 2_000);
+
+    batcher.offer(List.of(pod("b")), 20_000);
+    assertEquals(21_000, batcher.dueAt(IDLE, MAX), "a new pod waits as before");
+    // The kube-scheduler gave a's planned room to other pods: a is signalled again, among new pods arriving every 900 ms.
+    batcher.offer(List.of(pod("a")), 20_500);
+    batcher.offer(List.of(pod("c")), 21_400);
+
+    assertEquals(21_500, batcher.dueAt(IDLE, MAX), "a waited a window already: one idle window lets its peers join, c does not extend it");
+    assertEquals(List.of(pod("b"), pod("a"), pod("c")), batcher.dispatch("provision/c/2", 100));
+    batcher.offer(List.of(pod("d")), 21_600);
+    assertEquals(22_600, batcher.dueAt(IDLE, MAX), "the next batch holds no pod planned before: the windows as before");
+  }
+
+  @Test
+  void aPodOfferedWhileItsBatchRanIsPlannedBeforeWhenQueuedAtItsEnd() {
+    batcher.requeueOffersMadeInFlight();
+    batcher.replannedGoSoon();
+    batcher.offer(List.of(pod("a"), pod("b")), 0);
+    batcher.dispatch("provision/c/1", 100);
+    batcher.offer(List.of(pod("a")), 500);
+    batcher.offer(List.of(pod("c")), 1_000);
+
+    batcher.released("provision/c/1", List.of(pod("a")), 1_500);
+
+    assertEquals(List.of(pod("c"), pod("a")), batcher.queued());
+    batcher.offer(List.of(pod("d")), 2_400);
+    assertEquals(2_500, batcher.dueAt(IDLE, MAX), "a was planned before: d, new, does not hold the batch back past a's idle window");
+  }
+
+  @Test
+  void aPodOfferedAgainLongAfterItsBatchEndedWaitsLikeANewOne() {
+    batcher.replannedGoSoon();
+    batcher.offer(List.of(pod("a")), 0);
+    batcher.dispatch("provision/c/1", 100);
+    batcher.completed("provision/c/1", 1_000);
+
+    long later = 1_000 + PodBatcher.REPLANNED_WITHIN_MILLIS;
+    batcher.offer(List.of(pod("b")), later);
+    batcher.offer(List.of(pod("a")), later + 500);
+    batcher.offer(List.of(pod("c")), later + 1_400);
+
+    assertEquals(later + 1_400 + IDLE, batcher.dueAt(IDLE, MAX), "c extends the window: a counts as new");
+  }
+
+  @Test
+  void withoutTheChangeAPodPlannedBeforeWaitsLikeANewOne() {
+    batcher.offer(List.of(pod("a")), 0);
+    batcher.dispatch("provision/c/1", 100);
+    batcher.completed("provision/c/1", 2_000);
+
+    batcher.offer(List.of(pod("b")), 20_000);
+    batcher.offer(List.of(pod("a")), 20_500);
+    batcher.offer(List.of(pod("c")), 21_400);
+
+    assertEquals(22_400, batcher.dueAt(IDLE, MAX), "c extends the window, as older runs replay");
+  }
 }
