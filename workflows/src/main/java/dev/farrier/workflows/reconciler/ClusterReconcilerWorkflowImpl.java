@@ -83,10 +83,10 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
    */
   static final String REOFFER_CHANGE = "requeue-offers-made-in-flight";
   /**
-   * {@code Workflow.getVersion} change id (version 1): a batch that takes a pod planned before (it lost the room its batch
-   * planned for it) is due one idle window after, not at the max window while new pods keep coming: at 1,000 pods such a
-   * pod waited 27 s from Unschedulable to its own NodeClaim's launch, two whole windows ({@link PodBatcher#replannedGoSoon}).
-   * Older runs replay with such pods waiting like new ones.
+   * {@code Workflow.getVersion} change id (version 1): pods planned before and pending again (one may have lost the room
+   * its batch planned for it) go as a batch of their own one idle window after the first came back, not at the max
+   * window while new pods keep coming ({@link PodBatcher#replannedGoSoon}). Older runs replay with such pods waiting like
+   * new ones.
    */
   static final String REPLANNED_SOON_CHANGE = "replanned-pods-go-soon";
   /**
@@ -304,7 +304,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     long batch = nextBatch++;
     String batchId = WorkflowIds.provisioning(cluster, batch);
     int maxPods = Workflow.getVersion(BATCH_CAP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1 ? MAX_BATCH_PODS : Integer.MAX_VALUE;
-    List<PodRef> pods = batcher.dispatch(batchId, maxPods);
+    List<PodRef> pods = batcher.dispatchDue(batchId, maxPods, Workflow.currentTimeMillis(), settings.batchIdleMillis(),
+        settings.batchMaxMillis());
     ProvisioningWorkflow child = Workflow.newChildWorkflowStub(ProvisioningWorkflow.class,
         ChildWorkflowStarts.provisioning(cluster, batch));
     Promise<ProvisioningResult> result = Async.function(child::provision,

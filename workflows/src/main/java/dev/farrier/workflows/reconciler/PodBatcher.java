@@ -4,6 +4,7 @@ import dev.farrier.workflows.model.PodRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,8 +12,8 @@ import java.util.Set;
 /**
  * The reconciler's pending-pod state: pods queued for the next batch and the pods of batches in flight, deduplicated
  * by UID across both. A batch opens with its first pod and is due {@code idle} after the last pod arrived or
- * {@code max} after it opened, whichever comes first; once {@link #replannedGoSoon} is on, at the latest {@code idle}
- * after it took a pod planned before. Pure: time is passed in.
+ * {@code max} after it opened, whichever comes first. Once {@link #replannedGoSoon} is on, the pods planned before
+ * go {@code idle} after the first of them came back, as a batch of their own. Pure: time is passed in.
  */
 final class PodBatcher {
   /**
@@ -40,7 +41,9 @@ final class PodBatcher {
    */
   private final Map<String, Long> endedAt = new LinkedHashMap<>();
   private boolean replannedGoSoon;
-  /** When the open batch took its first pod planned before; {@link Long#MAX_VALUE} while it holds none. */
+  /** The queued pods planned before, by identity. */
+  private final Set<String> replanned = new LinkedHashSet<>();
+  /** When the first of the {@link #replanned} pods was queued; {@link Long#MAX_VALUE} while there are none. */
   private long replannedSince = Long.MAX_VALUE;
   private long openedAt;
   private long lastArrivalAt;
@@ -55,9 +58,11 @@ final class PodBatcher {
   }
 
   /**
-   * From now on, a batch that takes a pod planned before (offered again within {@link #REPLANNED_WITHIN_MILLIS} of its
-   * batch's end, or while that batch ran) is due {@code idle} after, even while new pods keep coming: that pod has
-   * already waited one batch window and lost the room it was planned for. Without this it waits a whole window again.
+   * From now on, the pods planned before (offered again within {@link #REPLANNED_WITHIN_MILLIS} of their batch's end, or
+   * while it ran) go {@code idle} after the first of them came back, even while new pods keep coming, as a batch of their
+   * own ({@link #dispatchDue}): such a pod has waited one batch window already, and may have lost the room it was planned
+   * for. The new pods keep their windows, so they are not cut into small batches (each of which packs its own nodes).
+   * Without this a pod planned before waits a whole window again.
    */
   void replannedGoSoon() {
     replannedGoSoon = true;
@@ -84,7 +89,7 @@ final class PodBatcher {
       }
       added += queue(id, pod, now);
       if (endedAt.remove(id) != null) {
-        replannedSince = Math.min(replannedSince, now);
+        replanned(id, now);
       }
     }
     if (added > 0) {
@@ -125,13 +130,18 @@ final class PodBatcher {
       if (pod != null && !queued.containsKey(id)) {
         added += queue(id, pod, now);
         if (endedAt.remove(id) != null) {
-          replannedSince = Math.min(replannedSince, now);
+          replanned(id, now);
         }
       }
     }
     if (added > 0) {
       arrivals++;
     }
+  }
+
+  private void replanned(String id, long now) {
+    replanned.add(id);
+    replannedSince = Math.min(replannedSince, now);
   }
 
   /** Changes whenever new pods were queued: the main loop waits for it to move. */
@@ -143,13 +153,16 @@ final class PodBatcher {
     return !queued.isEmpty();
   }
 
-  /** When the open batch is due; {@link Long#MAX_VALUE} when none is open. */
+  /** When the open batch, or its pods planned before, are due; {@link Long#MAX_VALUE} when none is open. */
   long dueAt(long idleMillis, long maxMillis) {
     if (queued.isEmpty()) {
       return Long.MAX_VALUE;
     }
-    long due = Math.min(lastArrivalAt + idleMillis, openedAt + maxMillis);
-    return replannedSince == Long.MAX_VALUE ? due : Math.min(due, replannedSince + idleMillis);
+    return Math.min(windowEnd(idleMillis, maxMillis), replanned.isEmpty() ? Long.MAX_VALUE : replannedSince + idleMillis);
+  }
+
+  private long windowEnd(long idleMillis, long maxMillis) {
+    return Math.min(lastArrivalAt + idleMillis, openedAt + maxMillis);
   }
 
   boolean isDue(long now, long idleMillis, long maxMillis) {
@@ -161,13 +174,28 @@ final class PodBatcher {
    * {@code batchId}. The rest stay queued and the batch stays due, so they go out as the next batch at once.
    */
   List<PodRef> dispatch(String batchId, int maxPods) {
+    return dispatch(batchId, maxPods, false);
+  }
+
+  /**
+   * What is due at {@code now} as one batch, as {@link #dispatch}: every queued pod once the window has ended, else only
+   * those planned before.
+   */
+  List<PodRef> dispatchDue(String batchId, int maxPods, long now, long idleMillis, long maxMillis) {
+    return dispatch(batchId, maxPods, now < windowEnd(idleMillis, maxMillis));
+  }
+
+  private List<PodRef> dispatch(String batchId, int maxPods, boolean onlyReplanned) {
     List<PodRef> pods = new ArrayList<>();
-    var it = queued.values().iterator();
+    var it = queued.entrySet().iterator();
     while (it.hasNext() && pods.size() < maxPods) {
-      pods.add(it.next());
-      it.remove();
+      var pod = it.next();
+      if (replanned.remove(pod.getKey()) || !onlyReplanned) {
+        pods.add(pod.getValue());
+        it.remove();
+      }
     }
-    if (queued.isEmpty()) {
+    if (replanned.isEmpty()) {
       replannedSince = Long.MAX_VALUE;
     }
     Set<String> ids = new HashSet<>();

@@ -232,7 +232,7 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
-  void aPodPlannedBeforeAndPendingAgainIsPlannedAnIdleWindowLaterNotAtTheMaxWhilePodsKeepArriving() {
+  void aPodPlannedBeforeAndPendingAgainIsPlannedAloneAnIdleWindowLaterWhileNewPodsKeepTheirWindow() {
     ClusterReconcilerWorkflow reconciler = start(SETTINGS);
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
     test.env.sleep(Duration.ofSeconds(90));
@@ -248,8 +248,8 @@ class ClusterReconcilerWorkflowTest {
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("d"))));
     test.env.sleep(Duration.ofSeconds(90));
 
-    assertEquals(List.of(List.of("a"), List.of("b", "a", "c"), List.of("d")), batches(),
-        "due 60 s after a came back (not 100 s after b opened the batch), so d, at 90 s, is the next batch's");
+    assertEquals(List.of(List.of("a"), List.of("a"), List.of("b", "c", "d")), batches(),
+        "a alone 60 s after it came back, not 100 s after b opened the batch; the new pods at the end of their window");
   }
 
   @Test

@@ -152,7 +152,7 @@ class PodBatcherTest {
   }
 
   @Test
-  void aPodPlannedBeforeAndOfferedAgainMakesItsBatchDueAfterTheIdleWindowWhilePodsKeepComing() {
+  void aPodPlannedBeforeAndOfferedAgainGoesAloneAfterTheIdleWindowWhileNewPodsKeepTheirs() {
     batcher.replannedGoSoon();
     batcher.offer(List.of(pod("a")), 0);
     batcher.dispatch("provision/c/1", 100);
@@ -165,9 +165,12 @@ class PodBatcherTest {
     batcher.offer(List.of(pod("c")), 21_400);
 
     assertEquals(21_500, batcher.dueAt(IDLE, MAX), "a waited a window already: one idle window lets its peers join, c does not extend it");
-    assertEquals(List.of(pod("b"), pod("a"), pod("c")), batcher.dispatch("provision/c/2", 100));
-    batcher.offer(List.of(pod("d")), 21_600);
-    assertEquals(22_600, batcher.dueAt(IDLE, MAX), "the next batch holds no pod planned before: the windows as before");
+    assertEquals(List.of(pod("a")), batcher.dispatchDue("provision/c/2", 100, 21_500, IDLE, MAX), "only the pods planned before");
+    assertEquals(List.of(pod("b"), pod("c")), batcher.queued());
+    assertEquals(22_400, batcher.dueAt(IDLE, MAX), "the new pods keep their window");
+    batcher.offer(List.of(pod("d")), 22_300);
+    assertEquals(List.of(pod("b"), pod("c"), pod("d")), batcher.dispatchDue("provision/c/3", 100, 23_300, IDLE, MAX));
+    assertFalse(batcher.isOpen());
   }
 
   @Test
@@ -183,7 +186,9 @@ class PodBatcherTest {
 
     assertEquals(List.of(pod("c"), pod("a")), batcher.queued());
     batcher.offer(List.of(pod("d")), 2_400);
-    assertEquals(2_500, batcher.dueAt(IDLE, MAX), "a was planned before: d, new, does not hold the batch back past a's idle window");
+    assertEquals(2_500, batcher.dueAt(IDLE, MAX), "a was planned before: d, new, does not hold it back past its idle window");
+    assertEquals(List.of(pod("a")), batcher.dispatchDue("provision/c/2", 100, 2_500, IDLE, MAX));
+    assertEquals(List.of(pod("c"), pod("d")), batcher.dispatchDue("provision/c/3", 100, 3_400, IDLE, MAX), "the window's end takes the rest");
   }
 
   @Test
