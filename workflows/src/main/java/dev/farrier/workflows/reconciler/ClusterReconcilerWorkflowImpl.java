@@ -83,13 +83,6 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
    */
   static final String REOFFER_CHANGE = "requeue-offers-made-in-flight";
   /**
-   * {@code Workflow.getVersion} change id (version 1): pods planned before and pending again (one may have lost the room
-   * its batch planned for it) go as a batch of their own one idle window after the first came back, not at the max
-   * window while new pods keep coming ({@link PodBatcher#replannedGoSoon}). Older runs replay with such pods waiting like
-   * new ones.
-   */
-  static final String REPLANNED_SOON_CHANGE = "replanned-pods-go-soon";
-  /**
    * {@code Workflow.getVersion} change id (version 1): a round asks for all its replacement children in one workflow
    * task and then waits for their starts, instead of one child start (a workflow task round trip, about 1 s on a
    * loaded worker) after the other: a round of 26 replacements on a 500-node fleet took 26 s to start them, and the
@@ -148,9 +141,6 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     boolean refill = Workflow.getVersion(REFILL_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     if (Workflow.getVersion(REOFFER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
       batcher.requeueOffersMadeInFlight();
-    }
-    if (Workflow.getVersion(REPLANNED_SOON_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-      batcher.replannedGoSoon();
     }
     startsTogether = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     applySignalsBeforeRun();
@@ -304,8 +294,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     long batch = nextBatch++;
     String batchId = WorkflowIds.provisioning(cluster, batch);
     int maxPods = Workflow.getVersion(BATCH_CAP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1 ? MAX_BATCH_PODS : Integer.MAX_VALUE;
-    List<PodRef> pods = batcher.dispatchDue(batchId, maxPods, Workflow.currentTimeMillis(), settings.batchIdleMillis(),
-        settings.batchMaxMillis());
+    List<PodRef> pods = batcher.dispatch(batchId, maxPods);
     ProvisioningWorkflow child = Workflow.newChildWorkflowStub(ProvisioningWorkflow.class,
         ChildWorkflowStarts.provisioning(cluster, batch));
     Promise<ProvisioningResult> result = Async.function(child::provision,

@@ -4,7 +4,6 @@ import dev.farrier.workflows.model.PodRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,16 +11,9 @@ import java.util.Set;
 /**
  * The reconciler's pending-pod state: pods queued for the next batch and the pods of batches in flight, deduplicated
  * by UID across both. A batch opens with its first pod and is due {@code idle} after the last pod arrived or
- * {@code max} after it opened, whichever comes first. Once {@link #replannedGoSoon} is on, the pods planned before
- * go {@code idle} after the first of them came back, as a batch of their own. Pure: time is passed in.
+ * {@code max} after it opened, whichever comes first. Pure: time is passed in.
  */
 final class PodBatcher {
-  /**
-   * How long after its batch ended a pod offered again counts as planned before: it lost the room its batch planned for
-   * it (the kube-scheduler gave that node to other pods, which it does when the node comes up, up to minutes later).
-   */
-  static final long REPLANNED_WITHIN_MILLIS = 5 * 60_000;
-
   private final Map<String, PodRef> queued = new LinkedHashMap<>();
   private final Map<String, Set<String>> inFlight = new LinkedHashMap<>();
   /**
@@ -35,16 +27,6 @@ final class PodBatcher {
    */
   private final Map<String, PodRef> offeredInFlight = new LinkedHashMap<>();
   private boolean requeueOffersMadeInFlight;
-  /**
-   * The pods of batches that ended less than {@link #REPLANNED_WITHIN_MILLIS} ago, by identity, with when (oldest
-   * first); only while {@link #replannedGoSoon} is on.
-   */
-  private final Map<String, Long> endedAt = new LinkedHashMap<>();
-  private boolean replannedGoSoon;
-  /** The queued pods planned before, by identity. */
-  private final Set<String> replanned = new LinkedHashSet<>();
-  /** When the first of the {@link #replanned} pods was queued; {@link Long#MAX_VALUE} while there are none. */
-  private long replannedSince = Long.MAX_VALUE;
   private long openedAt;
   private long lastArrivalAt;
   private long arrivals;
@@ -58,23 +40,11 @@ final class PodBatcher {
   }
 
   /**
-   * From now on, the pods planned before (offered again within {@link #REPLANNED_WITHIN_MILLIS} of their batch's end, or
-   * while it ran) go {@code idle} after the first of them came back, even while new pods keep coming, as a batch of their
-   * own ({@link #dispatchDue}): such a pod has waited one batch window already, and may have lost the room it was planned
-   * for. The new pods keep their windows, so they are not cut into small batches (each of which packs its own nodes).
-   * Without this a pod planned before waits a whole window again.
-   */
-  void replannedGoSoon() {
-    replannedGoSoon = true;
-  }
-
-  /**
    * Queues the pods not already queued or in flight; returns how many were new. A pod in flight is remembered, once
    * {@link #requeueOffersMadeInFlight} is on, and queued when its batch ends.
    */
   int offer(List<PodRef> pods, long now) {
     release(now);
-    forgetOldEnds(now);
     int added = 0;
     for (PodRef pod : pods) {
       String id = identity(pod);
@@ -88,9 +58,6 @@ final class PodBatcher {
         continue;
       }
       added += queue(id, pod, now);
-      if (endedAt.remove(id) != null) {
-        replanned(id, now);
-      }
     }
     if (added > 0) {
       arrivals++;
@@ -107,21 +74,9 @@ final class PodBatcher {
     return 1;
   }
 
-  /**
-   * A batch left the in-flight set: the pods offered again while it ran are queued, planned before; the others are
-   * remembered as such for {@link #REPLANNED_WITHIN_MILLIS}.
-   */
+  /** A batch left the in-flight set: the pods offered again while it ran are queued. */
   private void ended(Set<String> batch, long now) {
-    if (batch == null) {
-      return;
-    }
-    if (replannedGoSoon) {
-      for (String id : batch) {
-        endedAt.remove(id); // to the end of the order, with its new time
-        endedAt.put(id, now);
-      }
-    }
-    if (offeredInFlight.isEmpty()) {
+    if (batch == null || offeredInFlight.isEmpty()) {
       return;
     }
     int added = 0;
@@ -129,19 +84,11 @@ final class PodBatcher {
       PodRef pod = offeredInFlight.remove(id);
       if (pod != null && !queued.containsKey(id)) {
         added += queue(id, pod, now);
-        if (endedAt.remove(id) != null) {
-          replanned(id, now);
-        }
       }
     }
     if (added > 0) {
       arrivals++;
     }
-  }
-
-  private void replanned(String id, long now) {
-    replanned.add(id);
-    replannedSince = Math.min(replannedSince, now);
   }
 
   /** Changes whenever new pods were queued: the main loop waits for it to move. */
@@ -153,15 +100,11 @@ final class PodBatcher {
     return !queued.isEmpty();
   }
 
-  /** When the open batch, or its pods planned before, are due; {@link Long#MAX_VALUE} when none is open. */
+  /** When the open batch is due; {@link Long#MAX_VALUE} when none is open. */
   long dueAt(long idleMillis, long maxMillis) {
     if (queued.isEmpty()) {
       return Long.MAX_VALUE;
     }
-    return Math.min(windowEnd(idleMillis, maxMillis), replanned.isEmpty() ? Long.MAX_VALUE : replannedSince + idleMillis);
-  }
-
-  private long windowEnd(long idleMillis, long maxMillis) {
     return Math.min(lastArrivalAt + idleMillis, openedAt + maxMillis);
   }
 
@@ -174,29 +117,11 @@ final class PodBatcher {
    * {@code batchId}. The rest stay queued and the batch stays due, so they go out as the next batch at once.
    */
   List<PodRef> dispatch(String batchId, int maxPods) {
-    return dispatch(batchId, maxPods, false);
-  }
-
-  /**
-   * What is due at {@code now} as one batch, as {@link #dispatch}: every queued pod once the window has ended, else only
-   * those planned before.
-   */
-  List<PodRef> dispatchDue(String batchId, int maxPods, long now, long idleMillis, long maxMillis) {
-    return dispatch(batchId, maxPods, now < windowEnd(idleMillis, maxMillis));
-  }
-
-  private List<PodRef> dispatch(String batchId, int maxPods, boolean onlyReplanned) {
     List<PodRef> pods = new ArrayList<>();
-    var it = queued.entrySet().iterator();
+    var it = queued.values().iterator();
     while (it.hasNext() && pods.size() < maxPods) {
-      var pod = it.next();
-      if (replanned.remove(pod.getKey()) || !onlyReplanned) {
-        pods.add(pod.getValue());
-        it.remove();
-      }
-    }
-    if (replanned.isEmpty()) {
-      replannedSince = Long.MAX_VALUE;
+      pods.add(it.next());
+      it.remove();
     }
     Set<String> ids = new HashSet<>();
     pods.forEach(pod -> ids.add(identity(pod)));
@@ -215,16 +140,6 @@ final class PodBatcher {
     List<CarriedBatch> carried = new ArrayList<>();
     inFlight.forEach((id, pods) -> carried.add(new CarriedBatch(id, pods.stream().sorted().toList(), releaseAt.getOrDefault(id, release))));
     return carried;
-  }
-
-  /** Forgets the pods whose batch ended {@link #REPLANNED_WITHIN_MILLIS} or more ago (the oldest come first). */
-  private void forgetOldEnds(long now) {
-    for (var it = endedAt.values().iterator(); it.hasNext(); ) {
-      if (it.next() + REPLANNED_WITHIN_MILLIS > now) {
-        return;
-      }
-      it.remove();
-    }
   }
 
   private void release(long now) {

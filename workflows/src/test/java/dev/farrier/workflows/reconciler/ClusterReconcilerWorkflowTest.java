@@ -232,27 +232,6 @@ class ClusterReconcilerWorkflowTest {
   }
 
   @Test
-  void aPodPlannedBeforeAndPendingAgainIsPlannedAloneAnIdleWindowLaterWhileNewPodsKeepTheirWindow() {
-    ClusterReconcilerWorkflow reconciler = start(SETTINGS);
-    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
-    test.env.sleep(Duration.ofSeconds(90));
-    assertEquals(List.of(List.of("a")), batches(), "planned once; the fake plans nothing, so its batch closed");
-
-    // The kube-scheduler gave a's room to other pods: a is pending again, among new pods never 60 s apart.
-    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("b"))));
-    test.env.sleep(Duration.ofSeconds(10));
-    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
-    test.env.sleep(Duration.ofSeconds(40));
-    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
-    test.env.sleep(Duration.ofSeconds(40));
-    reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("d"))));
-    test.env.sleep(Duration.ofSeconds(90));
-
-    assertEquals(List.of(List.of("a"), List.of("a"), List.of("b", "c", "d")), batches(),
-        "a alone 60 s after it came back, not 100 s after b opened the batch; the new pods at the end of their window");
-  }
-
-  @Test
   void startsAReplacementPerCommandAndNeverASecondOneForARunningReplacement() {
     // default-stuck's drain never ends, so its replacement is still running at every later planning round.
     test.nodes.onDrainStep(request -> request.nodeName().equals("node-default-stuck")
