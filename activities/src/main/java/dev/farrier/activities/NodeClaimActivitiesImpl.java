@@ -28,6 +28,7 @@ import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.workflows.model.LaunchedInstance;
 import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.PlannedPods;
 import dev.farrier.workflows.model.Requirement;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
@@ -79,7 +80,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put(WellKnown.NODEPOOL_HASH_ANNOTATION, request.nodePoolHash());
     annotations.put(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION, NodePoolHash.VERSION);
-    String promised = PromisedPods.format(request.pods());
+    String promised = PlannedPods.format(request.pods());
     if (!promised.isEmpty()) {
       annotations.put(WellKnown.PLANNED_PODS_ANNOTATION, promised);
     }

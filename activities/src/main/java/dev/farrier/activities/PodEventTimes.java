@@ -3,6 +3,7 @@ package dev.farrier.activities;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.workflows.model.PlannedPods;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -62,13 +63,11 @@ final class PodEventTimes {
    * disrupted to their node.
    */
   static String nominated(NodeClaim claim, Instant now, Map<String, String> podsBeingDrained) {
-    Map<String, String> annotations = claim.getMetadata().getAnnotations();
-    String promised = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
-    if (promised == null || promised.isBlank()) {
+    // A set, not Set.of: an annotation repeating a UID must not fail the planning round.
+    Set<String> uids = new HashSet<>(PlannedPods.uids(claim.getMetadata().getAnnotations()));
+    if (uids.isEmpty()) {
       return null;
     }
-    // A set, not Set.of: an annotation repeating a UID must not fail the planning round.
-    Set<String> uids = new HashSet<>(List.of(promised.split(",")));
     String own = claim.getStatus() == null ? null : claim.getStatus().nodeName();
     // Its own pods are not on their way to it, even while it is itself being disrupted.
     Optional<String> draining = uids.stream().map(podsBeingDrained::get).filter(n -> n != null && !n.equals(own)).sorted().findFirst();

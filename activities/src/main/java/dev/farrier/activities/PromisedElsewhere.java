@@ -1,6 +1,7 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.workflows.model.PlannedPods;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.NodeClaimView;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -31,12 +32,8 @@ final class PromisedElsewhere {
     Map<String, String> promisedTo = new HashMap<>();
     for (NodeClaimView v : views) {
       NodeClaim claim = claims.get(v.name());
-      String promised = claim == null || claim.getMetadata().getAnnotations() == null ? null
-          : claim.getMetadata().getAnnotations().get(WellKnown.PLANNED_PODS_ANNOTATION);
-      if (v.nominated() != null && promised != null && !promised.isBlank()) {
-        for (String uid : promised.split(",")) {
-          promisedTo.putIfAbsent(uid, v.name());
-        }
+      if (v.nominated() != null && claim != null) {
+        PlannedPods.uids(claim.getMetadata().getAnnotations()).forEach(uid -> promisedTo.putIfAbsent(uid, v.name()));
       }
     }
     Map<String, String> held = new HashMap<>();

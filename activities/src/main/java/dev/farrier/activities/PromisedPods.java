@@ -1,8 +1,7 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.workflows.model.PlannedPods;
 import dev.farrier.workflows.planner.PodSpecView;
 import java.time.Instant;
 import java.util.HashSet;
@@ -10,24 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
- * The pods a NodeClaim was created for, kept on it as an annotation of their UIDs. Its room is theirs until the claim
+ * The pods a NodeClaim was created for, kept on it as an annotation of their UIDs ({@link PlannedPods}). Its room is theirs until the claim
  * has been Initialized for {@link ProvisioningSnapshots#PROMISE_WINDOW}, as long as its Node has room left for them:
  * the kube-scheduler binds them over the next seconds (several on a loaded control plane), and a batch planned
  * meanwhile must not launch a second node for the same pods because they still look pending.
  */
 final class PromisedPods {
-  /** A batch takes at most 1,000 pods; UIDs are 36 characters: well under the 256 KiB Kubernetes allows annotations. */
-  static final int MAX = 1_000;
-
   private PromisedPods() {}
-
-  static String format(List<PodRef> pods) {
-    return pods.stream().map(PodRef::uid).filter(uid -> uid != null && !uid.isBlank()).limit(MAX)
-        .collect(Collectors.joining(","));
-  }
 
   /**
    * The UIDs, among the {@code pending} pods (by UID), that the claims not being deleted still hold room for. A claim
@@ -41,15 +31,13 @@ final class PromisedPods {
   static Set<String> held(List<NodeClaim> claims, Map<String, PodSpecView> pending, Function<String, NodeRoom> rooms, Instant now) {
     Set<String> uids = new HashSet<>();
     for (NodeClaim claim : claims) {
-      Map<String, String> annotations = claim.getMetadata().getAnnotations();
-      String promised = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
-      if (promised == null || promised.isBlank() || claim.getMetadata().getDeletionTimestamp() != null
-          || !ProvisioningSnapshots.holdsPromise(claim, now)) {
+      List<String> promised = PlannedPods.uids(claim.getMetadata().getAnnotations());
+      if (promised.isEmpty() || claim.getMetadata().getDeletionTimestamp() != null || !ProvisioningSnapshots.holdsPromise(claim, now)) {
         continue;
       }
       String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
       NodeRoom room = ProvisioningSnapshots.initialized(claim) && nodeName != null ? rooms.apply(nodeName) : null;
-      for (String uid : promised.split(",")) {
+      for (String uid : promised) {
         PodSpecView pod = pending.get(uid);
         if (pod != null && (room == null || room.take(pod))) {
           uids.add(uid);

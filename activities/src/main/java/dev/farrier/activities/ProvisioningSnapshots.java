@@ -5,7 +5,7 @@ import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.workflows.model.PlannedPods;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
@@ -164,13 +164,8 @@ final class ProvisioningSnapshots {
    */
   private static Resources promised(NodeClaim claim, Map<String, BoundPod> boundByUid) {
     Resources promised = requests(claim);
-    Map<String, String> annotations = claim.getMetadata().getAnnotations();
-    String planned = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
-    if (planned == null || planned.isBlank()) {
-      return promised;
-    }
     String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
-    for (String uid : planned.split(",")) {
+    for (String uid : PlannedPods.uids(claim.getMetadata().getAnnotations())) {
       BoundPod bound = boundByUid.get(uid);
       if (bound != null && !bound.node().equals(nodeName)) {
         promised = promised.minus(bound.requests());

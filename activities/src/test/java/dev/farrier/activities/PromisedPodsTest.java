@@ -43,11 +43,6 @@ class PromisedPodsTest {
   }
 
   @Test
-  void theUidsOfThePodsAClaimWasCreatedForAreKeptOnIt() {
-    assertEquals("u1,u2", PromisedPods.format(List.of(new PodRef("ns", "a", "u1"), new PodRef("ns", "b", "u2"), new PodRef("ns", "c", null))));
-  }
-
-  @Test
   void aClaimHoldsRoomWhileItLaunchesAndForTheWindowAfterItIsInitialized() {
     var claims = List.of(
         claim("launching", "u1", null, false),

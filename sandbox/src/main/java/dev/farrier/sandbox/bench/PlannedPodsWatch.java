@@ -1,12 +1,14 @@
 package dev.farrier.sandbox.bench;
 
 import dev.farrier.worker.AddedOrUpdated;
+import dev.farrier.workflows.model.PlannedPods;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,10 +26,9 @@ public final class PlannedPodsWatch implements AutoCloseable {
   }
 
   private void note(GenericKubernetesResource claim) {
-    Map<String, String> annotations = claim.getMetadata().getAnnotations();
-    String uids = annotations == null ? null : annotations.get(WellKnown.PLANNED_PODS_ANNOTATION);
-    if (uids != null && !uids.isBlank()) {
-      planned.putIfAbsent(claim.getMetadata().getName(), Set.of(uids.split(",")));
+    List<String> uids = PlannedPods.uids(claim.getMetadata().getAnnotations());
+    if (!uids.isEmpty()) {
+      planned.putIfAbsent(claim.getMetadata().getName(), Set.copyOf(uids));
     }
   }
 

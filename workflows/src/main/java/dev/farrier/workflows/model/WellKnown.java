@@ -67,7 +67,7 @@ public final class WellKnown {
   /**
    * On a NodeClaim: the UIDs, comma-separated, of the pending pods it was created for. The planning activity keeps
    * their room on it while the kube-scheduler binds them; the provisioning-latency benchmark reads it for the launch
-   * planned for each pod.
+   * planned for each pod. {@link PlannedPods} writes and reads it.
    */
   public static final String PLANNED_PODS_ANNOTATION = "farrier.dev/planned-pods";
   /**
