@@ -11,10 +11,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The pods a NodeClaim was created for, kept on it as an annotation of their UIDs ({@link PlannedPods}). Its room is theirs until the claim
- * has been Initialized for {@link ProvisioningSnapshots#PROMISE_WINDOW}, as long as its Node has room left for them:
- * the kube-scheduler binds them over the next seconds (several on a loaded control plane), and a batch planned
- * meanwhile must not launch a second node for the same pods because they still look pending.
+ * The pods a NodeClaim was created for, kept on it as an annotation of their UIDs ({@link PlannedPods}). Its room is
+ * theirs until the claim has been Initialized for {@link ProvisioningSnapshots#PROMISE_WINDOW}, as long as its Node has
+ * room left for them: the kube-scheduler binds them over the next seconds (several on a loaded control plane), and a
+ * batch planned meanwhile must not launch a second node for the same pods because they still look pending.
  */
 final class PromisedPods {
   private PromisedPods() {}
