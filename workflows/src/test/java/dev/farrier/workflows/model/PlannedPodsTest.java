@@ -19,6 +19,12 @@ class PlannedPodsTest {
   }
 
   @Test
+  void theUidsOfThePodsAClaimWasCreatedForAreKeptOnIt() {
+    // Moved from PromisedPodsTest with PlannedPods.format.
+    assertEquals("u1,u2", PlannedPods.format(List.of(new PodRef("ns", "a", "u1"), new PodRef("ns", "b", "u2"), new PodRef("ns", "c", null))));
+  }
+
+  @Test
   void noAnnotationsABlankValueOrEmptyEntriesNameNoPod() {
     Map<String, String> none = new HashMap<>();
     none.put(WellKnown.PLANNED_PODS_ANNOTATION, null);
