@@ -69,6 +69,11 @@ final class UpgradeCommand extends FarrierCommand {
   @Option(names = "--approve", description = "wait for `farrier upgrade approve` after the canary passed its gate")
   boolean approve;
 
+  @Option(names = "--rolling", description = "after the canary, keep up to --batch-size replacements in flight and start "
+      + "the next as soon as one has passed its own gate (its new node and the pods moved off its old one, through the "
+      + "soak), instead of waiting for a whole batch and its gate")
+  boolean rolling;
+
   @Option(names = "--max-failures", defaultValue = "0", paramLabel = "N", description = "node replacements that may fail before the rollout stops (default ${DEFAULT-VALUE})")
   int maxFailures;
 
@@ -127,7 +132,7 @@ final class UpgradeCommand extends FarrierCommand {
     }
     UpgradeInput input = new UpgradeInput(parent.cluster, nodePools, nodeClass, target, byVersion ? kubernetesVersion.strip() : null,
         batchSize, canary,
-        seconds("--soak", soak), seconds("--gate-timeout", gateTimeout), approve, maxFailures, by, null);
+        seconds("--soak", soak), seconds("--gate-timeout", gateTimeout), approve, maxFailures, rolling, by, null);
     String problem = input.problem();
     if (problem != null) {
       throw new CliException(ExitCodes.USAGE, problem);

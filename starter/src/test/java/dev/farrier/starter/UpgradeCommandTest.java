@@ -88,6 +88,18 @@ class UpgradeCommandTest {
   }
 
   @Test
+  void rollingIsPassedToTheRolloutAndRollsTheFleet() throws Exception {
+    test.start();
+    var run = run(with(START, "--rolling", "--wait", "-o", "json"));
+
+    assertEquals(0, run.exitCode(), run::toString);
+    assertEquals(3, json(run.out()).get("replaced").asInt());
+    var started = test.client().fetchHistory(ID).getHistory().getEvents(0).getWorkflowExecutionStartedEventAttributes();
+    JsonNode input = json(started.getInput().getPayloads(0).getData().toStringUtf8());
+    assertTrue(input.get("rolling").asBoolean(), input.toString());
+  }
+
+  @Test
   void withoutWaitItPrintsTheIdAndReturns() {
     test.start();
     var run = run(START);

@@ -19,13 +19,16 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code make bench}: a fleet rolled to the next AMI release on the sandbox, as a whole system (local stack, one Farrier
- * worker JVM, simulated cloud). Three runs, each on a fresh stack unless it follows on the same fleet:
+ * worker JVM, simulated cloud). Four runs, each on a fresh stack unless it follows on the same fleet:
  * <ul>
  *   <li>{@code drift}: {@code --nodes} nodes under a budget of {@code --budget}; the EC2NodeClass is switched and the fleet
  *       drifts. The makespan (first replacement started to last one closed) against the ideal, {@code ceil(nodes / slots)}
  *       times the median replacement's time, and how many replacements ran at once over time;</li>
  *   <li>{@code upgrade}: the same fleet rolled back by {@code farrier upgrade --wait} (a canary of one, then batches of the
  *       budget's slots, no soak), against its batches times the median replacement;</li>
+ *   <li>{@code rolling}: the same, with {@code farrier upgrade --rolling} (each slot refilled once its replacement has
+ *       passed its own gate), against a perfect batched upgrade's batches ({@link FleetReport#upgradeBatches}) times the
+ *       median replacement;</li>
  *   <li>{@code concurrent}: {@code --concurrent} nodes under a budget of 100%, all replaced at once by one worker.</li>
  * </ul>
  * Every run also reads each replacement's Temporal history back: events and bytes per replacement and its launch, and
@@ -46,7 +49,7 @@ public final class FleetBenchmark implements Callable<Integer> {
   @Option(names = "--concurrent", defaultValue = "200", description = "fleet size of the concurrent run (default ${DEFAULT-VALUE})")
   int concurrent;
 
-  @Option(names = "--runs", split = ",", defaultValue = "drift,upgrade,concurrent", description = "which runs (default ${DEFAULT-VALUE})")
+  @Option(names = "--runs", split = ",", defaultValue = "drift,upgrade,concurrent", description = "which runs: drift, upgrade, rolling (farrier upgrade --rolling), concurrent (default ${DEFAULT-VALUE})")
   List<String> runs;
 
   @Option(names = "--run-dir", defaultValue = ".run/bench/fleet", description = "the stacks' files (default ${DEFAULT-VALUE})")
@@ -68,15 +71,23 @@ public final class FleetBenchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     var report = new FleetReport(options.label, options.figures.toAbsolutePath());
-    if (runs.contains("drift") || runs.contains("upgrade")) {
+    if (runs.contains("drift") || runs.contains("upgrade") || runs.contains("rolling")) {
       try (var env = stack("drift")) {
         var fleet = new BenchFleet(env, nodes, Duration.ofMinutes(40));
         provision(fleet, budget);
+        // Each run rolls the fleet to the other release than the one it is on.
+        String release = BenchFleet.FIRST_RELEASE;
         if (runs.contains("drift")) {
-          report.add(drift(env, fleet, "drift", BenchFleet.NEXT_RELEASE));
+          release = other(release);
+          report.add(drift(env, fleet, "drift", release));
         }
         if (runs.contains("upgrade")) {
-          report.add(upgrade(env, fleet, runs.contains("drift") ? BenchFleet.FIRST_RELEASE : BenchFleet.NEXT_RELEASE));
+          release = other(release);
+          report.add(upgrade(env, fleet, release, false));
+        }
+        if (runs.contains("rolling")) {
+          release = other(release);
+          report.add(upgrade(env, fleet, release, true));
         }
       }
     }
@@ -122,14 +133,25 @@ public final class FleetBenchmark implements Callable<Integer> {
         replacements, samples, 0);
   }
 
-  /** Rolls the fleet to {@code release} with {@code farrier upgrade --wait}, batches of the budget's slots. */
-  private FleetReport.Roll upgrade(SandboxEnvironment env, BenchFleet fleet, String release) {
+  private static String other(String release) {
+    return release.equals(BenchFleet.FIRST_RELEASE) ? BenchFleet.NEXT_RELEASE : BenchFleet.FIRST_RELEASE;
+  }
+
+  /**
+   * Rolls the fleet to {@code release} with {@code farrier upgrade --wait}: a canary of one, then batches of the
+   * budget's slots, or with {@code rolling} ({@code --rolling}) up to that many in flight, each refilled as soon as its
+   * replacement has passed its gate.
+   */
+  private FleetReport.Roll upgrade(SandboxEnvironment env, BenchFleet fleet, String release, boolean rolling) {
     var oldImages = new HashSet<>(fleet.imagesByNode().values());
     int slots = FleetReport.slots(budget, fleet.replicas());
     Path farrier = Path.of("bin", "farrier").toAbsolutePath();
     List<String> command = new ArrayList<>(List.of(farrier.toString(), "upgrade", "--nodepool", BenchFleet.NODE_POOL,
         "--ami", release, "--canary", "1", "--batch-size", Integer.toString(slots), "--soak", "0s", "--gate-timeout", "15m",
         "--wait", "--timeout", "2h", "-o", "json", "--by", "fleet-benchmark"));
+    if (rolling) {
+      command.add("--rolling");
+    }
     log.println("== upgrade: " + String.join(" ", command.subList(1, command.size())));
     Instant started = Instant.now();
     // The nodes on the new images are sampled while the command waits, as in the drift run.
@@ -145,8 +167,10 @@ public final class FleetBenchmark implements Callable<Integer> {
     Instant rolled = Instant.now();
     int batches = ((Number) result.get("batches")).intValue();
     log.printf(Locale.ROOT, "   %d batches in %.0fs%n", batches, run.took().toMillis() / 1000.0);
-    return new FleetReport.Roll("upgrade", fleet.replicas(), budget, slots, started, rolled,
-        closedReplacements(env, started), samples, batches);
+    // A rolling upgrade's ideal is a perfect batched one's: the canary, then the rest a full set of slots at a time.
+    int ideal = rolling ? FleetReport.upgradeBatches(fleet.replicas(), slots) : batches;
+    return new FleetReport.Roll(rolling ? "upgrade-rolling" : "upgrade", fleet.replicas(), budget, slots, started, rolled,
+        closedReplacements(env, started), samples, ideal);
   }
 
   private static List<WorkflowRuns.Run> closedReplacements(SandboxEnvironment env, Instant since) {

@@ -38,6 +38,14 @@ final class FleetReport {
         : Integer.parseInt(b);
   }
 
+  /**
+   * The batches a perfect {@code farrier upgrade} of {@code nodes} needs with a canary of one and then {@code slots} at
+   * a time: the ideal a rolling upgrade ({@code --rolling}, whose refills are not batches) is measured against.
+   */
+  static int upgradeBatches(int nodes, int slots) {
+    return nodes <= 0 ? 0 : 1 + (nodes - 1 + slots - 1) / slots;
+  }
+
   void add(Roll roll) {
     if (roll.replacements().isEmpty()) {
       throw new IllegalStateException(roll.name() + ": no replacement ran");

@@ -12,10 +12,19 @@ import java.util.List;
  * @param max        at most this many commands (the batch size)
  * @param onlyClaims when not empty, only these NodeClaims are candidates (a rollback replaces only the nodes the
  *                   rollout launched)
+ * @param inFlight   NodeClaims whose replacement the rollout has started and not seen close: they count as being
+ *                   replaced (against the budgets, and never planned again) even before their taint lands or the
+ *                   replacement shows in Temporal's list of running workflows
  */
-public record RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims) {
+public record RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims, List<String> inFlight) {
   public RolloutScope {
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
     onlyClaims = onlyClaims == null ? List.of() : List.copyOf(onlyClaims);
+    inFlight = inFlight == null ? List.of() : List.copyOf(inFlight);
+  }
+
+  /** Nothing in flight: a batch, planned once the one before it has closed. */
+  public RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims) {
+    this(workflowId, nodePools, max, onlyClaims, List.of());
   }
 }

@@ -97,6 +97,12 @@ public final class DisruptionPlanner {
    * {@code scope.max()}; with how many drifted claims of the scope remain and why the others wait.
    */
   public RolloutBatch planRollout(DisruptionSnapshot snapshot, RolloutScope scope) {
+    if (!scope.inFlight().isEmpty()) {
+      Set<String> inFlight = Set.copyOf(scope.inFlight());
+      snapshot = new DisruptionSnapshot(snapshot.nowMillis(), snapshot.nodePools(), snapshot.nodeClaims().stream()
+          .map(c -> inFlight.contains(c.name()) && !c.replacementActive() ? c.withReplacementActive(true) : c).toList(),
+          snapshot.resolvedImages(), snapshot.frozen(), snapshot.consolidation());
+    }
     Decisions decided = decide(snapshot, scope, null);
     List<CandidateDecision> held = decided.plan().decisions().stream()
         .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim())).toList();

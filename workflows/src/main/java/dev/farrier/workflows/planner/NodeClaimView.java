@@ -119,9 +119,14 @@ public record NodeClaimView(
 
   /** The same claim seen by its own replacement before that has tainted it: the replacement running is not counted. */
   public NodeClaimView withoutOwnReplacement() {
+    return withReplacementActive(false);
+  }
+
+  /** The same claim, with {@code replacementActive} as its caller knows it. */
+  public NodeClaimView withReplacementActive(boolean active) {
     return new NodeClaimView(name, nodePool, nodeClassName, nodeName, instanceId, imageId, arch, nodePoolHash, capacityType,
         instanceType, zone, registered, initialized, deleting, disruptedTaint, aborted, doNotDisrupt, createdAtMillis,
-        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, false, rebalanceRecommended,
+        driftedSinceMillis, expireAfter, terminationGracePeriodSeconds, pods, active, rebalanceRecommended,
         initializedAtMillis, lastPodEventMillis, nominated, labels, launchedWith, nodeClass, nodeConditions);
   }
 

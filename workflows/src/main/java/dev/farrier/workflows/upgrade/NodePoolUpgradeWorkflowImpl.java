@@ -96,6 +96,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   private int remaining;
   private OperatorRequest abortRequest;
   private OperatorRequest approval;
+  /** With {@code --rolling}: why the rollout stops, once it does, while the replacements in flight finish; null before. */
+  private RolloutStopped stopping;
   private RolloutActivities rollout;
   private PlanningActivities planning;
 
@@ -161,6 +163,10 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   private void rollForward() {
     BatchSize size = BatchSize.parse(input.batchSize());
     while (true) {
+      if (input.rolling() && state.batch() > 0) {
+        rollOn(size);
+        return;
+      }
       checkAbort();
       String freeze = rollout.frozen(new FrozenRequest(input.cluster(), claim().nodePools()));
       if (freeze != null) {
@@ -199,17 +205,183 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         throw aborted();
       }
       if (state.failures() > input.maxFailures()) {
-        throw new RolloutStopped(outcomes.failed().isEmpty() ? state.failures() + " replacement(s) failed"
-            : "replacement of " + String.join("; ", outcomes.failed()) + (input.maxFailures() > 0
-                ? " (" + state.failures() + " failures, more than --max-failures " + input.maxFailures() + ")" : ""), false);
+        throw tooManyFailures(outcomes.failed());
       }
-      gate(outcomes.newNodes(), moved);
+      String gateFailed = gate(new HealthRequest(input.cluster(), outcomes.newNodes(), moved), "gate of batch " + state.batch(), true);
+      if (gateFailed != null) {
+        throw new RolloutStopped(gateFailed, false);
+      }
       if (canary && input.approvalRequired()) {
         awaitApproval();
       }
       if (Workflow.getInfo().isContinueAsNewSuggested()) {
         Workflow.continueAsNew(input.continuedWith(state));
       }
+    }
+  }
+
+  private RolloutStopped tooManyFailures(List<String> failed) {
+    return new RolloutStopped(failed.isEmpty() ? state.failures() + " replacement(s) failed"
+        : "replacement of " + String.join("; ", failed) + (input.maxFailures() > 0
+            ? " (" + state.failures() + " failures, more than --max-failures " + input.maxFailures() + ")" : ""), false);
+  }
+
+  /**
+   * After the canary with {@code --rolling}: up to a batch of replacements in flight, each gated on its own (its new
+   * node and the pods moved off its old one, through the soak), and the next planned as soon as one has passed its
+   * gate. At most a batch of nodes is unproven at any time, as with batches, but a slow replacement holds only its own
+   * slot, not the whole batch. A failed gate, too many failures, a step failing past its retries or an abort stop new
+   * starts; the replacements in flight finish (an abort is passed on to them) before the rollback, so every node they
+   * launched is known to it. A change freeze or the budgets hold new starts only.
+   */
+  private void rollOn(BatchSize size) {
+    int max = size.of(Math.max(state.total(), 1));
+    Map<String, Promise<ReplacementResult>> replacements = new LinkedHashMap<>();
+    Map<String, Promise<String>> slots = new LinkedHashMap<>();
+    long planAt = 0;
+    boolean abortPassedOn = false;
+    enter(UpgradePhase.ROLLING);
+    while (true) {
+      boolean freed = false;
+      for (var it = slots.entrySet().iterator(); it.hasNext(); ) {
+        var slot = it.next();
+        if (slot.getValue().isCompleted()) {
+          it.remove();
+          freed = true;
+          closeSlot(slot.getKey(), replacements.remove(slot.getKey()), slot.getValue().get());
+        }
+      }
+      if (freed) {
+        planAt = 0;
+        state = state.withBatch(state.batch(), List.copyOf(slots.keySet()));
+      }
+      if (stopping == null && abortRequest != null) {
+        stopping = aborted();
+      }
+      if (stopping != null) {
+        if (stopping.aborted && !abortPassedOn) {
+          abortPassedOn = true;
+          passAbortOn(replacements);
+        }
+        if (slots.isEmpty()) {
+          throw stopping;
+        }
+        setBlocker("stopping (" + stopping.getMessage() + "): waiting for " + slots.size() + " replacement(s) in flight");
+        Workflow.await(() -> anyDone(slots));
+        continue;
+      }
+      boolean handOver = Workflow.getInfo().isContinueAsNewSuggested();
+      if (handOver && slots.isEmpty()) {
+        Workflow.continueAsNew(input.continuedWith(state));
+      }
+      if (!handOver && slots.size() < max && Workflow.currentTimeMillis() >= planAt) {
+        try {
+          planAt = refill(max, replacements, slots);
+        } catch (ActivityFailure failure) {
+          stopping = new RolloutStopped("a step failed: " + Failures.reason(failure), false);
+          continue;
+        }
+        if (planAt < 0) {
+          return;
+        }
+      }
+      long wait = Math.max(planAt - Workflow.currentTimeMillis(), 1);
+      if (handOver || slots.size() >= max) {
+        Workflow.await(() -> anyDone(slots) || abortRequest != null);
+      } else {
+        Waits.awaitOrTimeout(Duration.ofMillis(wait), () -> anyDone(slots) || abortRequest != null);
+      }
+    }
+  }
+
+  private static boolean anyDone(Map<String, Promise<String>> slots) {
+    return slots.values().stream().anyMatch(Promise::isCompleted);
+  }
+
+  /**
+   * Plans up to the free slots and starts them. Returns when to plan again: now (0) after a full answer, after
+   * {@link #REPLAN_INTERVAL} (or the next slot freed) when the planner held the rest, or -1 when nothing remains.
+   */
+  private long refill(int max, Map<String, Promise<ReplacementResult>> replacements, Map<String, Promise<String>> slots) {
+    String freeze = rollout.frozen(new FrozenRequest(input.cluster(), claim().nodePools()));
+    long later = Workflow.currentTimeMillis() + REPLAN_INTERVAL.toMillis();
+    if (freeze != null) {
+      // A change freeze holds new starts; the replacements in flight finish.
+      if (slots.isEmpty()) {
+        enter(WAITING);
+      }
+      setBlocker(freeze);
+      return later;
+    }
+    int free = max - slots.size();
+    RolloutBatch next = planning.planRollout(new PlanDisruptionRequest(input.cluster(),
+        new RolloutScope(workflowId, claim().nodePools(), free, List.of(), List.copyOf(slots.keySet()))));
+    remaining = next.remaining();
+    if (next.commands().isEmpty()) {
+      if (next.remaining() == 0 && slots.isEmpty()) {
+        setBlocker(null);
+        return -1;
+      }
+      List<CandidateDecision> held = next.held().stream().filter(d -> !slots.containsKey(d.nodeClaim())).toList();
+      if (slots.isEmpty()) {
+        enter(WAITING);
+      }
+      setBlocker(held.isEmpty() ? null : heldBy(held));
+      return later;
+    }
+    setBlocker(null);
+    enter(UpgradePhase.ROLLING);
+    // What runs on each old node, asked for all at once: a replacement's gate watches the pods moved off its own node.
+    Map<String, Promise<List<WorkloadRef>>> moved = new LinkedHashMap<>();
+    for (DisruptionCommand command : next.commands()) {
+      moved.put(command.nodeClaim(), command.nodeName() == null ? Workflow.newPromise(List.of())
+          : Async.function(rollout::workloadsOn, new WorkloadsRequest(input.cluster(), List.of(command.nodeName()))));
+    }
+    Promise.allOf(moved.values()).get();
+    List<String> failed = new ArrayList<>();
+    start(next.commands(), failed).forEach((claim, result) -> {
+      replacements.put(claim, result);
+      slots.put(claim, Async.function(() -> gateOf(claim, result, moved.get(claim).get())));
+    });
+    state = state.withBatch(state.batch() + 1, List.copyOf(slots.keySet()));
+    if (!failed.isEmpty()) {
+      state = state.withOutcomes(0, failed.size(), List.of()).withBatch(state.batch(), List.copyOf(slots.keySet()));
+      if (state.failures() > input.maxFailures()) {
+        stopping = tooManyFailures(failed);
+      }
+    }
+    return next.commands().size() < free ? later : 0;
+  }
+
+  /** One replacement's gate, once it is done: null when it passed (or there is nothing to gate), else why not. */
+  private String gateOf(String claim, Promise<ReplacementResult> replacement, List<WorkloadRef> moved) {
+    ReplacementResult done;
+    try {
+      done = replacement.get();
+    } catch (ChildWorkflowFailure failure) {
+      return null; // counted as a failed replacement when its slot closes
+    }
+    if (!"Done".equals(done.outcome()) || done.replacementNode() == null) {
+      return null;
+    }
+    String what = "gate of " + claim + "'s replacement " + done.replacementNode();
+    try {
+      return gate(new HealthRequest(input.cluster(), List.of(done.replacementNode()), moved), what, false);
+    } catch (ActivityFailure failure) {
+      return what + ": a step failed: " + Failures.reason(failure);
+    }
+  }
+
+  /** Counts a closed slot into the state; a failed gate or one failure too many stops the rollout. */
+  private void closeSlot(String claim, Promise<ReplacementResult> replacement, String gateFailed) {
+    Outcome done = outcome(claim, replacement);
+    state = state.withOutcomes(done.replaced() ? 1 : 0, done.failed() == null ? 0 : 1,
+        done.launched() == null ? List.of() : List.of(done.launched()));
+    if (stopping == null && done.failed() != null && state.failures() > input.maxFailures()) {
+      stopping = tooManyFailures(List.of(done.failed()));
+    }
+    if (stopping == null && gateFailed != null) {
+      stopping = new RolloutStopped(gateFailed, false);
     }
   }
 
@@ -221,9 +393,66 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * {@code abortable}) is passed on to the replacements still running; they roll themselves back if they can.
    */
   private Outcomes replace(List<DisruptionCommand> commands, boolean abortable) {
+    List<String> failed = new ArrayList<>();
+    Map<String, Promise<ReplacementResult>> running = start(commands, failed);
+    boolean abortPassedOn = false;
+    while (!running.values().stream().allMatch(Promise::isCompleted)) {
+      Workflow.await(() -> running.values().stream().allMatch(Promise::isCompleted) || (abortable && abortRequest != null));
+      if (abortable && abortRequest != null && !abortPassedOn) {
+        abortPassedOn = true;
+        passAbortOn(running);
+      }
+    }
+    List<String> replaced = new ArrayList<>();
+    List<String> launched = new ArrayList<>();
+    List<String> newNodes = new ArrayList<>();
+    running.forEach((claim, result) -> {
+      Outcome done = outcome(claim, result);
+      if (done.launched() != null) {
+        launched.add(done.launched());
+      }
+      if (done.failed() != null) {
+        failed.add(done.failed());
+      } else if (done.replaced()) {
+        replaced.add(claim);
+        if (done.newNode() != null) {
+          newNodes.add(done.newNode());
+        }
+      }
+    });
+    return new Outcomes(replaced, failed, launched, newNodes);
+  }
+
+  /** What one replacement came to: its claim replaced, or why it failed; the claim it launched, if any. */
+  private record Outcome(boolean replaced, String failed, String launched, String newNode) {}
+
+  private static Outcome outcome(String claim, Promise<ReplacementResult> result) {
+    try {
+      ReplacementResult done = result.get();
+      return new Outcome("Done".equals(done.outcome()), null, done.replacementNodeClaim(), done.replacementNode());
+    } catch (ChildWorkflowFailure failure) {
+      return new Outcome(false, claim + " failed: " + Failures.reason(failure), null, null);
+    }
+  }
+
+  /** Tells the replacements still running that the rollout was aborted; they roll themselves back if they can. */
+  private void passAbortOn(Map<String, Promise<ReplacementResult>> running) {
+    running.forEach((claim, result) -> {
+      if (!result.isCompleted()) {
+        Workflow.newExternalWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(claim))
+            .abort("rollout " + workflowId + " aborted: " + abortRequest.describe());
+      }
+    });
+  }
+
+  /**
+   * Starts one {@code disrupt/<nodeclaim>} replacement per command (all asked for in one workflow task, since
+   * {@link #STARTS_TOGETHER_CHANGE}) and returns the ones that started, by claim; the ones that could not start are
+   * added to {@code failed}.
+   */
+  private Map<String, Promise<ReplacementResult>> start(List<DisruptionCommand> commands, List<String> failed) {
     ReconcilerSettings settings = claim().settings() == null ? ReconcilerSettings.DEFAULTS : claim().settings();
     Map<String, Promise<ReplacementResult>> running = new LinkedHashMap<>();
-    List<String> failed = new ArrayList<>();
     boolean together = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     List<Runnable> starts = new ArrayList<>();
     for (DisruptionCommand command : commands) {
@@ -249,88 +478,78 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       }
     }
     starts.forEach(Runnable::run);
-    boolean abortPassedOn = false;
-    while (!running.values().stream().allMatch(Promise::isCompleted)) {
-      Workflow.await(() -> running.values().stream().allMatch(Promise::isCompleted) || (abortable && abortRequest != null));
-      if (abortable && abortRequest != null && !abortPassedOn) {
-        abortPassedOn = true;
-        running.forEach((claim, result) -> {
-          if (!result.isCompleted()) {
-            Workflow.newExternalWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(claim))
-                .abort("rollout " + workflowId + " aborted: " + abortRequest.describe());
-          }
-        });
-      }
-    }
-    List<String> replaced = new ArrayList<>();
-    List<String> launched = new ArrayList<>();
-    List<String> newNodes = new ArrayList<>();
-    running.forEach((claim, result) -> {
-      try {
-        ReplacementResult done = result.get();
-        if (done.replacementNodeClaim() != null) {
-          launched.add(done.replacementNodeClaim());
-        }
-        if ("Done".equals(done.outcome())) {
-          replaced.add(claim);
-          if (done.replacementNode() != null) {
-            newNodes.add(done.replacementNode());
-          }
-        }
-      } catch (ChildWorkflowFailure failure) {
-        failed.add(claim + " failed: " + Failures.reason(failure));
-      }
-    });
-    return new Outcomes(replaced, failed, launched, newNodes);
+    return running;
   }
 
   /**
-   * Waits until the batch's new nodes and moved pods are Ready (at most the gate timeout), then watches them through
-   * the soak time; a crash-looping or restarting pod, or the timeout, stops the rollout.
+   * Waits until the new nodes and moved pods are Ready (at most the gate timeout), then watches them through the soak
+   * time. Returns null when they passed, or why not (a crash-looping or restarting pod, the timeout), starting with
+   * {@code what}. The {@code shared} gate is the rollout's one step (a batch's): it shows its phases and blocker, and an
+   * abort stops it at once; otherwise it is one replacement's among others ({@code --rolling}), which shows nothing
+   * of its own and ends quietly (null) once the rollout is stopping.
    */
-  private void gate(List<String> newNodes, List<WorkloadRef> moved) {
-    enter(GATE);
-    HealthRequest request = new HealthRequest(input.cluster(), newNodes, moved);
+  private String gate(HealthRequest request, String what, boolean shared) {
+    if (shared) {
+      enter(GATE);
+    }
     long deadline = Workflow.currentTimeMillis() + input.gateTimeoutSeconds() * 1000;
     HealthObservation seen;
     while (true) {
-      checkAbort();
+      if (ended(shared)) {
+        return null;
+      }
       seen = rollout.observeHealth(request);
       HealthGate.Verdict verdict = HealthGate.check(seen, null);
       if (verdict.kind() == HealthGate.Kind.FAILED) {
-        throw new RolloutStopped("gate of batch " + state.batch() + " failed: " + verdict.detail(), false);
+        return what + " failed: " + verdict.detail();
       }
       if (verdict.kind() == HealthGate.Kind.HEALTHY) {
         break;
       }
       if (Workflow.currentTimeMillis() >= deadline) {
-        throw new RolloutStopped("gate of batch " + state.batch() + " timed out after " + input.gateTimeoutSeconds()
-            + "s: " + verdict.detail(), false);
+        return what + " timed out after " + input.gateTimeoutSeconds() + "s: " + verdict.detail();
       }
-      setBlocker("gate: " + verdict.detail());
-      Waits.awaitOrTimeout(GATE_INTERVAL, () -> abortRequest != null);
+      if (shared) {
+        setBlocker("gate: " + verdict.detail());
+      }
+      Waits.awaitOrTimeout(GATE_INTERVAL, () -> abortRequest != null || (!shared && stopping != null));
     }
-    setBlocker(null);
+    if (shared) {
+      setBlocker(null);
+    }
     if (input.soakSeconds() == 0) {
-      return;
+      return null;
     }
-    enter(SOAKING);
+    if (shared) {
+      enter(SOAKING);
+    }
     Map<String, Integer> restarts = new HashMap<>();
     seen.pods().forEach(p -> restarts.put(p.key(), p.restarts()));
     long soakEnds = Workflow.currentTimeMillis() + input.soakSeconds() * 1000;
     while (Workflow.currentTimeMillis() < soakEnds) {
       Waits.awaitOrTimeout(Duration.ofMillis(Math.min(GATE_INTERVAL.toMillis(), soakEnds - Workflow.currentTimeMillis())),
-          () -> abortRequest != null);
-      checkAbort();
+          () -> abortRequest != null || (!shared && stopping != null));
+      if (ended(shared)) {
+        return null;
+      }
       HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts);
       if (verdict.kind() == HealthGate.Kind.FAILED) {
-        throw new RolloutStopped("gate of batch " + state.batch() + " failed during the soak: " + verdict.detail(), false);
+        return what + " failed during the soak: " + verdict.detail();
       }
       if (verdict.kind() == HealthGate.Kind.WAITING && Workflow.currentTimeMillis() >= soakEnds) {
-        throw new RolloutStopped("gate of batch " + state.batch() + " failed: not Ready at the end of the soak: "
-            + verdict.detail(), false);
+        return what + " failed: not Ready at the end of the soak: " + verdict.detail();
       }
     }
+    return null;
+  }
+
+  /** A shared gate throws on an abort; one replacement's gate ends once the rollout is stopping, whatever the cause. */
+  private boolean ended(boolean shared) {
+    if (shared) {
+      checkAbort();
+      return false;
+    }
+    return stopping != null || abortRequest != null;
   }
 
   private void awaitApproval() {

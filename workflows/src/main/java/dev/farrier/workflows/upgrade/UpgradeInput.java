@@ -17,6 +17,9 @@ import java.util.List;
  * @param gateTimeoutSeconds how long a batch's new nodes and moved pods may take to become Ready
  * @param approvalRequired   wait for an operator's {@code Approve} after the canary passed its gate
  * @param maxFailures        node replacements that may fail before the rollout stops (0: the first failure stops it)
+ * @param rolling            after the canary, keep up to a batch of replacements in flight and start the next one as
+ *                           soon as one has passed its own gate, instead of waiting for a whole batch and its gate;
+ *                           false (and absent from rollouts started before the option) rolls batch by batch
  * @param requestedBy        who started it (a CI job, a user), shown in its progress
  * @param state              null for a new rollout; what a rollout carries across continue-as-new
  */
@@ -32,6 +35,7 @@ public record UpgradeInput(
     long gateTimeoutSeconds,
     boolean approvalRequired,
     int maxFailures,
+    boolean rolling,
     String requestedBy,
     UpgradeState state) {
   /** A Kubernetes minor version as {@code --kubernetes-version} takes it: {@code 1.35}. */
@@ -43,7 +47,7 @@ public record UpgradeInput(
 
   UpgradeInput continuedWith(UpgradeState next) {
     return new UpgradeInput(cluster, nodePools, nodeClass, target, kubernetesVersion, batchSize, canary, soakSeconds,
-        gateTimeoutSeconds, approvalRequired, maxFailures, requestedBy, next);
+        gateTimeoutSeconds, approvalRequired, maxFailures, rolling, requestedBy, next);
   }
 
   /** The target as the workflow id and the result name it: the {@code --ami} text, or {@code k8s-<version>}. */

@@ -6,6 +6,8 @@ public enum UpgradePhase {
   SWITCHING("SwitchingImages"),
   CANARY("Canary"),
   BATCH("Batch"),
+  /** After the canary with {@code --rolling}: up to a batch of replacements in flight, each gated on its own. */
+  ROLLING("Rolling"),
   WAITING("Waiting"),
   GATE("Gate"),
   SOAKING("Soaking"),

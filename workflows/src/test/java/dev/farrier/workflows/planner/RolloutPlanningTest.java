@@ -73,6 +73,22 @@ class RolloutPlanningTest {
     assertTrue(batch.held().getFirst().reason().contains("budget exhausted"), batch.held().toString());
   }
 
+  /**
+   * A rolling rollout plans while its replacements run. One it started a moment ago may carry no taint yet and not be
+   * listed by Temporal yet: the rollout names it, and it is neither planned again nor left out of the budget.
+   */
+  @Test
+  void aReplacementTheRolloutStartedCountsAgainstTheBudgetAndIsNotPlannedAgainBeforeItShowsInTheCluster() {
+    NodePoolView twoAtATime = ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of("2"))), ROLLOUT);
+    List<NodeClaimView> fleet = List.of(drifted("a", 3), drifted("b", 2), drifted("c", 1));
+    RolloutBatch batch = new DisruptionPlanner().planRollout(snapshot(List.of(twoAtATime), fleet),
+        new RolloutScope(ROLLOUT, List.of("default"), 3, List.of(), List.of("a")));
+    assertEquals(List.of("b"), commanded(batch.commands()), "a is in flight, and it takes one of the budget's two");
+    assertEquals(3, batch.remaining(), "the one in flight is still to be done");
+    assertTrue(batch.held().stream().anyMatch(d -> d.nodeClaim().equals("a") && d.reason().equals("being replaced")),
+        batch.held().toString());
+  }
+
   @Test
   void doNotDisruptHoldsARolloutNodeWhichStillCountsAsRemaining() {
     NodeClaimView pinned = withFlags(drifted("pinned", 5), true, false, false, false, true);

@@ -41,6 +41,8 @@ class NodePoolUpgradeWorkflowTest {
   private final List<String> drifted = new ArrayList<>();
   private final List<Integer> batchSizes = new ArrayList<>();
   private final Set<String> rolledBack = ConcurrentHashMap.newKeySet();
+  /** Each forward plan's slots: what it may hand out plus what the rollout said it has in flight. */
+  private final List<Integer> slotsAsked = new ArrayList<>();
 
   @AfterEach
   void close() {
@@ -61,6 +63,7 @@ class NodePoolUpgradeWorkflowTest {
         return new RolloutBatch(take.stream().map(NodePoolUpgradeWorkflowTest::drift).toList(), left.size(), List.of());
       }
       synchronized (drifted) {
+        slotsAsked.add(scope.max() + scope.inFlight().size());
         int remaining = drifted.size();
         List<String> take = new ArrayList<>(drifted.subList(0, Math.min(scope.max(), drifted.size())));
         drifted.removeAll(take);
@@ -82,7 +85,18 @@ class NodePoolUpgradeWorkflowTest {
    */
   private static UpgradeInput input(int canary, String batchSize, boolean approval, int maxFailures) {
     return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, canary, approval ? 0 : 60, 300,
-        approval, maxFailures, "ci-job-42", null);
+        approval, maxFailures, false, "ci-job-42", null);
+  }
+
+  /** As {@link #input}, after the canary rolling with up to {@code batchSize} in flight, each gated on its own. */
+  private static UpgradeInput rolling(String batchSize, int maxFailures) {
+    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, 1, 60, 300, false,
+        maxFailures, true, "ci-job-42", null);
+  }
+
+  /** Whether a gate's request watches the pods moved off the old node of {@code claim}. */
+  private static boolean movedFrom(dev.farrier.workflows.activities.HealthRequest r, String claim) {
+    return r.workloads().stream().anyMatch(w -> w.name().equals("web-" + FakeNodeClaimActivities.nodeNameOf(claim)));
   }
 
   private NodePoolUpgradeWorkflow start(UpgradeInput input) {
@@ -138,6 +152,81 @@ class NodePoolUpgradeWorkflowTest {
     // One start after the other took a workflow task round trip each: about 20 s to start a batch of 50 on a busy worker.
     assertEquals(3, starts.stream().map(a -> a.getWorkflowTaskCompletedEventId()).distinct().count(),
         "each batch's replacements asked for by one workflow task: " + starts.stream().map(a -> a.getWorkflowTaskCompletedEventId()).toList());
+  }
+
+  /**
+   * With {@code --rolling} a replacement whose gate is slow holds only its own slot: default-2's moved pod is Ready only
+   * once the planner has handed out the whole fleet. In batches of three it would hold default-3 and default-4's
+   * batch, and so every later one, until its gate timed out.
+   */
+  @Test
+  void rollingASlowGateHoldsOnlyItsOwnSlotWhileTheOthersRollOn() throws Exception {
+    fleet(7);
+    test.rollout.onObserveHealth(r -> {
+      boolean waiting = movedFrom(r, "default-2") && !slotsAsked.isEmpty() && !handedOutAll();
+      return new HealthObservation(r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+          r.workloads().stream().map(w -> FakeRolloutActivities.pod(w.namespace() + "/" + w.name() + "-pod", w, !waiting, 0, null)).toList());
+    });
+
+    UpgradeResult result = run(rolling("3", 0));
+
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(7, result.replaced());
+    assertEquals(7, batchSizes.stream().mapToInt(Integer::intValue).sum(), batchSizes.toString());
+    assertTrue(batchSizes.size() > 3, "slots refilled one by one, not in batches of three: " + batchSizes);
+    // Never more than a batch in flight: each plan may hand out only the slots the rollout has free.
+    assertTrue(slotsAsked.stream().allMatch(n -> n <= 3), slotsAsked.toString());
+    // Every replacement passed a gate of its own, watching its one new node (and the pods moved off its old one).
+    assertEquals(7, test.journal.countStartingWith("workloadsOn"), "the canary's, then one per old node");
+    assertTrue(test.journal.all().stream().filter(c -> c.startsWith("observeHealth")).allMatch(c -> !c.contains(",")),
+        test.journal.all().toString());
+    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(test.client().fetchHistory(ID), NodePoolUpgradeWorkflowImpl.class);
+  }
+
+  private boolean handedOutAll() {
+    synchronized (drifted) {
+      return drifted.isEmpty();
+    }
+  }
+
+  /**
+   * A failed gate stops a rolling rollout: nothing more is started, the replacements in flight finish, and every node
+   * the rollout launched (theirs too) is rolled back.
+   */
+  @Test
+  void rollingAFailedGateStopsNewStartsAndRollsBackEveryNodeLaunchedIncludingThoseInFlight() {
+    fleet(8);
+    test.rollout.onObserveHealth(r -> new HealthObservation(
+        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+        r.workloads().stream().map(w -> FakeRolloutActivities.pod(w.namespace() + "/" + w.name() + "-pod", w,
+            !movedFrom(r, "default-3"), movedFrom(r, "default-3") ? 3 : 0, movedFrom(r, "default-3") ? "CrashLoopBackOff" : null)).toList()));
+
+    UpgradeResult result = run(rolling("2", 0));
+
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
+    assertTrue(result.cause().contains("CrashLoopBackOff"), result.cause());
+    int handedOut = batchSizes.stream().mapToInt(Integer::intValue).sum();
+    assertTrue(handedOut < 8, "no old node past the failure was touched: " + batchSizes);
+    assertEquals(handedOut, result.rolledBack(), "every node it launched was replaced back: " + batchSizes);
+    assertEquals("release [default]", test.journal.steps().getLast());
+  }
+
+  @Test
+  void rollingStopsAtOneFailureTooManyWithoutStartingMore() {
+    fleet(6);
+    var calls = new java.util.concurrent.atomic.AtomicInteger();
+    test.nodeClaims.onAwaitRegistered(r -> {
+      if (calls.incrementAndGet() == 2) {
+        throw ApplicationFailure.newNonRetryableFailure("node did not register", FailureTypes.REGISTRATION_TIMEOUT);
+      }
+      return FakeNodeClaimActivities.nodeNameOf(r.nodeClaim());
+    });
+    UpgradeResult result = run(rolling("2", 0));
+    assertEquals(UpgradeResult.FAILED, result.outcome(), String.valueOf(result.cause()));
+    assertEquals(1, result.failures());
+    assertTrue(result.cause().startsWith("replacement of default-"), result.cause());
+    assertTrue(batchSizes.stream().mapToInt(Integer::intValue).sum() < 6, "it stopped starting: " + batchSizes);
   }
 
   @Test
@@ -292,7 +381,7 @@ class NodePoolUpgradeWorkflowTest {
 
   @Test
   void anInputNoRolloutCouldDoFailsBeforeTouchingAnything() {
-    start(new UpgradeInput(Fixtures.CLUSTER, List.of("default"), "default", TARGET, null, "2", 1, 60, 300, false, 0, null, null));
+    start(new UpgradeInput(Fixtures.CLUSTER, List.of("default"), "default", TARGET, null, "2", 1, 60, 300, false, 0, false, null, null));
     var failed = assertThrows(WorkflowFailedException.class, this::result);
     assertEquals(FailureTypes.INVALID_UPGRADE, ((ApplicationFailure) failed.getCause()).getType());
     assertTrue(test.journal.all().isEmpty(), test.journal.all().toString());
