@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -54,6 +55,8 @@ public final class Sandbox {
         + " holds until the grace period ends, then its pods are deleted and move");
     all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
         + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
+    all.put("upgrade-rolling", "the same rollout with --rolling: after the canary, up to two replacements in flight, each "
+        + "gated on its own and its slot refilled as soon as it passed; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
         + "the class is back on its images, farrier upgrade exits 5 naming the cause");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
@@ -118,7 +121,7 @@ public final class Sandbox {
       out.printf("   Temporal %s (UI %s), kube-apiserver %s (%.1fs)%n", env.stack().temporalAddress(), env.stack().temporalUiUrl(),
           env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
       boolean safety = scenarioName.equals("safety");
-      boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("bad-ami");
+      boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("upgrade-rolling") || scenarioName.equals("bad-ami");
       var worker = safety ? env.startWorker(SandboxEnvironment.FAST_GC)
           : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
           : env.startWorker();
@@ -135,7 +138,9 @@ public final class Sandbox {
         var fleet = new UpgradeScenario(env, Duration.ofMinutes(15));
         var farrier = Path.of("bin", "farrier").toAbsolutePath();
         if (scenarioName.equals("upgrade")) {
-          fleet.playGood(farrier, out);
+          fleet.playGood(farrier, List.of(), out);
+        } else if (scenarioName.equals("upgrade-rolling")) {
+          fleet.playGood(farrier, List.of("--rolling"), out);
         } else {
           fleet.playBadAmi(farrier, out);
         }

@@ -63,11 +63,15 @@ public final class UpgradeScenario {
     return imagesByNode();
   }
 
-  /** Runs {@code farrier upgrade --nodepool fleet --ami TARGET} with {@link #ROLLOUT_OPTIONS}, echoing its stderr to {@code out}. */
-  public CliRun upgrade(Path farrier, String target, PrintStream out) {
+  /**
+   * Runs {@code farrier upgrade --nodepool fleet --ami TARGET} with {@link #ROLLOUT_OPTIONS} and {@code more} (such as
+   * {@code --rolling}), echoing its stderr to {@code out}.
+   */
+  public CliRun upgrade(Path farrier, String target, List<String> more, PrintStream out) {
     List<String> command = new ArrayList<>(List.of(farrier.toString(), "upgrade", "--nodepool", NODE_POOL, "--ami", target,
         "--by", "sandbox-ci"));
     command.addAll(ROLLOUT_OPTIONS);
+    command.addAll(more);
     return run(farrier, command, out);
   }
 
@@ -78,11 +82,12 @@ public final class UpgradeScenario {
 
   /**
    * The {@code upgrade} scenario: rolls the fleet to {@link #GOOD_TARGET} and checks what a CI job would: exit code 0, a
-   * Succeeded result, every node of the fleet replaced and on the target's images, the NodePool given back.
+   * Succeeded result, every node of the fleet replaced and on the target's images, the NodePool given back. With
+   * {@code more} (the {@code upgrade-rolling} scenario: {@code --rolling}) passed to {@code farrier upgrade} too.
    */
-  public CliRun playGood(Path farrier, PrintStream out) {
+  public CliRun playGood(Path farrier, List<String> more, PrintStream out) {
     var before = provision();
-    CliRun run = rollTo(farrier, GOOD_TARGET, before, out);
+    CliRun run = rollTo(farrier, GOOD_TARGET, more, before, out);
     var result = json(run.stdout());
     var after = imagesByNode();
     out.printf("== fleet after: %d nodes on %s%n", after.size(), new java.util.TreeSet<>(after.values()));
@@ -105,7 +110,7 @@ public final class UpgradeScenario {
   public CliRun playBadAmi(Path farrier, PrintStream out) {
     var before = provision();
     var termsBefore = amiSelectorTerms();
-    CliRun run = rollTo(farrier, BROKEN_TARGET, before, out);
+    CliRun run = rollTo(farrier, BROKEN_TARGET, List.of(), before, out);
     var result = json(run.stdout());
     var after = imagesByNode();
     out.printf("== fleet after: %d nodes %s; EC2NodeClass amiSelectorTerms %s%n", after.size(), after.keySet(), amiSelectorTerms());
@@ -134,10 +139,11 @@ public final class UpgradeScenario {
   }
 
   /** Shows the fleet, runs {@code farrier upgrade} to {@code target} and shows how it ended. */
-  private CliRun rollTo(Path farrier, String target, Map<String, String> fleet, PrintStream out) {
+  private CliRun rollTo(Path farrier, String target, List<String> more, Map<String, String> fleet, PrintStream out) {
     out.printf("== fleet: %d nodes of NodePool %s on %s%n", fleet.size(), NODE_POOL, new java.util.TreeSet<>(fleet.values()));
-    out.println("== " + farrier + " upgrade --nodepool " + NODE_POOL + " --ami " + target + " " + String.join(" ", ROLLOUT_OPTIONS));
-    CliRun run = upgrade(farrier, target, out);
+    out.println("== " + farrier + " upgrade --nodepool " + NODE_POOL + " --ami " + target + " " + String.join(" ", ROLLOUT_OPTIONS)
+        + (more.isEmpty() ? "" : " " + String.join(" ", more)));
+    CliRun run = upgrade(farrier, target, more, out);
     out.printf("   exit code %d after %.1fs; result:%n%s", run.exitCode(), run.took().toMillis() / 1000.0, indent(run.stdout()));
     return run;
   }

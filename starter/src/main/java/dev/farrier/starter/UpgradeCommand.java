@@ -60,7 +60,7 @@ final class UpgradeCommand extends FarrierCommand {
   @Option(names = "--canary", defaultValue = "1", paramLabel = "N", description = "nodes in the first batch (default ${DEFAULT-VALUE})")
   int canary;
 
-  @Option(names = "--soak", defaultValue = "5m", paramLabel = "DURATION", description = "how long each batch's new nodes and moved pods must stay healthy (default ${DEFAULT-VALUE})")
+  @Option(names = "--soak", defaultValue = "5m", paramLabel = "DURATION", description = "how long each batch's new nodes and moved pods (with --rolling, each replacement's) must stay healthy (default ${DEFAULT-VALUE})")
   String soak;
 
   @Option(names = "--gate-timeout", defaultValue = "15m", paramLabel = "DURATION", description = "how long they may take to become Ready (default ${DEFAULT-VALUE})")

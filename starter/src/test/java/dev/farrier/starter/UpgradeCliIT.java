@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -41,13 +42,28 @@ class UpgradeCliIT {
   @Test
   void aGoodAmiRollsTheWholeFleetCanaryFirstAndExitsZero() throws Exception {
     var out = new ByteArrayOutputStream();
-    var run = play("upgrade", (fleet, print) -> fleet.playGood(FARRIER, print), out);
+    var run = play("upgrade", (fleet, print) -> fleet.playGood(FARRIER, List.of(), print), out);
 
     var result = UpgradeScenario.json(run.stdout());
     assertEquals(6, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
     assertEquals(4, result.get("batches"), "a canary of one, then batches of two: " + result);
     assertTrue(run.stderr().getFirst().startsWith("started rollout upgrade/fleet/al2023@v20251103"), run.stderr().toString());
     assertTrue(run.stderr().stream().anyMatch(l -> l.contains("Canary, batch 1")), run.stderr().toString());
+  }
+
+  /**
+   * {@code --rolling} on the real stack: the planner is asked while replacements run, with the rollout's own in flight
+   * named, under the fleet's budget of two and its PDB; every node is rolled, each gated on its own.
+   */
+  @Test
+  void aRollingUpgradeRollsTheWholeFleetRefillingEachSlotAsItsReplacementPasses() throws Exception {
+    var out = new ByteArrayOutputStream();
+    var run = play("upgrade-rolling", (fleet, print) -> fleet.playGood(FARRIER, List.of("--rolling"), print), out);
+
+    var result = UpgradeScenario.json(run.stdout());
+    assertEquals(6, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
+    assertEquals(0, result.get("failures"), result.toString());
+    assertTrue(run.stderr().stream().anyMatch(l -> l.contains(": Rolling")), run.stderr().toString());
   }
 
   @Test

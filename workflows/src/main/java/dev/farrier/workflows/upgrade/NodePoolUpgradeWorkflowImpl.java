@@ -98,6 +98,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   private OperatorRequest approval;
   /** With {@code --rolling}: why the rollout stops, once it does, while the replacements in flight finish; null before. */
   private RolloutStopped stopping;
+  /** With {@code --rolling}: the abort was passed on to the replacements in flight. */
+  private boolean abortPassedOn;
   private RolloutActivities rollout;
   private PlanningActivities planning;
 
@@ -239,7 +241,6 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     Map<String, Promise<ReplacementResult>> replacements = new LinkedHashMap<>();
     Map<String, Promise<String>> slots = new LinkedHashMap<>();
     long planAt = 0;
-    boolean abortPassedOn = false;
     enter(UpgradePhase.ROLLING);
     while (true) {
       boolean freed = false;
@@ -259,7 +260,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         stopping = aborted();
       }
       if (stopping != null) {
-        if (stopping.aborted && !abortPassedOn) {
+        if (abortRequest != null && !abortPassedOn) {
+          // Also when the rollout was stopping already (a failed gate): an operator's abort hurries the slots along.
           abortPassedOn = true;
           passAbortOn(replacements);
         }
@@ -267,7 +269,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
           throw stopping;
         }
         setBlocker("stopping (" + stopping.getMessage() + "): waiting for " + slots.size() + " replacement(s) in flight");
-        Workflow.await(() -> anyDone(slots));
+        Workflow.await(() -> anyDone(slots) || (abortRequest != null && !abortPassedOn));
         continue;
       }
       boolean handOver = Workflow.getInfo().isContinueAsNewSuggested();

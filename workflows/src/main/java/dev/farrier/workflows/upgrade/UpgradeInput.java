@@ -13,7 +13,8 @@ import java.util.List;
  *                           ({@code 1.35}); null when {@code target} is given
  * @param batchSize          after the canary, how many nodes a batch replaces ({@code 2} or {@code 25%})
  * @param canary             how many nodes the first batch replaces
- * @param soakSeconds        how long a batch's new nodes and moved pods must stay healthy before the next batch
+ * @param soakSeconds        how long a batch's new nodes and moved pods (with {@code rolling}, one replacement's) must stay
+ *                           healthy before the next batch (or before its slot is refilled)
  * @param gateTimeoutSeconds how long a batch's new nodes and moved pods may take to become Ready
  * @param approvalRequired   wait for an operator's {@code Approve} after the canary passed its gate
  * @param maxFailures        node replacements that may fail before the rollout stops (0: the first failure stops it)

@@ -90,7 +90,12 @@ class NodePoolUpgradeWorkflowTest {
 
   /** As {@link #input}, after the canary rolling with up to {@code batchSize} in flight, each gated on its own. */
   private static UpgradeInput rolling(String batchSize, int maxFailures) {
-    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, 1, 60, 300, false,
+    return rolling(batchSize, maxFailures, 60);
+  }
+
+  /** With no soak, a test that watches it in real time (time skips only while a test waits for the result) sees it roll. */
+  private static UpgradeInput rolling(String batchSize, int maxFailures, long soakSeconds) {
+    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, 1, soakSeconds, 300, false,
         maxFailures, true, "ci-job-42", null);
   }
 
@@ -209,6 +214,27 @@ class NodePoolUpgradeWorkflowTest {
     int handedOut = batchSizes.stream().mapToInt(Integer::intValue).sum();
     assertTrue(handedOut < 8, "no old node past the failure was touched: " + batchSizes);
     assertEquals(handedOut, result.rolledBack(), "every node it launched was replaced back: " + batchSizes);
+    assertEquals("release [default]", test.journal.steps().getLast());
+  }
+
+  @Test
+  void anAbortOfARollingRolloutEndsTheGatesInFlightAndRollsBackEveryNodeItLaunched() {
+    fleet(6);
+    test.rollout.onObserveHealth(r -> new HealthObservation(
+        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+        r.workloads().stream().map(w -> FakeRolloutActivities.pod(w.namespace() + "/" + w.name() + "-pod", w,
+            !movedFrom(r, "default-2"), 0, null)).toList()));
+    NodePoolUpgradeWorkflow workflow = start(rolling("2", 0, 0));
+    Eventually.await("rolling, default-2 at its gate", workflow::progress,
+        p -> p.phase().equals("Rolling") && p.replaced() >= 2 && p.current().contains("default-2"));
+
+    workflow.abort(new OperatorRequest("error rate up", "carol"));
+
+    UpgradeResult result = result();
+    assertEquals(UpgradeResult.ABORTED, result.outcome());
+    assertEquals("aborted: error rate up (by carol)", result.cause());
+    int handedOut = batchSizes.stream().mapToInt(Integer::intValue).sum();
+    assertEquals(handedOut, result.rolledBack(), "every node it launched, default-2's too, was replaced back: " + batchSizes);
     assertEquals("release [default]", test.journal.steps().getLast());
   }
 
