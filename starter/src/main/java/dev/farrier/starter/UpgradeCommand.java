@@ -70,8 +70,8 @@ final class UpgradeCommand extends FarrierCommand {
   boolean approve;
 
   @Option(names = "--rolling", description = "after the canary, keep up to --batch-size replacements in flight and start "
-      + "the next as soon as one has passed its own gate (its new node and the pods moved off its old one, through the "
-      + "soak), instead of waiting for a whole batch and its gate")
+      + "the next as soon as one has passed its own gate (its new node and the moved workloads' pods on it Ready, none "
+      + "of their pods crash-looping or restarting through the soak), instead of waiting for a whole batch and its gate")
   boolean rolling;
 
   @Option(names = "--max-failures", defaultValue = "0", paramLabel = "N", description = "node replacements that may fail before the rollout stops (default ${DEFAULT-VALUE})")

@@ -30,6 +30,16 @@ final class HealthGate {
    *                            after that fails the gate
    */
   static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart) {
+    return check(seen, restartsAtSoakStart, false);
+  }
+
+  /**
+   * As {@link #check(HealthObservation, Map)}; with {@code readyOnNewNodes}, the gate of one replacement among others
+   * in flight ({@code --rolling}): a moved workload's pods elsewhere may be moving for another replacement, so only
+   * its pods on this replacement's new nodes must be Ready. A crash loop or a restart anywhere in the workload still
+   * fails it.
+   */
+  static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart, boolean readyOnNewNodes) {
     for (PodHealth pod : seen.pods()) {
       if (pod.waitingReason() != null && FAILING_WAITS.contains(pod.waitingReason())) {
         return new Verdict(Kind.FAILED, "pod " + pod.key() + " of " + pod.workload() + " is in " + pod.waitingReason()
@@ -49,13 +59,18 @@ final class HealthGate {
         waiting.add("node " + node.name() + " not Ready");
       }
     }
+    Set<String> newNodes = seen.nodes().stream().map(NodeHealth::name).collect(java.util.stream.Collectors.toSet());
     for (PodHealth pod : seen.pods()) {
+      if (readyOnNewNodes && !newNodes.contains(pod.node())) {
+        continue;
+      }
       if (!pod.ready()) {
         waiting.add("pod " + pod.key() + " not Ready" + (pod.node() == null ? " (pending)" : ""));
       }
     }
     if (waiting.isEmpty()) {
-      return new Verdict(Kind.HEALTHY, seen.nodes().size() + " new node(s) and " + seen.pods().size() + " moved pod(s) Ready");
+      long pods = readyOnNewNodes ? seen.pods().stream().filter(p -> newNodes.contains(p.node())).count() : seen.pods().size();
+      return new Verdict(Kind.HEALTHY, seen.nodes().size() + " new node(s) and " + pods + " moved pod(s) Ready");
     }
     String shown = String.join(", ", waiting.subList(0, Math.min(SHOWN, waiting.size())));
     return new Verdict(Kind.WAITING, shown + (waiting.size() > SHOWN ? " and " + (waiting.size() - SHOWN) + " more" : ""));

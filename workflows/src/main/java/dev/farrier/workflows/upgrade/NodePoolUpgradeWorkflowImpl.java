@@ -49,6 +49,7 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.SignalExternalWorkflowException;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -230,8 +231,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
 
   /**
    * After the canary with {@code --rolling}: up to a batch of replacements in flight, each gated on its own (its new
-   * node and the pods moved off its old one, through the soak), and the next planned as soon as one has passed its
-   * gate. At most a batch of nodes is unproven at any time, as with batches, but a slow replacement holds only its own
+   * node and the moved workloads' pods on it, through the soak: {@link HealthGate#check(HealthObservation, Map, boolean)}),
+   * and the next planned as soon as one has passed its gate. At most a batch of nodes is unproven at any time, as with batches, but a slow replacement holds only its own
    * slot, not the whole batch. A failed gate, too many failures, a step failing past its retries or an abort stop new
    * starts; the replacements in flight finish (an abort is passed on to them) before the rollback, so every node they
    * launched is known to it. A change freeze or the budgets hold new starts only.
@@ -281,6 +282,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
           planAt = refill(max, replacements, slots);
         } catch (ActivityFailure failure) {
           stopping = new RolloutStopped("a step failed: " + Failures.reason(failure), false);
+        }
+        if (stopping != null || abortRequest != null) {
           continue;
         }
         if (planAt < 0) {
@@ -340,6 +343,9 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
           : Async.function(rollout::workloadsOn, new WorkloadsRequest(input.cluster(), List.of(command.nodeName()))));
     }
     Promise.allOf(moved.values()).get();
+    if (abortRequest != null) {
+      return 0; // aborted while planning: nothing more is started
+    }
     List<String> failed = new ArrayList<>();
     start(next.commands(), failed).forEach((claim, result) -> {
       replacements.put(claim, result);
@@ -352,7 +358,9 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         stopping = tooManyFailures(failed);
       }
     }
-    return next.commands().size() < free ? later : 0;
+    // Slots still free: the planner held the rest, or a replacement someone else started (an expiry) runs for a claim
+    // it gave, which Temporal may not list yet. Either way, plan again when a slot frees or after the interval.
+    return slots.size() < max ? later : 0;
   }
 
   /** One replacement's gate, once it is done: null when it passed (or there is nothing to gate), else why not. */
@@ -441,8 +449,12 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   private void passAbortOn(Map<String, Promise<ReplacementResult>> running) {
     running.forEach((claim, result) -> {
       if (!result.isCompleted()) {
-        Workflow.newExternalWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(claim))
-            .abort("rollout " + workflowId + " aborted: " + abortRequest.describe());
+        try {
+          Workflow.newExternalWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(claim))
+              .abort("rollout " + workflowId + " aborted: " + abortRequest.describe());
+        } catch (ApplicationFailure | SignalExternalWorkflowException closed) {
+          // It closed after all (the signal found no running workflow: NOT_FOUND); its result says how.
+        }
       }
     });
   }
@@ -501,7 +513,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         return null;
       }
       seen = rollout.observeHealth(request);
-      HealthGate.Verdict verdict = HealthGate.check(seen, null);
+      HealthGate.Verdict verdict = HealthGate.check(seen, null, !shared);
       if (verdict.kind() == HealthGate.Kind.FAILED) {
         return what + " failed: " + verdict.detail();
       }
@@ -534,7 +546,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       if (ended(shared)) {
         return null;
       }
-      HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts);
+      HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts, !shared);
       if (verdict.kind() == HealthGate.Kind.FAILED) {
         return what + " failed during the soak: " + verdict.detail();
       }

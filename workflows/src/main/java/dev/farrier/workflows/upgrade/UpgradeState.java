@@ -9,12 +9,13 @@ import java.util.List;
  * @param claim          what taking the NodePools found (the NodePools, their EC2NodeClass, the previous and target
  *                       images, the worker's settings); null before
  * @param phase          where it is
- * @param batch          the number of the batch running or last run (0 before the first, 1 the canary)
+ * @param batch          the number of the batch running or last run (0 before the first, 1 the canary); with
+ *                       {@code rolling}, each refill of free slots counts as one
  * @param total          drifted nodes to roll, counted at the first batch
  * @param replaced       nodes replaced so far
  * @param failures       node replacements that failed so far
  * @param launched       the NodeClaims this rollout's replacements launched (rolled back if it fails)
- * @param current        the NodeClaims of the batch in flight
+ * @param current        the NodeClaims of the batch in flight (with {@code rolling}, of the slots)
  * @param blocker        what holds it now (a budget, do-not-disrupt, the gate, an approval, a PDB), null when nothing
  * @param blockedSinceMillis when {@code blocker} started holding it
  * @param cause          why it stopped, once it failed or was aborted

@@ -11,6 +11,7 @@ import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.RolloutScope;
+import dev.farrier.workflows.activities.WorkloadRef;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
@@ -88,15 +89,32 @@ class NodePoolUpgradeWorkflowTest {
         approval, maxFailures, false, "ci-job-42", null);
   }
 
-  /** As {@link #input}, after the canary rolling with up to {@code batchSize} in flight, each gated on its own. */
+  /**
+   * As {@link #input}, after the canary rolling with up to {@code batchSize} in flight, each gated on its own; no soak
+   * and a gate timeout of 30 s, so that no test waits long in simulated time: the time-skipping test server was seen
+   * to let such waits run at the wall clock's pace now and then once children had completed.
+   */
   private static UpgradeInput rolling(String batchSize, int maxFailures) {
-    return rolling(batchSize, maxFailures, 60);
+    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, 1, 0, GATE_TIMEOUT_ROLLING,
+        false, maxFailures, true, "ci-job-42", null);
   }
 
-  /** With no soak, a test that watches it in real time (time skips only while a test waits for the result) sees it roll. */
-  private static UpgradeInput rolling(String batchSize, int maxFailures, long soakSeconds) {
-    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, 1, soakSeconds, 300, false,
-        maxFailures, true, "ci-job-42", null);
+  private static final int GATE_TIMEOUT_ROLLING = 30;
+
+  private static UpgradeInput rolling(String batchSize, long soakSeconds) {
+    return new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, TARGET, null, batchSize, 1, soakSeconds,
+        GATE_TIMEOUT_ROLLING, false, 0, true, "ci-job-42", null);
+  }
+
+  /** A pod of {@code w} on the gate's new node (its first), as a moved pod is once its replacement has room for it. */
+  private static HealthObservation.PodHealth onNewNode(dev.farrier.workflows.activities.HealthRequest r, WorkloadRef w,
+      boolean ready, int restarts, String waitingReason) {
+    return new HealthObservation.PodHealth(w.namespace() + "/" + w.name() + "-pod", w, r.nodes().isEmpty() ? "node-x" : r.nodes().getFirst(),
+        ready, restarts, waitingReason);
+  }
+
+  private static List<HealthObservation.NodeHealth> ready(dev.farrier.workflows.activities.HealthRequest r) {
+    return r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList();
   }
 
   /** Whether a gate's request watches the pods moved off the old node of {@code claim}. */
@@ -169,8 +187,7 @@ class NodePoolUpgradeWorkflowTest {
     fleet(7);
     test.rollout.onObserveHealth(r -> {
       boolean waiting = movedFrom(r, "default-2") && !slotsAsked.isEmpty() && !handedOutAll();
-      return new HealthObservation(r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
-          r.workloads().stream().map(w -> FakeRolloutActivities.pod(w.namespace() + "/" + w.name() + "-pod", w, !waiting, 0, null)).toList());
+      return new HealthObservation(ready(r), r.workloads().stream().map(w -> onNewNode(r, w, !waiting, 0, null)).toList());
     });
 
     UpgradeResult result = run(rolling("3", 0));
@@ -217,16 +234,66 @@ class NodePoolUpgradeWorkflowTest {
     assertEquals("release [default]", test.journal.steps().getLast());
   }
 
+  /**
+   * One Deployment across the fleet: while a rolling rollout runs, some of its pods are always moving for another
+   * replacement. A replacement's gate waits for its own new node's pods, not for those; batch by batch, the gate after
+   * the canary waits for the whole workload, as before.
+   */
+  @Test
+  void rollingAGateDoesNotWaitForPodsOfTheSameWorkloadMovingForAnotherReplacement() {
+    fleet(5);
+    WorkloadRef web = new WorkloadRef("default", "ReplicaSet", "web");
+    test.rollout.onObserveHealth(r -> {
+      List<HealthObservation.PodHealth> pods = new ArrayList<>(List.of(onNewNode(r, web, true, 0, null)));
+      if (slotsAsked.size() > 1) {
+        // Once the canary has passed its gate (the rollout planned after it): a pod of the same workload elsewhere, evicted by another replacement, never Ready here.
+        pods.add(new HealthObservation.PodHealth("default/web-moving", web, "node-elsewhere", false, 0, null));
+      }
+      return new HealthObservation(ready(r), pods);
+    });
+
+    UpgradeResult result = run(rolling("2", 0));
+
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(5, result.replaced());
+  }
+
+  @Test
+  void rollingAGateThatNeverSeesItsPodsReadyTimesOutAndStopsTheRollout() {
+    fleet(5);
+    test.rollout.onObserveHealth(r -> new HealthObservation(ready(r),
+        r.workloads().stream().map(w -> onNewNode(r, w, !movedFrom(r, "default-3") && !movedFrom(r, "default-2"), 0, null)).toList()));
+    UpgradeResult result = run(rolling("2", 0));
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().startsWith("gate of default-2's replacement") || result.cause().startsWith("gate of default-3's replacement"), result.cause());
+    assertTrue(result.cause().contains("timed out after " + GATE_TIMEOUT_ROLLING + "s"), result.cause());
+  }
+
+  /** Each replacement soaks on its own: a moved pod that restarts during its soak fails its gate and stops the rollout. */
+  @Test
+  void rollingAPodThatRestartsDuringItsReplacementsSoakFailsTheGate() {
+    fleet(5);
+    var calls = new ConcurrentHashMap<String, Integer>();
+    test.rollout.onObserveHealth(r -> new HealthObservation(ready(r), r.workloads().stream().map(w -> {
+      int seen = calls.merge(w.name(), 1, Integer::sum);
+      return onNewNode(r, w, true, movedFrom(r, "default-3") && seen > 1 ? 1 : 0, null);
+    }).toList()));
+    UpgradeResult result = run(rolling("2", 20L));
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
+    assertTrue(result.cause().contains("restarted during the soak (0 to 1 restarts)"), result.cause());
+  }
+
   @Test
   void anAbortOfARollingRolloutEndsTheGatesInFlightAndRollsBackEveryNodeItLaunched() {
     fleet(6);
-    test.rollout.onObserveHealth(r -> new HealthObservation(
-        r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
-        r.workloads().stream().map(w -> FakeRolloutActivities.pod(w.namespace() + "/" + w.name() + "-pod", w,
-            !movedFrom(r, "default-2"), 0, null)).toList()));
-    NodePoolUpgradeWorkflow workflow = start(rolling("2", 0, 0));
-    Eventually.await("rolling, default-2 at its gate", workflow::progress,
-        p -> p.phase().equals("Rolling") && p.replaced() >= 2 && p.current().contains("default-2"));
+    test.rollout.onObserveHealth(r -> new HealthObservation(ready(r),
+        r.workloads().stream().map(w -> onNewNode(r, w, !movedFrom(r, "default-2"), 0, null)).toList()));
+    NodePoolUpgradeWorkflow workflow = start(rolling("2", 0));
+    // Every other node is done; default-2's replacement has closed and its gate waits (an abort signal to it finds no
+    // running workflow, which must not fail the rollout).
+    Eventually.await("rolling, default-2 alone at its gate", workflow::progress,
+        p -> p.phase().equals("Rolling") && p.replaced() == 5 && p.current().equals(List.of("default-2")));
 
     workflow.abort(new OperatorRequest("error rate up", "carol"));
 
