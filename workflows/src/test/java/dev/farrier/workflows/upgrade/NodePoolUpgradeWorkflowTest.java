@@ -117,6 +117,17 @@ class NodePoolUpgradeWorkflowTest {
     return r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList();
   }
 
+  /** The {@code nth} new node (counting from 1) never registers; the others do. */
+  private void failRegistration(int nth) {
+    var calls = new java.util.concurrent.atomic.AtomicInteger();
+    test.nodeClaims.onAwaitRegistered(r -> {
+      if (calls.incrementAndGet() == nth) {
+        throw ApplicationFailure.newNonRetryableFailure("node did not register", FailureTypes.REGISTRATION_TIMEOUT);
+      }
+      return FakeNodeClaimActivities.nodeNameOf(r.nodeClaim());
+    });
+  }
+
   /** Whether a gate's request watches the pods moved off the old node of {@code claim}. */
   private static boolean movedFrom(dev.farrier.workflows.activities.HealthRequest r, String claim) {
     return r.workloads().stream().anyMatch(w -> w.name().equals("web-" + FakeNodeClaimActivities.nodeNameOf(claim)));
@@ -308,13 +319,7 @@ class NodePoolUpgradeWorkflowTest {
   @Test
   void rollingStopsAtOneFailureTooManyWithoutStartingMore() {
     fleet(6);
-    var calls = new java.util.concurrent.atomic.AtomicInteger();
-    test.nodeClaims.onAwaitRegistered(r -> {
-      if (calls.incrementAndGet() == 2) {
-        throw ApplicationFailure.newNonRetryableFailure("node did not register", FailureTypes.REGISTRATION_TIMEOUT);
-      }
-      return FakeNodeClaimActivities.nodeNameOf(r.nodeClaim());
-    });
+    failRegistration(2);
     UpgradeResult result = run(rolling("2", 0));
     assertEquals(UpgradeResult.FAILED, result.outcome(), String.valueOf(result.cause()));
     assertEquals(1, result.failures());
@@ -373,13 +378,7 @@ class NodePoolUpgradeWorkflowTest {
   @Test
   void maxFailuresLetsARolloutGoOnPastAFailedReplacement() {
     fleet(3);
-    var calls = new java.util.concurrent.atomic.AtomicInteger();
-    test.nodeClaims.onAwaitRegistered(r -> {
-      if (calls.getAndIncrement() == 0) {
-        throw ApplicationFailure.newNonRetryableFailure("node did not register", FailureTypes.REGISTRATION_TIMEOUT);
-      }
-      return FakeNodeClaimActivities.nodeNameOf(r.nodeClaim());
-    });
+    failRegistration(1);
     UpgradeResult result = run(input(1, "2", false, 1));
     assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
     assertEquals(1, result.failures());
