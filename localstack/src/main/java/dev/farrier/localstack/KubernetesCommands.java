@@ -17,6 +17,10 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
   /** Pod IPs kwok hands out; a /16 so scale tests do not run out, apart from the service range. */
   static final String POD_CIDR = "10.244.0.1/16";
   static final String SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local";
+  /** How long a simulated node's Lease may go unrenewed before the node lifecycle controller calls it Unknown. */
+  static final String NODE_MONITOR_GRACE_PERIOD = "3m";
+  /** Lease renewals kwok runs at once (its default is 4): each is an API call, and the stack renews one per node. */
+  static final int KWOK_LEASE_PARALLELISM = 16;
 
   Path etcdDataDir() {
     return runDir.resolve("etcd");
@@ -81,7 +85,11 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
         "--cluster-signing-key-file=" + files.caKey(),
         "--service-cluster-ip-range=" + ClusterFiles.SERVICE_CLUSTER_IP_RANGE,
         // Its default, /usr/libexec/kubernetes/..., is created when missing: keep the stack's writes in runDir.
-        "--flex-volume-plugin-dir=" + runDir.resolve("flexvolume"));
+        "--flex-volume-plugin-dir=" + runDir.resolve("flexvolume"),
+        // One kwok on shared cores renews every simulated node's Lease. With hundreds of nodes its renewals came up
+        // to 54 s apart (a kubelet per machine keeps 10 s); past the default 50 s the node lifecycle controller calls
+        // the node Unknown and sets its pods' Ready False, which kwok never sets back (docs/BENCHMARKS.md).
+        "--node-monitor-grace-period=" + NODE_MONITOR_GRACE_PERIOD);
   }
 
   List<String> scheduler() {
@@ -126,7 +134,10 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
         "--server-address=127.0.0.1:" + ports.kwok());
   }
 
-  /** The file {@link #kwok()} points {@code --config} at: the same options as the flags, and no stages. */
+  /**
+   * The file {@link #kwok()} points {@code --config} at: the same options as the flags, more Lease renewals at once,
+   * and no stages.
+   */
   static String kwokConfiguration() {
     return """
         apiVersion: config.kwok.x-k8s.io/v1alpha1
@@ -136,7 +147,8 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
           manageNodesWithAnnotationSelector: %s
           cidr: %s
           nodeLeaseDurationSeconds: 40
-        """.formatted(KWOK_NODE_SELECTOR, POD_CIDR);
+          nodeLeaseParallelism: %d
+        """.formatted(KWOK_NODE_SELECTOR, POD_CIDR, KWOK_LEASE_PARALLELISM);
   }
 
   private String bin(String name) {

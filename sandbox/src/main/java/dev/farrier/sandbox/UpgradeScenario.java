@@ -68,11 +68,15 @@ public final class UpgradeScenario {
    * {@code --rolling}), echoing its stderr to {@code out}.
    */
   public CliRun upgrade(Path farrier, String target, List<String> more, PrintStream out) {
+    return run(farrier, upgradeCommand(farrier, target, more), out);
+  }
+
+  private static List<String> upgradeCommand(Path farrier, String target, List<String> more) {
     List<String> command = new ArrayList<>(List.of(farrier.toString(), "upgrade", "--nodepool", NODE_POOL, "--ami", target,
         "--by", "sandbox-ci"));
     command.addAll(ROLLOUT_OPTIONS);
     command.addAll(more);
-    return run(farrier, command, out);
+    return command;
   }
 
   /** Runs {@code command} ({@code farrier ...}) against this sandbox, echoing its stderr to {@code out}. */
@@ -141,9 +145,9 @@ public final class UpgradeScenario {
   /** Shows the fleet, runs {@code farrier upgrade} to {@code target} and shows how it ended. */
   private CliRun rollTo(Path farrier, String target, List<String> more, Map<String, String> fleet, PrintStream out) {
     out.printf("== fleet: %d nodes of NodePool %s on %s%n", fleet.size(), NODE_POOL, new java.util.TreeSet<>(fleet.values()));
-    out.println("== " + farrier + " upgrade --nodepool " + NODE_POOL + " --ami " + target + " " + String.join(" ", ROLLOUT_OPTIONS)
-        + (more.isEmpty() ? "" : " " + String.join(" ", more)));
-    CliRun run = upgrade(farrier, target, more, out);
+    List<String> command = upgradeCommand(farrier, target, more);
+    out.println("== " + String.join(" ", command));
+    CliRun run = run(farrier, command, out);
     out.printf("   exit code %d after %.1fs; result:%n%s", run.exitCode(), run.took().toMillis() / 1000.0, indent(run.stdout()));
     return run;
   }

@@ -100,7 +100,7 @@ public final class DisruptionPlanner {
     if (!scope.inFlight().isEmpty()) {
       Set<String> inFlight = Set.copyOf(scope.inFlight());
       snapshot = new DisruptionSnapshot(snapshot.nowMillis(), snapshot.nodePools(), snapshot.nodeClaims().stream()
-          .map(c -> inFlight.contains(c.name()) && !c.replacementActive() ? c.withReplacementActive(true) : c).toList(),
+          .map(c -> inFlight.contains(c.name()) ? c.withReplacementActive(true) : c).toList(),
           snapshot.resolvedImages(), snapshot.frozen(), snapshot.consolidation());
     }
     Decisions decided = decide(snapshot, scope, null);

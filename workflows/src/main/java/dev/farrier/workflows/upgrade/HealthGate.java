@@ -60,17 +60,16 @@ final class HealthGate {
       }
     }
     Set<String> newNodes = seen.nodes().stream().map(NodeHealth::name).collect(java.util.stream.Collectors.toSet());
-    for (PodHealth pod : seen.pods()) {
-      if (readyOnNewNodes && !newNodes.contains(pod.node())) {
-        continue;
-      }
+    List<PodHealth> gated = readyOnNewNodes
+        ? seen.pods().stream().filter(p -> newNodes.contains(p.node())).toList()
+        : seen.pods();
+    for (PodHealth pod : gated) {
       if (!pod.ready()) {
         waiting.add("pod " + pod.key() + " not Ready" + (pod.node() == null ? " (pending)" : ""));
       }
     }
     if (waiting.isEmpty()) {
-      long pods = readyOnNewNodes ? seen.pods().stream().filter(p -> newNodes.contains(p.node())).count() : seen.pods().size();
-      return new Verdict(Kind.HEALTHY, seen.nodes().size() + " new node(s) and " + pods + " moved pod(s) Ready");
+      return new Verdict(Kind.HEALTHY, seen.nodes().size() + " new node(s) and " + gated.size() + " moved pod(s) Ready");
     }
     String shown = String.join(", ", waiting.subList(0, Math.min(SHOWN, waiting.size())));
     return new Verdict(Kind.WAITING, shown + (waiting.size() > SHOWN ? " and " + (waiting.size() - SHOWN) + " more" : ""));
