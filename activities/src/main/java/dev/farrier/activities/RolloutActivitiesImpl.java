@@ -230,10 +230,14 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     List<NodeHealth> nodes = request.nodes().stream().map(name -> reader.getNode(name)
         .map(n -> new NodeHealth(name, true, ready(n))).orElse(new NodeHealth(name, false, false))).toList();
     Set<WorkloadRef> workloads = new HashSet<>(request.workloads());
+    Set<String> asked = new HashSet<>(request.nodes()); // a pending pod's node is null, which List.of refuses to look up
     List<PodHealth> pods = Stream.concat(reader.listBoundPods().stream(), reader.listPendingPods().stream())
         .filter(p -> !PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null)
         .map(p -> workload(p).filter(workloads::contains).map(w -> health(p, w)))
-        .flatMap(Optional::stream).distinct().toList();
+        .flatMap(Optional::stream).distinct()
+        .filter(p -> !request.troubledElsewhereOnly() || asked.contains(p.node()) || p.restarts() > 0
+            || p.waitingReason() != null)
+        .toList();
     return new HealthObservation(nodes, pods);
   }
 

@@ -40,12 +40,23 @@ final class HealthGate {
    * fails it.
    */
   static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart, boolean readyOnNewNodes) {
+    return check(seen, restartsAtSoakStart, readyOnNewNodes, false);
+  }
+
+  /**
+   * As {@link #check(HealthObservation, Map, boolean)}; with {@code troubledElsewhereOnly}, {@code seen} holds the
+   * workloads' pods elsewhere only when they have restarted or wait ({@code HealthRequest#troubledElsewhereOnly}), so a
+   * pod missing from {@code restartsAtSoakStart} had no restart then: one that shows restarts during the soak fails.
+   */
+  static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart, boolean readyOnNewNodes,
+      boolean troubledElsewhereOnly) {
     for (PodHealth pod : seen.pods()) {
       if (pod.waitingReason() != null && FAILING_WAITS.contains(pod.waitingReason())) {
         return new Verdict(Kind.FAILED, "pod " + pod.key() + " of " + pod.workload() + " is in " + pod.waitingReason()
             + " (" + pod.restarts() + " restarts)" + (pod.node() == null ? "" : " on node " + pod.node()));
       }
-      Integer before = restartsAtSoakStart == null ? null : restartsAtSoakStart.get(pod.key());
+      Integer before = restartsAtSoakStart == null ? null
+          : restartsAtSoakStart.getOrDefault(pod.key(), troubledElsewhereOnly ? 0 : null);
       if (before != null && pod.restarts() > before) {
         return new Verdict(Kind.FAILED, "pod " + pod.key() + " of " + pod.workload() + " restarted during the soak ("
             + before + " to " + pod.restarts() + " restarts)" + (pod.node() == null ? "" : " on node " + pod.node()));

@@ -80,6 +80,13 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * runs replay one by one.
    */
   static final String STARTS_TOGETHER_CHANGE = "batch-starts-together";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): with {@code --rolling}, a replacement's gate asks only for the
+   * moved workloads' pods on its new node and the troubled ones elsewhere ({@link HealthRequest#troubledElsewhereOnly}).
+   * Every pod of a Deployment across 500 nodes made each answer about 110 KB, so the rollout's history reached
+   * Temporal's continue-as-new size every 80 or so replacements, and each time the window drained to empty first.
+   */
+  static final String COMPACT_SLOT_HEALTH_CHANGE = "rolling-gate-troubled-elsewhere-only";
 
   /** Thrown inside the workflow when the rollout must stop; caught by {@link #upgrade}, never leaves it. */
   static final class RolloutStopped extends RuntimeException {
@@ -376,7 +383,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     }
     String what = "gate of " + claim + "'s replacement " + done.replacementNode();
     try {
-      return gate(new HealthRequest(input.cluster(), List.of(done.replacementNode()), moved), what, false);
+      boolean compact = Workflow.getVersion(COMPACT_SLOT_HEALTH_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+      return gate(new HealthRequest(input.cluster(), List.of(done.replacementNode()), moved, compact), what, false);
     } catch (ActivityFailure failure) {
       return what + ": a step failed: " + Failures.reason(failure);
     }
@@ -513,7 +521,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         return null;
       }
       seen = rollout.observeHealth(request);
-      HealthGate.Verdict verdict = HealthGate.check(seen, null, !shared);
+      HealthGate.Verdict verdict = HealthGate.check(seen, null, !shared, request.troubledElsewhereOnly());
       if (verdict.kind() == HealthGate.Kind.FAILED) {
         return what + " failed: " + verdict.detail();
       }
@@ -546,7 +554,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       if (ended(shared)) {
         return null;
       }
-      HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts, !shared);
+      HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts, !shared, request.troubledElsewhereOnly());
       if (verdict.kind() == HealthGate.Kind.FAILED) {
         return what + " failed during the soak: " + verdict.detail();
       }

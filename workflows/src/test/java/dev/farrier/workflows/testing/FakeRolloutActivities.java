@@ -95,11 +95,26 @@ public class FakeRolloutActivities implements RolloutActivities {
   /** The freeze {@code frozen} answers with (null: none). */
   public FakeRolloutActivities freezeWith(String description) {
     this.frozen = description;
+    this.frozenAnswers = -1;
     return this;
   }
 
+  /** The freeze {@code frozen} answers with for its next {@code answers} calls, and then none: lifted. */
+  public FakeRolloutActivities freezeFor(String description, int answers) {
+    this.frozen = description;
+    this.frozenAnswers = answers;
+    return this;
+  }
+
+  private volatile int frozenAnswers = -1;
+
   @Override
-  public String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
+  public synchronized String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
+    if (frozenAnswers == 0) {
+      frozen = null;
+    } else if (frozenAnswers > 0) {
+      frozenAnswers--;
+    }
     journal.record("frozen", request.nodePools(), frozen);
     return frozen;
   }

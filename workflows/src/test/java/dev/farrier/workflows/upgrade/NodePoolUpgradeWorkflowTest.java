@@ -44,6 +44,8 @@ class NodePoolUpgradeWorkflowTest {
   private final Set<String> rolledBack = ConcurrentHashMap.newKeySet();
   /** Each forward plan's slots: what it may hand out plus what the rollout said it has in flight. */
   private final List<Integer> slotsAsked = new ArrayList<>();
+  /** The forward plan (counting from 1) that fails past its retries, as when the API server refuses the lists; 0 for none. */
+  private volatile int planFailing;
 
   @AfterEach
   void close() {
@@ -64,6 +66,9 @@ class NodePoolUpgradeWorkflowTest {
         return new RolloutBatch(take.stream().map(NodePoolUpgradeWorkflowTest::drift).toList(), left.size(), List.of());
       }
       synchronized (drifted) {
+        if (slotsAsked.size() + 1 == planFailing) {
+          throw ApplicationFailure.newNonRetryableFailure("listing NodeClaims: the API server refused", "KubernetesApiError");
+        }
         slotsAsked.add(scope.max() + scope.inFlight().size());
         int remaining = drifted.size();
         List<String> take = new ArrayList<>(drifted.subList(0, Math.min(scope.max(), drifted.size())));
@@ -295,6 +300,36 @@ class NodePoolUpgradeWorkflowTest {
     assertTrue(result.cause().contains("restarted during the soak (0 to 1 restarts)"), result.cause());
   }
 
+  /**
+   * A replacement's gate asks only for the moved pods on its new node and the troubled ones elsewhere (the canary's, a
+   * batch's gate, for all of them). So a pod elsewhere that was calm when the soak began is not in what the gate saw
+   * then: when it shows a restart during the soak, that is a restart, and the gate fails.
+   */
+  @Test
+  void rollingAPodElsewhereThatFirstShowsUpWithARestartDuringTheSoakFailsTheGate() {
+    fleet(5);
+    var canaryAsked = new java.util.concurrent.CopyOnWriteArrayList<Boolean>();
+    var asked = new java.util.concurrent.CopyOnWriteArrayList<Boolean>();
+    var calls = new ConcurrentHashMap<String, Integer>();
+    test.rollout.onObserveHealth(r -> {
+      (movedFrom(r, "default-1") ? canaryAsked : asked).add(r.troubledElsewhereOnly());
+      List<HealthObservation.PodHealth> pods = new ArrayList<>(r.workloads().stream().map(w -> onNewNode(r, w, true, 0, null)).toList());
+      if (movedFrom(r, "default-3") && calls.merge("default-3", 1, Integer::sum) > 1) {
+        // After the gate's first look: a pod of the moved workload on another node, with a restart.
+        WorkloadRef w = r.workloads().getFirst();
+        pods.add(new HealthObservation.PodHealth(w.namespace() + "/" + w.name() + "-elsewhere", w, "node-elsewhere", true, 1, null));
+      }
+      return new HealthObservation(ready(r), pods);
+    });
+    UpgradeResult result = run(rolling("2", 20L));
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
+    assertTrue(result.cause().contains("-elsewhere of ") && result.cause().contains("restarted during the soak (0 to 1 restarts)"),
+        result.cause());
+    assertEquals(List.of(false), canaryAsked.stream().distinct().toList(), "the canary's gate asks for every pod of the moved workloads");
+    assertEquals(List.of(true), asked.stream().distinct().toList(), "each slot's gate, only for the troubled ones elsewhere");
+  }
+
   @Test
   void anAbortOfARollingRolloutEndsTheGatesInFlightAndRollsBackEveryNodeItLaunched() {
     fleet(6);
@@ -325,6 +360,58 @@ class NodePoolUpgradeWorkflowTest {
     assertEquals(1, result.failures());
     assertTrue(result.cause().startsWith("replacement of default-"), result.cause());
     assertTrue(batchSizes.stream().mapToInt(Integer::intValue).sum() < 6, "it stopped starting: " + batchSizes);
+  }
+
+  /**
+   * A change freeze that comes while a rolling rollout runs holds its new starts: the replacements in flight finish,
+   * nothing is planned or started while it holds, and the rollout goes on once it is lifted.
+   */
+  @Test
+  void rollingAFreezeHoldsNewStartsWhileTheReplacementsInFlightFinish() {
+    fleet(6);
+    String freeze = "frozen cluster-wide since 2026-11-24T10:00:00Z by alice: incident 4711";
+    test.rollout.onObserveHealth(r -> {
+      if (!movedFrom(r, "default-1") && !test.journal.all().contains("frozen [default] " + freeze)) {
+        // The first gate after the canary's: both slots are in flight, and neither has freed yet. Three answers: one
+        // for each slot that frees, and one more when the rollout plans again with nothing in flight.
+        test.rollout.freezeFor(freeze, 3);
+      }
+      return new HealthObservation(ready(r), r.workloads().stream().map(w -> onNewNode(r, w, true, 0, null)).toList());
+    });
+
+    UpgradeResult result = run(rolling("2", 0));
+
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(6, result.replaced());
+    List<String> calls = test.journal.all().stream()
+        .filter(c -> c.startsWith("frozen") || c.startsWith("planRollout")).toList();
+    int firstHeld = calls.indexOf("frozen [default] " + freeze);
+    int lastHeld = calls.lastIndexOf("frozen [default] " + freeze);
+    assertEquals(3, calls.stream().filter(c -> c.equals("frozen [default] " + freeze)).count(), calls.toString());
+    assertEquals(List.of(), calls.subList(firstHeld, lastHeld).stream().filter(c -> c.startsWith("planRollout")).toList(),
+        "nothing planned while frozen: " + calls);
+    assertEquals(2, calls.subList(0, firstHeld).stream().filter(c -> c.startsWith("planRollout")).count(),
+        "the canary's plan and the first two slots' before the freeze: " + calls);
+    assertEquals(List.of(1, 2), batchSizes.subList(0, 2), batchSizes.toString());
+  }
+
+  /**
+   * A step that fails past its retries while a rolling rollout plans its next slot stops it: nothing more is started,
+   * the replacement in flight finishes, and every node the rollout launched is rolled back.
+   */
+  @Test
+  void rollingAPlanThatFailsPastItsRetriesStopsNewStartsAndRollsBack() {
+    fleet(6);
+    planFailing = 3; // the canary's plan, the first two slots', then the one after a slot frees
+    UpgradeResult result = run(rolling("2", 0));
+
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().startsWith("a step failed: "), result.cause());
+    assertTrue(result.cause().contains("the API server refused"), result.cause());
+    assertEquals(List.of(1, 2), batchSizes, "nothing started after the failed plan");
+    assertEquals(3, result.replaced(), "the replacement in flight finished");
+    assertEquals(3, result.rolledBack(), "every node it launched, the one in flight too, was replaced back");
+    assertEquals("release [default]", test.journal.steps().getLast());
   }
 
   @Test
