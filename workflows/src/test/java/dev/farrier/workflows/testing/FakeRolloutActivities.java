@@ -27,6 +27,8 @@ public class FakeRolloutActivities implements RolloutActivities {
   private volatile Function<ClaimRolloutRequest, RolloutClaim> claim = FakeRolloutActivities::claimed;
   private volatile Function<HealthRequest, HealthObservation> observeHealth = FakeRolloutActivities::healthy;
   private volatile String frozen;
+  /** How many more times {@link #frozen} answers with the freeze before it is lifted; -1: until changed. */
+  private volatile int frozenAnswers = -1;
   private volatile boolean failSwitchBack;
 
   public FakeRolloutActivities(CallJournal journal) {
@@ -105,8 +107,6 @@ public class FakeRolloutActivities implements RolloutActivities {
     this.frozenAnswers = answers;
     return this;
   }
-
-  private volatile int frozenAnswers = -1;
 
   @Override
   public synchronized String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
