@@ -94,7 +94,8 @@ public final class DisruptionPlanner {
   /**
    * A fleet upgrade's next batch: only drifted claims of the NodePools {@code scope} owns (deletion, expiry and
    * rebalance stay the reconciler's), oldest drifted first, under the same budgets and {@code do-not-disrupt}, at most
-   * {@code scope.max()}; with how many drifted claims of the scope remain and why the others wait.
+   * {@code scope.max()}; with how many drifted claims of the scope remain and why the others wait (the first of them
+   * and their count; the scope's own replacements in flight are not counted as waiting).
    */
   public RolloutBatch planRollout(DisruptionSnapshot snapshot, RolloutScope scope) {
     if (!scope.inFlight().isEmpty()) {
@@ -104,9 +105,12 @@ public final class DisruptionPlanner {
           snapshot.resolvedImages(), snapshot.frozen(), snapshot.consolidation());
     }
     Decisions decided = decide(snapshot, scope, null);
+    Set<String> ownInFlight = Set.copyOf(scope.inFlight());
     List<CandidateDecision> held = decided.plan().decisions().stream()
-        .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim())).toList();
-    return new RolloutBatch(decided.plan().commands(), decided.remainingClaims().size(), held);
+        .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim()) && !ownInFlight.contains(d.nodeClaim()))
+        .toList();
+    return new RolloutBatch(decided.plan().commands(), decided.remainingClaims().size(),
+        held.isEmpty() ? List.of() : List.of(held.getFirst()), held.size());
   }
 
   /** The plan, and (for a rollout) the claims of its scope still to be replaced. */

@@ -3,10 +3,12 @@ package dev.farrier.workflows.upgrade;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
 import dev.farrier.workflows.activities.HealthObservation.PodHealth;
+import dev.farrier.workflows.activities.HealthRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A batch's gate, as a pure decision on what {@code observeHealth} saw: it fails at once when a moved pod crash-loops
@@ -26,30 +28,20 @@ final class HealthGate {
   private HealthGate() {}
 
   /**
+   * @param asked               what {@code seen} answers: with {@code troubledElsewhereOnly}, it holds the workloads'
+   *                            pods off the new nodes only when they have restarted or wait, so a pod missing from
+   *                            {@code restartsAtSoakStart} had no restart then, and one that shows restarts during the
+   *                            soak fails
    * @param restartsAtSoakStart the pods' restart counts when the soak began (null before it): a pod that restarts
    *                            after that fails the gate
+   * @param readyOnNewNodes     the gate of one replacement among others in flight ({@code --rolling}): a moved
+   *                            workload's pods elsewhere may be moving for another replacement, so only its pods on this
+   *                            replacement's new nodes must be Ready. A crash loop or a restart anywhere in the workload
+   *                            still fails it
    */
-  static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart) {
-    return check(seen, restartsAtSoakStart, false);
-  }
-
-  /**
-   * As {@link #check(HealthObservation, Map)}; with {@code readyOnNewNodes}, the gate of one replacement among others
-   * in flight ({@code --rolling}): a moved workload's pods elsewhere may be moving for another replacement, so only
-   * its pods on this replacement's new nodes must be Ready. A crash loop or a restart anywhere in the workload still
-   * fails it.
-   */
-  static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart, boolean readyOnNewNodes) {
-    return check(seen, restartsAtSoakStart, readyOnNewNodes, false);
-  }
-
-  /**
-   * As {@link #check(HealthObservation, Map, boolean)}; with {@code troubledElsewhereOnly}, {@code seen} holds the
-   * workloads' pods elsewhere only when they have restarted or wait ({@code HealthRequest#troubledElsewhereOnly}), so a
-   * pod missing from {@code restartsAtSoakStart} had no restart then: one that shows restarts during the soak fails.
-   */
-  static Verdict check(HealthObservation seen, Map<String, Integer> restartsAtSoakStart, boolean readyOnNewNodes,
-      boolean troubledElsewhereOnly) {
+  static Verdict check(HealthRequest asked, HealthObservation seen, Map<String, Integer> restartsAtSoakStart,
+      boolean readyOnNewNodes) {
+    boolean troubledElsewhereOnly = asked.troubledElsewhereOnly();
     for (PodHealth pod : seen.pods()) {
       if (pod.waitingReason() != null && FAILING_WAITS.contains(pod.waitingReason())) {
         return new Verdict(Kind.FAILED, "pod " + pod.key() + " of " + pod.workload() + " is in " + pod.waitingReason()
@@ -70,7 +62,7 @@ final class HealthGate {
         waiting.add("node " + node.name() + " not Ready");
       }
     }
-    Set<String> newNodes = seen.nodes().stream().map(NodeHealth::name).collect(java.util.stream.Collectors.toSet());
+    Set<String> newNodes = seen.nodes().stream().map(NodeHealth::name).collect(Collectors.toSet());
     List<PodHealth> gated = readyOnNewNodes
         ? seen.pods().stream().filter(p -> newNodes.contains(p.node())).toList()
         : seen.pods();

@@ -57,6 +57,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -87,6 +88,15 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * Temporal's continue-as-new size every 80 or so replacements, and each time the window drained to empty first.
    */
   static final String COMPACT_SLOT_HEALTH_CHANGE = "rolling-gate-troubled-elsewhere-only";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): with {@code --rolling}, a replacement's gate sleeps between its
+   * looks and sees the rollout's stop or an abort at its next look (at most {@link #GATE_INTERVAL} later), instead of
+   * waking on them and cancelling its timer. When one gate stopped the rollout while another's timer was firing,
+   * Temporal's time-skipping test server refused that cancel and left the run without a workflow task
+   * (temporalio/sdk-java#2606): the rolling tests hung now and then. Older runs replay with the wake and the cancel.
+   */
+  static final String SLOT_GATE_SLEEPS_CHANGE = "rolling-gate-sleeps";
+  private static final String IN_FLIGHT_ONLY = "waiting for replacements in flight";
 
   /** Thrown inside the workflow when the rollout must stop; caught by {@link #upgrade}, never leaves it. */
   static final class RolloutStopped extends RuntimeException {
@@ -200,7 +210,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
           return;
         }
         enter(WAITING);
-        setBlocker(heldBy(batch.held()));
+        setBlocker(heldBy(batch, Set.of(), IN_FLIGHT_ONLY));
         Waits.awaitOrTimeout(REPLAN_INTERVAL, () -> abortRequest != null);
         continue;
       }
@@ -238,7 +248,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
 
   /**
    * After the canary with {@code --rolling}: up to a batch of replacements in flight, each gated on its own (its new
-   * node and the moved workloads' pods on it, through the soak: {@link HealthGate#check(HealthObservation, Map, boolean)}),
+   * node and the moved workloads' pods on it, through the soak: {@link HealthGate#check}),
    * and the next planned as soon as one has passed its gate. At most a batch of nodes is unproven at any time, as with batches, but a slow replacement holds only its own
    * slot, not the whole batch. A failed gate, too many failures, a step failing past its retries or an abort stop new
    * starts; the replacements in flight finish (an abort is passed on to them) before the rollback, so every node they
@@ -334,11 +344,10 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         setBlocker(null);
         return -1;
       }
-      List<CandidateDecision> held = next.held().stream().filter(d -> !slots.containsKey(d.nodeClaim())).toList();
       if (slots.isEmpty()) {
         enter(WAITING);
       }
-      setBlocker(held.isEmpty() ? null : heldBy(held));
+      setBlocker(heldBy(next, slots.keySet(), null));
       return later;
     }
     setBlocker(null);
@@ -508,12 +517,13 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * time. Returns null when they passed, or why not (a crash-looping or restarting pod, the timeout), starting with
    * {@code what}. The {@code shared} gate is the rollout's one step (a batch's): it shows its phases and blocker, and an
    * abort stops it at once; otherwise it is one replacement's among others ({@code --rolling}), which shows nothing
-   * of its own and ends quietly (null) once the rollout is stopping.
+   * of its own and ends quietly (null) once the rollout is stopping, at its next look.
    */
   private String gate(HealthRequest request, String what, boolean shared) {
     if (shared) {
       enter(GATE);
     }
+    boolean sleeps = !shared && Workflow.getVersion(SLOT_GATE_SLEEPS_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     long deadline = Workflow.currentTimeMillis() + input.gateTimeoutSeconds() * 1000;
     HealthObservation seen;
     while (true) {
@@ -521,7 +531,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         return null;
       }
       seen = rollout.observeHealth(request);
-      HealthGate.Verdict verdict = HealthGate.check(seen, null, !shared, request.troubledElsewhereOnly());
+      HealthGate.Verdict verdict = HealthGate.check(request, seen, null, !shared);
       if (verdict.kind() == HealthGate.Kind.FAILED) {
         return what + " failed: " + verdict.detail();
       }
@@ -534,7 +544,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       if (shared) {
         setBlocker("gate: " + verdict.detail());
       }
-      Waits.awaitOrTimeout(GATE_INTERVAL, () -> abortRequest != null || (!shared && stopping != null));
+      pause(GATE_INTERVAL, shared, sleeps);
     }
     if (shared) {
       setBlocker(null);
@@ -549,12 +559,11 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     seen.pods().forEach(p -> restarts.put(p.key(), p.restarts()));
     long soakEnds = Workflow.currentTimeMillis() + input.soakSeconds() * 1000;
     while (Workflow.currentTimeMillis() < soakEnds) {
-      Waits.awaitOrTimeout(Duration.ofMillis(Math.min(GATE_INTERVAL.toMillis(), soakEnds - Workflow.currentTimeMillis())),
-          () -> abortRequest != null || (!shared && stopping != null));
+      pause(Duration.ofMillis(Math.min(GATE_INTERVAL.toMillis(), soakEnds - Workflow.currentTimeMillis())), shared, sleeps);
       if (ended(shared)) {
         return null;
       }
-      HealthGate.Verdict verdict = HealthGate.check(rollout.observeHealth(request), restarts, !shared, request.troubledElsewhereOnly());
+      HealthGate.Verdict verdict = HealthGate.check(request, rollout.observeHealth(request), restarts, !shared);
       if (verdict.kind() == HealthGate.Kind.FAILED) {
         return what + " failed during the soak: " + verdict.detail();
       }
@@ -563,6 +572,18 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       }
     }
     return null;
+  }
+
+  /**
+   * Between a gate's looks. The shared gate wakes on an abort; one replacement's gate sleeps ({@code sleeps}, see
+   * {@link #SLOT_GATE_SLEEPS_CHANGE}) or, in runs from before that change, wakes on an abort or the rollout's stop.
+   */
+  private void pause(Duration interval, boolean shared, boolean sleeps) {
+    if (sleeps) {
+      Workflow.sleep(interval);
+    } else {
+      Waits.awaitOrTimeout(interval, () -> abortRequest != null || (!shared && stopping != null));
+    }
   }
 
   /** A shared gate throws on an abort; one replacement's gate ends once the rollout is stopping, whatever the cause. */
@@ -607,7 +628,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         if (batch.remaining() == 0) {
           return back;
         }
-        setBlocker("rollback: " + heldBy(batch.held()));
+        setBlocker("rollback: " + heldBy(batch, Set.of(), IN_FLIGHT_ONLY));
         Workflow.sleep(REPLAN_INTERVAL);
         continue;
       }
@@ -646,13 +667,19 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     return new RolloutStopped("aborted: " + abortRequest.describe(), true);
   }
 
-  /** Why the remaining nodes wait, from the planner's decisions: the first reason, and how many share it. */
-  private static String heldBy(List<CandidateDecision> held) {
+  /**
+   * Why the remaining nodes wait, from the planner's answer: the first reason, and how many wait. An answer recorded
+   * before {@link RolloutBatch#heldCount} lists every waiting node, the rolling rollout's own in flight ({@code
+   * inFlight}) included; they are left out here as the planner now leaves them out. {@code whenNone} when none wait.
+   */
+  private static String heldBy(RolloutBatch batch, Set<String> inFlight, String whenNone) {
+    List<CandidateDecision> held = batch.held().stream().filter(d -> !inFlight.contains(d.nodeClaim())).toList();
+    int count = Math.max(batch.heldCount(), held.size());
     if (held.isEmpty()) {
-      return "waiting for replacements in flight";
+      return whenNone;
     }
     CandidateDecision first = held.getFirst();
-    return first.nodeClaim() + ": " + first.reason() + (held.size() > 1 ? " (and " + (held.size() - 1) + " more)" : "");
+    return first.nodeClaim() + ": " + first.reason() + (count > 1 ? " (and " + (count - 1) + " more)" : "");
   }
 
   // Operator actions.

@@ -85,8 +85,27 @@ class RolloutPlanningTest {
         new RolloutScope(ROLLOUT, List.of("default"), 3, List.of(), List.of("a")));
     assertEquals(List.of("b"), commanded(batch.commands()), "a is in flight, and it takes one of the budget's two");
     assertEquals(3, batch.remaining(), "the one in flight is still to be done");
-    assertTrue(batch.held().stream().anyMatch(d -> d.nodeClaim().equals("a") && d.reason().equals("being replaced")),
-        batch.held().toString());
+    assertEquals(List.of("c"), batch.held().stream().map(CandidateDecision::nodeClaim).toList(),
+        "the rollout's own replacement in flight does not wait");
+    assertEquals(1, batch.heldCount());
+  }
+
+  /**
+   * The answer is recorded in the rollout's history at every plan: it names the first waiting node and counts the
+   * rest, rather than listing hundreds of decisions each time.
+   */
+  @Test
+  void theAnswerNamesTheFirstWaitingNodeAndCountsTheOthers() {
+    NodePoolView oneAtATime = ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of("1"))), ROLLOUT);
+    List<NodeClaimView> fleet = List.of(drifted("a", 5), drifted("b", 4), drifted("c", 3), drifted("d", 2));
+    RolloutBatch batch = new DisruptionPlanner().planRollout(snapshot(List.of(oneAtATime), fleet),
+        new RolloutScope(ROLLOUT, List.of("default"), 4, List.of(), List.of("a")));
+    assertEquals(List.of(), batch.commands(), "a in flight takes the budget of one");
+    assertEquals(4, batch.remaining());
+    assertEquals(1, batch.held().size(), batch.held().toString());
+    assertEquals("b", batch.held().getFirst().nodeClaim());
+    assertTrue(batch.held().getFirst().reason().contains("budget exhausted"), batch.held().toString());
+    assertEquals(3, batch.heldCount(), "b, c and d wait; a is the rollout's own");
   }
 
   @Test

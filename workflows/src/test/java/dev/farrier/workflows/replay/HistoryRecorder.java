@@ -5,6 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.workflows.activities.HealthObservation;
+import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.RolloutScope;
+import dev.farrier.workflows.upgrade.AmiTarget;
+import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
+import dev.farrier.workflows.upgrade.UpgradeInput;
+import dev.farrier.workflows.upgrade.UpgradeResult;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.provisioning.NodeLaunchInput;
 import dev.farrier.workflows.provisioning.NodeLaunchWorkflow;
@@ -302,6 +310,58 @@ class HistoryRecorder {
       test.env.sleep(Duration.ofSeconds(200));
       write(test, id, "ClusterReconcilerWorkflow-carried-first");
       WorkflowStub.fromTyped(workflow).terminate("history recorded");
+    }
+  }
+
+  /**
+   * A rolling rollout of four drifted nodes with three slots, at most two replacements at a time (the planner holds
+   * the rest: the first waiting node and how many wait), a 30 s soak. default-3's moved
+   * pods stay not Ready, then crash-loop at its gate's sixth look, while default-4's gate is in its soak: the rollout
+   * stops and everything launched is rolled back. The code before {@code rolling-gate-sleeps} and
+   * {@code RolloutBatch.heldCount} (7b78aab) wrote {@code NodePoolUpgradeWorkflow-rolling}: the planner listed every
+   * waiting node, the slots' own included, and the soaking gate woke on the stop and cancelled its timer. Version 1 of {@code rolling-gate-sleeps} when recorded today
+   * ({@code NodePoolUpgradeWorkflow-rolling-gate-sleeps}): it sees the stop at its next look.
+   */
+  @Test
+  void recordRollingRollout() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      List<String> fleet = new java.util.ArrayList<>(List.of("default-1", "default-2", "default-3", "default-4"));
+      java.util.Set<String> rolledBack = new java.util.HashSet<>();
+      test.planning.onPlanRollout(r -> {
+        RolloutScope scope = r.rollout();
+        if (!scope.onlyClaims().isEmpty()) {
+          List<String> left = scope.onlyClaims().stream().filter(c -> !rolledBack.contains(c)).toList();
+          List<String> take = left.subList(0, Math.min(scope.max(), left.size()));
+          rolledBack.addAll(take);
+          return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), left.size(), List.of());
+        }
+        synchronized (fleet) {
+          int remaining = fleet.size() + scope.inFlight().size();
+          int room = Math.max(0, Math.min(scope.max(), 2 - scope.inFlight().size()));
+          List<String> take = new java.util.ArrayList<>(fleet.subList(0, Math.min(room, fleet.size())));
+          fleet.removeAll(take);
+          List<CandidateDecision> held = fleet.stream()
+              .map(c -> new CandidateDecision(c, "node-" + c, "default", false, "drifted but budget exhausted")).toList();
+          return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), remaining,
+              held.isEmpty() ? List.of() : List.of(held.getFirst()), held.size());
+        }
+      });
+      AtomicInteger looksAtThird = new AtomicInteger();
+      test.rollout.onObserveHealth(r -> {
+        boolean third = r.workloads().stream().anyMatch(w -> w.name().equals("web-" + FakeNodeClaimActivities.nodeNameOf("default-3")));
+        boolean broken = third && looksAtThird.incrementAndGet() >= 6;
+        return new HealthObservation(r.nodes().stream().map(n -> new HealthObservation.NodeHealth(n, true, true)).toList(),
+            r.workloads().stream().map(w -> new HealthObservation.PodHealth(w.namespace() + "/" + w.name() + "-pod", w,
+                r.nodes().getFirst(), !third, broken ? 3 : 0, broken ? "CrashLoopBackOff" : null)).toList());
+      });
+      test.start();
+      AmiTarget target = AmiTarget.parse("al2023@v20251103");
+      String id = WorkflowIds.upgrade(List.of("default"), null, target.text());
+      UpgradeResult result = test.newWorkflow(NodePoolUpgradeWorkflow.class, id).upgrade(new UpgradeInput(Fixtures.CLUSTER,
+          List.of("default"), null, target, null, "3", 1, 30, 300, false, 0, true, "ci-job-42", null));
+      assertEquals(UpgradeResult.FAILED, result.outcome());
+      assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
+      write(test, id, "NodePoolUpgradeWorkflow-rolling-gate-sleeps");
     }
   }
 

@@ -5,6 +5,7 @@ import dev.farrier.workflows.provisioning.NodeLaunchWorkflowImpl;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflowImpl;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflowImpl;
+import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import org.junit.jupiter.api.Test;
 
@@ -129,5 +130,24 @@ class WorkflowReplayTest {
   void provisioningThatReleasesPodsAsLaunchesCloseReplays() throws Exception {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ProvisioningWorkflow-launches-closed-signal.json",
         ProvisioningWorkflowImpl.class);
+  }
+
+  /**
+   * Written by the code before {@code rolling-gate-sleeps} and {@code RolloutBatch.heldCount} (7b78aab): a rolling
+   * rollout whose planner listed every waiting node (its slots' own included), stopped by a failed gate while another
+   * slot's gate soaked; that gate woke on the stop and cancelled its timer. Fails if the slot's gate sleeps without
+   * that version.
+   */
+  @Test
+  void rollingRolloutFromBeforeTheGatesSleptReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodePoolUpgradeWorkflow-rolling.json",
+        NodePoolUpgradeWorkflowImpl.class);
+  }
+
+  /** The same run at version 1 of {@code rolling-gate-sleeps}, the planner naming the first waiting node and a count. */
+  @Test
+  void rollingRolloutWhoseGatesSleepReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodePoolUpgradeWorkflow-rolling-gate-sleeps.json",
+        NodePoolUpgradeWorkflowImpl.class);
   }
 }
