@@ -36,6 +36,7 @@ import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeInterruptionActivities;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
+import dev.farrier.workflows.testing.FakePlanningActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.client.WorkflowClient;
@@ -46,7 +47,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -325,20 +329,17 @@ class HistoryRecorder {
   @Test
   void recordRollingRollout() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
-      List<String> fleet = new java.util.ArrayList<>(List.of("default-1", "default-2", "default-3", "default-4"));
-      java.util.Set<String> rolledBack = new java.util.HashSet<>();
+      List<String> fleet = new ArrayList<>(List.of("default-1", "default-2", "default-3", "default-4"));
+      Set<String> rolledBack = new HashSet<>();
       test.planning.onPlanRollout(r -> {
         RolloutScope scope = r.rollout();
         if (!scope.onlyClaims().isEmpty()) {
-          List<String> left = scope.onlyClaims().stream().filter(c -> !rolledBack.contains(c)).toList();
-          List<String> take = left.subList(0, Math.min(scope.max(), left.size()));
-          rolledBack.addAll(take);
-          return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), left.size(), List.of());
+          return FakePlanningActivities.rollbackBatch(scope, rolledBack);
         }
         synchronized (fleet) {
           int remaining = fleet.size() + scope.inFlight().size();
           int room = Math.max(0, Math.min(scope.max(), 2 - scope.inFlight().size()));
-          List<String> take = new java.util.ArrayList<>(fleet.subList(0, Math.min(room, fleet.size())));
+          List<String> take = new ArrayList<>(fleet.subList(0, Math.min(room, fleet.size())));
           fleet.removeAll(take);
           List<CandidateDecision> held = fleet.stream()
               .map(c -> new CandidateDecision(c, "node-" + c, "default", false, "drifted but budget exhausted")).toList();

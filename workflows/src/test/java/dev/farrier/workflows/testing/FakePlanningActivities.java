@@ -8,10 +8,12 @@ import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.RolloutScope;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -57,6 +59,17 @@ public class FakePlanningActivities implements PlanningActivities {
   public FakePlanningActivities onPlanRollout(Function<PlanDisruptionRequest, RolloutBatch> behaviour) {
     this.planRollout = behaviour;
     return this;
+  }
+
+  /**
+   * A rollback's batch, as a fake rollout planner answers a scope with {@code onlyClaims}: up to {@code max} of the
+   * claims not in {@code rolledBack} yet (which it adds them to), and how many were left before it.
+   */
+  public static RolloutBatch rollbackBatch(RolloutScope scope, Set<String> rolledBack) {
+    List<String> left = scope.onlyClaims().stream().filter(c -> !rolledBack.contains(c)).toList();
+    List<String> take = left.subList(0, Math.min(scope.max(), left.size()));
+    rolledBack.addAll(take);
+    return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), left.size(), List.of());
   }
 
   public FakePlanningActivities onRecheckDisruption(Function<RecheckDisruptionRequest, CandidateDecision> behaviour) {

@@ -15,6 +15,7 @@ import dev.farrier.workflows.activities.WorkloadRef;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
+import dev.farrier.workflows.testing.FakePlanningActivities;
 import dev.farrier.workflows.testing.FakeRolloutActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
@@ -60,10 +61,7 @@ class NodePoolUpgradeWorkflowTest {
     test.planning.onPlanRollout(request -> {
       RolloutScope scope = request.rollout();
       if (!scope.onlyClaims().isEmpty()) {
-        List<String> left = scope.onlyClaims().stream().filter(c -> !rolledBack.contains(c)).toList();
-        List<String> take = left.subList(0, Math.min(scope.max(), left.size()));
-        rolledBack.addAll(take);
-        return new RolloutBatch(take.stream().map(NodePoolUpgradeWorkflowTest::drift).toList(), left.size(), List.of());
+        return FakePlanningActivities.rollbackBatch(scope, rolledBack);
       }
       synchronized (drifted) {
         if (slotsAsked.size() + 1 == planFailing) {
