@@ -1,5 +1,7 @@
 package dev.farrier.localstack;
 
+import io.fabric8.kubernetes.api.model.ConfigBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -15,26 +17,19 @@ import java.util.Base64;
 record Kubeconfig(String server, String caPem, String user, String token) {
   static final String CLUSTER = "farrier-local";
 
+  /** The file's YAML, written by fabric8's kubeconfig model and serializer. */
   String render() {
     String caData = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
-    return """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: %1$s
-          cluster:
-            server: %2$s
-            certificate-authority-data: %3$s
-        users:
-        - name: %4$s
-          user:
-            token: %5$s
-        contexts:
-        - name: %1$s
-          context:
-            cluster: %1$s
-            user: %4$s
-        current-context: %1$s
-        """.formatted(CLUSTER, server, caData, user, token);
+    var config = new ConfigBuilder()
+        .withApiVersion("v1")
+        .withKind("Config")
+        .addNewCluster().withName(CLUSTER)
+            .withNewCluster().withServer(server).withCertificateAuthorityData(caData).endCluster()
+        .endCluster()
+        .addNewUser().withName(user).withNewUser().withToken(token).endUser().endUser()
+        .addNewContext().withName(CLUSTER).withNewContext().withCluster(CLUSTER).withUser(user).endContext().endContext()
+        .withCurrentContext(CLUSTER)
+        .build();
+    return Serialization.asYaml(config);
   }
 }

@@ -1,8 +1,11 @@
 package dev.farrier.localstack;
 
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Command lines of the control plane components. Pure: building them touches no file, so a test can read them.
@@ -21,6 +24,12 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
   static final String NODE_MONITOR_GRACE_PERIOD = "3m";
   /** Lease renewals kwok runs at once (its default is 4): each is an API call, and the stack renews one per node. */
   static final int KWOK_LEASE_PARALLELISM = 16;
+  /**
+   * Node and pod stages kwok plays at once (its default is 4 each): a node's stage makes a new node Ready, a pod's makes
+   * a bound pod Running, and a fleet roll brings dozens of each at once. The fleet benchmark reports how long new nodes
+   * waited (docs/BENCHMARKS.md).
+   */
+  static final int KWOK_STAGE_PARALLELISM = 16;
 
   Path etcdDataDir() {
     return runDir.resolve("etcd");
@@ -135,20 +144,23 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
   }
 
   /**
-   * The file {@link #kwok()} points {@code --config} at: the same options as the flags, more Lease renewals at once,
-   * and no stages.
+   * The file {@link #kwok()} points {@code --config} at: the same options as the flags, more work at once than kwok's
+   * defaults, and no stages.
    */
   static String kwokConfiguration() {
-    return """
-        apiVersion: config.kwok.x-k8s.io/v1alpha1
-        kind: KwokConfiguration
-        options:
-          manageAllNodes: false
-          manageNodesWithAnnotationSelector: %s
-          cidr: %s
-          nodeLeaseDurationSeconds: 40
-          nodeLeaseParallelism: %d
-        """.formatted(KWOK_NODE_SELECTOR, POD_CIDR, KWOK_LEASE_PARALLELISM);
+    Map<String, Object> options = new LinkedHashMap<>();
+    options.put("manageAllNodes", false);
+    options.put("manageNodesWithAnnotationSelector", KWOK_NODE_SELECTOR);
+    options.put("cidr", POD_CIDR);
+    options.put("nodeLeaseDurationSeconds", 40);
+    options.put("nodeLeaseParallelism", KWOK_LEASE_PARALLELISM);
+    options.put("nodePlayStageParallelism", KWOK_STAGE_PARALLELISM);
+    options.put("podPlayStageParallelism", KWOK_STAGE_PARALLELISM);
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("apiVersion", "config.kwok.x-k8s.io/v1alpha1");
+    config.put("kind", "KwokConfiguration");
+    config.put("options", options);
+    return Serialization.asYaml(config);
   }
 
   private String bin(String name) {

@@ -22,6 +22,18 @@ class KubeconfigTest {
     assertEquals("s3cret", config.getAutoOAuthToken());
     assertEquals(caPem, new String(Base64.getDecoder().decode(config.getCaCertData()), StandardCharsets.US_ASCII));
     assertEquals(Kubeconfig.CLUSTER, config.getCurrentContext().getName());
+    assertEquals("farrier-admin", config.getCurrentContext().getContext().getUser());
+  }
+
+  @Test
+  void valuesThatNeedQuotingInYamlReadBackAsWritten() {
+    String caPem = Pki.pem(Pki.certificateAuthority("test-ca", Duration.ofDays(1)).certificate());
+    String yaml = new Kubeconfig("https://127.0.0.1:6443", caPem, "system:kube-scheduler", "#not: a comment").render();
+
+    Config config = Config.fromKubeconfig(yaml);
+
+    assertEquals("#not: a comment", config.getAutoOAuthToken());
+    assertEquals("system:kube-scheduler", config.getCurrentContext().getContext().getUser());
   }
 
   @Test

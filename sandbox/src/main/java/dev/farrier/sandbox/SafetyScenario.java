@@ -6,6 +6,9 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -63,7 +66,7 @@ final class SafetyScenario {
         + "     Event %s %s: %s%n", HOSTILE_POOL, condition.get("reason"), condition.get("message"), event.getType(), event.getReason(),
         event.getMessage());
 
-    env.kube().load(new ByteArrayInputStream(probeDeployment().getBytes(StandardCharsets.UTF_8))).serverSideApply();
+    env.kube().resource(probeDeployment()).serverSideApply();
     String newNode = Await.until(PROBE_APP + " pod Ready on a new node of " + DriftScenario.NODE_POOL, timeout, () -> probePods().stream()
         .filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
@@ -116,38 +119,30 @@ final class SafetyScenario {
   }
 
   /** One pod that may not share a node with the blueprint's pods, so it needs a new node of the good NodePool. */
-  private static String probeDeployment() {
-    return """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata:
-          name: %1$s
-          namespace: %2$s
-        spec:
-          replicas: 1
-          selector:
-            matchLabels:
-              app: %1$s
-          template:
-            metadata:
-              labels:
-                app: %1$s
-            spec:
-              nodeSelector:
-                karpenter.sh/nodepool: %3$s
-              affinity:
-                podAntiAffinity:
-                  requiredDuringSchedulingIgnoredDuringExecution:
-                    - labelSelector:
-                        matchLabels:
-                          app: %4$s
-                      topologyKey: kubernetes.io/hostname
-              containers:
-                - name: pause
-                  image: public.ecr.aws/eks-distro/kubernetes/pause:3.7
-                  resources:
-                    requests:
-                      cpu: 500m
-        """.formatted(PROBE_APP, DriftScenario.NAMESPACE, DriftScenario.NODE_POOL, DriftScenario.APP);
+  private static Deployment probeDeployment() {
+    return new DeploymentBuilder()
+        .withNewMetadata().withName(PROBE_APP).withNamespace(DriftScenario.NAMESPACE).endMetadata()
+        .withNewSpec()
+            .withReplicas(1)
+            .withNewSelector().addToMatchLabels("app", PROBE_APP).endSelector()
+            .withNewTemplate()
+                .withNewMetadata().addToLabels("app", PROBE_APP).endMetadata()
+                .withNewSpec()
+                    .addToNodeSelector(WellKnown.NODEPOOL_LABEL, DriftScenario.NODE_POOL)
+                    .withNewAffinity().withNewPodAntiAffinity()
+                        .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                            .withNewLabelSelector().addToMatchLabels("app", DriftScenario.APP).endLabelSelector()
+                            .withTopologyKey("kubernetes.io/hostname")
+                        .endRequiredDuringSchedulingIgnoredDuringExecution()
+                    .endPodAntiAffinity().endAffinity()
+                    .addNewContainer()
+                        .withName("pause")
+                        .withImage("public.ecr.aws/eks-distro/kubernetes/pause:3.7")
+                        .withNewResources().addToRequests("cpu", new Quantity("500m")).endResources()
+                    .endContainer()
+                .endSpec()
+            .endTemplate()
+        .endSpec()
+        .build();
   }
 }

@@ -25,9 +25,10 @@ import java.util.function.BooleanSupplier;
 /**
  * The fleet the fleet benchmark rolls ({@code sandbox/fleet-bench.yaml}): {@code replicas} nodes of NodePool
  * {@code fleet-bench}, one pod each, under a disruption budget; provisioned by Farrier from pending pods, then rolled to
- * another AMI release by drift or by {@code farrier upgrade}.
+ * another AMI release by drift or by {@code farrier upgrade}. Watches its Nodes from creation to close
+ * ({@link NodeWatch}).
  */
-final class BenchFleet {
+final class BenchFleet implements AutoCloseable {
   static final String NODE_POOL = "fleet-bench";
   static final String NODE_CLASS = "fleet-bench";
   static final String APP = "fleet-bench";
@@ -41,11 +42,18 @@ final class BenchFleet {
   private final SandboxEnvironment env;
   private final int replicas;
   private final Duration timeout;
+  private final NodeWatch nodes;
 
   BenchFleet(SandboxEnvironment env, int replicas, Duration timeout) {
     this.env = env;
     this.replicas = replicas;
     this.timeout = timeout;
+    this.nodes = new NodeWatch(env.kube(), NODE_POOL);
+  }
+
+  /** Registered-to-Ready milliseconds of the fleet's nodes registered at or after {@code since}. */
+  List<Long> nodeReadyMillisSince(Instant since) {
+    return nodes.readyWaitsSince(since);
   }
 
   int replicas() {
@@ -157,5 +165,10 @@ final class BenchFleet {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Override
+  public void close() {
+    nodes.close();
   }
 }

@@ -72,8 +72,7 @@ public final class FleetBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     var report = new FleetReport(options.label, options.figures.toAbsolutePath());
     if (runs.contains("drift") || runs.contains("upgrade") || runs.contains("rolling")) {
-      try (var env = stack("drift")) {
-        var fleet = new BenchFleet(env, nodes, Duration.ofMinutes(40));
+      try (var env = stack("drift"); var fleet = new BenchFleet(env, nodes, Duration.ofMinutes(40))) {
         provision(fleet, budget);
         // Each run rolls the fleet to the other release than the one it is on.
         String release = BenchFleet.FIRST_RELEASE;
@@ -92,8 +91,7 @@ public final class FleetBenchmark implements Callable<Integer> {
       }
     }
     if (runs.contains("concurrent")) {
-      try (var env = stack("concurrent")) {
-        var fleet = new BenchFleet(env, concurrent, Duration.ofMinutes(40));
+      try (var env = stack("concurrent"); var fleet = new BenchFleet(env, concurrent, Duration.ofMinutes(40))) {
         provision(fleet, "100%");
         report.add(drift(env, fleet, "concurrent", BenchFleet.NEXT_RELEASE).withSlots(concurrent));
       }
@@ -117,7 +115,9 @@ public final class FleetBenchmark implements Callable<Integer> {
     Instant start = Instant.now();
     log.printf("== provisioning %d nodes (budget %s)%n", fleet.replicas(), fleetBudget);
     fleet.provision(fleetBudget);
-    log.printf("   %d nodes Ready in %.0fs%n", fleet.replicas(), Duration.between(start, Instant.now()).toMillis() / 1000.0);
+    var readyWaits = Percentiles.of(fleet.nodeReadyMillisSince(start));
+    log.printf(Locale.ROOT, "   %d nodes Ready in %.0fs (registered to Ready: median %.1fs, p99 %.1fs)%n", fleet.replicas(),
+        Duration.between(start, Instant.now()).toMillis() / 1000.0, readyWaits.median() / 1000, readyWaits.p99() / 1000);
   }
 
   /** Switches the fleet's class to {@code release} and measures the roll. */
@@ -130,7 +130,7 @@ public final class FleetBenchmark implements Callable<Integer> {
     var replacements = closedReplacements(env, switched);
     log.printf("   rolled in %.0fs, %d replacements%n", Duration.between(switched, rolled).toMillis() / 1000.0, replacements.size());
     return new FleetReport.Roll(name, fleet.replicas(), budget, FleetReport.slots(budget, fleet.replicas()), switched, rolled,
-        replacements, samples, 0);
+        replacements, samples, 0, fleet.nodeReadyMillisSince(switched));
   }
 
   private static String other(String release) {
@@ -170,7 +170,7 @@ public final class FleetBenchmark implements Callable<Integer> {
     // A rolling upgrade's ideal is a perfect batched one's: the canary, then the rest a full set of slots at a time.
     int ideal = rolling ? FleetReport.upgradeBatches(fleet.replicas(), slots) : batches;
     return new FleetReport.Roll(rolling ? "upgrade-rolling" : "upgrade", fleet.replicas(), budget, slots, started, rolled,
-        closedReplacements(env, started), samples, ideal);
+        closedReplacements(env, started), samples, ideal, fleet.nodeReadyMillisSince(started));
   }
 
   private static List<WorkflowRuns.Run> closedReplacements(SandboxEnvironment env, Instant since) {

@@ -11,11 +11,14 @@ import java.util.Locale;
 
 /** The fleet benchmark's tables and figures, one row per roll. */
 final class FleetReport {
-  /** One roll of a fleet: what it was, when it began (the switch, or the CLI's start) and ended, what ran. */
+  /**
+   * One roll of a fleet: what it was, when it began (the switch, or the CLI's start) and ended, what ran, and how long
+   * each node it brought took from registering to Ready ({@link NodeWatch}).
+   */
   record Roll(String name, int nodes, String budget, int slots, Instant began, Instant rolled, List<WorkflowRuns.Run> replacements,
-      List<BenchFleet.Sample> samples, int batches) {
+      List<BenchFleet.Sample> samples, int batches, List<Long> nodeReadyMillis) {
     Roll withSlots(int all) {
-      return new Roll(name, nodes, all + " (100%)", all, began, rolled, replacements, samples, batches);
+      return new Roll(name, nodes, all + " (100%)", all, began, rolled, replacements, samples, batches, nodeReadyMillis);
     }
   }
 
@@ -83,9 +86,14 @@ final class FleetReport {
     String launchEvents = launches.isEmpty() ? "-" : range(Percentiles.of(launches.stream().map(HistoryCost::events).toList()));
     var wait = Percentiles.of(waits);
     var run = Percentiles.of(runs);
-    return String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %d | %.0f / %.0f | %.0f / %.0f |", roll.name(),
+    String nodeReady = roll.nodeReadyMillis().isEmpty() ? "-" : percentiles(Percentiles.of(roll.nodeReadyMillis()));
+    return String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %d | %.0f / %.0f | %.0f / %.0f | %s |", roll.name(),
         roll.replacements().size(), range(events), range(bytes), launchEvents, waits.size(), wait.median(), wait.p99(),
-        run.median(), run.p99());
+        run.median(), run.p99(), nodeReady);
+  }
+
+  private static String percentiles(Percentiles p) {
+    return String.format(Locale.ROOT, "%.1f / %.1f (%d)", seconds(p.median()), seconds(p.p99()), p.count());
   }
 
   private static String range(Percentiles p) {
@@ -121,10 +129,10 @@ final class FleetReport {
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"));
     lines.addAll(rolls);
     lines.addAll(List.of("", "Temporal cost per replacement (its own history; its launch child's apart) and workflow tasks "
-            + "(replacements' and launches' together):", "",
+            + "(replacements' and launches' together); how long the local stack (kwok) took to make the roll's new nodes Ready:", "",
         "| run | replacements | events median / max | bytes median / max | launch events median / max | workflow tasks "
-            + "| schedule-to-start ms p50 / p99 | execution ms p50 / p99 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|"));
+            + "| schedule-to-start ms p50 / p99 | execution ms p50 / p99 | new nodes registered to Ready s p50 / p99 (nodes) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|"));
     lines.addAll(costs);
     lines.add("");
     lines.addAll(figureLinks);

@@ -106,11 +106,16 @@ public final class DisruptionPlanner {
     }
     Decisions decided = decide(snapshot, scope, null);
     Set<String> ownInFlight = Set.copyOf(scope.inFlight());
-    List<CandidateDecision> held = decided.plan().decisions().stream()
-        .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim()) && !ownInFlight.contains(d.nodeClaim()))
-        .toList();
+    CandidateDecision first = null;
+    int held = 0;
+    for (CandidateDecision d : decided.plan().decisions()) {
+      if (!d.disrupt() && decided.remainingClaims().contains(d.nodeClaim()) && !ownInFlight.contains(d.nodeClaim())) {
+        first = first == null ? d : first;
+        held++;
+      }
+    }
     return new RolloutBatch(decided.plan().commands(), decided.remainingClaims().size(),
-        held.isEmpty() ? List.of() : List.of(held.getFirst()), held.size());
+        first == null ? List.of() : List.of(first), held);
   }
 
   /** The plan, and (for a rollout) the claims of its scope still to be replaced. */
