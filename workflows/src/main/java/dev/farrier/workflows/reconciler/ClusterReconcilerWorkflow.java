@@ -2,6 +2,7 @@ package dev.farrier.workflows.reconciler;
 
 import dev.farrier.workflows.provisioning.LaunchesClosed;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.UpdateValidatorMethod;
@@ -35,6 +36,14 @@ public interface ClusterReconcilerWorkflow {
    */
   @SignalMethod(name = ProvisioningWorkflow.LAUNCHES_CLOSED_SIGNAL)
   void launchesClosed(LaunchesClosed closed);
+
+  /**
+   * A replacement of this NodeClaim closed ({@link NodeReplacementWorkflow#REPLACEMENT_CLOSED_SIGNAL}, sent by the
+   * replacement): its budget slot is free. The run that started it learns that from the child's result; the signal is
+   * how a later run, or one that did not start it, learns it.
+   */
+  @SignalMethod(name = NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL)
+  void replacementClosed(String nodeClaim);
 
   /**
    * New timing from a worker's configuration. It applies from the next turn and is carried across continue-as-new;

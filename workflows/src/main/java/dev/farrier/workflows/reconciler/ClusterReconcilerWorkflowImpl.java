@@ -29,9 +29,11 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -112,8 +114,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private final Map<String, Cooldown> cooldowns = new LinkedHashMap<>();
   /** The freezes in force, by NodePool ({@link Freeze#CLUSTER_WIDE} for the cluster). */
   private final Map<String, Freeze> freezes = new java.util.TreeMap<>();
-  /** Replacements started by this run that have closed (done, failed or aborted); each frees a budget slot. */
+  /**
+   * Replacements that have closed (done, failed or aborted), each freeing a budget slot: those this run started, from
+   * their results, and the others from their {@code replacementClosed} signals.
+   */
   private int replacementsClosed;
+  /** The replacements this run asked for, by workflow id: their closes are counted from their results, not signals. */
+  private final Set<String> followed = new HashSet<>();
   private boolean startsTogether;
   /** Batcher signals handled before {@link #run} took over the carried state, in order; null once it has. */
   private List<Runnable> beforeRun = new ArrayList<>();
@@ -205,6 +212,13 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   public void launchesClosed(LaunchesClosed closed) {
     if (closed != null && closed.batchId() != null) {
       toBatcher(() -> batcher.released(closed.batchId(), closed.pods(), Workflow.currentTimeMillis()));
+    }
+  }
+
+  @Override
+  public void replacementClosed(String nodeClaim) {
+    if (nodeClaim != null && !followed.contains(WorkflowIds.disruption(nodeClaim))) {
+      replacementsClosed++;
     }
   }
 
@@ -361,6 +375,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
           "failures", cooldown.failures(), "retryAt", Instant.ofEpochMilli(cooldown.untilMillis()).toString());
       return null;
     }
+    followed.add(id);
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
         ChildWorkflowStarts.disruption(command.nodeClaim()));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,

@@ -25,6 +25,11 @@ public interface NodeReplacementWorkflow {
   String RETRY = "Retry";
   String FORCE_DRAIN = "ForceDrain";
   String APPROVE = "Approve";
+  /**
+   * The signal a replacement sends its cluster's reconciler as it closes (its NodeClaim's name), so that a reconciler
+   * run that did not start it, one after a continue-as-new, also refills the budget slot it frees.
+   */
+  String REPLACEMENT_CLOSED_SIGNAL = "replacementClosed";
 
   @WorkflowMethod
   ReplacementResult replace(ReplacementInput input);

@@ -23,6 +23,7 @@ import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
+import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
@@ -122,6 +123,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
    * history no longer grows with the pods it evicts.
    */
   static final String EVENTS_CHANGE = "events-with-steps";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): a replacement tells its cluster's reconciler that it closed
+   * ({@link NodeReplacementWorkflow#REPLACEMENT_CLOSED_SIGNAL}); older runs replay without the signal.
+   */
+  static final String CLOSED_SIGNAL_CHANGE = "replacement-closed-signal";
 
   /** How long a step that failed before the point of no return waits for a Retry before the replacement fails. */
   static final Duration RETRY_WINDOW = Duration.ofMinutes(10);
@@ -196,7 +202,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     if (!resumed && command.consolidation()) {
       CandidateDecision still = recheckConsolidation();
       if (!still.disrupt()) {
-        return result(OUTCOME_INVALIDATED);
+        return closed(result(OUTCOME_INVALIDATED));
       }
     }
     if (!resumed && operatorsSee()) {
@@ -214,17 +220,40 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       try {
         try {
           runSteps(drainNext);
-          return afterHandlers(finish());
+          return closed(afterHandlers(finish()));
         } catch (TemporalFailure failure) {
           RuntimeException failed = fail(failure);
           if (!awaitRetry(failed)) {
+            tellReconcilerClosed();
             throw failed;
           }
           drainNext = false;
         }
       } catch (AbortRequested abort) {
-        return afterHandlers(rollBackAbort());
+        return closed(afterHandlers(rollBackAbort()));
       }
+    }
+  }
+
+  private ReplacementResult closed(ReplacementResult result) {
+    tellReconcilerClosed();
+    return result;
+  }
+
+  /**
+   * Best effort, as the replacement closes: its budget slot is free. A replacement with no reconciler running (gone, or
+   * not started yet) has nobody to tell; the reconciler's next planning round, at most its interval later, sees the slot.
+   */
+  private void tellReconcilerClosed() {
+    if (Workflow.getVersion(CLOSED_SIGNAL_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
+      return;
+    }
+    try {
+      Workflow.newUntypedExternalWorkflowStub(WorkflowIds.reconciler(cluster))
+          .signal(NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL, command.nodeClaim());
+    } catch (RuntimeException e) {
+      StructuredLog.info(log, "reconciler not told", "signal", NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL,
+          "nodeclaim", command.nodeClaim(), "error", Failures.reason(e));
     }
   }
 

@@ -16,6 +16,8 @@ import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.provisioning.LaunchSettings;
 import dev.farrier.workflows.provisioning.ProvisioningInput;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.replacement.ReplacementInput;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
@@ -301,6 +303,54 @@ class ClusterReconcilerWorkflowTest {
     long gap = rounds.get(1) - rounds.get(0);
     assertTrue(gap < 30_000, "the round after the close came " + gap + " ms after the first, not at the 60 s interval");
     assertTrue(gap >= ClusterReconcilerWorkflowImpl.REFILL_DELAY.toMillis(), "not before the refill delay: " + gap);
+  }
+
+  @Test
+  void aReplacementItStartedIsCountedFromItsResultNotFromItsSignal() {
+    // default-stuck's drain never ends: its replacement runs on. A replacementClosed signal naming it (its own signal
+    // as it closes, which reaches the reconciler just before its result) must not bring a round forward on its own,
+    // or every close would cost a second round.
+    test.nodes.onDrainStep(request -> FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb"));
+    List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    test.planning.onPlanDisruption(request -> {
+      rounds.add(test.env.currentTimeMillis());
+      return rounds.size() == 1
+          ? new DisruptionPlan(0, List.of(Fixtures.command("default-stuck", "replace", null)),
+              List.of(new CandidateDecision("default-stuck", "node-default-stuck", "default", true, "drifted")))
+          : new DisruptionPlan(0, List.of(), List.of());
+    });
+    ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
+    test.env.sleep(Duration.ofSeconds(70));
+    assertEquals(1, test.journal.count("taintDisrupted node-default-stuck"), "its replacement runs");
+
+    reconciler.replacementClosed("default-stuck");
+    test.env.sleep(Duration.ofSeconds(30));
+
+    assertEquals(1, rounds.size(), "no round before the 120 s interval: " + rounds);
+  }
+
+  @Test
+  void aReplacementItDidNotStartBringsTheNextRoundForwardWhenItCloses() {
+    // As after a continue-as-new: the replacement was started by an earlier run (here, by hand), so this run only
+    // learns of its close from the replacement's signal.
+    List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    test.planning.onPlanDisruption(request -> {
+      rounds.add(test.env.currentTimeMillis());
+      return new DisruptionPlan(0, List.of(), List.of());
+    });
+    start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
+    test.env.sleep(Duration.ofSeconds(65));
+    assertEquals(1, rounds.size(), "the first round, at the 60 s interval");
+
+    var replacement = test.newWorkflow(NodeReplacementWorkflow.class, WorkflowIds.disruption("default-empty"));
+    long started = test.env.currentTimeMillis();
+    WorkflowClient.start(replacement::replace, new ReplacementInput(Fixtures.CLUSTER,
+        Fixtures.command("default-empty", "delete", null), new LaunchSettings(120, 120), 2, 30));
+    test.env.sleep(Duration.ofSeconds(35));
+
+    assertTrue(test.journal.count("deleteNodeClaim default-empty") >= 1, "the replacement ran and closed");
+    assertEquals(2, rounds.size(), "a round after the close, before the next interval: " + rounds);
+    assertTrue(rounds.get(1) - started < 30_000, "the round came " + (rounds.get(1) - started) + " ms after the start");
   }
 
   @Test

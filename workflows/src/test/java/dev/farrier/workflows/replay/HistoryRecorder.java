@@ -147,12 +147,8 @@ class HistoryRecorder {
     try (var test = new FarrierTestEnvironment()) {
       test.planning.onPlanDisruption(r -> new DisruptionPlan(0,
           List.of(Fixtures.command("default-empty", "delete", null)), List.of()));
-      test.start();
       String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
-      var settings = new ReconcilerSettings(60_000, 100_000, 120_000, Fixtures.LAUNCH, 2, 30);
-      WorkflowClient.start(test.newWorkflow(ClusterReconcilerWorkflow.class, id)::run,
-          new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
-      ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, id);
+      ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(60_000, 100_000, 120_000, Fixtures.LAUNCH, 2, 30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
       test.env.sleep(Duration.ofSeconds(30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
@@ -182,12 +178,8 @@ class HistoryRecorder {
           ? new DisruptionPlan(0, List.of(Fixtures.command("default-a", "delete", null),
               Fixtures.command("default-b", "delete", null), Fixtures.command("default-c", "delete", null)), List.of())
           : new DisruptionPlan(0, List.of(), List.of()));
-      test.start();
       String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
-      var settings = new ReconcilerSettings(30_000, 100_000, 60_000, Fixtures.LAUNCH, 2, 30);
-      WorkflowClient.start(test.newWorkflow(ClusterReconcilerWorkflow.class, id)::run,
-          new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
-      ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, id);
+      ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(30_000, 100_000, 60_000, Fixtures.LAUNCH, 2, 30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
       test.env.sleep(Duration.ofSeconds(90));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"), Fixtures.pod("a"))));
@@ -202,6 +194,33 @@ class HistoryRecorder {
           .filter(a -> a.getWorkflowType().getName().equals("ProvisioningWorkflow"))
           .map(a -> a.getWorkflowId()).findFirst().orElseThrow();
       write(test, batch, "ProvisioningWorkflow-batch-closed-signal");
+      WorkflowStub.fromTyped(reconciler).terminate("history recorded");
+    }
+  }
+
+  /**
+   * Version 1 of {@code replacement-closed-signal}: a round's replacement tells the reconciler it closed (counted from
+   * its result, the signal ignored), and so does one started by hand, whose close brings a round forward
+   * ({@code ClusterReconcilerWorkflow-replacement-closed-signal}, {@code NodeReplacementWorkflow-closed-signal}).
+   */
+  @Test
+  void recordReplacementsTellingTheirReconciler() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      var rounds = new AtomicInteger();
+      test.planning.onPlanDisruption(r -> rounds.incrementAndGet() == 1
+          ? new DisruptionPlan(0, List.of(Fixtures.command("default-a", "delete", null)), List.of())
+          : new DisruptionPlan(0, List.of(), List.of()));
+      String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
+      ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(30_000, 100_000, 60_000, Fixtures.LAUNCH, 2, 30));
+      test.env.sleep(Duration.ofSeconds(90));
+      String byHand = WorkflowIds.disruption("default-b");
+      var result = test.newWorkflow(NodeReplacementWorkflow.class, byHand)
+          .replace(Fixtures.replacement(Fixtures.command("default-b", "delete", null)));
+      assertEquals("Done", result.outcome());
+      test.env.sleep(Duration.ofSeconds(20));
+      assertEquals(3, rounds.get(), "the first round, one after its replacement closed, one after the other's");
+      write(test, id, "ClusterReconcilerWorkflow-replacement-closed-signal");
+      write(test, byHand, "NodeReplacementWorkflow-closed-signal");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
     }
   }
@@ -377,6 +396,15 @@ class HistoryRecorder {
         }
         return FakeNodeClaimActivities.launched(ref);
       });
+  }
+
+  /** Starts the test environment and a reconciler with {@code settings}, as the worker does on a new cluster. */
+  private static ClusterReconcilerWorkflow startReconciler(FarrierTestEnvironment test, ReconcilerSettings settings) {
+    test.start();
+    String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
+    WorkflowClient.start(test.newWorkflow(ClusterReconcilerWorkflow.class, id)::run,
+        new ReconcilerInput(Fixtures.CLUSTER, settings, 1, List.of()));
+    return test.existing(ClusterReconcilerWorkflow.class, id);
   }
 
   private static void write(FarrierTestEnvironment test, String workflowId, String name) throws IOException {

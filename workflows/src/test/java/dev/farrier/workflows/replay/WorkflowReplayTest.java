@@ -118,6 +118,23 @@ class WorkflowReplayTest {
         ClusterReconcilerWorkflowImpl.class);
   }
 
+  /**
+   * Version 1 of {@code replacement-closed-signal}: a replacement tells its reconciler it closed. Fails without the
+   * version check (the signal would be a command the older histories above do not have).
+   */
+  @Test
+  void replacementThatTellsItsReconcilerReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodeReplacementWorkflow-closed-signal.json",
+        NodeReplacementWorkflowImpl.class);
+  }
+
+  /** A reconciler whose replacements tell it they closed: its own counted once, one started by hand brings a round forward. */
+  @Test
+  void clusterReconcilerToldOfClosedReplacementsReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/ClusterReconcilerWorkflow-replacement-closed-signal.json",
+        ClusterReconcilerWorkflowImpl.class);
+  }
+
   /** Version 1 of {@code batch-closed-signal}: the batch tells its reconciler it closed. */
   @Test
   void provisioningThatTellsItsReconcilerReplays() throws Exception {
