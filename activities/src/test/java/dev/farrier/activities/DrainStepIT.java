@@ -213,8 +213,9 @@ class DrainStepIT {
   }
 
   /** The app each pod (namespace/name) belongs to: its name without the ReplicaSet's or DaemonSet's suffixes. */
+  /** A pod's app: its name less the ReplicaSet's pod-template-hash (1 to 10 characters, the digits of a 32-bit hash) and the 5-character suffix. */
   private Set<String> apps(List<String> pods) {
-    return pods.stream().map(p -> p.substring(namespace.length() + 1).replaceAll("(-[a-z0-9]{8,10})?-[a-z0-9]{5}$", ""))
+    return pods.stream().map(p -> p.substring(namespace.length() + 1).replaceAll("(-[a-z0-9]{1,10})?-[a-z0-9]{5}$", ""))
         .collect(Collectors.toSet());
   }
 
