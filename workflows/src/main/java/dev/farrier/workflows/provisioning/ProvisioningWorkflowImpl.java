@@ -4,8 +4,8 @@ import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.ReconcilerSignals;
 import dev.farrier.workflows.StructuredLog;
-import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.model.LaunchedInstance;
@@ -63,13 +63,7 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
 
   /** Signals the cluster's reconciler; false (logged) when it could not be told. */
   private static boolean tellReconciler(ProvisioningInput input, String signal, Object payload) {
-    try {
-      Workflow.newUntypedExternalWorkflowStub(WorkflowIds.reconciler(input.cluster())).signal(signal, payload);
-      return true;
-    } catch (RuntimeException e) {
-      StructuredLog.info(log, "reconciler not told", "signal", signal, "batch", input.batchId(), "error", Failures.reason(e));
-      return false;
-    }
+    return ReconcilerSignals.tell(input.cluster(), signal, payload, "batch", String.valueOf(input.batchId()));
   }
 
   private ProvisioningResult plannedAndLaunched(ProvisioningInput input) {

@@ -21,9 +21,9 @@ import dev.farrier.workflows.EventRecorder;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.ReconcilerSignals;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
-import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
@@ -248,13 +248,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     if (Workflow.getVersion(CLOSED_SIGNAL_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
       return;
     }
-    try {
-      Workflow.newUntypedExternalWorkflowStub(WorkflowIds.reconciler(cluster))
-          .signal(NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL, command.nodeClaim());
-    } catch (RuntimeException e) {
-      StructuredLog.info(log, "reconciler not told", "signal", NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL,
-          "nodeclaim", command.nodeClaim(), "error", Failures.reason(e));
-    }
+    ReconcilerSignals.tell(cluster, NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL, command.nodeClaim(), "nodeclaim",
+        command.nodeClaim());
   }
 
   /**
