@@ -12,6 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -23,33 +31,59 @@ import org.slf4j.LoggerFactory;
  * {@link NodeClaimStore#patchNodeClaimConditions} (status subresource, resourceVersion precondition, retried on conflict,
  * an unchanged status keeps its lastTransitionTime). A failed write is logged and left to the next pass: the conditions
  * inform, the plan decides, so they never fail the planning.
+ *
+ * <p>A planning round hands its pass over ({@link #submit}) and returns its plan at once: the writes happen on this
+ * writer's own thread, off the round's path. On a loaded API server (0.2-0.45 s a write, a 500-node fleet drifting) the
+ * writes had held every round for the 2 s they were allowed, and a freed budget slot waited for them. A pass handed
+ * over while another is being written stops that one after its current write: the newer pass lists the claims as they
+ * are now, so it carries whatever the older one had left.
  */
 final class DisruptionConditionWriter {
   private static final Logger log = LoggerFactory.getLogger(DisruptionConditionWriter.class);
-  /**
-   * Writes per pass, so a change that drifts a whole fleet at once (a new AMI) stays well inside the activity's
-   * timeout; the rest are written by the next passes (every 10 s).
-   */
-  static final int MAX_WRITES_PER_PASS = 100;
-  /**
-   * Time a pass may spend writing; the rest waits for the next pass. The writes happen inside the disruption round's
-   * planning activity: on a loaded API server (0.45 s a write, a 500-node fleet drifting) 100 writes held every round
-   * for 45 s, and freed budget slots waited for the round.
-   */
-  static final Duration TIME_PER_PASS = Duration.ofSeconds(2);
 
   private final NodeClaimStore cluster;
   private final Clock clock;
+  /** The newest pass handed over and not begun; a newer one replaces it. */
+  private final AtomicReference<Pass> waiting = new AtomicReference<>();
+  /** One thread, started when a pass is handed over and let go after a minute without one. */
+  private final ThreadPoolExecutor writer;
+  /** The writing of the last pass handed over (it follows all the ones before it). */
+  private volatile Future<?> last = CompletableFuture.completedFuture(null);
 
   DisruptionConditionWriter(NodeClaimStore cluster, Clock clock) {
     this.cluster = cluster;
     this.clock = clock;
+    this.writer = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+        Thread.ofPlatform().daemon().name("farrier-condition-writer").factory());
+    writer.allowCoreThreadTimeOut(true);
   }
 
   /** What to write to one claim: {@code set} merged by type, {@code removed} taken out; {@code summary} for the log. */
   record Change(String nodeClaim, List<Condition> set, List<String> removed, String summary) {}
 
-  /** Writes the changes {@code targets} make to {@code claims} (as listed); returns how many claims were written. */
+  private record Pass(List<NodeClaim> claims, List<ClaimConditions> targets) {}
+
+  /** Hands a pass over to the writer's thread and returns at once. */
+  synchronized void submit(List<NodeClaim> claims, List<ClaimConditions> targets) {
+    if (waiting.getAndSet(new Pass(claims, targets)) == null) {
+      last = writer.submit(() -> {
+        Pass pass = waiting.getAndSet(null);
+        if (pass != null) {
+          write(pass.claims(), pass.targets());
+        }
+      });
+    }
+  }
+
+  /** Waits until every pass handed over so far is written (or left to the next one). */
+  void awaitWrites(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+    last.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Writes the changes {@code targets} make to {@code claims} (as listed), stopping early when a newer pass is waiting;
+   * returns how many claims were written.
+   */
   int write(List<NodeClaim> claims, List<ClaimConditions> targets) {
     Map<String, NodeClaim> byName = claims.stream().collect(Collectors.toMap(c -> c.getMetadata().getName(), Function.identity()));
     Instant now = clock.instant();
@@ -62,9 +96,8 @@ final class DisruptionConditionWriter {
     }
     int written = 0;
     int tried = 0;
-    Instant stopAt = now.plus(TIME_PER_PASS);
-    for (Change change : changes.subList(0, Math.min(changes.size(), MAX_WRITES_PER_PASS))) {
-      if (!clock.instant().isBefore(stopAt)) {
+    for (Change change : changes) {
+      if (waiting.get() != null) {
         break;
       }
       tried++;
@@ -78,7 +111,7 @@ final class DisruptionConditionWriter {
       }
     }
     if (changes.size() > tried) {
-      log.info("nodeclaim conditions deferred to the next pass count={}", changes.size() - tried);
+      log.info("nodeclaim conditions left to the newer pass count={}", changes.size() - tried);
     }
     return written;
   }

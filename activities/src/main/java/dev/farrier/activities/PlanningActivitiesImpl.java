@@ -317,6 +317,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     return spotToSpotReplacement ? CheaperOfferings.spotToSpot(restricted, types) : restricted;
   }
 
+  /** Waits until the conditions of every planning round so far are written (for tests: they are written after the round). */
+  void awaitConditionWrites() throws Exception {
+    disruptionConditions.awaitWrites(java.time.Duration.ofMinutes(1));
+  }
+
   /**
    * Marks the other claims of each multi-node consolidation with the claim replaced for them
    * ({@link WellKnown#CONSOLIDATED_WITH_ANNOTATION}), so the next rounds leave them to it. A failed write is logged: the
@@ -347,10 +352,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /**
    * Plans drift, expiry and deletion for the NodeClaims Farrier launched. Claims it did not launch (Karpenter's, or a
    * user's) are left alone with a decision that says so: Farrier never terminates their instances, so it must not
-   * start draining them either. Then brings the Drifted, Expired and Consolidatable conditions of Farrier's claims to what
-   * {@link DisruptionConditions} decides from the same snapshot (idempotent: merged by type toward that target, an
-   * unchanged status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails
-   * the plan. With node repair on ({@link PlanDisruptionRequest#nodeRepair()}), a NodePool whose unhealthy share holds its
+   * start draining them either. Then hands the Drifted, Expired and Consolidatable conditions of Farrier's claims that
+   * {@link DisruptionConditions} decides from the same snapshot to the {@link DisruptionConditionWriter}, which writes
+   * them on its own thread, after the plan is returned (idempotent: merged by type toward that target, an unchanged
+   * status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails the plan. With node repair on ({@link PlanDisruptionRequest#nodeRepair()}), a NodePool whose unhealthy share holds its
    * repairs gets a Warning Event, at most once per {@link RepairBlockedEvents#WINDOW}. A preview plans the same and
    * writes, records and counts nothing.
    */
@@ -364,7 +369,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     if (!preview) {
       markGroups(plan.commands());
       var conditions = DisruptionConditions.of(snapshot.snapshot());
-      disruptionConditions.write(claims, conditions);
+      disruptionConditions.submit(claims, conditions);
       repairBlocked.record(Repair.of(snapshot.snapshot()).blocked());
       disruptionBlocked.record(plan.decisions());
       metrics.decided(plan.commands());

@@ -9,14 +9,17 @@ import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.workflows.planner.ClaimConditions;
 import dev.farrier.workflows.planner.ClaimConditions.StatusCondition;
-import dev.farrier.activities.cloud.MutableClock;
 import dev.farrier.activities.kube.NodeClaimStore;
 import java.lang.reflect.Proxy;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class DisruptionConditionWriterTest {
@@ -104,34 +107,73 @@ class DisruptionConditionWriterTest {
     assertEquals("older than expireAfter 720h (created at 2029-12-01T00:00:00Z)", written.message());
   }
 
-  @Test
-  void aPassStopsWritingOnceItsTimeIsSpentAndLeavesTheRestToTheNextOne() {
-    // An API server answering each write in 1 s (a loaded control plane): the pass must not hold the planning round.
-    var clock = new MutableClock(NOW);
-    List<String> written = new ArrayList<>();
-    NodeClaimStore store = (NodeClaimStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {NodeClaimStore.class},
-        (proxy, method, args) -> {
+  /** A store whose writes of the claims in {@code held} wait for {@code release}; every claim written is noted. */
+  private static NodeClaimStore store(List<String> written, List<String> held, CountDownLatch reached, CountDownLatch release) {
+    return (NodeClaimStore) Proxy.newProxyInstance(DisruptionConditionWriterTest.class.getClassLoader(),
+        new Class<?>[] {NodeClaimStore.class}, (proxy, method, args) -> {
           if (!method.getName().equals("patchNodeClaimConditions")) {
             throw new UnsupportedOperationException(method.getName());
           }
+          if (held.contains((String) args[0])) {
+            reached.countDown();
+            assertTrue(release.await(1, TimeUnit.MINUTES), "released");
+          }
           written.add((String) args[0]);
-          clock.advance(Duration.ofSeconds(1));
           return null;
         });
-    List<NodeClaim> claims = new ArrayList<>();
-    List<ClaimConditions> targets = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      var claim = claimWith(LAUNCHED);
-      claim.getMetadata().setName("c" + i);
-      claims.add(claim);
-      targets.add(new ClaimConditions("c" + i, List.of(AMI_DRIFT), List.of()));
-    }
-
-    int count = new DisruptionConditionWriter(store, clock).write(claims, targets);
-
-    long budget = DisruptionConditionWriter.TIME_PER_PASS.toSeconds();
-    assertEquals(budget, count);
-    assertEquals(List.of("c0", "c1", "c2").subList(0, (int) budget), written);
   }
 
+  /** Claims named {@code prefix0..} with no Drifted condition, and the targets that drift them all. */
+  private static List<NodeClaim> claims(String prefix, int count) {
+    List<NodeClaim> claims = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      var claim = claimWith(LAUNCHED);
+      claim.getMetadata().setName(prefix + i);
+      claims.add(claim);
+    }
+    return claims;
+  }
+
+  private static List<ClaimConditions> drifting(List<NodeClaim> claims) {
+    return claims.stream().map(c -> new ClaimConditions(c.getMetadata().getName(), List.of(AMI_DRIFT), List.of())).toList();
+  }
+
+  @Test
+  void aRoundHandsItsPassOverAndReturnsBeforeAnyWriteIsDone() throws Exception {
+    // An API server slow to answer (a loaded control plane): the planning round must not wait for it.
+    List<String> written = new CopyOnWriteArrayList<>();
+    var reached = new CountDownLatch(1);
+    var release = new CountDownLatch(1);
+    var writer = new DisruptionConditionWriter(store(written, List.of("c0"), reached, release), Clock.systemUTC());
+    var claims = claims("c", 3);
+
+    writer.submit(claims, drifting(claims));
+
+    assertTrue(reached.await(1, TimeUnit.MINUTES), "the writer's thread began");
+    assertEquals(List.of(), written, "the round returned while its first write was still waiting for the API server");
+    release.countDown();
+    writer.awaitWrites(Duration.ofMinutes(1));
+    assertEquals(List.of("c0", "c1", "c2"), written);
+  }
+
+  @Test
+  void aNewerPassStopsTheOneBeingWrittenAndOnlyTheNewestWaitingPassIsWritten() throws Exception {
+    List<String> written = new CopyOnWriteArrayList<>();
+    var reached = new CountDownLatch(1);
+    var release = new CountDownLatch(1);
+    var writer = new DisruptionConditionWriter(store(written, List.of("a0"), reached, release), Clock.systemUTC());
+    var first = claims("a", 10);
+    var skipped = claims("b", 2);
+    var newest = claims("c", 3);
+
+    writer.submit(first, drifting(first));
+    assertTrue(reached.await(1, TimeUnit.MINUTES), "the first pass is writing");
+    writer.submit(skipped, drifting(skipped));
+    writer.submit(newest, drifting(newest));
+    release.countDown();
+    writer.awaitWrites(Duration.ofMinutes(1));
+
+    assertEquals(List.of("a0", "c0", "c1", "c2"), written,
+        "the first pass stops after its current write; the pass replaced before it began is never written");
+  }
 }

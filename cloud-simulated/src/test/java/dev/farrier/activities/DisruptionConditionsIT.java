@@ -87,8 +87,10 @@ class DisruptionConditionsIT extends ClusterIT {
     return name;
   }
 
+  /** A planning round, and its conditions written (the writer writes them after the round returns). */
   private void plan() {
     activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER));
+    activities.conditionsWritten();
   }
 
   private NodeClaim stored(String name) {
@@ -236,6 +238,7 @@ class DisruptionConditionsIT extends ClusterIT {
 
     var round = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false,
         PlanDisruptionRequest.Purpose.ROUND));
+    activities.conditionsWritten();
 
     assertTrue(condition(expired, NodeClaimStatus.EXPIRED).isPresent(), "a round writes the conditions");
     assertTrue(round.commands().stream().anyMatch(c -> c.nodeClaim().equals(expired)), round.commands().toString());
@@ -260,6 +263,7 @@ class DisruptionConditionsIT extends ClusterIT {
       return condition(ours, NodeClaimStatus.EXPIRED).isPresent();
     });
     var plan = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER));
+    activities.conditionsWritten();
 
     assertEquals(Optional.empty(), condition(theirs, NodeClaimStatus.EXPIRED), "the planner never looked at it");
     assertTrue(plan.commands().stream().noneMatch(c -> c.nodeClaim().equals(theirs)), plan.commands().toString());

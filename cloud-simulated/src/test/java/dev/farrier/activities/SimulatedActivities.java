@@ -28,6 +28,7 @@ final class SimulatedActivities implements AutoCloseable {
   final SimulatedCloud cloud;
   final NodeClaimActivities claims;
   final PlanningActivities planning;
+  private final PlanningActivitiesImpl planningImpl;
   final String nodeClass = KubeTestSupport.unique("class");
   final String nodePool = KubeTestSupport.unique("pool");
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -36,8 +37,8 @@ final class SimulatedActivities implements AutoCloseable {
   SimulatedActivities(KubernetesClient client, Cluster cluster, Path cloudDir) {
     cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER)
         .withDelays(Duration.ofMillis(500), Duration.ofMillis(500)));
-    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud, meters),
-        new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING, meters));
+    planningImpl = new PlanningActivitiesImpl(cluster, cloud, ReplacementTracker.TAINT_MEANS_RUNNING, meters);
+    env.registerActivitiesImplementations(new NodeClaimActivitiesImpl(cluster, cloud, meters), planningImpl);
     var options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMinutes(2))
         .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build()).build();
     claims = env.newActivityStub(NodeClaimActivities.class, options);
@@ -47,6 +48,15 @@ final class SimulatedActivities implements AutoCloseable {
     KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
     // Launches take subnets, security groups and the instance profile from the status the worker's loop writes.
     new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
+  }
+
+  /** Waits until the conditions the planning rounds so far handed to their writer are written. */
+  void conditionsWritten() {
+    try {
+      planningImpl.awaitConditionWrites();
+    } catch (Exception e) {
+      throw new IllegalStateException("the planning rounds' conditions were not written", e);
+    }
   }
 
   @Override
