@@ -26,6 +26,7 @@ import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import dev.farrier.workflows.activities.ReplacementPlan;
 import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.workflows.activities.WorkloadRef;
 import dev.farrier.workflows.model.PodRef;
 import dev.farrier.workflows.model.Resources;
 import dev.farrier.workflows.model.Taint;
@@ -98,26 +99,33 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final DisruptionBlockedEvents disruptionBlocked;
   private final DisruptionMetrics metrics;
   private final boolean spotToSpot;
+  private final Function<List<String>, String> freezeOf;
   /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
   static final java.time.Duration UNSCHEDULABLE_EVENT_WINDOW = java.time.Duration.ofMinutes(10);
 
-  /** With spot-to-spot consolidation off, as Karpenter's default. */
+  /**
+   * With spot-to-spot consolidation off, as Karpenter's default, and no change freeze ever (as for a cluster whose
+   * reconciler does not run).
+   */
   public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters) {
-    this(cluster, cloud, replacements, meters, false);
+    this(cluster, cloud, replacements, meters, false, nodePools -> null);
   }
 
   /**
    * @param spotToSpot Karpenter's SpotToSpotConsolidation gate ({@code farrier.feature-gates.spot-to-spot-consolidation}):
    *                   an underutilized spot node may be replaced by a cheaper spot node, not only deleted
+   * @param freezeOf   the change freeze holding the cluster or one of these NodePools, described; null when none does
+   *                   (a rollout's plan in one step asks it: {@link dev.farrier.workflows.activities.RolloutScope#inOneStep})
    */
   public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters,
-      boolean spotToSpot) {
-    this(cluster, cloud, replacements, Clock.systemUTC(), meters, spotToSpot);
+      boolean spotToSpot, Function<List<String>, String> freezeOf) {
+    this(cluster, cloud, replacements, Clock.systemUTC(), meters, spotToSpot, freezeOf);
   }
 
   PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock, MeterRegistry meters,
-      boolean spotToSpot) {
+      boolean spotToSpot, Function<List<String>, String> freezeOf) {
     this.spotToSpot = spotToSpot;
+    this.freezeOf = freezeOf;
     this.cluster = cluster;
     this.cloud = cloud;
     this.replacements = replacements;
@@ -400,11 +408,26 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     if (request.rollout() == null) {
       throw ApplicationFailure.newNonRetryableFailure("planRollout needs a rollout scope", FailureTypes.INVALID_REQUEST);
     }
+    var scope = request.rollout();
+    if (scope.inOneStep()) {
+      String freeze = freezeOf.apply(scope.nodePools());
+      if (freeze != null) {
+        log.info("rollout batch not planned rollout={} frozen=\"{}\"", scope.workflowId(), freeze);
+        return RolloutBatch.frozenBy(freeze);
+      }
+    }
     var all = cluster.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
-    var batch = disruption.planRollout(disruptionSnapshot(all, claims, request.frozen(), false).snapshot(), request.rollout());
+    var batch = disruption.planRollout(disruptionSnapshot(all, claims, request.frozen(), false).snapshot(), scope);
+    if (scope.inOneStep()) {
+      Map<String, List<WorkloadRef>> workloads = new HashMap<>();
+      for (DisruptionCommand command : batch.commands()) {
+        workloads.put(command.nodeClaim(), command.nodeName() == null ? List.of() : Workloads.moved(cluster.listPodsOnNode(command.nodeName())));
+      }
+      batch = batch.withWorkloads(workloads);
+    }
     metrics.decided(batch.commands());
-    log.info("rollout batch planned rollout={} commands={} remaining={}", request.rollout().workflowId(), batch.commands().size(),
+    log.info("rollout batch planned rollout={} commands={} remaining={}", scope.workflowId(), batch.commands().size(),
         batch.remaining());
     return batch;
   }

@@ -29,11 +29,9 @@ import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import dev.farrier.workflows.upgrade.AmiTerm;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -218,11 +216,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   @Override
   public List<WorkloadRef> workloadsOn(WorkloadsRequest request) {
     Set<String> nodes = new HashSet<>(request.nodes());
-    return reader.listBoundPods().stream()
-        .filter(p -> nodes.contains(p.getSpec().getNodeName()) && !PodViews.terminal(p))
-        .map(RolloutActivitiesImpl::workload).flatMap(Optional::stream)
-        .filter(w -> !"DaemonSet".equals(w.kind()))
-        .distinct().sorted(Comparator.comparing(WorkloadRef::toString)).toList();
+    return Workloads.moved(reader.listBoundPods().stream().filter(p -> nodes.contains(p.getSpec().getNodeName())).toList());
   }
 
   @Override
@@ -233,7 +227,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     Set<String> asked = new HashSet<>(request.nodes()); // a pending pod's node is null, which List.of refuses to look up
     List<PodHealth> pods = Stream.concat(reader.listBoundPods().stream(), reader.listPendingPods().stream())
         .filter(p -> !PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null)
-        .map(p -> workload(p).filter(workloads::contains).map(w -> health(p, w)))
+        .map(p -> Workloads.of(p).filter(workloads::contains).map(w -> health(p, w)))
         .flatMap(Optional::stream).distinct()
         .filter(p -> !request.troubledElsewhereOnly() || asked.contains(p.node()) || p.restarts() > 0
             || p.waitingReason() != null)
@@ -282,12 +276,6 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
 
   private static List<String> imageIds(List<Image> images) {
     return images.stream().map(Image::id).sorted().distinct().toList();
-  }
-
-  private static Optional<WorkloadRef> workload(Pod pod) {
-    List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-    return owners == null ? Optional.empty() : owners.stream().filter(o -> Boolean.TRUE.equals(o.getController())).findFirst()
-        .map(o -> new WorkloadRef(pod.getMetadata().getNamespace(), o.getKind(), o.getName()));
   }
 
   private static PodHealth health(Pod pod, WorkloadRef workload) {

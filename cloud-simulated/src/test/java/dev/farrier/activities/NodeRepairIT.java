@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionPlan;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.planner.Repair;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -24,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,15 +57,7 @@ class NodeRepairIT extends ClusterIT {
   /** A claim of the test's NodePool launched, registered and initialized; returns claim and node names. */
   private List<String> initializedNode() {
     var name = KubeTestSupport.unique(activities.nodePool);
-    activities.claims.createNodeClaim(new NodeClaimRequest(name, activities.nodePool, activities.nodeClass, List.of("m5.large"),
-        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large")),
-            Requirement.in(WellKnown.ARCH_LABEL, List.of("amd64"))),
-        Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), null, "720h", null, List.of()));
-    var launched = activities.claims.launchInstance(new NodeClaimRef(CLUSTER, name));
-    var node = activities.claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
-    var request = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), node);
-    activities.claims.registerNode(request);
-    activities.claims.awaitInitialized(request);
+    var node = activities.initializedNode(name, null);
     created.add(List.of(name, node));
     return List.of(name, node);
   }

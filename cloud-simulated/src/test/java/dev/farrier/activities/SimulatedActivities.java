@@ -5,8 +5,14 @@ import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.status.StatusRefresher;
+import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;
+import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.workflows.model.Requirement;
+import dev.farrier.workflows.model.Resources;
+import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.activity.ActivityOptions;
@@ -15,6 +21,8 @@ import io.temporal.testing.TestActivityEnvironment;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The real activity implementations on a simulated cloud against the shared kube-apiserver: a new EC2NodeClass (the
@@ -48,6 +56,22 @@ final class SimulatedActivities implements AutoCloseable {
     KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(nodePool, nodeClass));
     // Launches take subnets, security groups and the instance profile from the status the worker's loop writes.
     new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
+  }
+
+  /**
+   * A claim {@code name} of the test's NodePool, with NodePool hash {@code hash} (null: none), launched, registered
+   * and initialized (a simulated kubelet must be running); returns its node's name.
+   */
+  String initializedNode(String name, String hash) {
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, nodeClass, List.of("m5.large"),
+        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("m5.large")), Requirement.in(WellKnown.ARCH_LABEL, List.of("amd64"))),
+        Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), hash, "720h", null, List.of()));
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    var node = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    var registered = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), node);
+    claims.registerNode(registered);
+    claims.awaitInitialized(registered);
+    return node;
   }
 
   /** Waits until the conditions the planning rounds so far handed to their writer are written. */

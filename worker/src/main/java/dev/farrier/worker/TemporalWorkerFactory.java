@@ -79,13 +79,14 @@ public class TemporalWorkerFactory {
     var worker = factory.newWorker(settings.taskQueue(), WORKER_OPTIONS);
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     var workflows = new TemporalWorkflowStatus(client);
+    var freezeOf = workflows.freezeOf(settings.clusterName());
     worker.registerActivitiesImplementations(
         new PlanningActivitiesImpl(cluster, metered(cloud.provider(), "planning", settings, meters),
-            new TemporalReplacementTracker(client, settings.clusterName()), meters, spotToSpotConsolidation),
+            new TemporalReplacementTracker(client, settings.clusterName()), meters, spotToSpotConsolidation, freezeOf),
         new NodeClaimActivitiesImpl(cluster, metered(cloud.provider(), "nodeclaim", settings, meters), meters),
         new NodeActivitiesImpl(cluster, meters),
         new RolloutActivitiesImpl(cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),
-            workflows.freezeOf(settings.clusterName())));
+            freezeOf));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster,
           metered(cloud.provider(), "interruption", settings, meters), interruption.counters()));

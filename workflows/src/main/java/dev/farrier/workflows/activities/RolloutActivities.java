@@ -28,7 +28,10 @@ public interface RolloutActivities {
   @ActivityMethod
   void awaitImages(SwitchImagesRequest request);
 
-  /** The controllers (ReplicaSet, StatefulSet, Job, ...) of the pods on these nodes that will move when they drain. */
+  /**
+   * The controllers (ReplicaSet, StatefulSet, Job, ...) of the pods on these nodes that will move when they drain. Asked
+   * by rollouts from before {@code rollout-plan-in-one-step}; since, the plan names them ({@link RolloutBatch#workloads}).
+   */
   @ActivityMethod
   List<WorkloadRef> workloadsOn(WorkloadsRequest request);
 
@@ -38,7 +41,8 @@ public interface RolloutActivities {
 
   /**
    * The change freeze ({@code farrier freeze}) holding the cluster or one of the NodePools, described; null when none
-   * does. Read from the cluster's reconciler; a cluster whose reconciler does not run has no freeze.
+   * does. Read from the cluster's reconciler; a cluster whose reconciler does not run has no freeze. Asked by rollouts
+   * from before {@code rollout-plan-in-one-step}; since, the plan answers it ({@link RolloutBatch#frozen}).
    */
   @ActivityMethod
   String frozen(FrozenRequest request);

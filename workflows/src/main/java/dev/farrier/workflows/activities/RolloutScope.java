@@ -15,12 +15,20 @@ import java.util.List;
  * @param inFlight   NodeClaims whose replacement the rollout has started and not seen close: they count as being
  *                   replaced (against the budgets, and never planned again) even before their taint lands or the
  *                   replacement shows in Temporal's list of running workflows
+ * @param inOneStep  the answer also says whether a change freeze holds the NodePools (then plans nothing), and what
+ *                   runs on each old node it hands out: a rollout's plan in one activity, where it took three (the
+ *                   freeze, the plan, the workloads), each a round trip through the workflow
  */
-public record RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims, List<String> inFlight) {
+public record RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims, List<String> inFlight,
+    boolean inOneStep) {
   public RolloutScope {
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
     onlyClaims = onlyClaims == null ? List.of() : List.copyOf(onlyClaims);
     inFlight = inFlight == null ? List.of() : List.copyOf(inFlight);
+  }
+
+  public RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims, List<String> inFlight) {
+    this(workflowId, nodePools, max, onlyClaims, inFlight, false);
   }
 
   /** Nothing in flight: a batch, planned once the one before it has closed. */

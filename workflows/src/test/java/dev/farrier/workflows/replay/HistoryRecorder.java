@@ -342,8 +342,11 @@ class HistoryRecorder {
    * pods stay not Ready, then crash-loop at its gate's sixth look, while default-4's gate is in its soak: the rollout
    * stops and everything launched is rolled back. The code before {@code rolling-gate-sleeps} and
    * {@code RolloutBatch.heldCount} (7b78aab) wrote {@code NodePoolUpgradeWorkflow-rolling}: the planner listed every
-   * waiting node, the slots' own included, and the soaking gate woke on the stop and cancelled its timer. Version 1 of {@code rolling-gate-sleeps} when recorded today
-   * ({@code NodePoolUpgradeWorkflow-rolling-gate-sleeps}): it sees the stop at its next look.
+   * waiting node, the slots' own included, and the soaking gate woke on the stop and cancelled its timer. Version 1 of
+   * {@code rolling-gate-sleeps} ({@code NodePoolUpgradeWorkflow-rolling-gate-sleeps}): it sees the stop at its next
+   * look. Version 1 of {@code rollout-plan-in-one-step} when recorded today
+   * ({@code NodePoolUpgradeWorkflow-rollout-plan-in-one-step}): the freeze, the plan and the old nodes' workloads in one
+   * activity.
    */
   @Test
   void recordRollingRollout() throws IOException {
@@ -381,11 +384,10 @@ class HistoryRecorder {
           List.of("default"), null, target, null, "3", 1, 30, 300, false, 0, true, "ci-job-42", null));
       assertEquals(UpgradeResult.FAILED, result.outcome());
       assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
-      write(test, id, "NodePoolUpgradeWorkflow-rolling-gate-sleeps");
+      write(test, id, "NodePoolUpgradeWorkflow-rollout-plan-in-one-step");
     }
   }
 
-  /** Writes a new history file; one already there is an older worker's history, which must stay as it is. */
   /** A batch planned into two claims: default-ok launches, default-nocap finds no capacity. */
   private static void planOneLaunchAndOneWithoutCapacity(FarrierTestEnvironment test) {
       test.planning.onPlanProvisioning(r -> new ProvisioningPlan(
@@ -407,6 +409,7 @@ class HistoryRecorder {
     return test.existing(ClusterReconcilerWorkflow.class, id);
   }
 
+  /** Writes a new history file; one already there is an older worker's history, which must stay as it is. */
   private static void write(FarrierTestEnvironment test, String workflowId, String name) throws IOException {
     Files.createDirectories(DIR);
     Files.writeString(DIR.resolve(name + ".json"), test.client().fetchHistory(workflowId).toJson(true), StandardOpenOption.CREATE_NEW);

@@ -167,4 +167,15 @@ class WorkflowReplayTest {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodePoolUpgradeWorkflow-rolling-gate-sleeps.json",
         NodePoolUpgradeWorkflowImpl.class);
   }
+
+  /**
+   * The same run at version 1 of {@code rollout-plan-in-one-step}: each plan one activity that also answers the freeze
+   * and the old nodes' workloads. Fails if the plan is asked in one step without that version (the two histories
+   * above then find a {@code planRollout} where their {@code frozen} was).
+   */
+  @Test
+  void rollingRolloutPlannedInOneStepReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodePoolUpgradeWorkflow-rollout-plan-in-one-step.json",
+        NodePoolUpgradeWorkflowImpl.class);
+  }
 }

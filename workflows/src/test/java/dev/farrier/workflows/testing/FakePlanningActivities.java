@@ -11,8 +11,12 @@ import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.RolloutScope;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.workflows.activities.FrozenRequest;
+import dev.farrier.workflows.activities.WorkloadRef;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -29,6 +33,7 @@ public class FakePlanningActivities implements PlanningActivities {
       r -> new ReplacementPlan(Fixtures.claim(r.replacementName(), "default"), 3, "like " + r.nodeName());
   private volatile Function<PlanDisruptionRequest, DisruptionPlan> planDisruption = r -> DisruptionPlan.empty(0);
   private volatile Function<PlanDisruptionRequest, RolloutBatch> planRollout = r -> new RolloutBatch(List.of(), 0, List.of());
+  private volatile FakeRolloutActivities rollout;
   private volatile Function<RecheckDisruptionRequest, CandidateDecision> recheckDisruption =
       r -> new CandidateDecision(r.nodeClaim(), null, null, true, r.reason() + ": still stands");
 
@@ -102,11 +107,35 @@ public class FakePlanningActivities implements PlanningActivities {
     return planDisruption.apply(request);
   }
 
+  /**
+   * Where a plan in one step ({@link dev.farrier.workflows.activities.RolloutScope#inOneStep}) asks for the freeze and
+   * the workloads on the old nodes, as the worker's planning activity does: the rollout fake, which journals the
+   * freeze's {@code frozen} as its own call would.
+   */
+  public FakePlanningActivities askingRolloutsOf(FakeRolloutActivities rollout) {
+    this.rollout = rollout;
+    return this;
+  }
+
   @Override
   public RolloutBatch planRollout(PlanDisruptionRequest request) {
-    journal.record("planRollout", request.rollout() == null ? null : request.rollout().onlyClaims().isEmpty()
-        ? "max=" + request.rollout().max() : "rollback " + request.rollout().onlyClaims());
-    return planRollout.apply(request);
+    var scope = request.rollout();
+    if (scope != null && scope.inOneStep()) {
+      String freeze = rollout.frozen(new FrozenRequest(request.cluster(), scope.nodePools()));
+      if (freeze != null) {
+        return RolloutBatch.frozenBy(freeze);
+      }
+    }
+    journal.record("planRollout", scope == null ? null : scope.onlyClaims().isEmpty()
+        ? "max=" + scope.max() : "rollback " + scope.onlyClaims());
+    RolloutBatch batch = planRollout.apply(request);
+    if (scope == null || !scope.inOneStep()) {
+      return batch;
+    }
+    Map<String, List<WorkloadRef>> workloads = new HashMap<>();
+    batch.commands().forEach(c -> workloads.put(c.nodeClaim(),
+        c.nodeName() == null ? List.of() : FakeRolloutActivities.workloadsOf(List.of(c.nodeName()))));
+    return batch.withWorkloads(workloads);
   }
 
   @Override

@@ -85,7 +85,12 @@ public class FakeRolloutActivities implements RolloutActivities {
   @Override
   public List<WorkloadRef> workloadsOn(WorkloadsRequest request) {
     journal.record("workloadsOn", request.nodes());
-    return request.nodes().stream().map(n -> new WorkloadRef("default", "ReplicaSet", "web-" + n)).toList();
+    return workloadsOf(request.nodes());
+  }
+
+  /** One workload per node: ReplicaSet {@code web-<node>}. */
+  static List<WorkloadRef> workloadsOf(List<String> nodes) {
+    return nodes.stream().map(n -> new WorkloadRef("default", "ReplicaSet", "web-" + n)).toList();
   }
 
   @Override

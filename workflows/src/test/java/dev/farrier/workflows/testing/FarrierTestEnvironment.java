@@ -17,9 +17,9 @@ public final class FarrierTestEnvironment implements AutoCloseable {
   public final CallJournal journal = new CallJournal();
   public final FakeNodeClaimActivities nodeClaims = new FakeNodeClaimActivities(journal);
   public final FakeNodeActivities nodes = new FakeNodeActivities(journal);
-  public final FakePlanningActivities planning = new FakePlanningActivities(journal);
   public final FakeInterruptionActivities interruption = new FakeInterruptionActivities(journal);
   public final FakeRolloutActivities rollout = new FakeRolloutActivities(journal);
+  public final FakePlanningActivities planning = new FakePlanningActivities(journal).askingRolloutsOf(rollout);
   public final TestWorkflowEnvironment env;
   public final Worker worker;
 
