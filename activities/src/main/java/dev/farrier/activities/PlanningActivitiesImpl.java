@@ -363,7 +363,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * start draining them either. Then hands the Drifted, Expired and Consolidatable conditions of Farrier's claims that
    * {@link DisruptionConditions} decides from the same snapshot to the {@link DisruptionConditionWriter}, which writes
    * them on its own thread, after the plan is returned (idempotent: merged by type toward that target, an unchanged
-   * status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails the plan. With node repair on ({@link PlanDisruptionRequest#nodeRepair()}), a NodePool whose unhealthy share holds its
+   * status keeps its lastTransitionTime, nothing sent when already so); a failed write is logged, never fails the plan.
+   * With node repair on ({@link PlanDisruptionRequest#nodeRepair()}), a NodePool whose unhealthy share holds its
    * repairs gets a Warning Event, at most once per {@link RepairBlockedEvents#WINDOW}. A preview plans the same and
    * writes, records and counts nothing.
    */
@@ -420,16 +421,25 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var batch = disruption.planRollout(disruptionSnapshot(all, claims, request.frozen(), false).snapshot(), scope);
     if (scope.inOneStep()) {
-      Map<String, List<WorkloadRef>> workloads = new HashMap<>();
-      for (DisruptionCommand command : batch.commands()) {
-        workloads.put(command.nodeClaim(), command.nodeName() == null ? List.of() : Workloads.moved(cluster.listPodsOnNode(command.nodeName())));
-      }
-      batch = batch.withWorkloads(workloads);
+      batch = batch.withWorkloads(workloadsOn(batch.commands()));
     }
     metrics.decided(batch.commands());
     log.info("rollout batch planned rollout={} commands={} remaining={}", scope.workflowId(), batch.commands().size(),
         batch.remaining());
     return batch;
+  }
+
+  /** By command's NodeClaim, what runs on its node ({@link Workloads#moved}), from one list of the bound pods. */
+  private Map<String, List<WorkloadRef>> workloadsOn(List<DisruptionCommand> commands) {
+    Set<String> nodes = commands.stream().map(DisruptionCommand::nodeName).filter(Objects::nonNull).collect(Collectors.toSet());
+    Map<String, List<Pod>> podsByNode = nodes.isEmpty() ? Map.of() : cluster.listBoundPods().stream()
+        .filter(p -> nodes.contains(p.getSpec().getNodeName())).collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+    Map<String, List<WorkloadRef>> workloads = new HashMap<>();
+    for (DisruptionCommand command : commands) {
+      workloads.put(command.nodeClaim(), command.nodeName() == null ? List.of()
+          : Workloads.moved(podsByNode.getOrDefault(command.nodeName(), List.of())));
+    }
+    return workloads;
   }
 
   @Override
