@@ -107,20 +107,35 @@ class DisruptionConditionWriterTest {
     assertEquals("older than expireAfter 720h (created at 2029-12-01T00:00:00Z)", written.message());
   }
 
-  /** A store whose writes of the claims in {@code held} wait for {@code release}; every claim written is noted. */
-  private static NodeClaimStore store(List<String> written, List<String> held, CountDownLatch reached, CountDownLatch release) {
-    return (NodeClaimStore) Proxy.newProxyInstance(DisruptionConditionWriterTest.class.getClassLoader(),
-        new Class<?>[] {NodeClaimStore.class}, (proxy, method, args) -> {
-          if (!method.getName().equals("patchNodeClaimConditions")) {
-            throw new UnsupportedOperationException(method.getName());
-          }
-          if (held.contains((String) args[0])) {
-            reached.countDown();
-            assertTrue(release.await(1, TimeUnit.MINUTES), "released");
-          }
-          written.add((String) args[0]);
-          return null;
-        });
+  /**
+   * A writer on a store whose write of claim {@code held} waits until {@code release} (the API server slow to answer),
+   * noting every claim written.
+   */
+  private static final class HeldWriter {
+    final List<String> written = new CopyOnWriteArrayList<>();
+    final CountDownLatch reached = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final DisruptionConditionWriter writer;
+
+    HeldWriter(String held) {
+      NodeClaimStore store = (NodeClaimStore) Proxy.newProxyInstance(DisruptionConditionWriterTest.class.getClassLoader(),
+          new Class<?>[] {NodeClaimStore.class}, (proxy, method, args) -> {
+            if (!method.getName().equals("patchNodeClaimConditions")) {
+              throw new UnsupportedOperationException(method.getName());
+            }
+            if (held.equals(args[0])) {
+              reached.countDown();
+              assertTrue(release.await(1, TimeUnit.MINUTES), "released");
+            }
+            written.add((String) args[0]);
+            return null;
+          });
+      writer = new DisruptionConditionWriter(store, Clock.systemUTC());
+    }
+
+    void awaitHeld() throws InterruptedException {
+      assertTrue(reached.await(1, TimeUnit.MINUTES), "the writer's thread reached " + written);
+    }
   }
 
   /** Claims named {@code prefix0..} with no Drifted condition, and the targets that drift them all. */
@@ -140,40 +155,33 @@ class DisruptionConditionWriterTest {
 
   @Test
   void aRoundHandsItsPassOverAndReturnsBeforeAnyWriteIsDone() throws Exception {
-    // An API server slow to answer (a loaded control plane): the planning round must not wait for it.
-    List<String> written = new CopyOnWriteArrayList<>();
-    var reached = new CountDownLatch(1);
-    var release = new CountDownLatch(1);
-    var writer = new DisruptionConditionWriter(store(written, List.of("c0"), reached, release), Clock.systemUTC());
+    var held = new HeldWriter("c0");
     var claims = claims("c", 3);
 
-    writer.submit(claims, drifting(claims));
+    held.writer.submit(claims, drifting(claims));
 
-    assertTrue(reached.await(1, TimeUnit.MINUTES), "the writer's thread began");
-    assertEquals(List.of(), written, "the round returned while its first write was still waiting for the API server");
-    release.countDown();
-    writer.awaitWrites(Duration.ofMinutes(1));
-    assertEquals(List.of("c0", "c1", "c2"), written);
+    held.awaitHeld();
+    assertEquals(List.of(), held.written, "the round returned while its first write was still waiting for the API server");
+    held.release.countDown();
+    held.writer.awaitWrites(Duration.ofMinutes(1));
+    assertEquals(List.of("c0", "c1", "c2"), held.written);
   }
 
   @Test
   void aNewerPassStopsTheOneBeingWrittenAndOnlyTheNewestWaitingPassIsWritten() throws Exception {
-    List<String> written = new CopyOnWriteArrayList<>();
-    var reached = new CountDownLatch(1);
-    var release = new CountDownLatch(1);
-    var writer = new DisruptionConditionWriter(store(written, List.of("a0"), reached, release), Clock.systemUTC());
+    var held = new HeldWriter("a0");
     var first = claims("a", 10);
     var skipped = claims("b", 2);
     var newest = claims("c", 3);
 
-    writer.submit(first, drifting(first));
-    assertTrue(reached.await(1, TimeUnit.MINUTES), "the first pass is writing");
-    writer.submit(skipped, drifting(skipped));
-    writer.submit(newest, drifting(newest));
-    release.countDown();
-    writer.awaitWrites(Duration.ofMinutes(1));
+    held.writer.submit(first, drifting(first));
+    held.awaitHeld();
+    held.writer.submit(skipped, drifting(skipped));
+    held.writer.submit(newest, drifting(newest));
+    held.release.countDown();
+    held.writer.awaitWrites(Duration.ofMinutes(1));
 
-    assertEquals(List.of("a0", "c0", "c1", "c2"), written,
+    assertEquals(List.of("a0", "c0", "c1", "c2"), held.written,
         "the first pass stops after its current write; the pass replaced before it began is never written");
   }
 }

@@ -11,26 +11,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class KubeconfigTest {
+  private static final String CA_PEM = Pki.pem(Pki.certificateAuthority("test-ca", Duration.ofDays(1)).certificate());
+
+  /** What a Kubernetes client reads from the kubeconfig rendered for this user and token. */
+  private static Config readBack(String user, String token) {
+    return Config.fromKubeconfig(new Kubeconfig("https://127.0.0.1:6443", CA_PEM, user, token).render());
+  }
+
   @Test
   void aKubernetesClientReadsServerTokenAndEmbeddedCa() {
-    String caPem = Pki.pem(Pki.certificateAuthority("test-ca", Duration.ofDays(1)).certificate());
-    String yaml = new Kubeconfig("https://127.0.0.1:6443", caPem, "farrier-admin", "s3cret").render();
-
-    Config config = Config.fromKubeconfig(yaml);
+    Config config = readBack("farrier-admin", "s3cret");
 
     assertEquals("https://127.0.0.1:6443/", config.getMasterUrl());
     assertEquals("s3cret", config.getAutoOAuthToken());
-    assertEquals(caPem, new String(Base64.getDecoder().decode(config.getCaCertData()), StandardCharsets.US_ASCII));
+    assertEquals(CA_PEM, new String(Base64.getDecoder().decode(config.getCaCertData()), StandardCharsets.US_ASCII));
     assertEquals(Kubeconfig.CLUSTER, config.getCurrentContext().getName());
     assertEquals("farrier-admin", config.getCurrentContext().getContext().getUser());
   }
 
   @Test
   void valuesThatNeedQuotingInYamlReadBackAsWritten() {
-    String caPem = Pki.pem(Pki.certificateAuthority("test-ca", Duration.ofDays(1)).certificate());
-    String yaml = new Kubeconfig("https://127.0.0.1:6443", caPem, "system:kube-scheduler", "#not: a comment").render();
-
-    Config config = Config.fromKubeconfig(yaml);
+    Config config = readBack("system:kube-scheduler", "#not: a comment");
 
     assertEquals("#not: a comment", config.getAutoOAuthToken());
     assertEquals("system:kube-scheduler", config.getCurrentContext().getContext().getUser());

@@ -283,17 +283,26 @@ class ClusterReconcilerWorkflowTest {
         "all three asked for by the same workflow task");
   }
 
-  @Test
-  void aReplacementThatClosesBringsTheNextRoundForwardSoItsBudgetSlotIsTakenAtOnce() {
-    // A minute between rounds: without the refill the second round would come 60 s after the first.
+  /**
+   * When each planning round ran, recorded: the first plans {@code claim} ({@code method}, as drifted; nothing when
+   * null), the others nothing.
+   */
+  private List<Long> recordRounds(String claim, String method) {
     List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
     test.planning.onPlanDisruption(request -> {
       rounds.add(test.env.currentTimeMillis());
-      return rounds.size() == 1
-          ? new DisruptionPlan(0, List.of(Fixtures.command("default-empty", "delete", null)),
-              List.of(new CandidateDecision("default-empty", "node-default-empty", "default", true, "drifted")))
+      return rounds.size() == 1 && claim != null
+          ? new DisruptionPlan(0, List.of(Fixtures.command(claim, method, null)),
+              List.of(new CandidateDecision(claim, "node-" + claim, "default", true, "drifted")))
           : new DisruptionPlan(0, List.of(), List.of());
     });
+    return rounds;
+  }
+
+  @Test
+  void aReplacementThatClosesBringsTheNextRoundForwardSoItsBudgetSlotIsTakenAtOnce() {
+    // A minute between rounds: without the refill the second round would come 60 s after the first.
+    List<Long> rounds = recordRounds("default-empty", "delete");
     start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
 
     test.env.sleep(Duration.ofSeconds(100));
@@ -311,14 +320,7 @@ class ClusterReconcilerWorkflowTest {
     // as it closes, which reaches the reconciler just before its result) must not bring a round forward on its own,
     // or every close would cost a second round.
     test.nodes.onDrainStep(request -> FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb"));
-    List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
-    test.planning.onPlanDisruption(request -> {
-      rounds.add(test.env.currentTimeMillis());
-      return rounds.size() == 1
-          ? new DisruptionPlan(0, List.of(Fixtures.command("default-stuck", "replace", null)),
-              List.of(new CandidateDecision("default-stuck", "node-default-stuck", "default", true, "drifted")))
-          : new DisruptionPlan(0, List.of(), List.of());
-    });
+    List<Long> rounds = recordRounds("default-stuck", "replace");
     ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
     test.env.sleep(Duration.ofSeconds(70));
     assertEquals(1, test.journal.count("taintDisrupted node-default-stuck"), "its replacement runs");
@@ -333,11 +335,7 @@ class ClusterReconcilerWorkflowTest {
   void aReplacementItDidNotStartBringsTheNextRoundForwardWhenItCloses() {
     // As after a continue-as-new: the replacement was started by an earlier run (here, by hand), so this run only
     // learns of its close from the replacement's signal.
-    List<Long> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
-    test.planning.onPlanDisruption(request -> {
-      rounds.add(test.env.currentTimeMillis());
-      return new DisruptionPlan(0, List.of(), List.of());
-    });
+    List<Long> rounds = recordRounds(null, null);
     start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
     test.env.sleep(Duration.ofSeconds(65));
     assertEquals(1, rounds.size(), "the first round, at the 60 s interval");
