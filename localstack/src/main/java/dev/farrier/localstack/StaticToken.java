@@ -1,12 +1,16 @@
 package dev.farrier.localstack;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.UncheckedIOException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
- * One line of kube-apiserver's {@code --token-auth-file}: {@code token,user,uid,"group1,group2"}.
+ * One line of kube-apiserver's {@code --token-auth-file}, a CSV file: {@code token,user,uid,"group1,group2"}.
  *
  * @param token the bearer token (random hex)
  * @param user the user name the API server authenticates the token as
@@ -14,10 +18,15 @@ import java.util.stream.Collectors;
  */
 record StaticToken(String token, String user, List<String> groups) {
   private static final SecureRandom RANDOM = new SecureRandom();
+  /** Four columns, no header, one line per token: what the API server's reader (Go's encoding/csv) takes. */
+  private static final ObjectWriter CSV = new CsvMapper().writer(CsvSchema.builder()
+      .addColumn("token").addColumn("user").addColumn("uid").addColumn("groups")
+      .setUseHeader(false).setLineSeparator("\n").build());
 
   StaticToken {
-    if (token.contains(",") || user.contains(",") || groups.stream().anyMatch(g -> g.contains(",") || g.contains("\""))) {
-      throw new IllegalArgumentException("token, user and groups must not contain commas or quotes");
+    // The API server splits the groups column on commas: a group cannot hold one.
+    if (groups.stream().anyMatch(g -> g.contains(","))) {
+      throw new IllegalArgumentException("a group name cannot contain a comma: " + groups);
     }
     groups = List.copyOf(groups);
   }
@@ -28,12 +37,12 @@ record StaticToken(String token, String user, List<String> groups) {
     return new StaticToken(HexFormat.of().formatHex(bytes), user, groups);
   }
 
-  /** The CSV line; the uid is the user name, which is unique in this file. */
-  String csvLine() {
-    return token + "," + user + "," + user + ",\"" + String.join(",", groups) + "\"";
-  }
-
+  /** The token file: one CSV line per token; the uid is the user name, which is unique in this file. */
   static String csv(List<StaticToken> tokens) {
-    return tokens.stream().map(StaticToken::csvLine).collect(Collectors.joining("\n", "", "\n"));
+    try {
+      return CSV.writeValueAsString(tokens.stream().map(t -> List.of(t.token, t.user, t.user, String.join(",", t.groups))).toList());
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

@@ -38,16 +38,20 @@ class KubeconfigTest {
   }
 
   @Test
-  void tokenFileLinesQuoteTheGroupList() {
-    StaticToken token = new StaticToken("abc", "kwok", List.of("system:masters", "extra"));
-    assertEquals("abc,kwok,kwok,\"system:masters,extra\"", token.csvLine());
-    assertEquals("def,system:kube-scheduler,system:kube-scheduler,\"\"",
-        new StaticToken("def", "system:kube-scheduler", List.of()).csvLine());
+  void theTokenFileIsOneCsvLinePerTokenWithTheGroupsInOneQuotedColumn() {
+    String csv = StaticToken.csv(List.of(new StaticToken("abc", "kwok", List.of("system:masters", "extra")),
+        new StaticToken("def", "system:kube-scheduler", List.of()), new StaticToken("ghi", "o'brien, ann", List.of("dev"))));
+
+    assertEquals("""
+        abc,kwok,kwok,"system:masters,extra"
+        def,system:kube-scheduler,system:kube-scheduler,
+        ghi,"o'brien, ann","o'brien, ann",dev
+        """, csv);
   }
 
   @Test
-  void tokenFileRejectsValuesThatWouldBreakTheCsv() {
-    assertThrows(IllegalArgumentException.class, () -> new StaticToken("a,b", "user", List.of()));
+  void aGroupWithACommaIsRefusedTheApiServerWouldSplitIt() {
+    assertThrows(IllegalArgumentException.class, () -> new StaticToken("abc", "user", List.of("a,b")));
   }
 
   @Test
