@@ -169,7 +169,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
         : current.getMetadata().getAnnotations().get(WellKnown.ROLLOUT_ANNOTATION);
     if (owner != null && !owner.equals(workflowId) && workflowRunning.test(owner)) {
       throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " is being upgraded by " + owner
-          + ": wait for it to end, or abort it (farrier upgrade abort --id " + owner + ")", FailureTypes.ROLLOUT_CONFLICT);
+          + ": wait for it to end, or abort it (farrier upgrade abort " + owner + " --reason ...)", FailureTypes.ROLLOUT_CONFLICT);
     }
     String holder = writer.compareAndSetNodePoolAnnotation(pool, WellKnown.ROLLOUT_ANNOTATION, owner, workflowId);
     if (!workflowId.equals(holder)) {

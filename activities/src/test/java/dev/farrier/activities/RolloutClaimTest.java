@@ -131,6 +131,8 @@ class RolloutClaimTest {
 
     assertEquals(FailureTypes.ROLLOUT_CONFLICT, refusal.getType());
     assertTrue(refusal.getOriginalMessage().contains("being upgraded by upgrade/b/al2023@v20251020"), refusal.getOriginalMessage());
+    assertTrue(refusal.getOriginalMessage().contains("farrier upgrade abort upgrade/b/al2023@v20251020 --reason"),
+        "names the command that aborts it (the id is the command's argument): " + refusal.getOriginalMessage());
     assertEquals(List.of("a=" + ID, "a=null"), writes, "all or none");
     assertEquals(Map.of("b", "upgrade/b/al2023@v20251020"), owners);
   }
