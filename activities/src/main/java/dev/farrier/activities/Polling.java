@@ -16,6 +16,10 @@ final class Polling {
   private Polling() {}
 
   static <T> T until(Supplier<Optional<T>> probe, Supplier<String> progress) {
+    return until(probe, progress, INTERVAL);
+  }
+
+  static <T> T until(Supplier<Optional<T>> probe, Supplier<String> progress, Duration interval) {
     while (true) {
       var value = probe.get();
       if (value.isPresent()) {
@@ -23,7 +27,7 @@ final class Polling {
       }
       Activity.getExecutionContext().heartbeat(progress.get());
       try {
-        Thread.sleep(INTERVAL);
+        Thread.sleep(interval);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while polling", e);

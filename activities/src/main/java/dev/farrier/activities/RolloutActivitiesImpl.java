@@ -13,6 +13,8 @@ import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.RolloutWriter;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.ClosedReplacement;
+import dev.farrier.workflows.activities.FollowRequest;
 import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
 import dev.farrier.workflows.activities.HealthObservation.PodHealth;
@@ -30,7 +32,9 @@ import dev.farrier.workflows.upgrade.AmiTerm;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -61,21 +65,29 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   private final Predicate<String> workflowRunning;
   private final ReconcilerSettings settings;
   private final Function<List<String>, String> freezeOf;
+  private final Function<String, Optional<ClosedReplacement>> closedReplacement;
+
+  /** How often {@link #awaitClosed} asks again whether a followed replacement has closed. */
+  static final Duration FOLLOW_INTERVAL = Duration.ofSeconds(1);
 
   /**
    * @param workflowRunning whether a workflow id runs now (a NodePool whose owner has ended is free again); must answer
    *                        true when it cannot tell
    * @param settings        the worker's launch and drain settings, handed to the rollout's replacements
    * @param freezeOf        the change freeze holding the cluster or one of the given NodePools, described; null when none
+   * @param closedReplacement how the replacement of a NodeClaim ({@code disrupt/<nodeclaim>}) ended, once it has; empty
+   *                        while it runs; throws when Temporal does not answer in time
    */
   public RolloutActivitiesImpl(ClusterReader reader, RolloutWriter writer, CloudProvider cloud, Predicate<String> workflowRunning,
-      ReconcilerSettings settings, Function<List<String>, String> freezeOf) {
+      ReconcilerSettings settings, Function<List<String>, String> freezeOf,
+      Function<String, Optional<ClosedReplacement>> closedReplacement) {
     this.reader = reader;
     this.writer = writer;
     this.cloud = cloud;
     this.workflowRunning = workflowRunning;
     this.settings = settings;
     this.freezeOf = freezeOf;
+    this.closedReplacement = closedReplacement;
   }
 
   @Override
@@ -211,6 +223,20 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
             .map(c -> new TreeSet<>(NodeClassImages.fromStatus(c).values().stream().flatMap(List::stream).toList()))
             .filter(expected::equals),
         () -> "waiting for EC2NodeClass " + request.nodeClass() + " to resolve " + expected);
+  }
+
+  @Override
+  public List<ClosedReplacement> awaitClosed(FollowRequest request) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(request.waitSeconds()).toNanos();
+    var context = Activity.getExecutionContext();
+    return Polling.until(() -> {
+      List<ClosedReplacement> closed = new ArrayList<>();
+      for (String claim : request.nodeClaims()) {
+        closedReplacement.apply(claim).ifPresent(closed::add);
+        context.heartbeat(claim); // each answer is bounded below the heartbeat timeout; many are not
+      }
+      return closed.isEmpty() && System.nanoTime() < deadline ? Optional.empty() : Optional.of(closed);
+    }, () -> "following " + request.nodeClaims().size() + " replacement(s)", FOLLOW_INTERVAL);
   }
 
   @Override

@@ -136,4 +136,26 @@ class TemporalReplacementTrackerIT {
     finish(running, "running");
     finish(other, "elsewhere");
   }
+
+  /**
+   * What a rolling rollout's follow of its carried replacements reads: nothing while one runs, its result once it has
+   * completed, and why not for one terminated by hand or never started.
+   */
+  @Test
+  void aClosedReplacementIsFoundWithItsResultOrWhyItHasNone() {
+    var status = new TemporalWorkflowStatus(client);
+    var running = replace("prod", "follow-running");
+    replace("prod", "follow-terminated");
+    client.newUntypedWorkflowStub(WorkflowIds.disruption("follow-terminated")).terminate("removed by hand");
+
+    assertTrue(status.closedReplacement("follow-running").isEmpty(), "it runs");
+    var terminated = status.closedReplacement("follow-terminated").orElseThrow();
+    assertTrue(terminated.result() == null && terminated.failure().contains("terminated"), terminated.toString());
+    var missing = status.closedReplacement("follow-never").orElseThrow();
+    assertTrue(missing.result() == null && missing.failure().contains("not found"), missing.toString());
+
+    finish(running, "follow-running");
+    var done = status.closedReplacement("follow-running").orElseThrow();
+    assertTrue(done.failure() == null && "Done".equals(done.result().outcome()), done.toString());
+  }
 }

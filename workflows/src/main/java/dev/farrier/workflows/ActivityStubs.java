@@ -119,6 +119,8 @@ public final class ActivityStubs {
         "WorkloadsOn", QUICK,
         "ObserveHealth", call(Duration.ofSeconds(30), Duration.ofMinutes(2)),
         "Frozen", QUICK,
+        // Returns after its own wait (the request's, under a minute), so one attempt is bounded by a minute.
+        "AwaitClosed", heartbeating(call(Duration.ofMinutes(1), Duration.ofMinutes(5))),
         "Release", CLEANUP);
   }
 

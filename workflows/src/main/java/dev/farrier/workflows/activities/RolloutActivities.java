@@ -48,6 +48,14 @@ public interface RolloutActivities {
   String frozen(FrozenRequest request);
 
   /**
+   * The replacements of {@code request} that have closed, with their results; waits (heartbeating) until at least one
+   * has, or {@code waitSeconds} have passed (then none). A rolling rollout follows with it the replacements it carried
+   * across continue-as-new: they were its children in the run before, so their results no longer come to it.
+   */
+  @ActivityMethod
+  List<ClosedReplacement> awaitClosed(FollowRequest request);
+
+  /**
    * Gives the NodePools back: removes {@code farrier.dev/rollout} where it names this rollout, and from the
    * EC2NodeClass that annotation and the previous terms it kept (the next rollout records its own).
    */

@@ -23,7 +23,9 @@ import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.CandidateDecision;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.ClosedReplacement;
 import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.workflows.activities.FollowRequest;
 import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
@@ -47,7 +49,9 @@ import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.ChildWorkflowFailure;
+import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
+import io.temporal.workflow.CompletablePromise;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.SignalExternalWorkflowException;
 import io.temporal.workflow.Workflow;
@@ -103,6 +107,20 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * slot waited 5.7 s (median) for its next replacement. Older runs replay with the three.
    */
   static final String PLAN_IN_ONE_STEP_CHANGE = "rollout-plan-in-one-step";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): with {@code --rolling}, the rollout continues as new with its
+   * slots in flight ({@link UpgradeState#carried}) instead of first waiting for its window to drain, and does so after
+   * {@link #MAX_STARTS_PER_RUN} replacements at the latest. The next run gates the carried slots and follows their
+   * running replacements ({@link RolloutActivities#awaitClosed}). In a 500-node roll each drain left slots idle for
+   * about one replacement's time, twice a roll. Older runs replay with the drain.
+   */
+  static final String HAND_OVER_IN_FLIGHT_CHANGE = "rolling-hand-over-in-flight";
+  /** With {@code --rolling}: the replacements one run starts, at most, before it continues as new with its slots. */
+  public static final int MAX_STARTS_PER_RUN = 100;
+  /** How long one {@link RolloutActivities#awaitClosed} waits for a carried replacement to close. */
+  static final Duration FOLLOW_WAIT = Duration.ofSeconds(30);
+  /** The failure type a carried replacement's failure is given again in the run that took it over. */
+  static final String CARRIED_FAILURE = "CarriedReplacementFailed";
   private static final String IN_FLIGHT_ONLY = "waiting for replacements in flight";
 
   /** Thrown inside the workflow when the rollout must stop; caught by {@link #upgrade}, never leaves it. */
@@ -127,6 +145,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   private boolean abortPassedOn;
   private RolloutActivities rollout;
   private PlanningActivities planning;
+  /** With {@code --rolling}: the replacements this run has started (see {@link #MAX_STARTS_PER_RUN}). */
+  private int startedThisRun;
 
   @Override
   public UpgradeResult upgrade(UpgradeInput in) {
@@ -258,12 +278,15 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * and the next planned as soon as one has passed its gate. At most a batch of nodes is unproven at any time, as with batches, but a slow replacement holds only its own
    * slot, not the whole batch. A failed gate, too many failures, a step failing past its retries or an abort stop new
    * starts; the replacements in flight finish (an abort is passed on to them) before the rollback, so every node they
-   * launched is known to it. A change freeze or the budgets hold new starts only.
+   * launched is known to it. A change freeze or the budgets hold new starts only. The slots in flight go along when it
+   * continues as new ({@link #HAND_OVER_IN_FLIGHT_CHANGE}).
    */
   private void rollOn(BatchSize size) {
     int max = size.of(Math.max(state.total(), 1));
     Map<String, Promise<ReplacementResult>> replacements = new LinkedHashMap<>();
     Map<String, Promise<String>> slots = new LinkedHashMap<>();
+    Map<String, List<WorkloadRef>> watched = new HashMap<>();
+    takeOver(replacements, slots, watched);
     long planAt = 0;
     enter(UpgradePhase.ROLLING);
     while (true) {
@@ -297,12 +320,15 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         continue;
       }
       boolean handOver = Workflow.getInfo().isContinueAsNewSuggested();
+      if ((handOver || startedThisRun >= MAX_STARTS_PER_RUN) && handsOverInFlight()) {
+        Workflow.continueAsNew(input.continuedWith(state.withCarried(carry(slots, replacements, watched))));
+      }
       if (handOver && slots.isEmpty()) {
         Workflow.continueAsNew(input.continuedWith(state));
       }
       if (!handOver && slots.size() < max && Workflow.currentTimeMillis() >= planAt) {
         try {
-          planAt = refill(max, replacements, slots);
+          planAt = refill(max, replacements, slots, watched);
         } catch (ActivityFailure failure) {
           stopping = new RolloutStopped("a step failed: " + Failures.reason(failure), false);
         }
@@ -326,11 +352,109 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     return slots.values().stream().anyMatch(Promise::isCompleted);
   }
 
+  private static boolean handsOverInFlight() {
+    return Workflow.getVersion(HAND_OVER_IN_FLIGHT_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  /** The slots in flight, for the next run: each with what its gate watches and its replacement's end, if known. */
+  private static List<CarriedSlot> carry(Map<String, Promise<String>> slots, Map<String, Promise<ReplacementResult>> replacements,
+      Map<String, List<WorkloadRef>> watched) {
+    List<CarriedSlot> carried = new ArrayList<>();
+    for (String claim : slots.keySet()) {
+      Promise<ReplacementResult> replacement = replacements.get(claim);
+      List<WorkloadRef> moved = watched.getOrDefault(claim, List.of());
+      if (!replacement.isCompleted()) {
+        carried.add(new CarriedSlot(claim, moved, null, null));
+      } else if (replacement.getFailure() != null) {
+        carried.add(new CarriedSlot(claim, moved, null, reasonOf(replacement.getFailure())));
+      } else {
+        carried.add(new CarriedSlot(claim, moved, replacement.get(), null));
+      }
+    }
+    return carried;
+  }
+
+  /**
+   * Takes over the slots the run before carried: each is gated again from the start (a soak begun before is begun
+   * again), and the replacements still running are followed until they close ({@link #follow}).
+   */
+  private void takeOver(Map<String, Promise<ReplacementResult>> replacements, Map<String, Promise<String>> slots,
+      Map<String, List<WorkloadRef>> watched) {
+    List<CarriedSlot> carried = state.carried();
+    if (carried.isEmpty()) {
+      return;
+    }
+    state = state.withCarried(List.of());
+    Map<String, CompletablePromise<ReplacementResult>> running = new LinkedHashMap<>();
+    for (CarriedSlot slot : carried) {
+      String claim = slot.nodeClaim();
+      Promise<ReplacementResult> replacement;
+      if (slot.running()) {
+        CompletablePromise<ReplacementResult> closes = Workflow.newPromise();
+        running.put(claim, closes);
+        replacement = closes;
+      } else {
+        replacement = slot.failure() != null ? Workflow.newFailedPromise(carriedFailure(slot.failure()))
+            : Workflow.newPromise(slot.result());
+      }
+      replacements.put(claim, replacement);
+      watched.put(claim, slot.moved());
+      slots.put(claim, Async.function(() -> gateOf(claim, replacement, slot.moved())));
+    }
+    if (!running.isEmpty()) {
+      Async.procedure(() -> follow(running));
+    }
+    StructuredLog.info(log, "rollout took over its slots in flight", "rollout", workflowId, "slots", carried.size(),
+        "running", running.size());
+  }
+
+  /**
+   * Waits for the carried replacements still running to close, and completes each one's promise with its result or
+   * failure. A follow that fails past its retries (Temporal not answering) is tried again after {@link #REPLAN_INTERVAL}:
+   * the slots wait, which is the safe side.
+   */
+  private void follow(Map<String, CompletablePromise<ReplacementResult>> running) {
+    while (running.values().stream().anyMatch(p -> !p.isCompleted())) {
+      List<String> open = running.entrySet().stream().filter(e -> !e.getValue().isCompleted()).map(Map.Entry::getKey).toList();
+      List<ClosedReplacement> closed;
+      try {
+        closed = rollout.awaitClosed(new FollowRequest(input.cluster(), open, FOLLOW_WAIT.toSeconds()));
+      } catch (ActivityFailure failure) {
+        StructuredLog.warn(log, "rollout cannot follow its carried replacements, trying again", "rollout", workflowId,
+            "error", Failures.reason(failure));
+        Workflow.sleep(REPLAN_INTERVAL);
+        continue;
+      }
+      for (ClosedReplacement done : closed) {
+        CompletablePromise<ReplacementResult> closes = running.get(done.nodeClaim());
+        if (closes == null || closes.isCompleted()) {
+          continue;
+        }
+        if (done.result() != null) {
+          closes.complete(done.result());
+        } else {
+          closes.completeExceptionally(carriedFailure(done.failure()));
+        }
+      }
+    }
+  }
+
+  private static ApplicationFailure carriedFailure(String reason) {
+    return ApplicationFailure.newFailure(reason, CARRIED_FAILURE);
+  }
+
+  /** Why a replacement failed: a carried one as the run before (or the follow) said, a child's from its failure. */
+  private static String reasonOf(RuntimeException failure) {
+    return failure instanceof ApplicationFailure carried && CARRIED_FAILURE.equals(carried.getType())
+        ? carried.getOriginalMessage() : Failures.reason(failure);
+  }
+
   /**
    * Plans up to the free slots and starts them. Returns when to plan again: now (0) after a full answer, after
    * {@link #REPLAN_INTERVAL} (or the next slot freed) when the planner held the rest, or -1 when nothing remains.
    */
-  private long refill(int max, Map<String, Promise<ReplacementResult>> replacements, Map<String, Promise<String>> slots) {
+  private long refill(int max, Map<String, Promise<ReplacementResult>> replacements, Map<String, Promise<String>> slots,
+      Map<String, List<WorkloadRef>> watched) {
     RolloutBatch next = planNext(max - slots.size(), List.copyOf(slots.keySet()));
     long later = Workflow.currentTimeMillis() + REPLAN_INTERVAL.toMillis();
     if (next.frozen() != null) {
@@ -369,8 +493,10 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       return 0; // aborted while planning: nothing more is started
     }
     List<String> failed = new ArrayList<>();
+    startedThisRun += next.commands().size();
     start(next.commands(), failed).forEach((claim, result) -> {
       replacements.put(claim, result);
+      watched.put(claim, moved.get(claim).get());
       slots.put(claim, Async.function(() -> gateOf(claim, result, moved.get(claim).get())));
     });
     state = state.withBatch(state.batch() + 1, List.copyOf(slots.keySet()));
@@ -411,7 +537,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     ReplacementResult done;
     try {
       done = replacement.get();
-    } catch (ChildWorkflowFailure failure) {
+    } catch (TemporalFailure failure) {
       return null; // counted as a failed replacement when its slot closes
     }
     if (!"Done".equals(done.outcome()) || done.replacementNode() == null) {
@@ -484,8 +610,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     try {
       ReplacementResult done = result.get();
       return new Outcome("Done".equals(done.outcome()), null, done.replacementNodeClaim(), done.replacementNode());
-    } catch (ChildWorkflowFailure failure) {
-      return new Outcome(false, claim + " failed: " + Failures.reason(failure), null, null);
+    } catch (TemporalFailure failure) {
+      return new Outcome(false, claim + " failed: " + reasonOf(failure), null, null);
     }
   }
 

@@ -19,6 +19,9 @@ import java.util.List;
  * @param blocker        what holds it now (a budget, do-not-disrupt, the gate, an approval, a PDB), null when nothing
  * @param blockedSinceMillis when {@code blocker} started holding it
  * @param cause          why it stopped, once it failed or was aborted
+ * @param carried        with {@code rolling}: the slots in flight when the run before continued as new, for this run
+ *                       to take over; empty once it has (and in every run of a rollout from before {@code
+ *                       rolling-hand-over-in-flight})
  */
 public record UpgradeState(
     RolloutClaim claim,
@@ -31,46 +34,53 @@ public record UpgradeState(
     List<String> current,
     String blocker,
     Long blockedSinceMillis,
-    String cause) {
+    String cause,
+    List<CarriedSlot> carried) {
   public UpgradeState {
     launched = launched == null ? List.of() : List.copyOf(launched);
     current = current == null ? List.of() : List.copyOf(current);
+    carried = carried == null ? List.of() : List.copyOf(carried);
   }
 
   static UpgradeState initial() {
-    return new UpgradeState(null, UpgradePhase.CLAIMING, 0, 0, 0, 0, List.of(), List.of(), null, null, null);
+    return new UpgradeState(null, UpgradePhase.CLAIMING, 0, 0, 0, 0, List.of(), List.of(), null, null, null, List.of());
   }
 
   UpgradeState withClaim(RolloutClaim c) {
-    return new UpgradeState(c, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, cause);
+    return new UpgradeState(c, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, cause, carried);
   }
 
   UpgradeState withPhase(UpgradePhase p) {
-    return new UpgradeState(claim, p, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, cause);
+    return new UpgradeState(claim, p, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, cause, carried);
   }
 
   UpgradeState withBatch(int number, List<String> claims) {
-    return new UpgradeState(claim, phase, number, total, replaced, failures, launched, claims, blocker, blockedSinceMillis, cause);
+    return new UpgradeState(claim, phase, number, total, replaced, failures, launched, claims, blocker, blockedSinceMillis, cause, carried);
   }
 
   UpgradeState withTotal(int t) {
-    return new UpgradeState(claim, phase, batch, t, replaced, failures, launched, current, blocker, blockedSinceMillis, cause);
+    return new UpgradeState(claim, phase, batch, t, replaced, failures, launched, current, blocker, blockedSinceMillis, cause, carried);
   }
 
   UpgradeState withOutcomes(int newlyReplaced, int newlyFailed, List<String> newlyLaunched) {
     List<String> all = new java.util.ArrayList<>(launched);
     all.addAll(newlyLaunched);
     return new UpgradeState(claim, phase, batch, total, replaced + newlyReplaced, failures + newlyFailed, all, List.of(),
-        blocker, blockedSinceMillis, cause);
+        blocker, blockedSinceMillis, cause, carried);
   }
 
   /** Sets what holds the rollout; the time it started holding is kept while the blocker stays the same. */
   UpgradeState withBlocker(String b, long nowMillis) {
     Long since = b == null ? null : b.equals(blocker) && blockedSinceMillis != null ? blockedSinceMillis : nowMillis;
-    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, b, since, cause);
+    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, b, since, cause, carried);
+  }
+
+  UpgradeState withCarried(List<CarriedSlot> slots) {
+    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis,
+        cause, slots);
   }
 
   UpgradeState withCause(String c) {
-    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, c);
+    return new UpgradeState(claim, phase, batch, total, replaced, failures, launched, current, blocker, blockedSinceMillis, c, carried);
   }
 }

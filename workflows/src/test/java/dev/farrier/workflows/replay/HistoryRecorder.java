@@ -11,6 +11,7 @@ import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.RolloutScope;
 import dev.farrier.workflows.upgrade.AmiTarget;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
+import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflowImpl;
 import dev.farrier.workflows.upgrade.UpgradeInput;
 import dev.farrier.workflows.upgrade.UpgradeResult;
 import dev.farrier.workflows.activities.ProvisioningPlan;
@@ -385,6 +386,45 @@ class HistoryRecorder {
       assertEquals(UpgradeResult.FAILED, result.outcome());
       assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
       write(test, id, "NodePoolUpgradeWorkflow-rollout-plan-in-one-step");
+    }
+  }
+
+  /**
+   * Version 1 of {@code rolling-hand-over-in-flight}: a rolling rollout of {@code MAX_STARTS_PER_RUN} + 11 nodes with
+   * ten slots continues as new after {@code MAX_STARTS_PER_RUN} starts with its slots in flight. The drain of the first
+   * run's last start is held (a PDB) until the second run has planned, so that run follows its replacement to its
+   * end. Writes the second run ({@code NodePoolUpgradeWorkflow-rolling-hand-over-in-flight}); the first, several MB,
+   * is replayed by {@code NodePoolUpgradeWorkflowTest} instead.
+   */
+  @Test
+  void recordRollingHandOver() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      int nodes = NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + 11;
+      List<String> fleet = new ArrayList<>();
+      for (int i = 1; i <= nodes; i++) {
+        fleet.add("default-" + i);
+      }
+      Set<String> runs = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      test.planning.onPlanRollout(r -> {
+        runs.add(io.temporal.activity.Activity.getExecutionContext().getInfo().getRunId());
+        synchronized (fleet) {
+          int remaining = fleet.size();
+          List<String> take = new ArrayList<>(fleet.subList(0, Math.min(r.rollout().max(), fleet.size())));
+          fleet.removeAll(take);
+          return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), remaining, List.of());
+        }
+      });
+      String held = FakeNodeClaimActivities.nodeNameOf("default-" + (NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + 1));
+      test.nodes.onDrainStep(r -> r.nodeName().equals(held) && runs.size() < 2
+          ? FakeNodeActivities.blockedByPdb(List.of("default/web-0"), "default/web-pdb") : FakeNodeActivities.drained(List.of()));
+      test.start();
+      AmiTarget target = AmiTarget.parse("al2023@v20251103");
+      String id = WorkflowIds.upgrade(List.of("default"), null, target.text());
+      UpgradeResult result = test.newWorkflow(NodePoolUpgradeWorkflow.class, id).upgrade(new UpgradeInput(Fixtures.CLUSTER,
+          List.of("default"), null, target, null, "10", 1, 0, 30, false, 0, true, "ci-job-42", null));
+      assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+      assertEquals(2, runs.size(), runs.toString());
+      write(test, id, "NodePoolUpgradeWorkflow-rolling-hand-over-in-flight");
     }
   }
 

@@ -178,4 +178,15 @@ class WorkflowReplayTest {
     WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodePoolUpgradeWorkflow-rollout-plan-in-one-step.json",
         NodePoolUpgradeWorkflowImpl.class);
   }
+
+  /**
+   * The run a rolling rollout continued as with its slots in flight (version 1 of {@code rolling-hand-over-in-flight}):
+   * it gates the carried slots, follows the one still running ({@code awaitClosed}) and rolls on. Fails if the carried
+   * slots are not taken over first, or are followed another way.
+   */
+  @Test
+  void rollingRolloutThatTookOverSlotsInFlightReplays() throws Exception {
+    WorkflowReplayer.replayWorkflowExecutionFromResource("histories/NodePoolUpgradeWorkflow-rolling-hand-over-in-flight.json",
+        NodePoolUpgradeWorkflowImpl.class);
+  }
 }

@@ -1,6 +1,8 @@
 package dev.farrier.workflows.testing;
 
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.ClosedReplacement;
+import dev.farrier.workflows.activities.FollowRequest;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
 import dev.farrier.workflows.activities.ReleaseRolloutRequest;
@@ -30,6 +32,8 @@ public class FakeRolloutActivities implements RolloutActivities {
   /** How many more times {@link #frozen} answers with the freeze before it is lifted; -1: until changed. */
   private volatile int frozenAnswers = -1;
   private volatile boolean failSwitchBack;
+  /** How a replacement ended, once it has; set by {@link FarrierTestEnvironment} from its Temporal client. */
+  private volatile Function<String, java.util.Optional<ClosedReplacement>> closed = claim -> java.util.Optional.empty();
 
   public FakeRolloutActivities(CallJournal journal) {
     this.journal = journal;
@@ -122,6 +126,33 @@ public class FakeRolloutActivities implements RolloutActivities {
     }
     journal.record("frozen", request.nodePools(), frozen);
     return frozen;
+  }
+
+  public FakeRolloutActivities onClosed(Function<String, java.util.Optional<ClosedReplacement>> behaviour) {
+    this.closed = behaviour;
+    return this;
+  }
+
+  /**
+   * As the worker's: the replacements that have closed, looked at every 20 ms of wall time (Temporal's test server does
+   * not skip time while an activity runs) until one has or the request's wait has passed.
+   */
+  @Override
+  public List<ClosedReplacement> awaitClosed(FollowRequest request) {
+    journal.record("awaitClosed", request.nodeClaims());
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(request.waitSeconds()).toNanos();
+    while (true) {
+      List<ClosedReplacement> done = request.nodeClaims().stream().map(closed).flatMap(java.util.Optional::stream).toList();
+      if (!done.isEmpty() || System.nanoTime() >= deadline) {
+        return done;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
   }
 
   @Override

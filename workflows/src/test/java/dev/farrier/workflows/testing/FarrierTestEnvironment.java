@@ -3,7 +3,14 @@ package dev.farrier.workflows.testing;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.FarrierWorkflows;
 import dev.farrier.workflows.TaskQueues;
+import dev.farrier.workflows.Failures;
+import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.activities.ClosedReplacement;
+import dev.farrier.workflows.replacement.ReplacementResult;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -30,6 +37,26 @@ public final class FarrierTestEnvironment implements AutoCloseable {
     worker = env.newWorker(TaskQueues.DEFAULT);
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption, rollout);
+    rollout.onClosed(this::closedReplacement);
+  }
+
+  /** How {@code disrupt/<nodeClaim>} ended, once it has (its latest run); empty while it runs. */
+  private java.util.Optional<ClosedReplacement> closedReplacement(String nodeClaim) {
+    var stub = client().newUntypedWorkflowStub(WorkflowIds.disruption(nodeClaim));
+    WorkflowExecutionStatus status;
+    try {
+      status = stub.describe().getStatus();
+    } catch (WorkflowNotFoundException e) {
+      return java.util.Optional.of(ClosedReplacement.failed(nodeClaim, "not found"));
+    }
+    if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(ClosedReplacement.completed(nodeClaim, stub.getResult(ReplacementResult.class)));
+    } catch (WorkflowFailedException e) {
+      return java.util.Optional.of(ClosedReplacement.failed(nodeClaim, status.name() + ": " + Failures.reason(e.getCause())));
+    }
   }
 
   public FarrierTestEnvironment start() {

@@ -45,6 +45,11 @@ class NodePoolUpgradeWorkflowTest {
   private final Set<String> rolledBack = ConcurrentHashMap.newKeySet();
   /** Each forward plan's slots: what it may hand out plus what the rollout said it has in flight. */
   private final List<Integer> slotsAsked = new ArrayList<>();
+  /** Each forward plan: the rollout's run that asked it, and the replacements it said it has in flight. */
+  private final List<Plan> plansByRun = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private record Plan(String runId, List<String> inFlight) {}
+
   /** The forward plan (counting from 1) that fails past its retries, as when the API server refuses the lists; 0 for none. */
   private volatile int planFailing;
 
@@ -68,6 +73,7 @@ class NodePoolUpgradeWorkflowTest {
           throw ApplicationFailure.newNonRetryableFailure("listing NodeClaims: the API server refused", "KubernetesApiError");
         }
         slotsAsked.add(scope.max() + scope.inFlight().size());
+        plansByRun.add(new Plan(io.temporal.activity.Activity.getExecutionContext().getInfo().getRunId(), scope.inFlight()));
         int remaining = drifted.size();
         List<String> take = new ArrayList<>(drifted.subList(0, Math.min(scope.max(), drifted.size())));
         drifted.removeAll(take);
@@ -230,6 +236,79 @@ class NodePoolUpgradeWorkflowTest {
     assertTrue(test.journal.all().stream().filter(c -> c.startsWith("observeHealth")).allMatch(c -> !c.contains(",")),
         test.journal.all().toString());
     io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(test.client().fetchHistory(ID), NodePoolUpgradeWorkflowImpl.class);
+  }
+
+  /**
+   * A rolling rollout continues as new (after {@link NodePoolUpgradeWorkflowImpl#MAX_STARTS_PER_RUN} starts here; on a
+   * real server also when Temporal suggests it) with its slots in flight: the next run's first plan counts them, the
+   * replacements still running are followed to their end, and each node is replaced once. Before, the window drained
+   * to empty first: in a 500-node roll, idle slots for about one replacement's time at each hand-over.
+   */
+  @Test
+  void rollingContinuesAsNewWithItsSlotsInFlightInsteadOfDrainingThem() throws Exception {
+    int nodes = NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + 11;
+    fleet(nodes);
+    drainHeldUntilHandedOver(lastStartOfFirstRun());
+
+    UpgradeResult result = run(rolling("10", 0));
+
+    assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+    assertEquals(nodes, result.replaced());
+    assertEquals(0, result.failures());
+    assertEquals(nodes, batchSizes.stream().mapToInt(Integer::intValue).sum(), "each node handed out once: " + batchSizes);
+    List<String> runs = plansByRun.stream().map(Plan::runId).distinct().toList();
+    assertEquals(2, runs.size(), "one hand-over after " + NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + " starts: " + runs);
+    Plan firstOfSecondRun = plansByRun.stream().filter(p -> p.runId().equals(runs.get(1))).findFirst().orElseThrow();
+    assertFalse(firstOfSecondRun.inFlight().isEmpty(), "the second run began with the first run's slots in flight");
+    assertTrue(test.journal.countStartingWith("awaitClosed") > 0, "the carried replacements still running were followed");
+    // Both runs replay: the first with its marker and the hand-over, the second with the carried slots.
+    var second = test.client().fetchHistory(ID);
+    String firstRunId = second.getHistory().getEvents(0).getWorkflowExecutionStartedEventAttributes().getFirstExecutionRunId();
+    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(test.client().fetchHistory(ID, firstRunId),
+        NodePoolUpgradeWorkflowImpl.class);
+    io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(second, NodePoolUpgradeWorkflowImpl.class);
+  }
+
+  /**
+   * A carried replacement that ends without its result (terminated by hand, here as the follow reports it) counts as a
+   * failed replacement in the run that took it over: with no failures allowed, the rollout stops and rolls back.
+   */
+  @Test
+  void rollingACarriedReplacementThatEndsWithoutAResultCountsAsFailed() {
+    fleet(NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + 11);
+    drainHeldUntilHandedOver(lastStartOfFirstRun());
+    test.rollout.onClosed(claim -> java.util.Optional.of(
+        dev.farrier.workflows.activities.ClosedReplacement.failed(claim, "disrupt/" + claim + " terminated by hand")));
+
+    UpgradeResult result = run(rolling("10", 0));
+
+    assertEquals(UpgradeResult.FAILED, result.outcome());
+    assertTrue(result.cause().contains("failed: disrupt/default-") && result.cause().contains("terminated by hand"), result.cause());
+    // Every carried replacement the follow reported is a failure, the held one at least.
+    assertTrue(result.failures() >= 1, "failures " + result.failures());
+    assertTrue(result.rolledBack() > 0, "the nodes it launched were replaced back");
+    assertEquals("release [default]", test.journal.steps().getLast());
+  }
+
+  /** The claim the first run's last start replaces: the canary, then {@code MAX_STARTS_PER_RUN} rolling starts. */
+  private static String lastStartOfFirstRun() {
+    return "default-" + (NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + 1);
+  }
+
+  /**
+   * The drain of {@code claim}'s old node is held by a PDB until the rollout's second run has planned, so its
+   * replacement is certainly running when the first run hands over.
+   */
+  private void drainHeldUntilHandedOver(String claim) {
+    String node = FakeNodeClaimActivities.nodeNameOf(claim);
+    // At most 20 s of wall time, so that a rollout that never hands over fails the test's checks instead of hanging.
+    var heldSince = new java.util.concurrent.atomic.AtomicLong();
+    test.nodes.onDrainStep(r -> {
+      boolean held = r.nodeName().equals(node) && plansByRun.stream().map(Plan::runId).distinct().count() < 2
+          && (heldSince.compareAndSet(0, System.nanoTime()) || System.nanoTime() - heldSince.get() < 20_000_000_000L);
+      return held ? dev.farrier.workflows.testing.FakeNodeActivities.blockedByPdb(List.of("default/web-0"), "default/web-pdb")
+          : dev.farrier.workflows.testing.FakeNodeActivities.drained(List.of());
+    });
   }
 
   private boolean handedOutAll() {
