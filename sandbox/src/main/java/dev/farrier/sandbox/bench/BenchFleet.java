@@ -118,10 +118,35 @@ final class BenchFleet implements AutoCloseable {
     return onTarget;
   }
 
-  /** The fleet's Nodes now, by name, with the image their NodeClaim launched. */
+  /**
+   * The fleet's Nodes now, by name, with the image their NodeClaim launched. Bounded by {@link #READ_BOUND}: on the
+   * loaded 2 cores a list once never completed (its response body stalled after the headers, which fabric8's request
+   * timeout does not cover), and the run waited on it for minutes; a read that takes longer fails, and the caller
+   * skips a sample or looks again.
+   */
   Map<String, String> imagesByNode() {
-    return claims().imagesByNode();
+    var read = java.util.concurrent.CompletableFuture.supplyAsync(() -> claims().imagesByNode(), READS);
+    try {
+      return read.get(READ_BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      read.cancel(true);
+      throw new KubernetesClientException("no answer from the API server within " + READ_BOUND.toSeconds() + "s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
+
+  /** The longest {@link #imagesByNode} waits for the API server. */
+  private static final Duration READ_BOUND = Duration.ofSeconds(15);
+  /** Where the bounded reads run: daemon threads, so a read that never returns does not keep the benchmark alive. */
+  private static final java.util.concurrent.ExecutorService READS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "bench-fleet-read");
+    t.setDaemon(true);
+    return t;
+  });
 
   private PoolClaims claims() {
     return PoolClaims.read(env.kube(), NODE_POOL);
