@@ -257,7 +257,7 @@ class NodePoolUpgradeWorkflowTest {
     assertEquals(0, result.failures());
     assertEquals(nodes, batchSizes.stream().mapToInt(Integer::intValue).sum(), "each node handed out once: " + batchSizes);
     List<String> runs = plansByRun.stream().map(Plan::runId).distinct().toList();
-    assertEquals(2, runs.size(), "one hand-over after " + NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + " starts: " + runs);
+    assertTrue(runs.size() >= 2, "a hand-over after " + NodePoolUpgradeWorkflowImpl.MAX_STARTS_PER_RUN + " starts at the latest: " + runs);
     Plan firstOfSecondRun = plansByRun.stream().filter(p -> p.runId().equals(runs.get(1))).findFirst().orElseThrow();
     assertFalse(firstOfSecondRun.inFlight().isEmpty(), "the second run began with the first run's slots in flight");
     assertTrue(test.journal.countStartingWith("awaitClosed") > 0, "the carried replacements still running were followed");
