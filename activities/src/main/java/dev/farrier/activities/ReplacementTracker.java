@@ -4,11 +4,12 @@ import java.util.Set;
 
 /**
  * Which NodeClaims a replacement workflow ({@code disrupt/<nodeclaim>}) holds: one that runs, or one that completed
- * moments ago (its Node and NodeClaim may still be in a planning round's snapshot; planning it again would start a
- * second replacement of a node that is already gone). The disrupted taint alone is not proof either way: a replacement
- * runs a moment before its taint lands (or while the taint write is retried), and a taint outlives a replacement that
- * was terminated, reset or failed past its point of no return; a taint nobody owns would hold the node (and a unit of
- * its NodePool's budget) forever.
+ * moments ago having replaced its node (its Node and NodeClaim may still be in a planning round's snapshot; planning it
+ * again would start a second replacement of a node that is already gone). One that completed without replacing (an
+ * abort, an invalidated consolidation) holds nothing: its node is back in service. The disrupted taint alone is not
+ * proof either way: a replacement runs a moment before its taint lands (or while the taint write is retried), and a
+ * taint outlives a replacement that was terminated, reset or failed past its point of no return; a taint nobody owns
+ * would hold the node (and a unit of its NodePool's budget) forever.
  */
 public interface ReplacementTracker {
   /** Without a way to ask: only a taint shows a replacement, and every taint counts as one (nothing is started twice). */

@@ -6,9 +6,13 @@ import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.crd.AmiSelectorTerm;
+import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.RolloutWriter;
 import dev.farrier.workflows.FailureTypes;
@@ -20,6 +24,8 @@ import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
 import dev.farrier.workflows.activities.HealthObservation.PodHealth;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
+import dev.farrier.workflows.activities.OffTargetNode;
+import dev.farrier.workflows.activities.TargetCheckRequest;
 import dev.farrier.workflows.activities.ReleaseRolloutRequest;
 import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.activities.RolloutClaim;
@@ -60,6 +66,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ClusterReader reader;
+  private final NodeClaimStore claims;
   private final RolloutWriter writer;
   private final CloudProvider cloud;
   private final Predicate<String> workflowRunning;
@@ -78,10 +85,11 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
    * @param closedReplacement how the replacement of a NodeClaim ({@code disrupt/<nodeclaim>}) ended, once it has; empty
    *                        while it runs; throws when Temporal does not answer in time
    */
-  public RolloutActivitiesImpl(ClusterReader reader, RolloutWriter writer, CloudProvider cloud, Predicate<String> workflowRunning,
-      ReconcilerSettings settings, Function<List<String>, String> freezeOf,
+  public RolloutActivitiesImpl(ClusterReader reader, NodeClaimStore claims, RolloutWriter writer, CloudProvider cloud,
+      Predicate<String> workflowRunning, ReconcilerSettings settings, Function<List<String>, String> freezeOf,
       Function<String, Optional<ClosedReplacement>> closedReplacement) {
     this.reader = reader;
+    this.claims = claims;
     this.writer = writer;
     this.cloud = cloud;
     this.workflowRunning = workflowRunning;
@@ -264,6 +272,48 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   @Override
   public String frozen(FrozenRequest request) {
     return freezeOf.apply(request.nodePools());
+  }
+
+  @Override
+  public List<OffTargetNode> offTarget(TargetCheckRequest request) {
+    Set<String> target = Set.copyOf(request.targetImages());
+    List<OffTargetNode> off = new ArrayList<>();
+    for (String pool : request.nodePools()) {
+      for (NodeClaim claim : claims.listNodeClaimsOfNodePool(pool)) {
+        String image = claim.getStatus() == null ? null : claim.getStatus().imageID();
+        // Being deleted: leaving the fleet. No image yet: not launched, so it launches on what the class resolves to now,
+        // the target (a launch records the image it resolved at once).
+        if (claim.getMetadata().getDeletionTimestamp() != null || image == null || target.contains(image)) {
+          continue;
+        }
+        String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
+        Optional<Node> node = nodeName == null ? Optional.empty() : reader.getNode(nodeName);
+        off.add(new OffTargetNode(claim.getMetadata().getName(), nodeName, image, whyOffTarget(claim, node)));
+      }
+    }
+    off.sort(java.util.Comparator.comparing(OffTargetNode::nodeClaim));
+    return off;
+  }
+
+  /** What the cluster shows holding a node off the target: the marks a person or a workload set, or its state. */
+  private static String whyOffTarget(NodeClaim claim, Optional<Node> node) {
+    Map<String, String> annotations = new HashMap<>();
+    Optional.ofNullable(claim.getMetadata().getAnnotations()).ifPresent(annotations::putAll);
+    node.map(n -> n.getMetadata().getAnnotations()).ifPresent(annotations::putAll);
+    boolean initialized = claim.getStatus() != null && Conditions.isTrue(claim.getStatus().conditionsOrEmpty(),
+        NodeClaimStatus.INITIALIZED);
+    if (annotations.containsKey(WellKnown.FARRIER_ABORTED_ANNOTATION)) {
+      return "held by " + WellKnown.FARRIER_ABORTED_ANNOTATION + " (an operator aborted its replacement; remove the"
+          + " annotation to let it be replaced)";
+    }
+    if ("true".equals(annotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION))) {
+      return "held by " + WellKnown.DO_NOT_DISRUPT_ANNOTATION;
+    }
+    if (!initialized) {
+      return "not initialized yet";
+    }
+    return "nothing on the node or its NodeClaim holds it; its disrupt/" + claim.getMetadata().getName()
+        + " workflow and the rollout's plans say why it was not replaced";
   }
 
   @Override

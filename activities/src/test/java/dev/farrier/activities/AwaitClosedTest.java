@@ -26,7 +26,7 @@ class AwaitClosedTest {
   private static List<ClosedReplacement> awaitClosed(Function<String, Optional<ClosedReplacement>> closed, FollowRequest request) {
     var env = TestActivityEnvironment.newInstance();
     try {
-      env.registerActivitiesImplementations(new RolloutActivitiesImpl(null, null, null, id -> false, ReconcilerSettings.DEFAULTS,
+      env.registerActivitiesImplementations(new RolloutActivitiesImpl(null, null, null, null, id -> false, ReconcilerSettings.DEFAULTS,
           pools -> null, closed));
       RolloutActivities activities = env.newActivityStub(RolloutActivities.class, ActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofMinutes(1)).setHeartbeatTimeout(Duration.ofSeconds(10)).build());

@@ -113,7 +113,7 @@ class RolloutClaimTest {
           }
           throw new UnsupportedOperationException(method.getName());
         });
-    return new RolloutActivitiesImpl(reader, writer, cloud, id -> id.equals("upgrade/b/al2023@v20251020"),
+    return new RolloutActivitiesImpl(reader, null, writer, cloud, id -> id.equals("upgrade/b/al2023@v20251020"),
         ReconcilerSettings.DEFAULTS, nodePools -> null, claim -> java.util.Optional.empty());
   }
 

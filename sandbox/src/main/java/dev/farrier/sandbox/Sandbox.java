@@ -55,6 +55,9 @@ public final class Sandbox {
         + " holds until the grace period ends, then its pods are deleted and move");
     all.put("upgrade", "farrier upgrade --wait as a CI job runs it: six nodes under a PDB rolled to the next AMI release, "
         + "canary of one, then batches of two, each gated; exit 0, every node on the new AMI");
+    all.put("abort-then-upgrade", "two NodePools of two architectures on one EC2NodeClass: a rollout aborted during its "
+        + "canary, then at once farrier upgrade --wait to the next AMI release; exit 0 only with every node on the new AMI, "
+        + "the one the abort stopped included");
     all.put("upgrade-rolling", "the same rollout with --rolling: after the canary, up to two replacements in flight, each "
         + "gated on its own and its slot refilled as soon as it passed; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
@@ -121,7 +124,8 @@ public final class Sandbox {
       out.printf("   Temporal %s (UI %s), kube-apiserver %s (%.1fs)%n", env.stack().temporalAddress(), env.stack().temporalUiUrl(),
           env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
       boolean safety = scenarioName.equals("safety");
-      boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("upgrade-rolling") || scenarioName.equals("bad-ami");
+      boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("upgrade-rolling") || scenarioName.equals("bad-ami")
+          || scenarioName.equals("abort-then-upgrade");
       var worker = safety ? env.startWorker(SandboxEnvironment.FAST_GC)
           : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
           : env.startWorker();
@@ -137,6 +141,13 @@ public final class Sandbox {
       if (rollout) {
         var fleet = new UpgradeScenario(env, Duration.ofMinutes(15));
         var farrier = Path.of("bin", "farrier").toAbsolutePath();
+        if (scenarioName.equals("abort-then-upgrade")) {
+          new AbortThenUpgradeScenario(env, Duration.ofMinutes(15)).play(farrier, out);
+          out.println("== workflows (Temporal UI " + env.stack().temporalUiUrl() + "): the aborted rollout upgrade/nodeclass="
+              + AbortThenUpgradeScenario.NODE_CLASS + "/k8s-" + AbortThenUpgradeScenario.FIRST_TARGET + ", the one after it and their"
+              + " disrupt/<nodeclaim> replacements");
+          return finish(env, keep, out);
+        }
         if (scenarioName.equals("upgrade")) {
           fleet.playGood(farrier, List.of(), out);
         } else if (scenarioName.equals("upgrade-rolling")) {

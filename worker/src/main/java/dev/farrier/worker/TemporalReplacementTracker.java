@@ -3,6 +3,7 @@ package dev.farrier.worker;
 import dev.farrier.activities.ReplacementTracker;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.replacement.ReplacementPhase;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
@@ -17,9 +18,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks Temporal which replacements ({@code disrupt/<nodeclaim>}) run or completed within {@link #JUST_COMPLETED}:
- * the set with one visibility list per planning round, one claim with a describe. When it cannot tell: an empty set,
- * and yes for one claim (the safe side).
+ * Asks Temporal which replacements ({@code disrupt/<nodeclaim>}) run or completed within {@link #JUST_COMPLETED}
+ * having replaced their node (phase {@code Done}): the set with one visibility list per planning round, one claim
+ * with a describe. A replacement that completed without replacing (aborted, a consolidation found invalid) left its
+ * node in service: it holds nothing, or the node would count as "being replaced" and take a unit of its NodePool's
+ * budget for {@link #JUST_COMPLETED} after an abort. When it cannot tell: an empty set, and yes for one claim (the
+ * safe side).
  */
 final class TemporalReplacementTracker implements ReplacementTracker {
   private static final Logger log = LoggerFactory.getLogger(TemporalReplacementTracker.class);
@@ -45,7 +49,8 @@ final class TemporalReplacementTracker implements ReplacementTracker {
   public Set<String> active() {
     String query = "WorkflowType = '" + WORKFLOW_TYPE + "' AND " + FarrierSearchAttributes.CLUSTER.getName() + " = '" + cluster
         + "' AND (ExecutionStatus = 'Running' OR (ExecutionStatus = 'Completed' AND CloseTime > '"
-        + clock.instant().minus(JUST_COMPLETED) + "'))";
+        + clock.instant().minus(JUST_COMPLETED) + "' AND " + FarrierSearchAttributes.PHASE.getName() + " = '"
+        + ReplacementPhase.DONE.label() + "'))";
     try {
       return client.listExecutions(query).map(e -> WorkflowIds.nodeClaimOfDisruption(e.getExecution().getWorkflowId()))
           .filter(Objects::nonNull).collect(Collectors.toSet());
@@ -60,7 +65,8 @@ final class TemporalReplacementTracker implements ReplacementTracker {
     try {
       WorkflowExecutionMetadata described = client.newUntypedWorkflowStub(WorkflowIds.disruption(nodeClaim)).describe();
       return described.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
-          || described.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED && justClosed(described.getCloseTime());
+          || described.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED && justClosed(described.getCloseTime())
+              && ReplacementPhase.DONE.label().equals(described.getTypedSearchAttributes().get(FarrierSearchAttributes.PHASE));
     } catch (WorkflowNotFoundException e) {
       return false;
     } catch (RuntimeException e) {

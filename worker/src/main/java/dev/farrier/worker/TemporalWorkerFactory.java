@@ -85,7 +85,7 @@ public class TemporalWorkerFactory {
             new TemporalReplacementTracker(client, settings.clusterName()), meters, spotToSpotConsolidation, freezeOf),
         new NodeClaimActivitiesImpl(cluster, metered(cloud.provider(), "nodeclaim", settings, meters), meters),
         new NodeActivitiesImpl(cluster, meters),
-        new RolloutActivitiesImpl(cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),
+        new RolloutActivitiesImpl(cluster, cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),
             freezeOf, workflows::closedReplacement));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster,

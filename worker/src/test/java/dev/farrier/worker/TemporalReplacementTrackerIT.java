@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.replacement.ReplacementPhase;
 import dev.farrier.workflows.replacement.ReplacementInput;
 import dev.farrier.workflows.replacement.ReplacementResult;
 import io.temporal.client.WorkflowClient;
@@ -29,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tracker against the real Temporal dev server (with Farrier's search attributes): a running replacement and one
- * that completed moments ago hold their claim, through both the one-claim describe and the round's visibility list; a
- * replacement that closed otherwise, or long ago, or of another cluster, does not.
+ * that completed moments ago having replaced its node hold their claim, through both the one-claim describe and the
+ * round's visibility list; a replacement that was aborted (its node left in service), closed otherwise, or long ago, or
+ * of another cluster, does not.
  */
 class TemporalReplacementTrackerIT {
   private static final String QUEUE = "tracker-it";
@@ -43,21 +45,34 @@ class TemporalReplacementTrackerIT {
 
     @SignalMethod
     void resume();
+
+    @SignalMethod
+    void abort(String reason);
   }
 
-  /** A replacement that runs until told to finish. */
+  /**
+   * A replacement that runs until told to finish: {@code resume} ends it having replaced its node, {@code abort} ends it
+   * with the node left in service; each upserts its last phase as the real one does.
+   */
   public static class WaitingReplacement implements NodeReplacementWorkflow {
-    private boolean finish;
+    private ReplacementPhase last;
 
     @Override
     public ReplacementResult replace(ReplacementInput input) {
-      Workflow.await(() -> finish);
-      return new ReplacementResult("nc", "Done", null, null, 0);
+      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(ReplacementPhase.DRAINING.label()));
+      Workflow.await(() -> last != null);
+      Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.PHASE.valueSet(last.label()));
+      return new ReplacementResult("nc", last == ReplacementPhase.DONE ? "Done" : "Aborted", null, null, 0);
     }
 
     @Override
     public void resume() {
-      finish = true;
+      last = ReplacementPhase.DONE;
+    }
+
+    @Override
+    public void abort(String reason) {
+      last = ReplacementPhase.ABORTED;
     }
   }
 
@@ -116,15 +131,20 @@ class TemporalReplacementTrackerIT {
     var done = replace("prod", "done");
     replace("prod", "terminated");
     var other = replace("staging", "elsewhere");
+    var aborted = replace("prod", "aborted");
     finish(done, "done");
+    aborted.abort("rollout aborted");
+    client.newUntypedWorkflowStub(WorkflowIds.disruption("aborted")).getResult(ReplacementResult.class);
     client.newUntypedWorkflowStub(WorkflowIds.disruption("terminated")).terminate("test");
 
     assertTrue(tracker.active("running"));
     assertTrue(tracker.active("done"), "completed moments ago: its node may still be in the snapshot");
     assertFalse(tracker.active("terminated"), "terminated: its taint is stale and the node is planned again");
+    assertFalse(tracker.active("aborted"), "aborted moments ago: its node is back in service, nothing holds it");
     await("the list shows the running and the just-completed replacement",
         () -> tracker.active().contains("running") && tracker.active().contains("done"));
     assertFalse(tracker.active().contains("terminated"));
+    assertFalse(tracker.active().contains("aborted"), "an aborted replacement takes no budget and holds no rollout");
     assertFalse(tracker.active().contains("elsewhere"), "another cluster's replacement");
 
     var later = new TemporalReplacementTracker(client, "prod",

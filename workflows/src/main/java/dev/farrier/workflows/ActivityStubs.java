@@ -121,6 +121,7 @@ public final class ActivityStubs {
         "Frozen", QUICK,
         // Returns after its own wait (the request's, under a minute), so one attempt is bounded by a minute.
         "AwaitClosed", heartbeating(call(Duration.ofMinutes(1), Duration.ofMinutes(5))),
+        "OffTarget", QUICK,
         "Release", CLEANUP);
   }
 

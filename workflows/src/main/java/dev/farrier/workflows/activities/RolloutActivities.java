@@ -56,6 +56,15 @@ public interface RolloutActivities {
   List<ClosedReplacement> awaitClosed(FollowRequest request);
 
   /**
+   * The nodes of the NodePools that do not run one of the target images, read from the cluster (each NodeClaim's
+   * {@code status.imageID}), with what holds each. NodeClaims being deleted are leaving, and those not launched yet (no
+   * image) launch on what the class resolves to now, the target: neither is listed. A rollout succeeds only when this
+   * is empty: its end is checked against the fleet, not against a count of what it replaced.
+   */
+  @ActivityMethod
+  List<OffTargetNode> offTarget(TargetCheckRequest request);
+
+  /**
    * Gives the NodePools back: removes {@code farrier.dev/rollout} where it names this rollout, and from the
    * EC2NodeClass that annotation and the previous terms it kept (the next rollout records its own).
    */

@@ -171,6 +171,11 @@ public final class DisruptionPlanner {
               + " annotation to allow disruption again"
           : null;
       if (skipReason != null) {
+        if (scope != null && pool != null && DriftCheck.of(claim, pool, images).drifted()) {
+          // Still to be replaced, held (an operator's abort mark, not initialized yet): the rollout waits, never
+          // reports its NodePools done with this node on the old image.
+          remaining.add(claim.name());
+        }
         decisions.put(claim.name(), skip(claim, skipReason));
         continue;
       }

@@ -128,6 +128,13 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
    * ({@link NodeReplacementWorkflow#REPLACEMENT_CLOSED_SIGNAL}); older runs replay without the signal.
    */
   static final String CLOSED_SIGNAL_CHANGE = "replacement-closed-signal";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): a replacement that its owning rollout aborted (the {@code abort}
+   * signal a rollout passes on) gives its node back without the {@code farrier.dev/replacement-aborted} mark. That mark
+   * is an operator's hold on one node; left by a rollout's abort it made the next rollout skip the node and report
+   * Succeeded with it on the old image. Asked only when such an abort is rolled back; older runs replay with the mark.
+   */
+  static final String OWNER_ABORT_UNMARKED_CHANGE = "rollout-abort-leaves-no-mark";
 
   /** How long a step that failed before the point of no return waits for a Retry before the replacement fails. */
   static final Duration RETRY_WINDOW = Duration.ofMinutes(10);
@@ -152,6 +159,8 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private DisruptionCommand command;
   private ReplacementState state = ReplacementState.initial();
   private OperatorRequest abortRequest;
+  /** The abort came as the {@code abort} signal, which a rollout passes on to the replacements it owns. */
+  private boolean abortSignalled;
   private boolean retryRequested;
   private int interruptionVersion = Workflow.DEFAULT_VERSION;
   private int releaseVersion = Workflow.DEFAULT_VERSION;
@@ -471,6 +480,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       return;
     }
     abortRequest = OperatorRequest.of(reason);
+    abortSignalled = true;
   }
 
   @Override
@@ -772,7 +782,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     launch.cancel("replacement of " + command.nodeClaim() + " aborted: " + abortRequest.describe());
     boolean wasCordoned = state.cordoned();
     Workflow.newDetachedCancellationScope(this::undoNodeChanges).run();
-    if (command.nodeName() != null) {
+    if (command.nodeName() != null && !abortedByOwner()) {
       nodes.markAborted(nodeRef());
     }
     String kept = state.replacement() == null
@@ -792,6 +802,15 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     return state.replacement() == null
         ? new ReplacementResult(result.nodeClaim(), result.outcome(), null, null, result.evictedPods())
         : result;
+  }
+
+  /**
+   * Aborted by the rollout that started it ({@link ReplacementInput#owner}): the rollout's abort stops the rollout, it
+   * is no operator's hold on this node, so the node is given back unmarked and the next rollout or round plans it.
+   */
+  private boolean abortedByOwner() {
+    return abortSignalled && input.owner() != null
+        && Workflow.getVersion(OWNER_ABORT_UNMARKED_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
   }
 
   /** A clear failure; before the point of no return the node is given back to the scheduler first. */

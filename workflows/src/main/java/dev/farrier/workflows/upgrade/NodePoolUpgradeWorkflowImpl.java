@@ -29,6 +29,8 @@ import dev.farrier.workflows.activities.FollowRequest;
 import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
+import dev.farrier.workflows.activities.OffTargetNode;
+import dev.farrier.workflows.activities.TargetCheckRequest;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.ReleaseRolloutRequest;
@@ -115,6 +117,16 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * about one replacement's time, twice a roll. Older runs replay with the drain.
    */
   static final String HAND_OVER_IN_FLIGHT_CHANGE = "rolling-hand-over-in-flight";
+  /**
+   * {@code Workflow.getVersion} change id (version 1): before it reports Succeeded, the rollout asks the cluster which
+   * nodes of its NodePools do not run a target image ({@link RolloutActivities#offTarget}); while some do not it rolls on
+   * (looking again {@link #TARGET_CHECKS} times, {@link #REPLAN_INTERVAL} apart), then fails naming them. Before, it
+   * succeeded once the planner had no drifted node left to hand out, and a node the planner skipped (a rollout's abort
+   * mark) was left on the old image under a Succeeded. Older runs replay without the check.
+   */
+  static final String CHECK_TARGET_CHANGE = "rollout-ends-on-target";
+  /** How many times the end is checked against the cluster before a fleet still off target fails the rollout. */
+  static final int TARGET_CHECKS = 3;
   /** With {@code --rolling}: the replacements one run starts, at most, before it continues as new with its slots. */
   public static final int MAX_STARTS_PER_RUN = 100;
   /** How long one {@link RolloutActivities#awaitClosed} waits for a carried replacement to close. */
@@ -175,6 +187,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         switchImages(claim().targetTerms(), claim().targetAmiFamily(), true, claim().targetImages());
       }
       rollForward();
+      rollUntilOnTarget();
       enter(SUCCEEDED);
       release(true);
       StructuredLog.info(log, "rollout succeeded", "rollout", workflowId, "replaced", state.replaced(), "batches", state.batch());
@@ -263,6 +276,36 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       if (Workflow.getInfo().isContinueAsNewSuggested()) {
         Workflow.continueAsNew(input.continuedWith(state));
       }
+    }
+  }
+
+  /**
+   * The rollout's promise: it ends Succeeded only when every node of its NodePools runs a target image, as the cluster
+   * says now. A node off target sends it back to rolling (the planner may hand it out now: it initialized, its hold was
+   * lifted); one still off target after {@link #TARGET_CHECKS} looks fails the rollout with the nodes and what holds them.
+   */
+  private void rollUntilOnTarget() {
+    if (Workflow.getVersion(CHECK_TARGET_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
+      return;
+    }
+    for (int check = 1; ; check++) {
+      List<OffTargetNode> off = rollout.offTarget(new TargetCheckRequest(input.cluster(), claim().nodePools(), claim().targetImages()));
+      if (off.isEmpty()) {
+        return;
+      }
+      String which = off.size() + " node(s) of " + String.join(", ", claim().nodePools()) + " not on the target images "
+          + claim().targetImages() + ": " + String.join("; ", off.stream().limit(5).map(OffTargetNode::describe).toList())
+          + (off.size() > 5 ? "; and " + (off.size() - 5) + " more" : "");
+      StructuredLog.warn(log, "rollout found nodes off target at its end", "rollout", workflowId, "check", check,
+          "nodes", off.stream().map(OffTargetNode::nodeClaim).toList());
+      if (check >= TARGET_CHECKS) {
+        throw new RolloutStopped(which, false);
+      }
+      enter(WAITING);
+      setBlocker(which);
+      Waits.awaitOrTimeout(REPLAN_INTERVAL, () -> abortRequest != null);
+      checkAbort();
+      rollForward();
     }
   }
 

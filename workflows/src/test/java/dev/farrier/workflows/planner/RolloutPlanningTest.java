@@ -117,6 +117,28 @@ class RolloutPlanningTest {
     assertTrue(batch.held().getFirst().reason().contains("do-not-disrupt"), batch.held().toString());
   }
 
+  /**
+   * A node an operator's abort marked ({@code farrier.dev/replacement-aborted}) is not replaced by the rollout, but it is
+   * still on the old image: the rollout is not done while it is there, and says what holds it.
+   */
+  @Test
+  void anAbortMarkHoldsARolloutNodeWhichStillCountsAsRemaining() {
+    NodeClaimView marked = withFlags(drifted("marked", 5), true, false, false, true, false);
+    RolloutBatch batch = batch(List.of(OWNED), List.of(marked, current("done")), 2, List.of());
+    assertEquals(List.of(), batch.commands());
+    assertEquals(1, batch.remaining(), "a rollout is not done while a drifted node is held by an abort mark");
+    assertEquals(1, batch.heldCount());
+    assertTrue(batch.held().getFirst().reason().contains("farrier.dev/replacement-aborted"), batch.held().toString());
+  }
+
+  @Test
+  void aDriftedNodeNotInitializedYetStillCountsAsRemaining() {
+    NodeClaimView launching = withFlags(drifted("launching", 0), false, false, false, false, false);
+    RolloutBatch batch = batch(List.of(OWNED), List.of(launching), 2, List.of());
+    assertEquals(List.of(), batch.commands());
+    assertEquals(1, batch.remaining(), "it comes up on the old image: the rollout replaces it once it is initialized");
+  }
+
   @Test
   void aRolloutDoesNotTouchANodePoolItDoesNotOwn() {
     NodePoolView other = ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of("100%"))), "upgrade/default/al2023@v20991231");

@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 public final class CallJournal {
   private final List<String> calls = new ArrayList<>();
   private final List<EventRequest> events = new ArrayList<>();
+  private volatile java.util.function.BiConsumer<String, Object[]> listener = (method, args) -> {};
 
   public synchronized void record(String method, Object... args) {
     StringBuilder line = new StringBuilder(method);
@@ -21,6 +22,16 @@ public final class CallJournal {
       line.append(' ').append(arg);
     }
     calls.add(line.toString());
+    listener.accept(method, args);
+  }
+
+  /**
+   * Told of every call as it is journaled, inside the fake's call: a model of the cluster follows what the workflows
+   * did to it (a taint, an abort mark, a deleted claim) without each fake growing a hook per call.
+   */
+  public CallJournal onRecord(java.util.function.BiConsumer<String, Object[]> listener) {
+    this.listener = listener;
+    return this;
   }
 
   /** An Event a fake recorded. */

@@ -5,6 +5,8 @@ import dev.farrier.workflows.activities.ClosedReplacement;
 import dev.farrier.workflows.activities.FollowRequest;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
+import dev.farrier.workflows.activities.OffTargetNode;
+import dev.farrier.workflows.activities.TargetCheckRequest;
 import dev.farrier.workflows.activities.ReleaseRolloutRequest;
 import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.activities.RolloutClaim;
@@ -34,6 +36,7 @@ public class FakeRolloutActivities implements RolloutActivities {
   private volatile boolean failSwitchBack;
   /** How a replacement ended, once it has; set by {@link FarrierTestEnvironment} from its Temporal client. */
   private volatile Function<String, java.util.Optional<ClosedReplacement>> closed = claim -> java.util.Optional.empty();
+  private volatile Function<TargetCheckRequest, List<OffTargetNode>> offTarget = r -> List.of();
 
   public FakeRolloutActivities(CallJournal journal) {
     this.journal = journal;
@@ -153,6 +156,19 @@ public class FakeRolloutActivities implements RolloutActivities {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /** What {@link #offTarget} answers (by default: every node on target). */
+  public FakeRolloutActivities onOffTarget(Function<TargetCheckRequest, List<OffTargetNode>> behaviour) {
+    this.offTarget = behaviour;
+    return this;
+  }
+
+  @Override
+  public List<OffTargetNode> offTarget(TargetCheckRequest request) {
+    List<OffTargetNode> off = offTarget.apply(request);
+    journal.record("offTarget", off.stream().map(OffTargetNode::nodeClaim).toList());
+    return off;
   }
 
   @Override
