@@ -35,8 +35,9 @@ image: check-java
 	$(MVN) -q -DskipTests -pl worker -am verify
 	@ls -lh worker/target/farrier-worker-image.tar
 
+# Whatever the outcome, the 10 slowest test classes of the run are printed at its end (tools/slowest-tests.py).
 test: check-java tools
-	$(MVN) verify
+	@$(MVN) verify; status=$$?; python3 tools/slowest-tests.py; exit $$status
 
 unit: check-java
 	$(MVN) -DskipITs verify
