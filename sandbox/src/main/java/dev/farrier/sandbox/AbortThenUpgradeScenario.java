@@ -2,7 +2,6 @@ package dev.farrier.sandbox;
 
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.model.WellKnown;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -49,7 +48,7 @@ public final class AbortThenUpgradeScenario {
     String manifest = resource().replace("<<CLUSTER_NAME>>", env.cluster());
     env.kube().load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     Await.until("5 web pods Ready, one a node, on 3 amd64 and 2 arm64 nodes of EC2NodeClass " + NODE_CLASS, timeout, () -> {
-      boolean ready = REPLICAS.entrySet().stream().allMatch(e -> readyPods(e.getKey()).stream()
+      boolean ready = REPLICAS.entrySet().stream().allMatch(e -> UpgradeScenario.readyPods(env.kube(), NAMESPACE, e.getKey()).stream()
           .map(p -> p.getSpec().getNodeName()).distinct().count() == e.getValue());
       return ready && imagesByNode().size() == 5;
     }, this::diagnostics);
@@ -133,12 +132,6 @@ public final class AbortThenUpgradeScenario {
     return marked;
   }
 
-  private List<Pod> readyPods(String app) {
-    return env.kube().pods().inNamespace(NAMESPACE).withLabel("app", app).list().getItems().stream()
-        .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getConditions() != null
-            && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
-        .toList();
-  }
 
   private String diagnostics() {
     try {

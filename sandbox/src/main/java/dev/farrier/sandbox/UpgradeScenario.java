@@ -191,11 +191,17 @@ public final class UpgradeScenario {
   }
 
   public List<Pod> readyPods() {
-    return kube().pods().inNamespace(NAMESPACE).withLabel("app", APP).list().getItems().stream()
+    return readyPods(kube(), NAMESPACE, APP);
+  }
+
+  /** The pods of {@code app} (label {@code app}) in {@code namespace} that are Ready and not being deleted. */
+  static List<Pod> readyPods(KubernetesClient kube, String namespace, String app) {
+    return kube.pods().inNamespace(namespace).withLabel("app", app).list().getItems().stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getConditions() != null
             && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
         .toList();
   }
+
 
   public String diagnostics() {
     try {

@@ -59,6 +59,16 @@ public final class FarrierTestEnvironment implements AutoCloseable {
     }
   }
 
+  /** Whether the workflow of this id (its latest run) runs now; false when there is none. */
+  public boolean running(String workflowId) {
+    try {
+      return client().newUntypedWorkflowStub(workflowId).describe().getStatus()
+          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
+  }
+
   public FarrierTestEnvironment start() {
     env.start();
     return this;

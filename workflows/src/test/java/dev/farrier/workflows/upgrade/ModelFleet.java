@@ -19,8 +19,6 @@ import dev.farrier.workflows.planner.PodsOnNode;
 import dev.farrier.workflows.planner.ResolvedImages;
 import dev.farrier.workflows.testing.FakeRolloutActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
-import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -174,7 +172,7 @@ final class ModelFleet {
     synchronized (this) {
       for (String pool : pools) {
         String owner = owners.get(pool);
-        if (owner != null && !owner.equals(request.workflowId()) && running(owner)) {
+        if (owner != null && !owner.equals(request.workflowId()) && test.running(owner)) {
           throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " is owned by running rollout " + owner,
               FailureTypes.ROLLOUT_CONFLICT);
         }
@@ -190,15 +188,6 @@ final class ModelFleet {
     }
   }
 
-  /** Whether the workflow of this id runs now (its latest run). */
-  boolean running(String workflowId) {
-    try {
-      return test.client().newUntypedWorkflowStub(workflowId).describe().getStatus()
-          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
-    } catch (WorkflowNotFoundException e) {
-      return false;
-    }
-  }
 
   private synchronized List<OffTargetNode> offTarget(List<String> target) {
     return offTargetNodes(target).stream()
@@ -212,7 +201,7 @@ final class ModelFleet {
       claims = List.copyOf(nodes.keySet());
     }
     Map<String, Boolean> active = new HashMap<>();
-    claims.forEach(c -> active.put(c, running(WorkflowIds.disruption(c))));
+    claims.forEach(c -> active.put(c, test.running(WorkflowIds.disruption(c))));
     synchronized (this) {
       long now = System.currentTimeMillis();
       List<NodePoolView> pools = new ArrayList<>();

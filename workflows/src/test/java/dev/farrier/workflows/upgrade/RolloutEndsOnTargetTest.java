@@ -86,7 +86,7 @@ class RolloutEndsOnTargetTest {
   }
 
   private boolean running(String workflowId) {
-    return fleet.running(workflowId);
+    return test.running(workflowId);
   }
 
   /** What no workflow holds any more: no node tainted or marked by an abort, no replacement running. */
