@@ -181,15 +181,31 @@ public final class SandboxEnvironment implements AutoCloseable {
 
   /** As {@link #startWorker()}, with settings of its own (environment variables such as {@code FARRIER_GC_GRACE}). */
   public synchronized WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
-    // The chart's container environment as the kubelet gives it to pod worker-N (POD_NAME names its Lease identity).
-    var env = new LinkedHashMap<>(chart.environment("worker-" + (workers.size() + 1), chart.namespace()));
-    env.putAll(outsideAPod());
-    env.putAll(settings);
-    var worker = WorkerProcess.start(env, logDir.resolve("worker-" + (workers.size() + 1) + ".log"), chart.memoryLimitBytes());
-    workers.add(worker);
-    worker.awaitStarted(Duration.ofSeconds(90));
-    return worker;
+    String pod = "worker-" + (workers.size() + 1);
+    for (int attempt = 1; ; attempt++) {
+      // The chart's container environment as the kubelet gives it to pod worker-N (POD_NAME names its Lease identity).
+      var env = new LinkedHashMap<>(chart.environment(pod, chart.namespace()));
+      env.putAll(outsideAPod());
+      env.putAll(settings);
+      var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes());
+      try {
+        worker.awaitStarted(Duration.ofSeconds(90));
+        workers.add(worker);
+        return worker;
+      } catch (IllegalStateException e) {
+        worker.close();
+        // A pod has its own network namespace; a process beside the stack shares the machine's loopback, where another
+        // test JVM's stack may bind the port it was given between the probe and the worker's bind. New ports, again.
+        if (attempt < PORT_ATTEMPTS && worker.ownLog().contains("Address already in use")) {
+          continue;
+        }
+        throw e;
+      }
+    }
   }
+
+  /** How many times a worker start is tried with fresh ports after another process took one of them first. */
+  private static final int PORT_ATTEMPTS = 3;
 
   public String cluster() {
     return cluster;
