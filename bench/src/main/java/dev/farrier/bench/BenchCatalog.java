@@ -2,7 +2,7 @@ package dev.farrier.bench;
 
 import dev.farrier.activities.PlanningActivitiesImpl;
 import dev.farrier.activities.cloud.InstanceType;
-import dev.farrier.activities.cloud.InstanceTypeCatalog;
+import dev.farrier.catalog.InstanceTypeCatalog;
 import dev.farrier.workflows.planner.InstanceTypeView;
 import java.util.ArrayList;
 import java.util.List;

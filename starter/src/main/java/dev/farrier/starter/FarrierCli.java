@@ -1,6 +1,6 @@
 package dev.farrier.starter;
 
-import dev.farrier.workflows.client.TemporalConnection;
+import dev.farrier.client.TemporalConnection;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.nio.file.Path;

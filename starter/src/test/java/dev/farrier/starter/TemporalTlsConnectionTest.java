@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.client.TemporalConnection;
 import dev.farrier.localstack.Pki;
-import dev.farrier.workflows.client.TemporalConnection;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.Server;

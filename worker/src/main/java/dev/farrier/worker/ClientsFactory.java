@@ -1,8 +1,8 @@
 package dev.farrier.worker;
 
+import dev.farrier.client.TemporalConnection;
 import dev.farrier.worker.config.WorkerSettings;
 import dev.farrier.worker.observability.TemporalMetrics;
-import dev.farrier.workflows.client.TemporalConnection;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

@@ -1,6 +1,6 @@
 package dev.farrier.worker.config;
 
-import dev.farrier.workflows.client.TemporalConnection;
+import dev.farrier.client.TemporalConnection;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;

@@ -33,10 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ImageIT {
   private static final Path TARBALL = Path.of(System.getProperty("farrier.image.tar", "target/farrier-worker-image.tar"));
   private static final String MAIN_CLASS = "dev.farrier.worker.WorkerMain";
-  /** What a worker image must not carry: test code, the sandbox, the local stack, the simulated cloud. */
+  /** What a worker image must not carry: test code, the sandbox, the local stack, the simulated cloud and its catalogue. */
   private static final List<String> NOT_FOR_PRODUCTION = List.of("dev/farrier/sandbox/", "dev/farrier/worker/sandbox/",
-      "dev/farrier/localstack/", "farrier-localstack", "farrier-sandbox", "farrier-cloud-simulated",
-      "dev/farrier/activities/cloud/simulated/", "junit", "-tests.jar", "test-classes/");
+      "dev/farrier/localstack/", "farrier-localstack", "farrier-sandbox", "farrier-cloud-simulated", "farrier-catalog",
+      "dev/farrier/activities/cloud/simulated/", "dev/farrier/catalog/", "junit", "-tests.jar", "test-classes/");
   /** A bound on waiting for the worker, not a measure of it: a healthy start takes seconds. */
   private static final Duration START_BOUND = Duration.ofMinutes(2);
 

@@ -6,21 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
-import dev.farrier.activities.cloud.InstanceTypeCatalog;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.crd.ResolvedSubnet;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The overrides one CreateFleet asks for, from the real us-east-1 catalogue. */
+/**
+ * The overrides one CreateFleet asks for, from a made-up catalogue: the plan reads only names, architectures and
+ * offerings, and the real one (module catalog, the simulated cloud's data) is built on this module, not under it.
+ */
 class FleetPlanTest {
-  private static final InstanceTypeCatalog CATALOG = InstanceTypeCatalog.load("us-east-1");
-  private static final Map<String, InstanceType> TYPES = CATALOG.instanceTypes().stream()
-      .collect(Collectors.toMap(InstanceType::name, Function.identity()));
+  private static final List<String> ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
+  /** m5.large at its us-east-1 price, and 40 more types (every other one arm64) priced out of name order. */
+  private static final Map<String, InstanceType> TYPES = types();
   private static final List<ResolvedSubnet> SUBNETS = List.of(new ResolvedSubnet("subnet-b", "us-east-1b", null),
       new ResolvedSubnet("subnet-a", "us-east-1a", null), new ResolvedSubnet("subnet-a2", "us-east-1a", null));
   private static final List<Image> IMAGES = List.of(new Image("ami-x86", "x", "x86_64", "amazon", "1.34", null, Instant.EPOCH),
@@ -28,10 +30,10 @@ class FleetPlanTest {
 
   @Test
   void overridesAreTypeTimesOneSubnetPerZoneCheapestFirstAndCappedAtSixty() {
-    List<String> ranked = CATALOG.instanceTypes().stream().map(InstanceType::name).toList();
+    List<String> ranked = List.copyOf(TYPES.keySet());
     var plan = FleetPlan.plan(ranked, TYPES, List.of("on-demand"), SUBNETS, List.of(), IMAGES);
     assertEquals("on-demand", plan.capacityType());
-    assertEquals(FleetPlan.MAX_OVERRIDES, plan.overrides().size());
+    assertEquals(FleetPlan.MAX_OVERRIDES, plan.overrides().size(), "41 types in 2 zones offer 82");
     for (int i = 1; i < plan.overrides().size(); i++) {
       assertEquals(true, plan.overrides().get(i - 1).pricePerHour() <= plan.overrides().get(i).pricePerHour());
     }
@@ -79,5 +81,25 @@ class FleetPlanTest {
         FleetLauncher.tagSpecifications(tags, false).stream().map(t -> t.resourceTypeAsString()).toList());
     assertEquals(List.of("fleet", "instance", "volume", "spot-instances-request"),
         FleetLauncher.tagSpecifications(tags, true).stream().map(t -> t.resourceTypeAsString()).toList());
+  }
+
+  private static Map<String, InstanceType> types() {
+    Map<String, InstanceType> types = new TreeMap<>();
+    types.put("m5.large", type("m5.large", "x86_64", 0.096));
+    for (int i = 1; i <= 40; i++) {
+      String name = i % 2 == 0 ? "x" + i + "g.large" : "x" + i + ".large";
+      types.put(name, type(name, i % 2 == 0 ? "arm64" : "x86_64", 0.01 * (i * 17 % 41 + 1)));
+    }
+    return types;
+  }
+
+  /** On-demand at one price in every zone; spot at 30, 40 and 50% of it, a zone apart. */
+  private static InstanceType type(String name, String arch, double onDemand) {
+    List<Offering> offerings = new ArrayList<>();
+    for (int zone = 0; zone < ZONES.size(); zone++) {
+      offerings.add(new Offering(ZONES.get(zone), "on-demand", onDemand, true));
+      offerings.add(new Offering(ZONES.get(zone), "spot", onDemand * (0.3 + 0.1 * zone), true));
+    }
+    return new InstanceType(name, arch, 2, 8192, 0, "", "", 3, 10, false, offerings);
   }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.InstanceType;
-import dev.farrier.activities.cloud.InstanceTypeCatalog;
+import dev.farrier.catalog.InstanceTypeCatalog;
 import dev.farrier.workflows.model.Taint;
 import dev.farrier.workflows.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;

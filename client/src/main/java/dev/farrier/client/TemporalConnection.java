@@ -1,4 +1,4 @@
-package dev.farrier.workflows.client;
+package dev.farrier.client;
 
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;

@@ -1,4 +1,4 @@
-package dev.farrier.workflows.client;
+package dev.farrier.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

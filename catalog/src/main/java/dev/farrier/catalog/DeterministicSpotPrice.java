@@ -1,4 +1,4 @@
-package dev.farrier.activities.cloud;
+package dev.farrier.catalog;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,10 +1,12 @@
-package dev.farrier.activities.cloud;
+package dev.farrier.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.Offering;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -87,12 +89,5 @@ class InstanceTypeCatalogTest {
   void aRegionWithoutPricesFailsClearly() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InstanceTypeCatalog.load("us-west-2"));
     assertTrue(e.getMessage().contains("us-west-2") && e.getMessage().contains("us-east-1"), e.getMessage());
-  }
-
-  @Test
-  void instanceTypeNamesSplitLikeKarpenter() {
-    assertEquals(new InstanceTypeName("m7gd", "m", "7", "2xlarge"), InstanceTypeName.parse("m7gd.2xlarge"));
-    assertEquals(new InstanceTypeName("u-6tb1", "u", "1", "metal"), InstanceTypeName.parse("u-6tb1.metal"));
-    assertEquals(new InstanceTypeName("inf2", "inf", "2", "xlarge"), InstanceTypeName.parse("inf2.xlarge"));
   }
 }

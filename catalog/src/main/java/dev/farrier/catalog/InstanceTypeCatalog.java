@@ -1,5 +1,9 @@
-package dev.farrier.activities.cloud;
+package dev.farrier.catalog;
 
+import dev.farrier.activities.cloud.CsvResource;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.cloud.aws.OnDemandPrices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +17,9 @@ import java.util.stream.Collectors;
 /**
  * The EC2 instance types of one region, with their offerings, from the CSV files in {@code ec2/} on the classpath
  * (copied from real EC2 data; see {@code ec2/README.md} for where each column comes from). Never reads anything
- * outside the classpath.
+ * outside the classpath. The on-demand prices are the table the AWS adapter ships ({@link OnDemandPrices#SHIPPED},
+ * in the activities jar); the types, offerings and ENI limits live in this module, which the production worker does
+ * not carry (it asks EC2 for them): the simulated cloud and the benchmarks are its users.
  *
  * <p>What is kept, and why:
  * <ul>
@@ -61,7 +67,7 @@ public final class InstanceTypeCatalog {
   public static InstanceTypeCatalog load(String region, SpotPricer spotPricer) {
     Map<String, Double> prices = new HashMap<>();
     Set<String> pricedRegions = new TreeSet<>();
-    for (Map<String, String> row : CsvResource.read("ec2/on-demand-prices.csv")) {
+    for (Map<String, String> row : CsvResource.read(OnDemandPrices.SHIPPED)) {
       pricedRegions.add(row.get("region"));
       if (row.get("region").equals(region)) {
         prices.put(row.get("name"), Double.parseDouble(row.get("usd_per_hour")));

@@ -1,4 +1,4 @@
-package dev.farrier.activities.cloud;
+package dev.farrier.catalog;
 
 /** Prices a spot offering; the catalogue has only on-demand prices (EC2 publishes spot prices only at run time). */
 @FunctionalInterface
