@@ -209,11 +209,6 @@ public class NodeActivitiesImpl implements NodeActivities {
   }
 
   @Override
-  public void recordEvent(EventRequest request) {
-    events.record(request);
-  }
-
-  @Override
   public void recordEvents(RecordEventsRequest request) {
     events.record(request.events());
   }

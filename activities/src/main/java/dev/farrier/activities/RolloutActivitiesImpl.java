@@ -19,7 +19,6 @@ import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
 import dev.farrier.workflows.activities.ClosedReplacement;
 import dev.farrier.workflows.activities.FollowRequest;
-import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
 import dev.farrier.workflows.activities.HealthObservation.PodHealth;
 import dev.farrier.workflows.activities.HealthObservation;
@@ -31,7 +30,6 @@ import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.activities.RolloutClaim;
 import dev.farrier.workflows.activities.SwitchImagesRequest;
 import dev.farrier.workflows.activities.WorkloadRef;
-import dev.farrier.workflows.activities.WorkloadsRequest;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import dev.farrier.workflows.upgrade.AmiTerm;
@@ -71,7 +69,6 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   private final CloudProvider cloud;
   private final Predicate<String> workflowRunning;
   private final ReconcilerSettings settings;
-  private final Function<List<String>, String> freezeOf;
   private final Function<String, Optional<ClosedReplacement>> closedReplacement;
 
   /** How often {@link #awaitClosed} asks again whether a followed replacement has closed. */
@@ -81,12 +78,11 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
    * @param workflowRunning whether a workflow id runs now (a NodePool whose owner has ended is free again); must answer
    *                        true when it cannot tell
    * @param settings        the worker's launch and drain settings, handed to the rollout's replacements
-   * @param freezeOf        the change freeze holding the cluster or one of the given NodePools, described; null when none
    * @param closedReplacement how the replacement of a NodeClaim ({@code disrupt/<nodeclaim>}) ended, once it has; empty
    *                        while it runs; throws when Temporal does not answer in time
    */
   public RolloutActivitiesImpl(ClusterReader reader, NodeClaimStore claims, RolloutWriter writer, CloudProvider cloud,
-      Predicate<String> workflowRunning, ReconcilerSettings settings, Function<List<String>, String> freezeOf,
+      Predicate<String> workflowRunning, ReconcilerSettings settings,
       Function<String, Optional<ClosedReplacement>> closedReplacement) {
     this.reader = reader;
     this.claims = claims;
@@ -94,7 +90,6 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     this.cloud = cloud;
     this.workflowRunning = workflowRunning;
     this.settings = settings;
-    this.freezeOf = freezeOf;
     this.closedReplacement = closedReplacement;
   }
 
@@ -248,12 +243,6 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   }
 
   @Override
-  public List<WorkloadRef> workloadsOn(WorkloadsRequest request) {
-    Set<String> nodes = new HashSet<>(request.nodes());
-    return Workloads.moved(reader.listBoundPods().stream().filter(p -> nodes.contains(p.getSpec().getNodeName())).toList());
-  }
-
-  @Override
   public HealthObservation observeHealth(HealthRequest request) {
     List<NodeHealth> nodes = request.nodes().stream().map(name -> reader.getNode(name)
         .map(n -> new NodeHealth(name, true, ready(n))).orElse(new NodeHealth(name, false, false))).toList();
@@ -267,11 +256,6 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
             || p.waitingReason() != null)
         .toList();
     return new HealthObservation(nodes, pods);
-  }
-
-  @Override
-  public String frozen(FrozenRequest request) {
-    return freezeOf.apply(request.nodePools());
   }
 
   @Override

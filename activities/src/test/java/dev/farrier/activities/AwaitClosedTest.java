@@ -27,7 +27,7 @@ class AwaitClosedTest {
     var env = TestActivityEnvironment.newInstance();
     try {
       env.registerActivitiesImplementations(new RolloutActivitiesImpl(null, null, null, null, id -> false, ReconcilerSettings.DEFAULTS,
-          pools -> null, closed));
+          closed));
       RolloutActivities activities = env.newActivityStub(RolloutActivities.class, ActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofMinutes(1)).setHeartbeatTimeout(Duration.ofSeconds(10)).build());
       return activities.awaitClosed(request);

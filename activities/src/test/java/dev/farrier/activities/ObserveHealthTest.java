@@ -59,7 +59,7 @@ class ObserveHealthTest {
               .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build());
           default -> throw new UnsupportedOperationException(method.getName());
         });
-    var activities = new RolloutActivitiesImpl(reader, null, null, null, id -> false, ReconcilerSettings.DEFAULTS, pools -> null, claim -> java.util.Optional.empty());
+    var activities = new RolloutActivitiesImpl(reader, null, null, null, id -> false, ReconcilerSettings.DEFAULTS, claim -> java.util.Optional.empty());
     return activities.observeHealth(new HealthRequest("test", List.of("node-new"), List.of(WEB), troubledElsewhereOnly));
   }
 

@@ -114,7 +114,7 @@ class RolloutClaimTest {
           throw new UnsupportedOperationException(method.getName());
         });
     return new RolloutActivitiesImpl(reader, null, writer, cloud, id -> id.equals("upgrade/b/al2023@v20251020"),
-        ReconcilerSettings.DEFAULTS, nodePools -> null, claim -> java.util.Optional.empty());
+        ReconcilerSettings.DEFAULTS, claim -> java.util.Optional.empty());
   }
 
   private ApplicationFailure refused(List<String> nodePools, String nodeClass) {

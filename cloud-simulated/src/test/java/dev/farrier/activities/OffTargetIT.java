@@ -37,7 +37,7 @@ class OffTargetIT extends ClusterIT {
     activities = new SimulatedActivities(client, cluster, cloudDir);
     kubelet = new SimulatedKubelet(client, activities.cloud).start();
     rollout = new RolloutActivitiesImpl(cluster, cluster, cluster, activities.cloud, id -> false, ReconcilerSettings.DEFAULTS,
-        pools -> null, claim -> java.util.Optional.empty());
+        claim -> java.util.Optional.empty());
   }
 
   @AfterEach

@@ -9,7 +9,7 @@ final class BlockedFor {
 
   /**
    * Whole seconds from {@code blocker.sinceMillis()} to {@code now}, or null when nothing blocks or the blocker's
-   * start is unknown (replacements started by older code record none).
+   * start is unknown (0).
    */
   static Long seconds(Blocker blocker, Instant now) {
     if (blocker == null || blocker.sinceMillis() <= 0) {

@@ -86,7 +86,7 @@ public class TemporalWorkerFactory {
         new NodeClaimActivitiesImpl(cluster, metered(cloud.provider(), "nodeclaim", settings, meters), meters),
         new NodeActivitiesImpl(cluster, meters),
         new RolloutActivitiesImpl(cluster, cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),
-            freezeOf, workflows::closedReplacement));
+            workflows::closedReplacement));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster,
           metered(cloud.provider(), "interruption", settings, meters), interruption.counters()));

@@ -44,15 +44,15 @@ class TemporalReplacementTrackerIT {
     ReplacementResult replace(ReplacementInput input);
 
     @SignalMethod
-    void resume();
+    void finishReplaced();
 
     @SignalMethod
-    void abort(String reason);
+    void finishAborted();
   }
 
   /**
-   * A replacement that runs until told to finish: {@code resume} ends it having replaced its node, {@code abort} ends it
-   * with the node left in service; each upserts its last phase as the real one does.
+   * A replacement that runs until told to finish: {@code finishReplaced} ends it having replaced its node,
+   * {@code finishAborted} ends it with the node left in service; each upserts its last phase as the real one does.
    */
   public static class WaitingReplacement implements NodeReplacementWorkflow {
     private ReplacementPhase last;
@@ -66,12 +66,12 @@ class TemporalReplacementTrackerIT {
     }
 
     @Override
-    public void resume() {
+    public void finishReplaced() {
       last = ReplacementPhase.DONE;
     }
 
     @Override
-    public void abort(String reason) {
+    public void finishAborted() {
       last = ReplacementPhase.ABORTED;
     }
   }
@@ -107,7 +107,7 @@ class TemporalReplacementTrackerIT {
   }
 
   private static void finish(NodeReplacementWorkflow stub, String claim) {
-    stub.resume();
+    stub.finishReplaced();
     client.newUntypedWorkflowStub(WorkflowIds.disruption(claim)).getResult(ReplacementResult.class);
   }
 
@@ -133,7 +133,7 @@ class TemporalReplacementTrackerIT {
     var other = replace("staging", "elsewhere");
     var aborted = replace("prod", "aborted");
     finish(done, "done");
-    aborted.abort("rollout aborted");
+    aborted.finishAborted();
     client.newUntypedWorkflowStub(WorkflowIds.disruption("aborted")).getResult(ReplacementResult.class);
     client.newUntypedWorkflowStub(WorkflowIds.disruption("terminated")).terminate("test");
 

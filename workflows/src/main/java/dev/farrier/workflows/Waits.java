@@ -14,6 +14,12 @@ public final class Waits {
    * Waits until {@code condition} holds or {@code timeout} passes; returns whether the condition ended the wait.
    * Unlike {@code Workflow.await(Duration, ...)}, the timer is cancelled when the condition wins, so an entity woken
    * by many signals does not collect stale timers that each fire (and cost a workflow task) later.
+   *
+   * <p>A timer already due when the condition wins is left to fire rather than cancelled: the server may have fired it
+   * while the workflow task ran. The real server then drops the fire and records the cancel, but Temporal's
+   * time-skipping test server refuses the cancel and leaves the run without a workflow task for good
+   * (temporalio/sdk-java#2606), which hung the tests of rolling upgrades whose gates waited on timers due at the same
+   * instant.
    */
   public static boolean awaitOrTimeout(Duration timeout, Supplier<Boolean> condition) {
     if (condition.get()) {
@@ -28,20 +34,9 @@ public final class Waits {
     if (timer[0].isCompleted()) {
       return condition.get();
     }
-    if (Workflow.currentTimeMillis() >= due
-        && Workflow.getVersion(DUE_TIMER_KEPT_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-      return true; // the timer is due: its fire may already be on its way, so cancelling it saves nothing
+    if (Workflow.currentTimeMillis() < due) {
+      scope.cancel();
     }
-    scope.cancel();
     return true;
   }
-
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a timer already due when the condition wins is left to fire
-   * rather than cancelled. The server may have fired it while the workflow task ran; the real server then drops the
-   * fire and records the cancel, but Temporal's time-skipping test server refuses the cancel and leaves the run without
-   * a workflow task for good (temporalio/sdk-java#2606), which hung the tests of rolling upgrades whose gates wait on
-   * timers due at the same instant. Older runs replay with the cancel.
-   */
-  static final String DUE_TIMER_KEPT_CHANGE = "due-timer-kept";
 }

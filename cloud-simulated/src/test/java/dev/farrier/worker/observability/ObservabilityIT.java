@@ -23,6 +23,7 @@ import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.DisruptionMethod;
 import dev.farrier.workflows.activities.EventRequest;
+import dev.farrier.workflows.activities.RecordEventsRequest;
 import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
@@ -117,8 +118,9 @@ class ObservabilityIT {
       claims.createNodeClaim(claim(provisioned));
       claims.createNodeClaim(claim(provisioned));
       claims.createNodeClaim(claim(replacement).replacing("drifted"));
-      nodes.recordEvent(new EventRequest("metrics-it", EventReasons.KIND_NODE_CLAIM, provisioned, EventReasons.NORMAL,
-          EventReasons.DISRUPTION_STARTED, EventReasons.disruptionStarted(DisruptionMethod.REPLACE, "SpotInterruption", "notice")));
+      nodes.recordEvents(new RecordEventsRequest(List.of(new EventRequest("metrics-it", EventReasons.KIND_NODE_CLAIM, provisioned,
+          EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED,
+          EventReasons.disruptionStarted(DisruptionMethod.REPLACE, "SpotInterruption", "notice")))));
       claims.deleteNodeClaim(new NodeClaimRef("metrics-it", provisioned));
       claims.deleteNodeClaim(new NodeClaimRef("metrics-it", provisioned));
       cloud.instanceTypes();

@@ -10,7 +10,6 @@ import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.workflow.QueryMethod;
-import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;
 import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.Workflow;
@@ -22,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * An operator's actions sent from the Temporal dev server's real Web UI with {@link TemporalUiBrowser}, as the README
  * tells: the {@code Pause} Update from "More Actions" / "Send an Update" is accepted once, its result shown, and then
- * refused with its validator's message; the legacy {@code resume} Signal from "Send a Signal" is delivered. The
- * workflow is a stand-in with the replacement's names and validator message, checked through the SDK by a query.
+ * refused with its validator's message; the {@code Resume} Update then lifts the pause. The workflow is a stand-in with
+ * the replacement's names and validator message, checked through the SDK by a query.
  */
 public class TemporalUiActionsIT {
   private static final String NAMESPACE = "default";
@@ -32,7 +31,7 @@ public class TemporalUiActionsIT {
   private static final String ALREADY_PAUSED = "already paused; resume it with Resume";
 
   @Test
-  void pauseUpdateIsAcceptedThenRefusedWithItsMessageAndTheResumeSignalIsDelivered() throws Exception {
+  void pauseUpdateIsAcceptedThenRefusedWithItsMessageAndTheResumeUpdateLiftsIt() throws Exception {
     var runDir = E2e.runDir("temporal-ui-actions");
     try (var temporal = TemporalWithUi.start(runDir, TASK_QUEUE, PausableStandInImpl.class)) {
       var client = temporal.client;
@@ -58,13 +57,16 @@ public class TemporalUiActionsIT {
         assertEquals(ALREADY_PAUSED, refused.text());
         assertEquals(1, workflow.pausesAccepted(), "a refused Update never reaches the workflow");
 
-        assertEquals("Workflow signaled.", ui.sendSignal(NAMESPACE, WORKFLOW_ID, "resume", null));
-        E2e.await("the resume Signal", Duration.ofSeconds(30), () -> !workflow.paused());
+        var resumed = ui.sendUpdate(NAMESPACE, WORKFLOW_ID, NodeReplacementWorkflow.RESUME,
+            "{\"reason\": \"fixed\", \"by\": \"alice\"}");
+        assertTrue(resumed.succeeded(), resumed.toString());
+        assertEquals("\"" + WORKFLOW_ID + ": resumed (fixed (by alice))\"", resumed.text());
+        assertFalse(workflow.paused(), "resumed after the accepted Update");
       }
     }
   }
 
-  /** The replacement's {@code Pause} Update (same name, input and refusal) and its legacy {@code resume} Signal. */
+  /** The replacement's {@code Pause} Update (same name, input and refusal) and its {@code Resume} Update. */
   @WorkflowInterface
   public interface PausableStandIn {
     @WorkflowMethod(name = "PausableStandIn")
@@ -76,8 +78,11 @@ public class TemporalUiActionsIT {
     @UpdateValidatorMethod(updateName = NodeReplacementWorkflow.PAUSE)
     void validatePause(OperatorRequest request);
 
-    @SignalMethod(name = "resume")
-    void resume();
+    @UpdateMethod(name = NodeReplacementWorkflow.RESUME)
+    String resume(OperatorRequest request);
+
+    @UpdateValidatorMethod(updateName = NodeReplacementWorkflow.RESUME)
+    void validateResume(OperatorRequest request);
 
     @QueryMethod
     boolean paused();
@@ -110,8 +115,16 @@ public class TemporalUiActionsIT {
     }
 
     @Override
-    public void resume() {
+    public String resume(OperatorRequest request) {
       paused = false;
+      return Workflow.getInfo().getWorkflowId() + ": resumed (" + request.describe() + ")";
+    }
+
+    @Override
+    public void validateResume(OperatorRequest request) {
+      if (!paused) {
+        throw new IllegalStateException("it is not paused"); // as the replacement's validator refuses
+      }
     }
 
     @Override

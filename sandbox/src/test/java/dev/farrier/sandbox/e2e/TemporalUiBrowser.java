@@ -30,7 +30,7 @@ import org.openqa.selenium.remote.http.ClientConfig;
  * The Temporal Web UI in a real headless Chromium, driven by Selenium through chromedriver (Debian's {@code chromium}
  * and {@code chromium-driver}, installed by {@code tools/install.sh browser}): lists workflows by a visibility query
  * as the UI's workflow list shows them, reads a workflow's search attributes from its "Search Attributes" tab, and
- * acts on a workflow as an operator does, from its page's "More Actions" menu: "Send an Update" and "Send a Signal".
+ * acts on a workflow as an operator does, from its page's "More Actions" menu: "Send an Update".
  *
  * <pre>{@code
  * try (var ui = TemporalUiBrowser.open(stack.temporalUiUrl(), runDir.resolve("ui"))) {
@@ -223,30 +223,6 @@ public final class TemporalUiBrowser implements AutoCloseable {
         return new UpdateOutcome(false, updateId, answer.text());
       }
       return new UpdateOutcome(true, updateId, updateResult(workflowId, updateId));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw failure("interrupted while sending " + what, e);
-    } catch (WebDriverException e) {
-      throw failure("sending " + what + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Sends a Signal from the workflow's page: "More Actions", "Send a Signal", the name from the "Signal name" list, the
-   * JSON in "Data" ({@code null}: none), "Submit"; returns the UI's confirmation ("Workflow signaled.").
-   */
-  public String sendSignal(String namespace, String workflowId, String signalName, String jsonInput) {
-    String what = "Signal " + signalName + " to " + workflowId;
-    try {
-      var dialog = openActionDialog(namespace, workflowId, "signal-button", "signal-confirmation-modal");
-      chooseName(dialog, "signal-select", signalName);
-      typeData(dialog, jsonInput);
-      submit(dialog);
-      Answer answer = awaitAnswer(dialog, what);
-      if (answer.refused()) {
-        throw failure("the Temporal UI refused " + what + ": " + answer.text(), new IllegalArgumentException(answer.text()));
-      }
-      return answer.text();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw failure("interrupted while sending " + what, e);

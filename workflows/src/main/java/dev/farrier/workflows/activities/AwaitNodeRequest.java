@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * Input of the waiting activities: the claim, and the node once known (null while waiting for registration).
  *
- * @param events Kubernetes Events the step records once it has done its work (best effort); none when absent, as in
- *               payloads from before steps recorded their own Events
+ * @param events Kubernetes Events the step records once it has done its work (best effort); none from the shorter
+ *               constructor
  */
 public record AwaitNodeRequest(String cluster, String nodeClaim, String providerId, String nodeName, List<EventRequest> events) {
   public AwaitNodeRequest {

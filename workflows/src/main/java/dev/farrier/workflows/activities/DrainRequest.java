@@ -10,12 +10,12 @@ package dev.farrier.workflows.activities;
  *                         released at once (deleted with no grace period, past PDBs and do-not-disrupt); there is
  *                         nothing to drain
  * @param recordEvictions  the pass records an Evicted Event on the node for each pod it evicted or released
- *                         ({@link dev.farrier.workflows.EventReasons#evicted}); false when absent, as in payloads from
- *                         before steps recorded their own Events (the workflow recorded them then)
+ *                         ({@link dev.farrier.workflows.EventReasons#evicted}), as the replacement asks; false from the
+ *                         shorter constructors, which tests of the pass alone use
  */
 public record DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned,
     boolean instanceGone, boolean recordEvictions) {
-  /** As replacements before {@code holdUnowned} existed drained: pods without a controller are evicted too. */
+  /** Pods without a controller evicted too, nothing released, no Events recorded. */
   public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb) {
     this(cluster, nodeName, nodeClaim, bypassPdb, false, false, false);
   }

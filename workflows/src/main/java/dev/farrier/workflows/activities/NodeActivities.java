@@ -45,13 +45,6 @@ public interface NodeActivities {
   void markAborted(NodeRef request);
 
   /**
-   * Records a Kubernetes Event. Best effort: a failure to record is logged, never fails the workflow. The interruption
-   * workflow, and replacements and launches started before their steps recorded their Events, call it once per Event.
-   */
-  @ActivityMethod
-  void recordEvent(EventRequest request);
-
-  /**
    * Records Kubernetes Events that belong to no step (a blocked drain, an abort, a failure), all in one activity. Best
    * effort, each on its own: one that cannot be recorded is logged and the others are still recorded.
    */

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * Names a Node (and the claim it belongs to, for Events and logs).
  *
- * @param events Kubernetes Events the step records once it has done its work (best effort); none when absent, as in
- *               payloads from before steps recorded their own Events
+ * @param events Kubernetes Events the step records once it has done its work (best effort); none from the shorter
+ *               constructor
  */
 public record NodeRef(String cluster, String nodeName, String nodeClaim, List<EventRequest> events) {
   public NodeRef {

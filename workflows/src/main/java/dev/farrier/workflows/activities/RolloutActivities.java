@@ -28,24 +28,9 @@ public interface RolloutActivities {
   @ActivityMethod
   void awaitImages(SwitchImagesRequest request);
 
-  /**
-   * The controllers (ReplicaSet, StatefulSet, Job, ...) of the pods on these nodes that will move when they drain. Asked
-   * by rollouts from before {@code rollout-plan-in-one-step}; since, the plan names them ({@link RolloutBatch#workloads}).
-   */
-  @ActivityMethod
-  List<WorkloadRef> workloadsOn(WorkloadsRequest request);
-
   /** The health of the new nodes and of the moved workloads' pods, for the rollout's gate. Reads only. */
   @ActivityMethod
   HealthObservation observeHealth(HealthRequest request);
-
-  /**
-   * The change freeze ({@code farrier freeze}) holding the cluster or one of the NodePools, described; null when none
-   * does. Read from the cluster's reconciler; a cluster whose reconciler does not run has no freeze. Asked by rollouts
-   * from before {@code rollout-plan-in-one-step}; since, the plan answers it ({@link RolloutBatch#frozen}).
-   */
-  @ActivityMethod
-  String frozen(FrozenRequest request);
 
   /**
    * The replacements of {@code request} that have closed, with their results; waits (heartbeating) until at least one

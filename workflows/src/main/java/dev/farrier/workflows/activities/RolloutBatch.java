@@ -14,10 +14,8 @@ import java.util.Map;
  * @param held      the first remaining node that is neither a command nor in the scope's {@code inFlight}, with why it
  *                  waits (budget exhausted, do-not-disrupt, being replaced by someone else); empty when none. Only the
  *                  first: the answer is recorded in the rollout's history at every plan, and a list of every waiting
- *                  node of a 500-node fleet made up most of it. Answers recorded before {@code heldCount} list every
- *                  waiting node, the ones in flight included.
- * @param heldCount how many remaining nodes wait, {@code held}'s first among them; 0 in answers recorded before it,
- *                  whose {@code held} is counted instead
+ *                  node of a 500-node fleet made up most of it.
+ * @param heldCount how many remaining nodes wait, {@code held}'s first among them
  * @param frozen    asked with {@link RolloutScope#inOneStep}: the change freeze holding the rollout, described (and
  *                  nothing planned); null when none does, and in answers to the other scopes
  * @param workloads asked with {@link RolloutScope#inOneStep}: by command's NodeClaim, the workloads of the pods on its
@@ -35,9 +33,9 @@ public record RolloutBatch(List<DisruptionCommand> commands, int remaining, List
     this(commands, remaining, held, heldCount, null, Map.of());
   }
 
-  /** An answer as recorded before {@code heldCount}: {@code held} lists every waiting node, and is what counts them. */
+  /** An answer whose {@code held} lists every waiting node (a test's): their count is its size. */
   public RolloutBatch(List<DisruptionCommand> commands, int remaining, List<CandidateDecision> held) {
-    this(commands, remaining, held, 0);
+    this(commands, remaining, held, held == null ? 0 : held.size());
   }
 
   /** The answer while a change freeze holds the rollout: nothing planned. */

@@ -16,8 +16,8 @@ import java.util.List;
  *                   replaced (against the budgets, and never planned again) even before their taint lands or the
  *                   replacement shows in Temporal's list of running workflows
  * @param inOneStep  the answer also says whether a change freeze holds the NodePools (then plans nothing), and what
- *                   runs on each old node it hands out: a rollout's plan in one activity, where it took three (the
- *                   freeze, the plan, the workloads), each a round trip through the workflow
+ *                   runs on each old node it hands out: the rollout's plans forward, in one activity; false for a
+ *                   rollback's, which no freeze holds and no gate watches
  */
 public record RolloutScope(String workflowId, List<String> nodePools, int max, List<String> onlyClaims, List<String> inFlight,
     boolean inOneStep) {

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * Input of {@link NodeClaimActivities#terminateInstance} and the other instance steps.
  *
- * @param events Kubernetes Events the step records once it has done its work (best effort); none when absent, as in
- *               payloads from before steps recorded their own Events
+ * @param events Kubernetes Events the step records once it has done its work (best effort); none from the shorter
+ *               constructor
  */
 public record TerminateInstanceRequest(String cluster, String nodeClaim, String instanceId, List<EventRequest> events) {
   public TerminateInstanceRequest {

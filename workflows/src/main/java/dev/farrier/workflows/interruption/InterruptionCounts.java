@@ -10,7 +10,7 @@ package dev.farrier.workflows.interruption;
  * @param replacementsStarted replacements this workflow started
  * @param escalated          replacements already running that were told to drain now
  * @param rebalanceEvents    rebalance recommendations recorded: an Event, and for an opted-in NodePool the node marked
- *                           for the disruption planner (runs from before that started a replacement instead)
+ *                           for the disruption planner
  * @param deleteFailures     messages the queue refused to delete (they come back and are handled again)
  */
 public record InterruptionCounts(long notices, long malformed, long ignored, long notFarriers, long replacementsStarted,

@@ -53,8 +53,6 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
 
   /** Each idle poll costs 3 history events: continue as new well before the history grows large. */
   static final int MAX_POLLS_PER_RUN = 500;
-  /** {@code Workflow.getVersion} change id: a rebalance marks the node for the planner instead of starting a replacement. */
-  static final String REBALANCE_CHANGE = "rebalance-via-planner";
   /** How long to wait after the queue itself failed (the receive activity's retries are exhausted). */
   static final Duration QUEUE_FAILURE_BACKOFF = Duration.ofSeconds(30);
   private static final int RECENT_ACTIONS = 20;
@@ -155,11 +153,7 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
         count(new InterruptionCounts(0, 0, 0, 0, 0, 0, 1, 0));
         return true;
       }
-      if (Workflow.getVersion(REBALANCE_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-        return markForPlanner(target, command);
-      }
-      events.normal(KIND_NODE, nodeOrClaim(command), EventReasons.REBALANCE_RECOMMENDED,
-          "EC2 recommends rebalancing instance " + target.instanceId() + " away; replacing it (NodePool opted in)");
+      return markForPlanner(target, command);
     }
     return startOrEscalate(notice, command);
   }
@@ -187,12 +181,12 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
   }
 
   /**
-   * Starts {@code disrupt/<nodeclaim>}, urgent ones in "drain now" mode; when one is already running, tells it the
-   * node is going away (a rebalance leaves a running replacement as it is).
+   * Starts {@code disrupt/<nodeclaim>} for a node going away, in "drain now" mode; when one is already running, tells it
+   * the node is going away.
    */
   private boolean startOrEscalate(InterruptionNotice notice, DisruptionCommand command) {
     String id = WorkflowIds.disruption(command.nodeClaim());
-    Interruption interruption = notice.kind().urgent() ? new Interruption(notice.kind().name(), notice.detail()) : null;
+    Interruption interruption = new Interruption(notice.kind().name(), notice.detail());
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
         ChildWorkflowStarts.disruption(command.nodeClaim()));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
@@ -205,7 +199,7 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
             command.nodeClaim(), "kind", notice.kind(), "error", Failures.reason(failure));
         return false;
       }
-      return interruption == null ? alreadyRunning(command, notice) : escalate(id, command, interruption);
+      return escalate(id, command, interruption);
     }
     StructuredLog.info(log, "replacement started for interruption", "nodeclaim", command.nodeClaim(),
         "node", command.nodeName(), "instance", command.instanceId(), "reason", notice.kind(), "workflow", id);
@@ -218,12 +212,6 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
       }
       return null;
     });
-    return true;
-  }
-
-  private boolean alreadyRunning(DisruptionCommand command, InterruptionNotice notice) {
-    StructuredLog.info(log, "replacement already running, left as it is", "nodeclaim", command.nodeClaim(),
-        "reason", notice.kind());
     return true;
   }
 

@@ -30,15 +30,11 @@ import org.slf4j.Logger;
  * cancellation while it runs) is still undone; compensations run in reverse: terminate the instance and wait until
  * it is gone, delete the Node, delete the NodeClaim.
  *
- * <p>Since version 1 of {@value #EVENTS_CHANGE} each step records its own Event (Launched, Registered, Initialized)
- * and a failure's Event is one {@code recordEvents} activity; launches started before record each Event as an activity
- * of its own, as their histories say.
+ * <p>Each step records its own Event (Launched, Registered, Initialized); a failure's Event is one {@code recordEvents}
+ * activity.
  */
 public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   private static final Logger log = Workflow.getLogger(NodeLaunchWorkflowImpl.class);
-
-  /** {@code Workflow.getVersion} change id: the steps record their own Events (version 1). */
-  static final String EVENTS_CHANGE = "events-with-steps";
 
   private LaunchPhase phase = LaunchPhase.CREATING;
   private LaunchedInstance instance;
@@ -52,8 +48,7 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
     NodeClaimRequest claim = input.claim();
     LaunchSettings settings = input.settings() == null ? LaunchSettings.DEFAULTS : input.settings();
     NodeClaimActivities claims = ActivityStubs.nodeClaims(settings);
-    boolean eventsWithSteps = Workflow.getVersion(EVENTS_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
-    EventRecorder events = new EventRecorder(ActivityStubs.nodes(), cluster, eventsWithSteps);
+    EventRecorder events = new EventRecorder(ActivityStubs.nodes(), cluster);
     NodeClaimRef claimRef = new NodeClaimRef(cluster, claim.name());
 
     Workflow.upsertTypedSearchAttributes(
@@ -83,11 +78,8 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
       // Any attempt may have launched before a later one failed (even with a permanent error), so the saga
       // terminates by the claim's tag whenever the launch was tried.
       launchScheduled = true;
-      instance = claims.launchInstance(new NodeClaimRef(cluster, claim.name(), eventsWithSteps));
+      instance = claims.launchInstance(new NodeClaimRef(cluster, claim.name(), true));
       Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(instance.instanceId()));
-      if (!eventsWithSteps) {
-        events.normal(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCHED, EventReasons.launched(instance));
-      }
 
       enter(LaunchPhase.REGISTERING);
       nodeName = claims.awaitRegistered(new AwaitNodeRequest(cluster, claim.name(), instance.providerId(), null));

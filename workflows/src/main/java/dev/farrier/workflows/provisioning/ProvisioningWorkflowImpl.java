@@ -30,17 +30,6 @@ import org.slf4j.Logger;
 public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
   private static final Logger log = Workflow.getLogger(ProvisioningWorkflowImpl.class);
 
-  /**
-   * {@code Workflow.getVersion} change id (version 1): the batch tells its reconciler it closed
-   * ({@link ProvisioningWorkflow#BATCH_CLOSED_SIGNAL}); older runs replay without the signal.
-   */
-  static final String BATCH_CLOSED_CHANGE = "batch-closed-signal";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): launches that close while others run release their pods to the
-   * reconciler ({@link ProvisioningWorkflow#LAUNCHES_CLOSED_SIGNAL}); older runs replay waiting on each launch in turn.
-   */
-  static final String LAUNCHES_CLOSED_CHANGE = "launches-closed-signal";
-
   @Override
   public ProvisioningResult provision(ProvisioningInput input) {
     try {
@@ -51,13 +40,11 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
   }
 
   /**
-   * Best effort: a batch started without a reconciler (by hand, or one gone since) has nobody to tell, and a reconciler
-   * that misses it releases the batch's pods at the carry's release time instead.
+   * Tells the reconciler the batch closed ({@link ProvisioningWorkflow#BATCH_CLOSED_SIGNAL}). Best effort: a batch
+   * started without a reconciler (by hand, or one gone since) has nobody to tell, and a reconciler that misses it
+   * releases the batch's pods at the carry's release time instead.
    */
   private static void tellReconciler(ProvisioningInput input) {
-    if (Workflow.getVersion(BATCH_CLOSED_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
-      return;
-    }
     tellReconciler(input, BATCH_CLOSED_SIGNAL, input.batchId());
   }
 
@@ -92,9 +79,7 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
       launches.put(claim.name(), Async.function(launch::launch, new NodeLaunchInput(cluster, claim, settings)));
     }
 
-    if (Workflow.getVersion(LAUNCHES_CLOSED_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-      releaseAsLaunchesClose(input, plan.claims(), launches);
-    }
+    releaseAsLaunchesClose(input, plan.claims(), launches);
     List<LaunchedInstance> launched = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     launches.forEach((name, result) -> {

@@ -62,45 +62,15 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
    * 4 MB plan; 1,000 keep both near a tenth of that. More pending pods go out as several batches back to back.
    */
   static final int MAX_BATCH_PODS = 1_000;
-  /** {@code Workflow.getVersion} change id of {@link #MAX_BATCH_PODS} (version 1): older runs replay uncapped. */
-  static final String BATCH_CAP_CHANGE = "provisioning-batch-cap";
   /**
    * Queued pods carried across continue-as-new (about 0.6 MB); the input of the next run must stay under Temporal's
    * 2 MB payload limit, and pods beyond it are still pending, so the informer's resync brings them back.
    */
   static final int MAX_CARRIED_PODS = 5_000;
-  /** {@code Workflow.getVersion} change id of {@link #MAX_CARRIED_PODS} (version 1). */
-  static final String CARRY_CAP_CHANGE = "carried-pods-cap";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a replacement that closes brings the next disruption round
-   * forward to {@link #REFILL_DELAY} after it, so the budget slot it held is taken again at once instead of at the next
-   * interval (a fleet drift under a budget of 50 used to run at 75% of it, each freed slot idle for half an interval on
-   * average). Older runs replay with rounds at the interval only.
-   */
-  static final String REFILL_CHANGE = "refill-on-close";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a pod signalled pending again while its batch runs (the
-   * kube-scheduler bound other pods where the batch planned it) goes into the batch after, as soon as its own ends;
-   * older runs replay with it waiting for the informer's next resync (30 s; at 1,000 pods the stragglers' wait).
-   */
-  static final String REOFFER_CHANGE = "requeue-offers-made-in-flight";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a round asks for all its replacement children in one workflow
-   * task and then waits for their starts, instead of one child start (a workflow task round trip, about 1 s on a
-   * loaded worker) after the other: a round of 26 replacements on a 500-node fleet took 26 s to start them, and the
-   * budget's 50 slots were never more than 37 full. Older runs replay one by one.
-   */
-  static final String STARTS_TOGETHER_CHANGE = "replacement-starts-together";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): pods and closed batches signalled in the run's first workflow task
-   * (the SDK runs those handlers before the workflow method; signal-with-start always does it) are applied after the run
-   * has taken over the batches carried from the run before. Older runs replay them first, as they ran: a pod of a carried
-   * batch was queued again (a second NodeClaim for it) and a carried batch that had closed was held until its release time.
-   */
-  static final String CARRIED_FIRST_CHANGE = "carried-state-before-signals";
   /**
    * How long after a replacement closes its slot is planned again: enough for the worker's informers to see the deleted
-   * NodeClaim (milliseconds on a healthy API server), and one round for replacements that close together.
+   * NodeClaim (milliseconds on a healthy API server), and one round for replacements that close together. Without it a
+   * fleet drift under a budget of 50 ran at 75% of it, each freed slot idle for half an interval on average.
    */
   static final Duration REFILL_DELAY = Duration.ofSeconds(1);
 
@@ -121,8 +91,12 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private int replacementsClosed;
   /** The replacements this run asked for, by workflow id: their closes are counted from their results, not signals. */
   private final Set<String> followed = new HashSet<>();
-  private boolean startsTogether;
-  /** Batcher signals handled before {@link #run} took over the carried state, in order; null once it has. */
+  /**
+   * Batcher signals handled before {@link #run} took over the carried state, in order; null once it has. Pods and closed
+   * batches signalled in the run's first workflow task (the SDK runs those handlers before the workflow method;
+   * signal-with-start always does) must not be applied first: a pod of a carried batch would be queued again (a second
+   * NodeClaim for it) and a carried batch that had closed would be held until its release time.
+   */
   private List<Runnable> beforeRun = new ArrayList<>();
 
   @Override
@@ -132,10 +106,6 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       settings = input.settings() == null ? ReconcilerSettings.DEFAULTS : input.settings();
     }
     PlanningActivities planning = ActivityStubs.planning();
-    boolean carriedFirst = Workflow.getVersion(CARRIED_FIRST_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
-    if (!carriedFirst) {
-      applySignalsBeforeRun();
-    }
     nextBatch = input.nextBatch();
     input.carriedBatches().forEach(batcher::adopt);
     input.cooldowns().forEach(c -> cooldowns.put(c.nodeClaim(), c));
@@ -145,16 +115,11 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
         FarrierSearchAttributes.PHASE.valueSet("Running"));
 
-    boolean refill = Workflow.getVersion(REFILL_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
-    if (Workflow.getVersion(REOFFER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
-      batcher.requeueOffersMadeInFlight();
-    }
-    startsTogether = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     applySignalsBeforeRun();
     long nextDisruptionAt = Workflow.currentTimeMillis() + settings.disruptionIntervalMillis();
     int closedSeen = 0;
     for (int turn = 1; ; turn++) {
-      if (refill && replacementsClosed != closedSeen) {
+      if (replacementsClosed != closedSeen) {
         closedSeen = replacementsClosed;
         nextDisruptionAt = Math.min(nextDisruptionAt, Workflow.currentTimeMillis() + REFILL_DELAY.toMillis());
       }
@@ -176,7 +141,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
         StructuredLog.info(log, "continuing as new", "cluster", cluster, "nextBatch", nextBatch,
             "carriedPods", batcher.queuedCount(), "carriedBatches", batcher.inFlightBatches().size());
         List<PodRef> carried = batcher.queued();
-        if (Workflow.getVersion(CARRY_CAP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1 && carried.size() > MAX_CARRIED_PODS) {
+        if (carried.size() > MAX_CARRIED_PODS) {
           // The rest are still pending; the informer's resync signals them again within 30 s.
           StructuredLog.warn(log, "queued pods left to the informer's resync", "cluster", cluster,
               "carried", MAX_CARRIED_PODS, "left", carried.size() - MAX_CARRIED_PODS);
@@ -192,7 +157,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
       long arrivalsSeen = batcher.arrivals();
       int closedBefore = closedSeen;
       Waits.awaitOrTimeout(Duration.ofMillis(Math.max(1, wakeAt - now)),
-          () -> batcher.arrivals() != arrivalsSeen || (refill && replacementsClosed != closedBefore));
+          () -> batcher.arrivals() != arrivalsSeen || replacementsClosed != closedBefore);
     }
   }
 
@@ -307,8 +272,7 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
   private void startProvisioning(String cluster, ReconcilerSettings settings) {
     long batch = nextBatch++;
     String batchId = WorkflowIds.provisioning(cluster, batch);
-    int maxPods = Workflow.getVersion(BATCH_CAP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1 ? MAX_BATCH_PODS : Integer.MAX_VALUE;
-    List<PodRef> pods = batcher.dispatch(batchId, maxPods);
+    List<PodRef> pods = batcher.dispatch(batchId, MAX_BATCH_PODS);
     ProvisioningWorkflow child = Workflow.newChildWorkflowStub(ProvisioningWorkflow.class,
         ChildWorkflowStarts.provisioning(cluster, batch));
     Promise<ProvisioningResult> result = Async.function(child::provision,
@@ -337,7 +301,12 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     });
   }
 
-  /** Asks the planner for commands and starts one replacement child per command. */
+  /**
+   * Asks the planner for commands and starts one replacement child per command: all asked for in one workflow task,
+   * then their starts awaited. One start after the other (a workflow task round trip each, about 1 s on a loaded
+   * worker) took 26 s for a round of 26 replacements on a 500-node fleet, and its budget's 50 slots were never more
+   * than 37 full.
+   */
   private void planAndDisrupt(String cluster, ReconcilerSettings settings, PlanningActivities planning) {
     try {
       lastPlan = planning.planDisruption(new PlanDisruptionRequest(cluster, null, Freeze.byNodePool(freezes.values()),
@@ -350,13 +319,8 @@ public class ClusterReconcilerWorkflowImpl implements ClusterReconcilerWorkflow 
     List<ReplacementStart> starts = new ArrayList<>();
     for (DisruptionCommand command : lastPlan.commands()) {
       ReplacementStart start = beginReplacement(cluster, settings, command);
-      if (start == null) {
-        continue;
-      }
-      if (startsTogether) {
+      if (start != null) {
         starts.add(start);
-      } else {
-        confirmStarted(start);
       }
     }
     starts.forEach(this::confirmStarted);

@@ -18,7 +18,7 @@ final class PodBatcher {
   private final Map<String, Set<String>> inFlight = new LinkedHashMap<>();
   /**
    * Batches carried from a previous run: in flight until their {@code batchClosed} signal, or at the latest until a time
-   * (a batch started by a worker without that signal never sends it).
+   * (the signal is best effort: a batch that could not tell its reconciler never sends it again).
    */
   private final Map<String, Long> releaseAt = new LinkedHashMap<>();
   /**
@@ -26,22 +26,13 @@ final class PodBatcher {
    * batch planned them (it filled their node with other pods). Queued when that batch ends.
    */
   private final Map<String, PodRef> offeredInFlight = new LinkedHashMap<>();
-  private boolean requeueOffersMadeInFlight;
   private long openedAt;
   private long lastArrivalAt;
   private long arrivals;
 
   /**
-   * From now on, a pod offered while its batch is in flight is queued when that batch ends (without this, only the
-   * next offer after the end brings it back: the informer's resync, up to 30 s later).
-   */
-  void requeueOffersMadeInFlight() {
-    requeueOffersMadeInFlight = true;
-  }
-
-  /**
-   * Queues the pods not already queued or in flight; returns how many were new. A pod in flight is remembered, once
-   * {@link #requeueOffersMadeInFlight} is on, and queued when its batch ends.
+   * Queues the pods not already queued or in flight; returns how many were new. A pod in flight is remembered and queued
+   * when its batch ends, not at the next offer after that (the informer's resync, up to 30 s later).
    */
   int offer(List<PodRef> pods, long now) {
     release(now);
@@ -52,9 +43,7 @@ final class PodBatcher {
         continue;
       }
       if (inFlight.values().stream().anyMatch(batch -> batch.contains(id))) {
-        if (requeueOffersMadeInFlight) {
-          offeredInFlight.put(id, pod);
-        }
+        offeredInFlight.put(id, pod);
         continue;
       }
       added += queue(id, pod, now);

@@ -138,18 +138,4 @@ final class DrainPolicy {
   static String truncate(String text) {
     return text.length() <= SUMMARY_LIMIT ? text : text.substring(0, SUMMARY_LIMIT - 1) + "…";
   }
-
-  /** The blocker's words as replacements before {@link Blocker} reported them (kept for their histories). */
-  static String legacyBlockedBy(DrainStatus status) {
-    if (!status.blockingPdbs().isEmpty()) {
-      return "PodDisruptionBudget " + String.join(", ", status.blockingPdbs());
-    }
-    if (!status.doNotDisrupt().isEmpty()) {
-      return "karpenter.sh/do-not-disrupt on " + String.join(", ", status.doNotDisrupt());
-    }
-    if (!status.failures().isEmpty()) {
-      return "eviction failing: " + String.join("; ", status.failures());
-    }
-    return null;
-  }
 }

@@ -14,8 +14,8 @@ import io.temporal.workflow.WorkflowMethod;
  * <p>Operators act on it with Updates ({@code Pause}, {@code Resume}, {@code Abort}, {@code Retry}, {@code ForceDrain},
  * {@code Approve}), from the {@code farrier} CLI, the Temporal UI or the {@code temporal} CLI. Each is validated first:
  * an action that makes no sense in the replacement's state is refused with a message saying why, and nothing
- * changes. The lower-case signals {@code pause}, {@code resume} and {@code abort} are the unvalidated forms that
- * replacements started before the Updates existed also understand.
+ * changes. Two signals come from Farrier itself: {@code interrupted} from the interruption workflow, and
+ * {@code rolloutAborted} from the rollout that started the replacement.
  */
 @WorkflowInterface
 public interface NodeReplacementWorkflow {
@@ -30,6 +30,8 @@ public interface NodeReplacementWorkflow {
    * run that did not start it, one after a continue-as-new, also refills the budget slot it frees.
    */
   String REPLACEMENT_CLOSED_SIGNAL = "replacementClosed";
+  /** The signal a rollout sends the replacements it started when it is aborted ({@link #rolloutAborted}). */
+  String ROLLOUT_ABORTED_SIGNAL = "rolloutAborted";
 
   @WorkflowMethod
   ReplacementResult replace(ReplacementInput input);
@@ -82,17 +84,15 @@ public interface NodeReplacementWorkflow {
   @UpdateValidatorMethod(updateName = APPROVE)
   void validateApprove(OperatorRequest request);
 
-  /** Unvalidated form of {@code Pause}, kept for replacements started before the Updates. */
-  @SignalMethod
-  void pause();
-
-  /** Unvalidated form of {@code Resume}. */
-  @SignalMethod
-  void resume();
-
-  /** Unvalidated form of {@code Abort}: ignored (and logged) once past the point of no return. */
-  @SignalMethod
-  void abort(String reason);
+  /**
+   * The rollout that started this replacement ({@link ReplacementInput#owner}) was aborted: roll back as {@code Abort}
+   * does, but give the node back without the {@code farrier.dev/replacement-aborted} mark, which is an operator's hold
+   * on one node (left by a rollout's abort, it made the next rollout skip the node). Ignored (and logged) once past the
+   * point of no return or when an abort is already rolling it back; a replacement no rollout owns rolls back marked, as
+   * for an operator's {@code Abort}.
+   */
+  @SignalMethod(name = ROLLOUT_ABORTED_SIGNAL)
+  void rolloutAborted(String reason);
 
   /**
    * The node is being interrupted (spot interruption, scheduled change, instance stopping): drain it now and let the

@@ -32,7 +32,6 @@ import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
-import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.RecheckDisruptionRequest;
@@ -78,19 +77,12 @@ import org.slf4j.Logger;
  *
  * <p>A consolidation ({@link DisruptionCommand#consolidation()}) is checked again before any step: after
  * {@link #CONSOLIDATION_RECHECK_DELAY} the planner is asked whether it still stands, and the workflow ends
- * {@value #OUTCOME_INVALIDATED}, the node untouched, when it does not. No version gate: only commands with a
- * consolidation reason, which no earlier history has, take that branch.
+ * {@value #OUTCOME_INVALIDATED}, the node untouched, when it does not.
  *
- * <p>Changes to the commands it emits are gated: {@value #INTERRUPTION_CHANGE} (version 1) for interruption handling,
- * {@value #OPERATOR_CHANGE} (version 1) for what operators see and do (the FarrierNodeClaim and FarrierBlocker search
- * attributes, Events on the NodeClaim, holding failed steps for Retry, approval, pods without a controller held),
- * {@value #EXPIRY_CHANGE} (version 1, asked only for a forceful command) for the forceful expiry,
- * {@value #RELEASE_CHANGE} (version 1) for releasing the pods of a gone instance, {@value #EVENTS_CHANGE} (version 1)
- * for fewer activities: each step records the Events it causes (the taint DisruptionStarted and DisruptionTainted,
- * the cordon Cordoned, the drain pass an Evicted per pod, the termination Terminated, the final delete
- * DisruptionCompleted), the others are one {@code recordEvents} activity per call, the instance is terminated and
- * waited for in one activity and the Node and NodeClaim deleted in one. Replacements started by older code replay as
- * they ran.
+ * <p>Each step records the Events it causes (the taint DisruptionStarted and DisruptionTainted, the cordon Cordoned, the
+ * drain pass an Evicted per pod, the termination Terminated, the final delete DisruptionCompleted); the others are one
+ * {@code recordEvents} activity per call. The instance is terminated and waited for in one activity, the Node and
+ * NodeClaim deleted in one.
  */
 public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private static final Logger log = Workflow.getLogger(NodeReplacementWorkflowImpl.class);
@@ -102,39 +94,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   /** About 11 history events a blocked pass: a few thousand events per run, far below Temporal's limits. */
   static final int MAX_DRAIN_PASSES_PER_RUN = 200;
 
-  /** {@code Workflow.getVersion} change id of interruption handling (version 1). */
-  static final String INTERRUPTION_CHANGE = "interruption-drains-now";
-  /**
-   * {@code Workflow.getVersion} change id: a drain that does not finish asks whether the instance is gone, and then
-   * releases its pods at once (version 1).
-   */
-  static final String RELEASE_CHANGE = "release-when-instance-gone";
-  /** {@code Workflow.getVersion} change id of operator visibility and actions (version 1). */
-  static final String OPERATOR_CHANGE = "operator-actions";
-  /**
-   * {@code Workflow.getVersion} change id of the forceful expiry (version 1): a command marked forceful drains at once
-   * as an interrupted node does. Asked only when the command is forceful, so other histories carry no marker; a
-   * forceful command a worker older than this started replays as the replace-first run it was.
-   */
-  static final String EXPIRY_CHANGE = "expiry-drains-now";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): steps record the Events they cause, Events of no step are one
-   * activity per call, terminate-and-wait and the Node and NodeClaim deletes are one activity each. A plain replacement's
-   * history no longer grows with the pods it evicts.
-   */
-  static final String EVENTS_CHANGE = "events-with-steps";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a replacement tells its cluster's reconciler that it closed
-   * ({@link NodeReplacementWorkflow#REPLACEMENT_CLOSED_SIGNAL}); older runs replay without the signal.
-   */
-  static final String CLOSED_SIGNAL_CHANGE = "replacement-closed-signal";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a replacement that its owning rollout aborted (the {@code abort}
-   * signal a rollout passes on) gives its node back without the {@code farrier.dev/replacement-aborted} mark. That mark
-   * is an operator's hold on one node; left by a rollout's abort it made the next rollout skip the node and report
-   * Succeeded with it on the old image. Asked only when such an abort is rolled back; older runs replay with the mark.
-   */
-  static final String OWNER_ABORT_UNMARKED_CHANGE = "rollout-abort-leaves-no-mark";
 
   /** How long a step that failed before the point of no return waits for a Retry before the replacement fails. */
   static final Duration RETRY_WINDOW = Duration.ofMinutes(10);
@@ -159,14 +118,9 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   private DisruptionCommand command;
   private ReplacementState state = ReplacementState.initial();
   private OperatorRequest abortRequest;
-  /** The abort came as the {@code abort} signal, which a rollout passes on to the replacements it owns. */
-  private boolean abortSignalled;
+  /** The abort came as {@link #rolloutAborted}, the signal a rollout sends the replacements it owns. */
+  private boolean abortedByRollout;
   private boolean retryRequested;
-  private int interruptionVersion = Workflow.DEFAULT_VERSION;
-  private int releaseVersion = Workflow.DEFAULT_VERSION;
-  private int operatorVersion = Workflow.DEFAULT_VERSION;
-  private int expiryVersion = Workflow.DEFAULT_VERSION;
-  private int eventsVersion = Workflow.DEFAULT_VERSION;
   private boolean interruptionNoticed;
   private ReplacementLaunch launch;
 
@@ -185,20 +139,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     nodes = ActivityStubs.nodes();
     claims = ActivityStubs.nodeClaims(launchSettings);
     planning = ActivityStubs.planning();
-    boolean resumed = input.state() != null || input.resume() != null;
-    if (input.state() != null) {
+    boolean resumed = input.state() != null;
+    if (resumed) {
       state = input.state();
-    } else if (input.resume() != null) {
-      state = ReplacementState.resumedFrom(input.resume());
     }
-    interruptionVersion = Workflow.getVersion(INTERRUPTION_CHANGE, Workflow.DEFAULT_VERSION, 1);
-    operatorVersion = Workflow.getVersion(OPERATOR_CHANGE, Workflow.DEFAULT_VERSION, 1);
-    releaseVersion = Workflow.getVersion(RELEASE_CHANGE, Workflow.DEFAULT_VERSION, 1);
-    eventsVersion = Workflow.getVersion(EVENTS_CHANGE, Workflow.DEFAULT_VERSION, 1);
-    events = new EventRecorder(nodes, cluster, eventsWithSteps());
-    if (command.forceful()) {
-      expiryVersion = Workflow.getVersion(EXPIRY_CHANGE, Workflow.DEFAULT_VERSION, 1);
-    }
+    events = new EventRecorder(nodes, cluster);
     if (state.interruption() == null && input.interruption() != null) {
       state = state.withInterruption(input.interruption());
     }
@@ -214,7 +159,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         return closed(result(OUTCOME_INVALIDATED));
       }
     }
-    if (!resumed && operatorsSee()) {
+    if (!resumed) {
       List<EventRequest> started = events.onEach(EventReasons.NORMAL, EventReasons.DISRUPTION_STARTED,
           EventReasons.disruptionStarted(command.method(), command.reason(), command.detail()), nodeAndClaim());
       if (command.nodeName() != null) {
@@ -254,9 +199,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
    * not started yet) has nobody to tell; the reconciler's next planning round, at most its interval later, sees the slot.
    */
   private void tellReconcilerClosed() {
-    if (Workflow.getVersion(CLOSED_SIGNAL_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
-      return;
-    }
     ReconcilerSignals.tell(cluster, NodeReplacementWorkflow.REPLACEMENT_CLOSED_SIGNAL, command.nodeClaim(), "nodeclaim",
         command.nodeClaim());
   }
@@ -301,7 +243,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
           enter(LAUNCHING);
           launch.run();
         }
-        if (operatorsSee() && input.approvalRequired() && !state.approved() && !forceful()) {
+        if (input.approvalRequired() && !state.approved() && !forceful()) {
           awaitApproval();
         }
         if (command.nodeName() != null) {
@@ -330,37 +272,20 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       terminate();
     }
     enter(FINALIZING);
-    if (eventsWithSteps()) {
-      events.withStep(completedEvents(), caused -> claims.deleteNodeAndClaim(nodeRef().recording(caused)));
-    } else {
-      if (command.nodeName() != null) {
-        claims.deleteNode(nodeRef());
-      }
-      claims.deleteNodeClaim(new NodeClaimRef(cluster, command.nodeClaim()));
-    }
+    events.withStep(completedEvents(), caused -> claims.deleteNodeAndClaim(nodeRef().recording(caused)));
     launch.collect();
   }
 
-  /** Terminates the instance and waits until it is gone: one activity, or two in runs from before. */
+  /** Terminates the instance and waits until it is gone, in one activity. */
   private void terminate() {
     List<EventRequest> terminated = List.of(events.event(KIND_NODE, nodeNameOrClaim(), EventReasons.NORMAL,
         EventReasons.TERMINATED, "terminated instance " + command.instanceId()));
-    if (eventsWithSteps()) {
-      events.withStep(terminated, caused -> claims.terminateInstanceAndWait(
-          new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId(), caused)));
-      return;
-    }
-    var terminate = new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId());
-    claims.terminateInstance(terminate);
-    claims.awaitInstanceTerminated(terminate);
-    events.record(terminated);
+    events.withStep(terminated, caused -> claims.terminateInstanceAndWait(
+        new TerminateInstanceRequest(cluster, command.nodeClaim(), command.instanceId(), caused)));
   }
 
-  /** DisruptionCompleted, the NodeClaim's last Event (operators see it since {@value #OPERATOR_CHANGE}). */
+  /** DisruptionCompleted, the NodeClaim's last Event. */
   private List<EventRequest> completedEvents() {
-    if (!operatorsSee()) {
-      return List.of();
-    }
     return List.of(events.event(EventReasons.KIND_NODE_CLAIM, command.nodeClaim(), EventReasons.NORMAL,
         EventReasons.DISRUPTION_COMPLETED, "disrupted (" + command.reason() + "): " + state.evicted().size() + " pod(s) evicted"
             + (state.replacementName() == null ? "" : ", replaced by " + state.replacementName())));
@@ -371,9 +296,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     StructuredLog.info(log, "disrupted nodeclaim", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
         "nodepool", command.nodePool(), "instance", command.instanceId(), "reason", command.reason(), "replacement", state.replacementName(),
         "evicted", state.evicted().size());
-    if (!eventsWithSteps()) {
-      events.record(completedEvents()); // the final delete records it since events-with-steps
-    }
     return result(OUTCOME_DONE);
   }
 
@@ -463,24 +385,15 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   }
 
   @Override
-  public void pause() {
-    state = state.withPaused(true);
-  }
-
-  @Override
-  public void resume() {
-    state = state.withPaused(false);
-  }
-
-  @Override
-  public void abort(String reason) {
+  public void rolloutAborted(String reason) {
+    // May run before the workflow method (a signal in the first workflow task): whose abort it is, is decided later.
     if (state.pastPointOfNoReturn() || abortRequest != null) {
-      StructuredLog.info(log, "abort ignored", "nodeclaim", command == null ? null : command.nodeClaim(),
+      StructuredLog.info(log, "rollout's abort ignored", "nodeclaim", command == null ? null : command.nodeClaim(),
           "phase", state.phase(), "reason", reason);
       return;
     }
     abortRequest = OperatorRequest.of(reason);
-    abortSignalled = true;
+    abortedByRollout = true;
   }
 
   @Override
@@ -535,11 +448,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /**
    * After a failed step (already rolled back by {@link #fail}), waits for an operator's Retry. Returns whether to run
-   * the steps again; false when this run cannot hold (older code, cancellation) or nobody retried in time. An abort
-   * while waiting rolls back and ends the workflow from here.
+   * the steps again; false when this run cannot hold (cancellation) or nobody retried in time. An abort while waiting
+   * rolls back and ends the workflow from here.
    */
   private boolean awaitRetry(RuntimeException failed) {
-    if (!operatorsSee() || failed instanceof CanceledFailure) {
+    if (failed instanceof CanceledFailure) {
       return false;
     }
     if (input.owner() != null && !state.pastPointOfNoReturn()) {
@@ -576,14 +489,14 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   // Interruption.
 
-  /** Interrupted and running code that knows what that means (not a replay of a history from before it). */
+  /** The node is being interrupted: it goes away within minutes whatever happens. */
   boolean urgent() {
-    return interruptionVersion >= 1 && state.interruption() != null;
+    return state.interruption() != null;
   }
 
-  /** A forceful expiry, run by code that knows what that means (not a replay of a replace-first run from before it). */
+  /** A forceful expiry (or repair): drained at once, its terminationGracePeriod counted from the start. */
   boolean forceful() {
-    return expiryVersion >= 1 && command.forceful();
+    return command.forceful();
   }
 
   /**
@@ -597,16 +510,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   /** How the node that {@link #drainsNow()} is named in logs and Events. */
   String goingAway() {
     return urgent() ? "interrupted" : command.reason();
-  }
-
-  /** Running code that shows operators what holds it and takes their actions (not a replay of older histories). */
-  boolean operatorsSee() {
-    return operatorVersion >= 1;
-  }
-
-  /** Running code whose steps record the Events they cause (not a replay of older histories). */
-  private boolean eventsWithSteps() {
-    return eventsVersion >= 1;
   }
 
   private String reasonOfInterruption() {
@@ -650,18 +553,13 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
       checkpoint();
       boolean bypassPdb = DrainPolicy.bypassPdb(Workflow.currentTimeMillis(), state.graceEndsAtMillis(), state.forceDrain() != null);
       DrainStatus status = nodes.drainStep(new DrainRequest(cluster, command.nodeName(), command.nodeClaim(), bypassPdb,
-          operatorsSee() && !urgent(), instanceGone, eventsWithSteps()));
+          !urgent(), instanceGone, true));
       state = state.withDrainPass(status.evicted(), status.remaining());
-      if (!eventsWithSteps() && !status.evicted().isEmpty()) {
-        boolean released = instanceGone;
-        events.normalEach(KIND_NODE, command.nodeName(), EventReasons.EVICTED,
-            status.evicted().stream().map(pod -> EventReasons.evicted(pod, released)).toList());
-      }
       if (status.drained()) {
         setBlocker(null);
         return;
       }
-      if (!instanceGone && releaseVersion >= 1 && command.instanceId() != null
+      if (!instanceGone && command.instanceId() != null
           && DrainPolicy.checkInstance(Workflow.currentTimeMillis(), lastInstanceCheck, urgent())) {
         lastInstanceCheck = Workflow.currentTimeMillis();
         instanceGone = instanceConfirmedGone();
@@ -701,18 +599,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
   /** Names a new blocker in the search attributes, the log and Events on the node (and its claim); not one per pass. */
   private void reportBlocker(DrainStatus status) {
     Blocker previous = state.blocker();
-    if (!operatorsSee()) {
-      String blockedBy = status.drained() ? null : DrainPolicy.legacyBlockedBy(status);
-      String lastBlocker = previous == null ? null : previous.summary();
-      state = state.withBlocker(blockedBy == null ? null : new Blocker(Blocker.Kind.PDB, blockedBy, List.of(), status.remaining(), 0));
-      if (blockedBy != null && !blockedBy.equals(lastBlocker)) {
-        events.warning(KIND_NODE, command.nodeName(), EventReasons.DRAIN_BLOCKED,
-            "drain blocked by " + blockedBy + "; " + status.remaining().size() + " pod(s) left");
-        StructuredLog.info(log, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
-            "blockedBy", blockedBy, "podsLeft", status.remaining().size());
-      }
-      return;
-    }
     Blocker next = DrainPolicy.blocker(status, Workflow.currentTimeMillis(), previous);
     setBlocker(next);
     if (next != null && !next.sameAs(previous)) {
@@ -737,13 +623,6 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     StructuredLog.info(log, "drain continues as new", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
         "podsLeft", state.podsLeft().size(), "blockedBy", state.blocker() == null ? null : state.blocker().summary());
     ReplacementState carried = urgent() ? state : state.withInterruption(null);
-    if (!operatorsSee()) {
-      // Older code carried DrainResume: its runs continue in that shape, so their next run replays the same way.
-      Workflow.continueAsNew(new ReplacementInput(input.cluster(), command, input.launchSettings(), input.drainPollSeconds(),
-          input.drainPollMaxSeconds(), new DrainResume(state.replacementName(), state.replacement(), state.tainted(),
-              state.cordoned(), state.paused(), state.graceEndsAtMillis(), state.evicted(),
-              state.blocker() == null ? null : state.blocker().summary(), carried.interruption()), null, null, false, null));
-    }
     Workflow.continueAsNew(input.continuedWith(carried));
   }
 
@@ -771,9 +650,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
    * pass already emptied the node) would otherwise fail with "the Workflow completed before the Update completed".
    */
   private ReplacementResult afterHandlers(ReplacementResult result) {
-    if (operatorsSee()) {
-      Workflow.await(Workflow::isEveryHandlerFinished);
-    }
+    Workflow.await(Workflow::isEveryHandlerFinished);
     return result;
   }
 
@@ -790,11 +667,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         : "initialized replacement " + state.replacementName() + " kept as capacity";
     String message = "replacement aborted: " + abortRequest.describe() + "; node untainted" + (wasCordoned ? " and uncordoned" : "")
         + ", " + kept;
-    if (operatorsSee()) {
-      recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.REPLACEMENT_ABORTED, message);
-    } else {
-      events.warning(KIND_NODE, nodeNameOrClaim(), EventReasons.REPLACEMENT_ABORTED, message);
-    }
+    recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.REPLACEMENT_ABORTED, message);
     enter(ABORTED);
     StructuredLog.info(log, "disruption aborted", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
         "reason", abortRequest.describe(), "replacement", state.replacementName(), "replacementKept", state.replacement() != null);
@@ -806,11 +679,11 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   /**
    * Aborted by the rollout that started it ({@link ReplacementInput#owner}): the rollout's abort stops the rollout, it
-   * is no operator's hold on this node, so the node is given back unmarked and the next rollout or round plans it.
+   * is no operator's hold on this node, so the node is given back unmarked and the next rollout or round plans it. A
+   * rollout's abort sent to a replacement no rollout owns counts as an operator's.
    */
   private boolean abortedByOwner() {
-    return abortSignalled && input.owner() != null
-        && Workflow.getVersion(OWNER_ABORT_UNMARKED_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+    return abortedByRollout && input.owner() != null;
   }
 
   /** A clear failure; before the point of no return the node is given back to the scheduler first. */
@@ -828,10 +701,9 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         undone = "; ROLLBACK FAILED (" + Failures.reason(rollbackFailure) + "), node may still be tainted";
       }
     } else {
-      undone = operatorsSee() ? "; the instance is past the point of no return: Retry runs its termination again"
-          : "; the instance is past the point of no return: retry by resetting this workflow";
+      undone = "; the instance is past the point of no return: Retry runs its termination again";
     }
-    if (!operatorsSee() || canceled) {
+    if (canceled) {
       enter(FAILED);
     }
     boolean ownFailure = failure instanceof ApplicationFailure app && OWN_FAILURES.contains(app.getType());
@@ -854,9 +726,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     if (state.cordoned()) {
       nodes.uncordon(nodeRef());
     }
-    if (operatorsSee()) {
-      state = state.withNodeChanges(false, false);
-    }
+    state = state.withNodeChanges(false, false);
   }
 
   // Shared helpers.
@@ -884,24 +754,14 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
         state.replacement() == null ? null : state.replacement().nodeName(), state.evicted().size());
   }
 
-  /** The search attributes that say which replacement this is; one upsert in current code, three in older. */
+  /** The search attributes that say which replacement this is, in one upsert. */
   private void upsertIdentity() {
     List<SearchAttributeUpdate<?>> identity = new ArrayList<>(List.of(
         FarrierSearchAttributes.CLUSTER.valueSet(cluster),
         FarrierSearchAttributes.NODE_POOL.valueSet(command.nodePool()),
         FarrierSearchAttributes.REASON.valueSet(command.reason()),
-        FarrierSearchAttributes.PHASE.valueSet(state.phase().label())));
-    if (!operatorsSee()) {
-      Workflow.upsertTypedSearchAttributes(identity.toArray(SearchAttributeUpdate<?>[]::new));
-      if (command.nodeName() != null) {
-        Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.NODE.valueSet(command.nodeName()));
-      }
-      if (command.instanceId() != null) {
-        Workflow.upsertTypedSearchAttributes(FarrierSearchAttributes.INSTANCE_ID.valueSet(command.instanceId()));
-      }
-      return;
-    }
-    identity.add(FarrierSearchAttributes.NODE_CLAIM.valueSet(command.nodeClaim()));
+        FarrierSearchAttributes.PHASE.valueSet(state.phase().label()),
+        FarrierSearchAttributes.NODE_CLAIM.valueSet(command.nodeClaim())));
     if (command.nodeName() != null) {
       identity.add(FarrierSearchAttributes.NODE.valueSet(command.nodeName()));
     }
@@ -924,7 +784,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
     Blocker previous = state.blocker();
     state = state.withBlocker(next);
     boolean changed = next == null ? previous != null : previous == null || !previous.summary().equals(next.summary());
-    if (operatorsSee() && changed) {
+    if (changed) {
       Workflow.upsertTypedSearchAttributes(next == null ? FarrierSearchAttributes.BLOCKER.valueUnset()
           : FarrierSearchAttributes.BLOCKER.valueSet(next.summary()));
     }

@@ -7,7 +7,6 @@ import dev.farrier.workflows.provisioning.LaunchSettings;
  * Input of {@link NodeReplacementWorkflow}: the planner's command and the worker's settings.
  *
  * @param drainPollSeconds first wait between drain passes while pods remain; doubles up to {@code drainPollMaxSeconds}
- * @param resume           set only in runs continued as new by code older than {@link ReplacementState}; read, never written
  * @param interruption     null for a planned replacement; set when the node is being interrupted (see {@link Interruption})
  * @param state            null for a new replacement; the whole state when a long drain continued as new
  * @param approvalRequired wait for an operator's {@code Approve} once the replacement is up, before the old node is
@@ -22,7 +21,6 @@ public record ReplacementInput(
     LaunchSettings launchSettings,
     long drainPollSeconds,
     long drainPollMaxSeconds,
-    DrainResume resume,
     Interruption interruption,
     ReplacementState state,
     boolean approvalRequired,
@@ -30,28 +28,28 @@ public record ReplacementInput(
 
   public ReplacementInput(String cluster, DisruptionCommand command, LaunchSettings launchSettings, long drainPollSeconds,
       long drainPollMaxSeconds) {
-    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, null, null, false, null);
+    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, null, false, null);
   }
 
   public ReplacementInput(String cluster, DisruptionCommand command, LaunchSettings launchSettings, long drainPollSeconds,
       long drainPollMaxSeconds, Interruption interruption) {
-    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, interruption, null, false, null);
+    this(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, interruption, null, false, null);
   }
 
   /** The input of the next run of a drain that continues as new. */
   ReplacementInput continuedWith(ReplacementState next) {
-    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null,
-        null, next, approvalRequired, owner);
+    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, null, next,
+        approvalRequired, owner);
   }
 
   public ReplacementInput withApprovalRequired(boolean required) {
-    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, resume,
-        interruption, state, required, owner);
+    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, interruption,
+        state, required, owner);
   }
 
   /** Started by the fleet upgrade {@code rollout}: fails at once instead of waiting for a Retry. */
   public ReplacementInput ownedBy(String rollout) {
-    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, resume,
-        interruption, state, approvalRequired, rollout);
+    return new ReplacementInput(cluster, command, launchSettings, drainPollSeconds, drainPollMaxSeconds, interruption,
+        state, approvalRequired, rollout);
   }
 }

@@ -75,10 +75,8 @@ final class ReplacementLaunch {
       }
       return;
     }
-    if (workflow.operatorsSee()) {
-      // An abort (or pause) that arrived while planning is honoured before anything is launched.
-      workflow.checkpoint();
-    }
+    // An abort (or pause) that arrived while planning is honoured before anything is launched.
+    workflow.checkpoint();
     String name = plan.replacement().name();
     workflow.update(workflow.state().withReplacement(name, null));
     @SuppressWarnings("unchecked")

@@ -50,14 +50,6 @@ public record ReplacementState(
         List.of(), List.of(), null, null, null, false);
   }
 
-  /** Where a run that continued as new before this record existed left off: draining. */
-  static ReplacementState resumedFrom(DrainResume resume) {
-    return new ReplacementState(ReplacementPhase.DRAINING, false, resume.paused(), resume.tainted(), resume.cordoned(),
-        resume.replacementName(), resume.replacement(), resume.graceEndsAtMillis(), resume.evicted(), List.of(),
-        resume.lastBlocker() == null ? null : new Blocker(Blocker.Kind.PDB, resume.lastBlocker(), List.of(), List.of(), 0),
-        resume.interruption(), null, false);
-  }
-
   public ReplacementState withPhase(ReplacementPhase next) {
     return new ReplacementState(next, pastPointOfNoReturn || next.pastPointOfNoReturn(), paused, tainted, cordoned,
         replacementName, replacement, graceEndsAtMillis, evicted, podsLeft, blocker, interruption, forceDrain, approved);

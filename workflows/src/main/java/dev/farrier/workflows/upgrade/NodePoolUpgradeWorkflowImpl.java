@@ -26,7 +26,6 @@ import dev.farrier.workflows.activities.ClaimRolloutRequest;
 import dev.farrier.workflows.activities.ClosedReplacement;
 import dev.farrier.workflows.activities.DisruptionCommand;
 import dev.farrier.workflows.activities.FollowRequest;
-import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthRequest;
 import dev.farrier.workflows.activities.OffTargetNode;
@@ -40,7 +39,6 @@ import dev.farrier.workflows.activities.RolloutClaim;
 import dev.farrier.workflows.activities.RolloutScope;
 import dev.farrier.workflows.activities.SwitchImagesRequest;
 import dev.farrier.workflows.activities.WorkloadRef;
-import dev.farrier.workflows.activities.WorkloadsRequest;
 import dev.farrier.workflows.model.WellKnown;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
@@ -63,7 +61,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -80,51 +77,6 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   static final Duration GATE_INTERVAL = Duration.ofSeconds(10);
   /** Rollback replacements that may fail before the rollback gives up (and says so) rather than retrying forever. */
   static final int ROLLBACK_ATTEMPTS = 3;
-  /**
-   * {@code Workflow.getVersion} change id (version 1): a batch asks for all its replacement children in one workflow
-   * task and then waits for their starts, instead of one child start (a workflow task round trip) after the other: a
-   * batch of 50 on a 500-node fleet took about 20 s to reach full concurrency, in batches of about 60 s each. Older
-   * runs replay one by one.
-   */
-  static final String STARTS_TOGETHER_CHANGE = "batch-starts-together";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): with {@code --rolling}, a replacement's gate asks only for the
-   * moved workloads' pods on its new node and the troubled ones elsewhere ({@link HealthRequest#troubledElsewhereOnly}).
-   * Every pod of a Deployment across 500 nodes made each answer about 110 KB, so the rollout's history reached
-   * Temporal's continue-as-new size every 80 or so replacements, and each time the window drained to empty first.
-   */
-  static final String COMPACT_SLOT_HEALTH_CHANGE = "rolling-gate-troubled-elsewhere-only";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): with {@code --rolling}, a replacement's gate sleeps between its
-   * looks and sees the rollout's stop or an abort at its next look (at most {@link #GATE_INTERVAL} later), instead of
-   * waking on them and cancelling its timer. When one gate stopped the rollout while another's timer was firing,
-   * Temporal's time-skipping test server refused that cancel and left the run without a workflow task
-   * (temporalio/sdk-java#2606): the rolling tests hung now and then. Older runs replay with the wake and the cancel.
-   */
-  static final String SLOT_GATE_SLEEPS_CHANGE = "rolling-gate-sleeps";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): the next batch, or the next replacements of a rolling rollout,
-   * is planned in one activity ({@link RolloutScope#inOneStep}: the change freeze, the plan and what runs on the old
-   * nodes), where it took three round trips through the workflow one after the other. In a 500-node rolling roll a freed
-   * slot waited 5.7 s (median) for its next replacement. Older runs replay with the three.
-   */
-  static final String PLAN_IN_ONE_STEP_CHANGE = "rollout-plan-in-one-step";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): with {@code --rolling}, the rollout continues as new with its
-   * slots in flight ({@link UpgradeState#carried}) instead of first waiting for its window to drain, and does so after
-   * {@link #MAX_STARTS_PER_RUN} replacements at the latest. The next run gates the carried slots and follows their
-   * running replacements ({@link RolloutActivities#awaitClosed}). In a 500-node roll each drain left slots idle for
-   * about one replacement's time, twice a roll. Older runs replay with the drain.
-   */
-  static final String HAND_OVER_IN_FLIGHT_CHANGE = "rolling-hand-over-in-flight";
-  /**
-   * {@code Workflow.getVersion} change id (version 1): before it reports Succeeded, the rollout asks the cluster which
-   * nodes of its NodePools do not run a target image ({@link RolloutActivities#offTarget}); while some do not it rolls on
-   * (looking again {@link #TARGET_CHECKS} times, {@link #REPLAN_INTERVAL} apart), then fails naming them. Before, it
-   * succeeded once the planner had no drifted node left to hand out, and a node the planner skipped (a rollout's abort
-   * mark) was left on the old image under a Succeeded. Older runs replay without the check.
-   */
-  static final String CHECK_TARGET_CHANGE = "rollout-ends-on-target";
   /** How many times the end is checked against the cluster before a fleet still off target fails the rollout. */
   static final int TARGET_CHECKS = 3;
   /** With {@code --rolling}: the replacements one run starts, at most, before it continues as new with its slots. */
@@ -248,7 +200,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
           return;
         }
         enter(WAITING);
-        setBlocker(heldBy(batch, Set.of(), IN_FLIGHT_ONLY));
+        setBlocker(heldBy(batch, IN_FLIGHT_ONLY));
         Waits.awaitOrTimeout(REPLAN_INTERVAL, () -> abortRequest != null);
         continue;
       }
@@ -256,8 +208,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       List<String> claims = batch.commands().stream().map(DisruptionCommand::nodeClaim).toList();
       state = state.withBatch(state.batch() + 1, claims);
       enter(canary ? CANARY : BATCH);
-      List<WorkloadRef> moved = planInOneStep() ? batch.workloadsOf(claims) : rollout.workloadsOn(new WorkloadsRequest(input.cluster(),
-          batch.commands().stream().map(DisruptionCommand::nodeName).filter(n -> n != null).toList()));
+      List<WorkloadRef> moved = batch.workloadsOf(claims);
       Outcomes outcomes = replace(batch.commands(), true);
       state = state.withOutcomes(outcomes.replaced().size(), outcomes.failed().size(), outcomes.launchedClaims());
       if (abortRequest != null) {
@@ -283,11 +234,10 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * The rollout's promise: it ends Succeeded only when every node of its NodePools runs a target image, as the cluster
    * says now. A node off target sends it back to rolling (the planner may hand it out now: it initialized, its hold was
    * lifted); one still off target after {@link #TARGET_CHECKS} looks fails the rollout with the nodes and what holds them.
+   * Its own count is not enough: a node the planner skipped (an operator's abort mark) would be left on the old image
+   * under a Succeeded.
    */
   private void rollUntilOnTarget() {
-    if (Workflow.getVersion(CHECK_TARGET_CHANGE, Workflow.DEFAULT_VERSION, 1) < 1) {
-      return;
-    }
     for (int check = 1; ; check++) {
       List<OffTargetNode> off = rollout.offTarget(new TargetCheckRequest(input.cluster(), claim().nodePools(), claim().targetImages()));
       if (off.isEmpty()) {
@@ -321,8 +271,12 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
    * and the next planned as soon as one has passed its gate. At most a batch of nodes is unproven at any time, as with batches, but a slow replacement holds only its own
    * slot, not the whole batch. A failed gate, too many failures, a step failing past its retries or an abort stop new
    * starts; the replacements in flight finish (an abort is passed on to them) before the rollback, so every node they
-   * launched is known to it. A change freeze or the budgets hold new starts only. The slots in flight go along when it
-   * continues as new ({@link #HAND_OVER_IN_FLIGHT_CHANGE}).
+   * launched is known to it. A change freeze or the budgets hold new starts only.
+   *
+   * <p>It continues as new when Temporal suggests it or after {@link #MAX_STARTS_PER_RUN} starts, with its slots in flight
+   * ({@link UpgradeState#carried}) rather than after waiting for its window to drain (in a 500-node roll each drain left
+   * slots idle for about one replacement's time, twice a roll). The next run gates the carried slots again and follows
+   * their running replacements ({@link RolloutActivities#awaitClosed}).
    */
   private void rollOn(BatchSize size) {
     int max = size.of(Math.max(state.total(), 1));
@@ -362,14 +316,10 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         Workflow.await(() -> anyDone(slots) || (abortRequest != null && !abortPassedOn));
         continue;
       }
-      boolean handOver = Workflow.getInfo().isContinueAsNewSuggested();
-      if ((handOver || startedThisRun >= MAX_STARTS_PER_RUN) && handsOverInFlight()) {
+      if (Workflow.getInfo().isContinueAsNewSuggested() || startedThisRun >= MAX_STARTS_PER_RUN) {
         Workflow.continueAsNew(input.continuedWith(state.withCarried(carry(slots, replacements, watched))));
       }
-      if (handOver && slots.isEmpty()) {
-        Workflow.continueAsNew(input.continuedWith(state));
-      }
-      if (!handOver && slots.size() < max && Workflow.currentTimeMillis() >= planAt) {
+      if (slots.size() < max && Workflow.currentTimeMillis() >= planAt) {
         try {
           planAt = refill(max, replacements, slots, watched);
         } catch (ActivityFailure failure) {
@@ -383,7 +333,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         }
       }
       long wait = Math.max(planAt - Workflow.currentTimeMillis(), 1);
-      if (handOver || slots.size() >= max) {
+      if (slots.size() >= max) {
         Workflow.await(() -> anyDone(slots) || abortRequest != null);
       } else {
         Waits.awaitOrTimeout(Duration.ofMillis(wait), () -> anyDone(slots) || abortRequest != null);
@@ -393,10 +343,6 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
 
   private static boolean anyDone(Map<String, Promise<String>> slots) {
     return slots.values().stream().anyMatch(Promise::isCompleted);
-  }
-
-  private static boolean handsOverInFlight() {
-    return Workflow.getVersion(HAND_OVER_IN_FLIGHT_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
   }
 
   /** The slots in flight, for the next run: each with what its gate watches and its replacement's end, if known. */
@@ -517,30 +463,22 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       if (slots.isEmpty()) {
         enter(WAITING);
       }
-      setBlocker(heldBy(next, slots.keySet(), null));
+      setBlocker(heldBy(next, null));
       return later;
     }
     setBlocker(null);
     enter(UpgradePhase.ROLLING);
-    // What runs on each old node (in the answer, or asked for all at once): a replacement's gate watches the pods
-    // moved off its own node.
-    boolean inOneStep = planInOneStep();
-    Map<String, Promise<List<WorkloadRef>>> moved = new LinkedHashMap<>();
-    for (DisruptionCommand command : next.commands()) {
-      moved.put(command.nodeClaim(), inOneStep ? Workflow.newPromise(next.workloadsOf(List.of(command.nodeClaim())))
-          : command.nodeName() == null ? Workflow.newPromise(List.of())
-          : Async.function(rollout::workloadsOn, new WorkloadsRequest(input.cluster(), List.of(command.nodeName()))));
-    }
-    Promise.allOf(moved.values()).get();
     if (abortRequest != null) {
       return 0; // aborted while planning: nothing more is started
     }
     List<String> failed = new ArrayList<>();
     startedThisRun += next.commands().size();
     start(next.commands(), failed).forEach((claim, result) -> {
+      // A replacement's gate watches the pods moved off its own node.
+      List<WorkloadRef> moved = next.workloadsOf(List.of(claim));
       replacements.put(claim, result);
-      watched.put(claim, moved.get(claim).get());
-      slots.put(claim, Async.function(() -> gateOf(claim, result, moved.get(claim).get())));
+      watched.put(claim, moved);
+      slots.put(claim, Async.function(() -> gateOf(claim, result, moved)));
     });
     state = state.withBatch(state.batch() + 1, List.copyOf(slots.keySet()));
     if (!failed.isEmpty()) {
@@ -556,23 +494,13 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
 
   /**
    * The planner's answer for up to {@code max} more replacements, {@code inFlight} counted as being replaced; an answer
-   * with {@link RolloutBatch#frozen} set while a change freeze holds the rollout. One activity since
-   * {@link #PLAN_IN_ONE_STEP_CHANGE}; before, the freeze was asked first.
+   * with {@link RolloutBatch#frozen} set while a change freeze holds the rollout. One activity ({@link
+   * RolloutScope#inOneStep}) answers the freeze, the plan and what runs on the old nodes: as three round trips through the
+   * workflow, a freed slot of a 500-node rolling roll waited 5.7 s (median) for its next replacement.
    */
   private RolloutBatch planNext(int max, List<String> inFlight) {
-    boolean inOneStep = planInOneStep();
-    if (!inOneStep) {
-      String freeze = rollout.frozen(new FrozenRequest(input.cluster(), claim().nodePools()));
-      if (freeze != null) {
-        return RolloutBatch.frozenBy(freeze);
-      }
-    }
     return planning.planRollout(new PlanDisruptionRequest(input.cluster(),
-        new RolloutScope(workflowId, claim().nodePools(), max, List.of(), inFlight, inOneStep)));
-  }
-
-  private static boolean planInOneStep() {
-    return Workflow.getVersion(PLAN_IN_ONE_STEP_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
+        new RolloutScope(workflowId, claim().nodePools(), max, List.of(), inFlight, true)));
   }
 
   /** One replacement's gate, once it is done: null when it passed (or there is nothing to gate), else why not. */
@@ -588,8 +516,9 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     }
     String what = "gate of " + claim + "'s replacement " + done.replacementNode();
     try {
-      boolean compact = Workflow.getVersion(COMPACT_SLOT_HEALTH_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
-      return gate(new HealthRequest(input.cluster(), List.of(done.replacementNode()), moved, compact), what, false);
+      // Only the troubled pods elsewhere: every pod of a Deployment across 500 nodes made each answer about 110 KB, and
+      // the rollout's history reached Temporal's continue-as-new size every 80 or so replacements.
+      return gate(new HealthRequest(input.cluster(), List.of(done.replacementNode()), moved, true), what, false);
     } catch (ActivityFailure failure) {
       return what + ": a step failed: " + Failures.reason(failure);
     }
@@ -658,13 +587,16 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     }
   }
 
-  /** Tells the replacements still running that the rollout was aborted; they roll themselves back if they can. */
+  /**
+   * Tells the replacements still running that the rollout was aborted ({@link NodeReplacementWorkflow#rolloutAborted}):
+   * they roll themselves back if they can, and leave their nodes unmarked for the next rollout.
+   */
   private void passAbortOn(Map<String, Promise<ReplacementResult>> running) {
     running.forEach((claim, result) -> {
       if (!result.isCompleted()) {
         try {
           Workflow.newExternalWorkflowStub(NodeReplacementWorkflow.class, WorkflowIds.disruption(claim))
-              .abort("rollout " + workflowId + " aborted: " + abortRequest.describe());
+              .rolloutAborted("rollout " + workflowId + " aborted: " + abortRequest.describe());
         } catch (ApplicationFailure | SignalExternalWorkflowException closed) {
           // It closed after all (the signal found no running workflow: NOT_FOUND); its result says how.
         }
@@ -673,14 +605,14 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   }
 
   /**
-   * Starts one {@code disrupt/<nodeclaim>} replacement per command (all asked for in one workflow task, since
-   * {@link #STARTS_TOGETHER_CHANGE}) and returns the ones that started, by claim; the ones that could not start are
-   * added to {@code failed}.
+   * Starts one {@code disrupt/<nodeclaim>} replacement per command and returns the ones that started, by claim; the ones
+   * that could not start are added to {@code failed}. All are asked for in one workflow task, then their starts awaited:
+   * one start after the other (a workflow task round trip each) took a batch of 50 on a 500-node fleet about 20 s to
+   * reach full concurrency.
    */
   private Map<String, Promise<ReplacementResult>> start(List<DisruptionCommand> commands, List<String> failed) {
     ReconcilerSettings settings = claim().settings() == null ? ReconcilerSettings.DEFAULTS : claim().settings();
     Map<String, Promise<ReplacementResult>> running = new LinkedHashMap<>();
-    boolean together = Workflow.getVersion(STARTS_TOGETHER_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     List<Runnable> starts = new ArrayList<>();
     for (DisruptionCommand command : commands) {
       NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
@@ -698,11 +630,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
           // Already started: a replacement someone else started (an expiry) runs; the next plan counts it as remaining.
         }
       };
-      if (together) {
-        starts.add(confirm);
-      } else {
-        confirm.run();
-      }
+      starts.add(confirm);
     }
     starts.forEach(Runnable::run);
     return running;
@@ -719,7 +647,6 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     if (shared) {
       enter(GATE);
     }
-    boolean sleeps = !shared && Workflow.getVersion(SLOT_GATE_SLEEPS_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1;
     long deadline = Workflow.currentTimeMillis() + input.gateTimeoutSeconds() * 1000;
     HealthObservation seen;
     while (true) {
@@ -740,7 +667,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
       if (shared) {
         setBlocker("gate: " + verdict.detail());
       }
-      pause(GATE_INTERVAL, shared, sleeps);
+      pause(GATE_INTERVAL, shared);
     }
     if (shared) {
       setBlocker(null);
@@ -755,7 +682,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
     seen.pods().forEach(p -> restarts.put(p.key(), p.restarts()));
     long soakEnds = Workflow.currentTimeMillis() + input.soakSeconds() * 1000;
     while (Workflow.currentTimeMillis() < soakEnds) {
-      pause(Duration.ofMillis(Math.min(GATE_INTERVAL.toMillis(), soakEnds - Workflow.currentTimeMillis())), shared, sleeps);
+      pause(Duration.ofMillis(Math.min(GATE_INTERVAL.toMillis(), soakEnds - Workflow.currentTimeMillis())), shared);
       if (ended(shared)) {
         return null;
       }
@@ -771,14 +698,16 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   }
 
   /**
-   * Between a gate's looks. The shared gate wakes on an abort; one replacement's gate sleeps ({@code sleeps}, see
-   * {@link #SLOT_GATE_SLEEPS_CHANGE}) or, in runs from before that change, wakes on an abort or the rollout's stop.
+   * Between a gate's looks. The shared gate wakes on an abort; one replacement's gate sleeps and sees the rollout's stop
+   * or an abort at its next look, at most {@link #GATE_INTERVAL} later, so it never cancels a timer: when one gate stopped
+   * the rollout while another's timer was firing, Temporal's time-skipping test server refused that cancel and left the
+   * run without a workflow task (temporalio/sdk-java#2606).
    */
-  private void pause(Duration interval, boolean shared, boolean sleeps) {
-    if (sleeps) {
-      Workflow.sleep(interval);
+  private void pause(Duration interval, boolean shared) {
+    if (shared) {
+      Waits.awaitOrTimeout(interval, () -> abortRequest != null);
     } else {
-      Waits.awaitOrTimeout(interval, () -> abortRequest != null || (!shared && stopping != null));
+      Workflow.sleep(interval);
     }
   }
 
@@ -824,7 +753,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
         if (batch.remaining() == 0) {
           return back;
         }
-        setBlocker("rollback: " + heldBy(batch, Set.of(), IN_FLIGHT_ONLY));
+        setBlocker("rollback: " + heldBy(batch, IN_FLIGHT_ONLY));
         Workflow.sleep(REPLAN_INTERVAL);
         continue;
       }
@@ -864,17 +793,15 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   }
 
   /**
-   * Why the remaining nodes wait, from the planner's answer: the first reason, and how many wait. An answer recorded
-   * before {@link RolloutBatch#heldCount} lists every waiting node, the rolling rollout's own in flight ({@code
-   * inFlight}) included; they are left out here as the planner now leaves them out. {@code whenNone} when none wait.
+   * Why the remaining nodes wait, from the planner's answer (which leaves the rollout's own replacements in flight out):
+   * the first reason, and how many wait. {@code whenNone} when none wait.
    */
-  private static String heldBy(RolloutBatch batch, Set<String> inFlight, String whenNone) {
-    List<CandidateDecision> held = batch.held().stream().filter(d -> !inFlight.contains(d.nodeClaim())).toList();
-    int count = Math.max(batch.heldCount(), held.size());
-    if (held.isEmpty()) {
+  private static String heldBy(RolloutBatch batch, String whenNone) {
+    if (batch.held().isEmpty()) {
       return whenNone;
     }
-    CandidateDecision first = held.getFirst();
+    CandidateDecision first = batch.held().getFirst();
+    int count = batch.heldCount();
     return first.nodeClaim() + ": " + first.reason() + (count > 1 ? " (and " + (count - 1) + " more)" : "");
   }
 

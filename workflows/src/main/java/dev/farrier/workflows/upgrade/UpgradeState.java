@@ -20,8 +20,7 @@ import java.util.List;
  * @param blockedSinceMillis when {@code blocker} started holding it
  * @param cause          why it stopped, once it failed or was aborted
  * @param carried        with {@code rolling}: the slots in flight when the run before continued as new, for this run
- *                       to take over; empty once it has (and in every run of a rollout from before {@code
- *                       rolling-hand-over-in-flight})
+ *                       to take over; empty once it has
  */
 public record UpgradeState(
     RolloutClaim claim,

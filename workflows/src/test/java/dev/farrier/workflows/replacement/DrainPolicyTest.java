@@ -134,17 +134,6 @@ class DrainPolicyTest {
   }
 
   @Test
-  void olderHistoriesKeepTheirWordsForTheBlocker() {
-    assertEquals("PodDisruptionBudget default/a, default/b",
-        DrainPolicy.legacyBlockedBy(new DrainStatus(List.of(), PODS, List.of("default/a", "default/b"), List.of("default/x"))));
-    assertEquals("karpenter.sh/do-not-disrupt on default/x",
-        DrainPolicy.legacyBlockedBy(new DrainStatus(List.of(), PODS, List.of(), List.of("default/x"))));
-    assertEquals("eviction failing: default/y: boom", DrainPolicy.legacyBlockedBy(
-        new DrainStatus(List.of(), PODS, List.of(), List.of(), List.of("default/y: boom"), List.of())));
-    assertNull(DrainPolicy.legacyBlockedBy(new DrainStatus(List.of(), PODS, List.of(), List.of())));
-  }
-
-  @Test
   void phasesTravelAsTheirLabels() {
     for (ReplacementPhase phase : ReplacementPhase.values()) {
       assertEquals(phase, ReplacementPhase.of(phase.label()));

@@ -27,6 +27,7 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
@@ -61,6 +62,18 @@ class NodeReplacementWorkflowTest {
 
   private NodeReplacementWorkflow running() {
     return test.existing(NodeReplacementWorkflow.class, ID);
+  }
+
+  /**
+   * An operator's {@code Abort}, sent from a step's fake, which may be called again (a retried step): the abort already
+   * rolling it back refuses a second, and a replacement that has ended takes none.
+   */
+  private void abort(String reason) {
+    try {
+      running().abortReplacement(OperatorRequest.of(reason));
+    } catch (WorkflowException refusedOrEnded) {
+      // The first abort is the one the test is about.
+    }
   }
 
   @Test
@@ -231,7 +244,7 @@ class NodeReplacementWorkflowTest {
     AtomicInteger passes = new AtomicInteger();
     test.nodes.onDrainStep(request -> {
       if (passes.incrementAndGet() == 1) {
-        running().pause();
+        running().pauseReplacement(OperatorRequest.of("look first"));
         return FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb");
       }
       return FakeNodeActivities.drained(List.of("default/web-1"));
@@ -245,7 +258,7 @@ class NodeReplacementWorkflowTest {
 
     assertEquals(1, passes.get(), "no drain pass while paused");
     assertEquals("Draining", running().progress().phase());
-    running().resume();
+    running().resumeReplacement(OperatorRequest.of(null));
     ReplacementResult result = WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class);
     assertEquals("Done", result.outcome());
     assertEquals(2, passes.get());
@@ -254,7 +267,7 @@ class NodeReplacementWorkflowTest {
   @Test
   void abortWhileLaunchingRemovesTheUnusedReplacementAndUntaints() {
     test.nodeClaims.onAwaitInitialized(request -> {
-      running().abort("change freeze");
+      abort("change freeze");
       throw FakeNodeClaimActivities.notYet("initialization");
     });
     test.start();
@@ -321,7 +334,7 @@ class NodeReplacementWorkflowTest {
   }
 
   private void abortAndAwaitCancellation(String replacement) {
-    running().abort("early");
+    abort("early");
     Eventually.await("the abort cancels the step of launch/" + replacement,
         () -> test.client().fetchHistory(WorkflowIds.launch(replacement)).getEvents().stream()
             .anyMatch(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED),
@@ -331,7 +344,7 @@ class NodeReplacementWorkflowTest {
   @Test
   void abortWhileDrainingUncordonsAndKeepsTheInitializedReplacement() {
     test.nodes.onDrainStep(request -> {
-      running().abort("wrong nodepool");
+      abort("wrong nodepool");
       return FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb");
     });
     test.start();
@@ -352,7 +365,7 @@ class NodeReplacementWorkflowTest {
   @Test
   void anAbortLeavesAnOperatorsCordonInPlace() {
     test.nodes.cordonedByOperator().onDrainStep(request -> {
-      running().abort("changed my mind");
+      abort("changed my mind");
       return FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb");
     });
     test.start();
@@ -456,7 +469,7 @@ class NodeReplacementWorkflowTest {
     });
     test.nodeClaims.onAwaitInitialized(request -> {
       if (initializedChecks.incrementAndGet() == 1) {
-        running().pause();
+        running().pauseReplacement(OperatorRequest.of(null));
         running().interrupted(new Interruption("InstanceStateChange", "state stopping"));
       }
       if (drainedBeforeInitialized.get() == null) {

@@ -46,7 +46,6 @@ import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -56,46 +55,37 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Writes the histories {@link WorkflowReplayTest} replays: one representative run per workflow type. Not part of the
- * build (its name matches no surefire pattern); run it by hand when a workflow changes on purpose (behind
- * {@code Workflow.getVersion}): point the runs of that type at a new file named for the change, keep the old history
- * as it is (it is what older workers wrote; {@link #write} never overwrites one), and commit the new files:
+ * Writes the histories {@link WorkflowReplayTest} replays: a few representative runs of each workflow type, recorded
+ * from today's code ({@link WorkflowReplayTest#HISTORIES} lists them). Not part of the build (its name matches no
+ * surefire pattern); run it by hand, whole, after any change to what a workflow does, and commit the files it rewrote:
  *
- * <pre>./mvnw -o -q -pl workflows test -Dtest='HistoryRecorder#recordLaunch' -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>./mvnw -B -ntp -o -q -pl workflows test -Dtest=HistoryRecorder -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ *
+ * <p>Before the first release no history outside these tests exists, so the files are simply recorded again. After it,
+ * the histories of the last release stay as they were written and are replayed too: see "Changing workflow code after
+ * a release" in docs/ARCHITECTURE.md.
  */
 class HistoryRecorder {
   static final Path DIR = Path.of("src/test/resources/histories");
 
-  /** Version 1 of {@code events-with-steps}: each step records its own Event. */
+  /** A launch that initializes: each step records its own Event. */
   @Test
   void recordLaunch() throws IOException {
     try (var test = new FarrierTestEnvironment().start()) {
       String id = WorkflowIds.launch("default-a");
       test.newWorkflow(NodeLaunchWorkflow.class, id)
           .launch(new NodeLaunchInput(Fixtures.CLUSTER, Fixtures.claim("default-a", "default"), Fixtures.LAUNCH));
-      write(test, id, "NodeLaunchWorkflow-events-with-steps");
-    }
-  }
-
-  @Test
-  void recordProvisioning() throws IOException {
-    try (var test = new FarrierTestEnvironment()) {
-      planOneLaunchAndOneWithoutCapacity(test);
-      test.start();
-      String id = WorkflowIds.provisioning(Fixtures.CLUSTER, 1);
-      var result = test.newWorkflow(ProvisioningWorkflow.class, id)
-          .provision(new ProvisioningInput(Fixtures.CLUSTER, id, List.of(Fixtures.pod("web-1")), Fixtures.LAUNCH));
-      assertEquals(1, result.failed().size());
-      write(test, id, "ProvisioningWorkflow");
+      write(test, id, "NodeLaunchWorkflow");
     }
   }
 
   /**
-   * Version 1 of {@code launches-closed-signal}: of two launches, the one that fails first releases its pods to the
-   * running reconciler while the other still runs; the batch then tells it it closed.
+   * A batch of two launches: the one that finds no capacity fails first (its saga rolls it back,
+   * {@code NodeLaunchWorkflow-rolled-back}) and releases its pods to the running reconciler while the other still waits
+   * for its node to initialize; the batch then tells the reconciler it closed.
    */
   @Test
-  void recordProvisioningThatReleasesPodsAsLaunchesClose() throws IOException {
+  void recordProvisioning() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
       planOneLaunchAndOneWithoutCapacity(test);
       AtomicInteger waits = new AtomicInteger();
@@ -117,14 +107,15 @@ class HistoryRecorder {
           .filter(e -> e.hasSignalExternalWorkflowExecutionInitiatedEventAttributes())
           .anyMatch(e -> e.getSignalExternalWorkflowExecutionInitiatedEventAttributes().getSignalName()
               .equals(ProvisioningWorkflow.LAUNCHES_CLOSED_SIGNAL)), "the early launch's pods were released");
-      write(test, id, "ProvisioningWorkflow-launches-closed-signal");
+      write(test, id, "ProvisioningWorkflow");
+      write(test, WorkflowIds.launch("default-nocap"), "NodeLaunchWorkflow-rolled-back");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
     }
   }
 
   /**
-   * Version 1 of {@code events-with-steps}: a drain a PDB holds for two passes; the steps record their Events, the
-   * blocked drain's is one activity, terminate-and-wait and the deletes one activity each.
+   * A drain a PDB holds for two passes; the steps record their Events, the blocked drain's is one activity,
+   * terminate-and-wait and the deletes one activity each.
    */
   @Test
   void recordReplacement() throws IOException {
@@ -139,15 +130,17 @@ class HistoryRecorder {
       var result = test.newWorkflow(NodeReplacementWorkflow.class, id)
           .replace(Fixtures.replacement(Fixtures.command("default-old", "replace", null)));
       assertEquals("Done", result.outcome());
-      write(test, id, "NodeReplacementWorkflow-events-with-steps");
+      write(test, id, "NodeReplacementWorkflow");
     }
   }
 
   @Test
   void recordReconciler() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
-      test.planning.onPlanDisruption(r -> new DisruptionPlan(0,
-          List.of(Fixtures.command("default-empty", "delete", null)), List.of()));
+      var rounds = new AtomicInteger();
+      test.planning.onPlanDisruption(r -> rounds.incrementAndGet() == 1
+          ? new DisruptionPlan(0, List.of(Fixtures.command("default-empty", "delete", null)), List.of())
+          : new DisruptionPlan(0, List.of(), List.of()));
       String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
       ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(60_000, 100_000, 120_000, Fixtures.LAUNCH, 2, 30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
@@ -155,7 +148,8 @@ class HistoryRecorder {
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
       test.env.sleep(Duration.ofSeconds(150));
       assertEquals(2, reconciler.status().nextBatch(), "one batch");
-      assertEquals(1, reconciler.status().replacementsStarted().size(), "one planning round, one replacement");
+      assertEquals(1, reconciler.status().replacementsStarted().size(), "one replacement");
+      assertEquals(2, rounds.get(), "the first round, and one a second after its replacement closed");
       // Recorded while running, as an entity's history is when a new worker version replays it; a terminated
       // history ends in an event the replayer does not expect after a completed task.
       write(test, id, "ClusterReconcilerWorkflow");
@@ -164,12 +158,8 @@ class HistoryRecorder {
   }
 
   /**
-   * A round that disrupts three nodes and the rounds after it, with a batch of pods before and after: versions 1 of
-   * {@code refill-on-close}, {@code requeue-offers-made-in-flight} and {@code replacement-starts-together} when
-   * recorded today ({@code ClusterReconcilerWorkflow-rounds}). The same run recorded by the code before those changes
-   * (d1e7095's parent) is {@code ClusterReconcilerWorkflow-rounds-before-refill}: it starts the three replacements one
-   * after the other and takes the next round at the interval. (Pod a, offered again, comes after its batch closed, so
-   * the re-offer records its marker only.)
+   * A round that disrupts three nodes (its three replacements asked for in one workflow task), the next round a second
+   * after they closed, and a batch of pods before and after (pod a, offered again, comes after its batch closed).
    */
   @Test
   void recordReconcilerRounds() throws IOException {
@@ -188,21 +178,13 @@ class HistoryRecorder {
       assertEquals(3, reconciler.status().replacementsStarted().size(), "one round of three replacements");
       assertTrue(rounds.get() >= 3, "rounds after the first: " + rounds.get());
       write(test, id, "ClusterReconcilerWorkflow-rounds");
-      // Its first batch, version 1 of batch-closed-signal: the batch tells this reconciler it closed.
-      String batch = test.client().fetchHistory(id).getHistory().getEventsList().stream()
-          .filter(e -> e.hasStartChildWorkflowExecutionInitiatedEventAttributes())
-          .map(e -> e.getStartChildWorkflowExecutionInitiatedEventAttributes())
-          .filter(a -> a.getWorkflowType().getName().equals("ProvisioningWorkflow"))
-          .map(a -> a.getWorkflowId()).findFirst().orElseThrow();
-      write(test, batch, "ProvisioningWorkflow-batch-closed-signal");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
     }
   }
 
   /**
-   * Version 1 of {@code replacement-closed-signal}: a round's replacement tells the reconciler it closed (counted from
-   * its result, the signal ignored), and so does one started by hand, whose close brings a round forward
-   * ({@code ClusterReconcilerWorkflow-replacement-closed-signal}, {@code NodeReplacementWorkflow-closed-signal}).
+   * A round's replacement tells the reconciler it closed (counted from its result, the signal ignored), and so does one
+   * started by hand, whose close brings a round forward.
    */
   @Test
   void recordReplacementsTellingTheirReconciler() throws IOException {
@@ -220,8 +202,7 @@ class HistoryRecorder {
       assertEquals("Done", result.outcome());
       test.env.sleep(Duration.ofSeconds(20));
       assertEquals(3, rounds.get(), "the first round, one after its replacement closed, one after the other's");
-      write(test, id, "ClusterReconcilerWorkflow-replacement-closed-signal");
-      write(test, byHand, "NodeReplacementWorkflow-closed-signal");
+      write(test, id, "ClusterReconcilerWorkflow-replacement-started-by-hand");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
     }
   }
@@ -260,7 +241,7 @@ class HistoryRecorder {
     }
   }
 
-  /** Version 1 of {@code operator-actions}: a failed launch held for Retry, then a drain a PDB holds, forced. */
+  /** A failed launch held for Retry, then a drain a PDB holds, forced: both by an operator's Updates. */
   @Test
   void recordReplacementSteeredByAnOperator() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
@@ -288,10 +269,7 @@ class HistoryRecorder {
     }
   }
 
-  /**
-   * Version 1 of {@code expiry-drains-now}: a forceful expiry drains while its replacement launches, a PDB holds until
-   * the terminationGracePeriod ends.
-   */
+  /** A forceful expiry drains while its replacement launches; a PDB holds until the terminationGracePeriod ends. */
   @Test
   void recordForcefulExpiry() throws IOException {
     try (var test = new FarrierTestEnvironment()) {
@@ -309,10 +287,8 @@ class HistoryRecorder {
 
   /**
    * A run started by signal-with-start with a batch carried from the run before: a pod of that batch and a new one are
-   * signalled in the first workflow task, then the carried batch closes. Version 1 of
-   * {@code carried-state-before-signals} when recorded today ({@code ClusterReconcilerWorkflow-carried-first}: the new
-   * pod goes alone, the carried one with the next after its batch closed). The code before it (852c908) wrote
-   * {@code ClusterReconcilerWorkflow-signals-before-carried}: both pods in the first batch, the next only when c came.
+   * signalled in the first workflow task, then the carried batch closes. The run takes over the carried state first, so
+   * the new pod goes alone, and the carried one with the next pod after its batch closed.
    */
   @Test
   void recordReconcilerSignalledAtStart() throws IOException {
@@ -332,7 +308,7 @@ class HistoryRecorder {
       test.env.sleep(Duration.ofSeconds(30));
       test.existing(ClusterReconcilerWorkflow.class, id).podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
       test.env.sleep(Duration.ofSeconds(200));
-      write(test, id, "ClusterReconcilerWorkflow-carried-first");
+      write(test, id, "ClusterReconcilerWorkflow-signalled-at-start");
       WorkflowStub.fromTyped(workflow).terminate("history recorded");
     }
   }
@@ -341,13 +317,8 @@ class HistoryRecorder {
    * A rolling rollout of four drifted nodes with three slots, at most two replacements at a time (the planner holds
    * the rest: the first waiting node and how many wait), a 30 s soak. default-3's moved
    * pods stay not Ready, then crash-loop at its gate's sixth look, while default-4's gate is in its soak: the rollout
-   * stops and everything launched is rolled back. The code before {@code rolling-gate-sleeps} and
-   * {@code RolloutBatch.heldCount} (7b78aab) wrote {@code NodePoolUpgradeWorkflow-rolling}: the planner listed every
-   * waiting node, the slots' own included, and the soaking gate woke on the stop and cancelled its timer. Version 1 of
-   * {@code rolling-gate-sleeps} ({@code NodePoolUpgradeWorkflow-rolling-gate-sleeps}): it sees the stop at its next
-   * look. Version 1 of {@code rollout-plan-in-one-step} when recorded today
-   * ({@code NodePoolUpgradeWorkflow-rollout-plan-in-one-step}): the freeze, the plan and the old nodes' workloads in one
-   * activity.
+   * stops (default-4's gate sees it at its next look) and everything launched is rolled back. Each plan answers the
+   * freeze, the plan and the old nodes' workloads in one activity.
    */
   @Test
   void recordRollingRollout() throws IOException {
@@ -385,16 +356,16 @@ class HistoryRecorder {
           List.of("default"), null, target, null, "3", 1, 30, 300, false, 0, true, "ci-job-42", null));
       assertEquals(UpgradeResult.FAILED, result.outcome());
       assertTrue(result.cause().startsWith("gate of default-3's replacement"), result.cause());
-      write(test, id, "NodePoolUpgradeWorkflow-rollout-plan-in-one-step");
+      write(test, id, "NodePoolUpgradeWorkflow-rolling");
     }
   }
 
   /**
-   * Version 1 of {@code rolling-hand-over-in-flight}: a rolling rollout of {@code MAX_STARTS_PER_RUN} + 11 nodes with
-   * ten slots continues as new after {@code MAX_STARTS_PER_RUN} starts with its slots in flight. The drain of the first
-   * run's last start is held (a PDB) until the second run has planned, so that run follows its replacement to its
-   * end. Writes the second run ({@code NodePoolUpgradeWorkflow-rolling-hand-over-in-flight}); the first, several MB,
-   * is replayed by {@code NodePoolUpgradeWorkflowTest} instead.
+   * A rolling rollout of {@code MAX_STARTS_PER_RUN} + 11 nodes with ten slots continues as new after
+   * {@code MAX_STARTS_PER_RUN} starts with its slots in flight. The drain of the first run's last start is held (a PDB)
+   * until the second run has planned, so that run follows its replacement to its end, and ends Succeeded once the fleet
+   * is on target. Writes the second run; the first, several MB, is replayed by {@code NodePoolUpgradeWorkflowTest}
+   * instead.
    */
   @Test
   void recordRollingHandOver() throws IOException {
@@ -424,7 +395,54 @@ class HistoryRecorder {
           List.of("default"), null, target, null, "10", 1, 0, 30, false, 0, true, "ci-job-42", null));
       assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
       assertEquals(2, runs.size(), runs.toString());
-      write(test, id, "NodePoolUpgradeWorkflow-rolling-hand-over-in-flight");
+      write(test, id, "NodePoolUpgradeWorkflow-rolling-hand-over");
+    }
+  }
+
+  /**
+   * A rollout in batches of one NodePool of three nodes: the canary passes its gate, then an operator aborts the
+   * rollout while a PodDisruptionBudget holds the drains of the next batch. The rollout passes the abort on to those
+   * two replacements ({@code rolloutAborted}); they roll back and give their nodes back unmarked
+   * ({@code NodeReplacementWorkflow-rollout-aborted}), and the rollout replaces the nodes it launched by nodes on the
+   * previous images.
+   */
+  @Test
+  void recordAbortedRollout() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      List<String> fleet = new ArrayList<>(List.of("default-1", "default-2", "default-3"));
+      Set<String> rolledBack = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      test.planning.onPlanRollout(r -> {
+        RolloutScope scope = r.rollout();
+        if (!scope.onlyClaims().isEmpty()) {
+          return FakePlanningActivities.rollbackBatch(scope, rolledBack);
+        }
+        synchronized (fleet) {
+          int remaining = fleet.size();
+          List<String> take = new ArrayList<>(fleet.subList(0, Math.min(scope.max(), fleet.size())));
+          fleet.removeAll(take);
+          return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), remaining, List.of());
+        }
+      });
+      Set<String> held = Set.of(FakeNodeClaimActivities.nodeNameOf("default-2"), FakeNodeClaimActivities.nodeNameOf("default-3"));
+      test.nodes.onDrainStep(r -> held.contains(r.nodeName())
+          ? FakeNodeActivities.blockedByPdb(List.of("default/web-0"), "default/web-pdb") : FakeNodeActivities.drained(List.of()));
+      test.start();
+      AmiTarget target = AmiTarget.parse("al2023@v20251103");
+      String id = WorkflowIds.upgrade(List.of("default"), null, target.text());
+      NodePoolUpgradeWorkflow rollout = test.newWorkflow(NodePoolUpgradeWorkflow.class, id);
+      WorkflowClient.start(rollout::upgrade, new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, target, null, "2", 1,
+          0, 300, false, 0, false, "ci-job-42", null));
+      var running = test.existing(NodePoolUpgradeWorkflow.class, id);
+      String child = WorkflowIds.disruption("default-2");
+      Eventually.await("the batch's drain held by the PDB", () -> running.progress().phase().equals("Batch")
+          && test.journal.countStartingWith("drainStep " + FakeNodeClaimActivities.nodeNameOf("default-2")) > 0, held2 -> held2);
+      running.abort(new OperatorRequest("error rate up", "carol"));
+      UpgradeResult result = WorkflowStub.fromTyped(rollout).getResult(UpgradeResult.class);
+      assertEquals(UpgradeResult.ABORTED, result.outcome(), result.cause());
+      assertEquals("Aborted", test.client().newUntypedWorkflowStub(child).getResult(ReplacementResult.class).outcome());
+      assertEquals(0, test.journal.countStartingWith("markAborted"), "a rollout's abort leaves no mark");
+      write(test, id, "NodePoolUpgradeWorkflow-batches-aborted");
+      write(test, child, "NodeReplacementWorkflow-rollout-aborted");
     }
   }
 
@@ -449,9 +467,9 @@ class HistoryRecorder {
     return test.existing(ClusterReconcilerWorkflow.class, id);
   }
 
-  /** Writes a new history file; one already there is an older worker's history, which must stay as it is. */
+  /** Writes (or writes again) the history of the workflow's last run as {@code name}. */
   private static void write(FarrierTestEnvironment test, String workflowId, String name) throws IOException {
     Files.createDirectories(DIR);
-    Files.writeString(DIR.resolve(name + ".json"), test.client().fetchHistory(workflowId).toJson(true), StandardOpenOption.CREATE_NEW);
+    Files.writeString(DIR.resolve(name + ".json"), test.client().fetchHistory(workflowId).toJson(true));
   }
 }

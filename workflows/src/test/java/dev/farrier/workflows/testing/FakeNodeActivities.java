@@ -100,11 +100,6 @@ public class FakeNodeActivities implements NodeActivities {
   }
 
   @Override
-  public void recordEvent(EventRequest request) {
-    journal.event(request);
-  }
-
-  @Override
   public void recordEvents(RecordEventsRequest request) {
     request.events().forEach(journal::event);
   }

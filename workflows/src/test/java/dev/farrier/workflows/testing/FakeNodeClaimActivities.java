@@ -20,7 +20,8 @@ import java.util.function.Function;
  * {@code node-<claim>}. A step that succeeds journals the Events it was asked to record after it. The merged steps
  * are journaled as the steps they do ({@code terminateInstanceAndWait} as {@code terminateInstance} then
  * {@code awaitInstanceTerminated}, {@code deleteNodeAndClaim} as {@code deleteNode} then {@code deleteNodeClaim}), so
- * the journal reads the same whichever activities a workflow version calls; its history tells them apart.
+ * the journal reads the same whether a workflow calls the merged step (a replacement) or the two (the launch's saga);
+ * its history tells them apart.
  */
 public class FakeNodeClaimActivities implements NodeClaimActivities {
   private final CallJournal journal;

@@ -11,7 +11,6 @@ import dev.farrier.workflows.activities.RolloutBatch;
 import dev.farrier.workflows.activities.RolloutScope;
 import dev.farrier.workflows.activities.ProvisioningPlan;
 import dev.farrier.workflows.activities.ReplacementPlan;
-import dev.farrier.workflows.activities.FrozenRequest;
 import dev.farrier.workflows.activities.WorkloadRef;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -109,8 +108,8 @@ public class FakePlanningActivities implements PlanningActivities {
 
   /**
    * Where a plan in one step ({@link dev.farrier.workflows.activities.RolloutScope#inOneStep}) asks for the freeze and
-   * the workloads on the old nodes, as the worker's planning activity does: the rollout fake, which journals the
-   * freeze's {@code frozen} as its own call would.
+   * the workloads on the old nodes, as the worker's planning activity does: the rollout fake answers the freeze and
+   * journals it as {@code frozen}.
    */
   public FakePlanningActivities askingRolloutsOf(FakeRolloutActivities rollout) {
     this.rollout = rollout;
@@ -121,7 +120,7 @@ public class FakePlanningActivities implements PlanningActivities {
   public RolloutBatch planRollout(PlanDisruptionRequest request) {
     var scope = request.rollout();
     if (scope != null && scope.inOneStep()) {
-      String freeze = rollout.frozen(new FrozenRequest(request.cluster(), scope.nodePools()));
+      String freeze = rollout.frozen(scope.nodePools());
       if (freeze != null) {
         return RolloutBatch.frozenBy(freeze);
       }

@@ -12,7 +12,6 @@ import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.activities.RolloutClaim;
 import dev.farrier.workflows.activities.SwitchImagesRequest;
 import dev.farrier.workflows.activities.WorkloadRef;
-import dev.farrier.workflows.activities.WorkloadsRequest;
 import dev.farrier.workflows.reconciler.ReconcilerSettings;
 import dev.farrier.workflows.upgrade.AmiTerm;
 import java.util.List;
@@ -89,12 +88,6 @@ public class FakeRolloutActivities implements RolloutActivities {
     journal.record("awaitImages", request.expectedImages());
   }
 
-  @Override
-  public List<WorkloadRef> workloadsOn(WorkloadsRequest request) {
-    journal.record("workloadsOn", request.nodes());
-    return workloadsOf(request.nodes());
-  }
-
   /** One workload per node: ReplicaSet {@code web-<node>}. */
   static List<WorkloadRef> workloadsOf(List<String> nodes) {
     return nodes.stream().map(n -> new WorkloadRef("default", "ReplicaSet", "web-" + n)).toList();
@@ -120,14 +113,17 @@ public class FakeRolloutActivities implements RolloutActivities {
     return this;
   }
 
-  @Override
-  public synchronized String frozen(dev.farrier.workflows.activities.FrozenRequest request) {
+  /**
+   * The change freeze holding these NodePools, as the worker's planning activity asks the reconciler for it in a
+   * rollout's plan ({@link FakePlanningActivities#askingRolloutsOf}); journaled as {@code frozen <nodePools> <freeze>}.
+   */
+  public synchronized String frozen(List<String> nodePools) {
     if (frozenAnswers == 0) {
       frozen = null;
     } else if (frozenAnswers > 0) {
       frozenAnswers--;
     }
-    journal.record("frozen", request.nodePools(), frozen);
+    journal.record("frozen", nodePools, frozen);
     return frozen;
   }
 

@@ -1,6 +1,0 @@
-package dev.farrier.workflows.activities;
-
-import java.util.List;
-
-/** Input of {@link RolloutActivities#workloadsOn}. */
-public record WorkloadsRequest(String cluster, List<String> nodes) {}
