@@ -69,7 +69,7 @@ bench: check-java tools
 	@for b in $(BENCH_ONLY); do case $$b in \
 	  scheduling) $(JAVA_RUN) -Xms2g -Xmx4g -cp "$(BENCH_CP)" dev.farrier.bench.SchedulingBenchmark --label "$(BENCH_LABEL)" $(BENCH_ARGS) ;; \
 	  consolidation) $(JAVA_RUN) -Xms2g -Xmx4g -cp "$(BENCH_CP)" dev.farrier.bench.ConsolidationBenchmark --label "$(BENCH_LABEL)" $(CONSOLIDATION_ARGS) ;; \
-	  latency) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS) ;; \
+	  latency) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.LatencyBenchmark --label "$(BENCH_LABEL)" $(LATENCY_ARGS) ;; \
 	  fleet) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.FleetBenchmark --label "$(BENCH_LABEL)" $(FLEET_ARGS) ;; \
 	  memory) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.MemoryBenchmark --label "$(BENCH_LABEL)" $(MEMORY_ARGS) ;; \
 	  day) $(JAVA_RUN) -Xmx2g -cp "$(BENCH_CP)" dev.farrier.bench.ReconcilerDayBenchmark --label "$(BENCH_LABEL)" $(DAY_ARGS) ;; \
@@ -90,24 +90,24 @@ bench-peer: check-java
 # tests: the disruption planner, budgets, drift and expiry, the drain's policy, pod rules and order, ownership, the
 # NodePool validation, garbage collection's policy and overflow-safe quantities. Not part of `make test`; one report per module
 # in <module>/target/pit-reports/ (docs/MUTATION.md has the score and the surviving mutants explained).
-MUTATION_CLASSES ?= dev.farrier.workflows.planner.DisruptionPlanner*,dev.farrier.workflows.planner.BudgetCheck,\
-  dev.farrier.workflows.planner.DisruptionBudget,dev.farrier.workflows.planner.DriftCheck,dev.farrier.workflows.planner.Expiry,\
-  dev.farrier.workflows.planner.NodeClaimView,dev.farrier.workflows.planner.GoDurations,dev.farrier.workflows.model.Resources,\
+MUTATION_CLASSES ?= dev.farrier.planner.DisruptionPlanner*,dev.farrier.planner.BudgetCheck,\
+  dev.farrier.planner.DisruptionBudget,dev.farrier.planner.DriftCheck,dev.farrier.planner.Expiry,\
+  dev.farrier.planner.NodeClaimView,dev.farrier.model.GoDurations,dev.farrier.model.Resources,\
   dev.farrier.workflows.replacement.DrainPolicy,dev.farrier.workflows.replacement.Blocker,dev.farrier.workflows.replacement.ReplacementPhase,\
   dev.farrier.activities.DrainRules*,dev.farrier.activities.DrainOrder*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.NodePoolValidation,\
   dev.farrier.activities.ResourceQuantities,dev.farrier.activities.gc.GcPolicy,\
-  dev.farrier.workflows.planner.Emptiness,dev.farrier.workflows.planner.ConsolidationTiming,\
-  dev.farrier.workflows.planner.Underutilization*,dev.farrier.workflows.planner.CheaperOfferings
-MUTATION_TESTS ?= dev.farrier.workflows.planner.Disruption*Test,dev.farrier.workflows.planner.PlannerEdgesTest,\
-  dev.farrier.workflows.planner.GoDurationsTest,dev.farrier.workflows.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
+  dev.farrier.planner.Emptiness,dev.farrier.planner.ConsolidationTiming,\
+  dev.farrier.planner.Underutilization*,dev.farrier.planner.CheaperOfferings
+MUTATION_TESTS ?= dev.farrier.planner.Disruption*Test,dev.farrier.planner.PlannerEdgesTest,\
+  dev.farrier.model.GoDurationsTest,dev.farrier.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
   dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest,\
   dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.DrainOrderTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
-  dev.farrier.activities.gc.GcPolicyTest,dev.farrier.workflows.planner.EmptinessTest,dev.farrier.workflows.planner.UnderutilizationTest,\
-  dev.farrier.workflows.planner.CheaperOfferingsTest
+  dev.farrier.activities.gc.GcPolicyTest,dev.farrier.planner.EmptinessTest,dev.farrier.planner.UnderutilizationTest,\
+  dev.farrier.planner.CheaperOfferingsTest
 empty :=
 space := $(empty) $(empty)
 mutation: check-java
-	$(MVN) -pl workflows,localstack,activities test-compile org.pitest:pitest-maven:mutationCoverage \
+	$(MVN) -pl model,planner,workflows,localstack,activities test-compile org.pitest:pitest-maven:mutationCoverage \
 	  -DtargetClasses="$(subst $(space),,$(MUTATION_CLASSES))" -DtargetTests="$(subst $(space),,$(MUTATION_TESTS))" \
 	  -DfailWhenNoMutations=false
 

@@ -2,12 +2,12 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.kube.LabelSelectors;
-import dev.farrier.workflows.planner.ConsolidationView;
-import dev.farrier.workflows.planner.ExistingNodeView;
-import dev.farrier.workflows.planner.GoDurations;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.planner.ConsolidationView;
+import dev.farrier.planner.ExistingNodeView;
+import dev.farrier.model.GoDurations;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.time.Instant;

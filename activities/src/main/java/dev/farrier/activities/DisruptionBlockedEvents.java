@@ -2,7 +2,7 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.EventSink;
-import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.model.CandidateDecision;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.kube.NodeClaimStore;
-import dev.farrier.workflows.planner.ClaimConditions;
+import dev.farrier.planner.ClaimConditions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.farrier.activities;
 
 import dev.farrier.workflows.activities.DrainRequest;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.Tolerations;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.Tolerations;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;

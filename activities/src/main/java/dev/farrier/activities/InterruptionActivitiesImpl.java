@@ -8,12 +8,15 @@ import dev.farrier.activities.interruption.InterruptionCounters;
 import dev.farrier.activities.interruption.InterruptionMessage;
 import dev.farrier.activities.interruption.SqsInterruptionQueue;
 import dev.farrier.activities.interruption.SqsInterruptionQueue.QueueMessage;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.NodeClaimStore;
+import dev.farrier.activities.kube.NodeWriter;
+import dev.farrier.activities.kube.PodEvictor;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.workflows.activities.DeleteMessagesRequest;
 import dev.farrier.workflows.activities.DeletedMessages;
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionMethod;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
 import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.InterruptionNotice;
 import dev.farrier.workflows.activities.InterruptionTarget;
@@ -23,8 +26,8 @@ import dev.farrier.workflows.activities.ReceiveInterruptionsRequest;
 import dev.farrier.workflows.activities.ReceivedInterruptions;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
 import dev.farrier.workflows.activities.ResolvedInterruption;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.GoDurations;
+import dev.farrier.model.WellKnown;
+import dev.farrier.model.GoDurations;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,20 +44,27 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
   private static final Logger log = LoggerFactory.getLogger(InterruptionActivitiesImpl.class);
   private static final int BODY_SHOWN = 200;
 
-  private final Cluster cluster;
+  private final ClusterReader reader;
+  private final NodeClaimStore claims;
+  private final NodeWriter nodes;
+  private final PodEvictor pods;
   private final CloudProvider cloud;
   private final InterruptionCounters counters;
   private final Function<String, SqsInterruptionQueue> queueFactory;
   private final Map<String, SqsInterruptionQueue> queues = new ConcurrentHashMap<>();
 
-  public InterruptionActivitiesImpl(SqsClient sqs, Cluster cluster, CloudProvider cloud, InterruptionCounters counters) {
+  public <C extends ClusterReader & NodeClaimStore & NodeWriter & PodEvictor> InterruptionActivitiesImpl(SqsClient sqs,
+      C cluster, CloudProvider cloud, InterruptionCounters counters) {
     this(queue -> new SqsInterruptionQueue(sqs, queue), cluster, cloud, counters);
   }
 
-  InterruptionActivitiesImpl(Function<String, SqsInterruptionQueue> queueFactory, Cluster cluster, CloudProvider cloud,
-      InterruptionCounters counters) {
+  <C extends ClusterReader & NodeClaimStore & NodeWriter & PodEvictor> InterruptionActivitiesImpl(
+      Function<String, SqsInterruptionQueue> queueFactory, C cluster, CloudProvider cloud, InterruptionCounters counters) {
     this.queueFactory = queueFactory;
-    this.cluster = cluster;
+    this.reader = cluster;
+    this.claims = cluster;
+    this.nodes = cluster;
+    this.pods = cluster;
     this.cloud = cloud;
     this.counters = counters;
   }
@@ -111,7 +121,7 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
    */
   @Override
   public ResolvedInterruption resolve(ResolveInterruptionRequest request) {
-    List<NodeClaim> claims = cluster.listNodeClaims();
+    List<NodeClaim> claims = this.claims.listNodeClaims();
     List<InterruptionTarget> targets = new ArrayList<>();
     for (String instanceId : request.instanceIds()) {
       Optional<NodeClaim> claim = claims.stream()
@@ -137,14 +147,14 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
   private InterruptionTarget target(ResolveInterruptionRequest request, String instanceId, NodeClaim claim) {
     String name = claim.getMetadata().getName();
     String nodeName = claim.getStatus().nodeName();
-    Optional<Node> node = nodeName == null ? Optional.empty() : cluster.getNode(nodeName);
+    Optional<Node> node = nodeName == null ? Optional.empty() : reader.getNode(nodeName);
     Map<String, String> labels = new java.util.HashMap<>(claim.getMetadata().getLabels() == null ? Map.of() : claim.getMetadata().getLabels());
     node.map(n -> n.getMetadata().getLabels()).ifPresent(labels::putAll);
     String nodePool = labels.get(WellKnown.NODEPOOL_LABEL);
-    boolean optIn = nodePool != null && cluster.getNodePool(nodePool)
+    boolean optIn = nodePool != null && reader.getNodePool(nodePool)
         .map(p -> p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get(WellKnown.REBALANCE_REPLACEMENT_ANNOTATION))
         .map("true"::equals).orElse(false);
-    int pods = node.isEmpty() ? 0 : (int) cluster.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).count();
+    int pods = node.isEmpty() ? 0 : (int) this.pods.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).count();
     Long grace = GoDurations.toMillis(claim.getSpec().terminationGracePeriod());
     var command = new DisruptionCommand(name, node.isPresent() ? nodeName : null, nodePool, instanceId, DisruptionMethod.REPLACE,
         request.kind().name(), request.detail(), pods, grace == null ? null : grace / 1000,
@@ -160,7 +170,7 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
   @Override
   public void markRebalanceRecommended(NodeRef request) {
     try {
-      cluster.patchNodeMetadata(request.nodeName(), Map.of(),
+      nodes.patchNodeMetadata(request.nodeName(), Map.of(),
           Map.of(WellKnown.REBALANCE_RECOMMENDED_ANNOTATION, java.time.Instant.now().toString()));
       log.info("node marked for rebalancing node={} nodeclaim={}", request.nodeName(), request.nodeClaim());
     } catch (ObjectNotFoundException e) {

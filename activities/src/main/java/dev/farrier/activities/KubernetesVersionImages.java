@@ -1,6 +1,6 @@
 package dev.farrier.activities;
 
-import dev.farrier.workflows.upgrade.AmiTerm;
+import dev.farrier.model.AmiTerm;
 import dev.farrier.workflows.upgrade.UpgradeInput;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,5 @@
 package dev.farrier.activities;
 
-import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.EvictionOutcome;
 import dev.farrier.activities.kube.NodeClaimStore;
@@ -17,7 +16,7 @@ import dev.farrier.workflows.activities.HeldPod;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.RecordEventsRequest;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,7 +47,7 @@ public class NodeActivitiesImpl implements NodeActivities {
   private final StepEvents events;
   private final LeavingPods leaving;
 
-  public NodeActivitiesImpl(Cluster cluster, MeterRegistry meters) {
+  public <C extends NodeWriter & PodEvictor & EventSink & NodeClaimStore> NodeActivitiesImpl(C cluster, MeterRegistry meters) {
     this(cluster, cluster, cluster, Clock.systemUTC(), cluster, meters, LeavingPods.WITHIN);
   }
 

@@ -15,7 +15,10 @@ import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.RequirementWithMinValues;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.NodeClaimStore;
+import dev.farrier.activities.kube.NodeWriter;
+import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.metrics.NodeClaimMetrics;
 import dev.farrier.workflows.EventReasons;
@@ -26,13 +29,13 @@ import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
-import dev.farrier.workflows.model.LaunchedInstance;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.PlannedPods;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.Taint;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.LaunchedInstance;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PlannedPods;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.Resources;
+import dev.farrier.model.Taint;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -54,18 +57,24 @@ import org.slf4j.LoggerFactory;
 public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private static final Logger log = LoggerFactory.getLogger(NodeClaimActivitiesImpl.class);
 
-  private final Cluster cluster;
+  private final ClusterReader reader;
+  private final NodeClaimStore claims;
+  private final NodeWriter nodes;
   private final CloudProvider cloud;
   private final Clock clock;
   private final NodeClaimMetrics metrics;
   private final StepEvents events;
 
-  public NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, MeterRegistry meters) {
+  public <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink> NodeClaimActivitiesImpl(C cluster,
+      CloudProvider cloud, MeterRegistry meters) {
     this(cluster, cloud, Clock.systemUTC(), meters);
   }
 
-  NodeClaimActivitiesImpl(Cluster cluster, CloudProvider cloud, Clock clock, MeterRegistry meters) {
-    this.cluster = cluster;
+  <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink> NodeClaimActivitiesImpl(C cluster,
+      CloudProvider cloud, Clock clock, MeterRegistry meters) {
+    this.reader = cluster;
+    this.claims = cluster;
+    this.nodes = cluster;
     this.cloud = cloud;
     this.clock = clock;
     this.metrics = new NodeClaimMetrics(meters);
@@ -99,7 +108,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         .withAnnotations(annotations(request))
         .withFinalizers(WellKnown.TERMINATION_FINALIZER);
     // Owned by its NodePool, as in Karpenter: deleting the pool deletes its claims (and so drains their nodes).
-    cluster.getNodePool(request.nodePool()).ifPresent(pool -> meta.withOwnerReferences(new OwnerReferenceBuilder()
+    reader.getNodePool(request.nodePool()).ifPresent(pool -> meta.withOwnerReferences(new OwnerReferenceBuilder()
         .withApiVersion(NodePool.GROUP + "/" + NodePool.VERSION).withKind("NodePool")
         .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid()).withBlockOwnerDeletion(true).build()));
     var claim = new NodeClaim();
@@ -114,9 +123,9 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         request.terminationGracePeriodSeconds() == null ? null : request.terminationGracePeriodSeconds() + "s"));
     // Read first: the object sent has no UID, so the stored one cannot tell whether this call created it. Two attempts
     // racing could both count it; only a timed-out attempt overlapping its retry does that.
-    boolean existed = cluster.getNodeClaim(request.name()).isPresent();
+    boolean existed = claims.getNodeClaim(request.name()).isPresent();
     if (!existed) {
-      cluster.createNodeClaimIfAbsent(claim);
+      claims.createNodeClaimIfAbsent(claim);
     }
     log.atInfo().setMessage("nodeclaim created").addKeyValue("nodeclaim", request.name())
         .addKeyValue("nodepool", request.nodePool()).addKeyValue("instanceTypes", request.instanceTypes().size())
@@ -143,13 +152,13 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   public LaunchedInstance launchInstance(NodeClaimRef request) {
     NodeClaim claim;
     try {
-      claim = cluster.getNodeClaim(request.nodeClaim()).orElseThrow(() -> new ObjectNotFoundException("NodeClaim", request.nodeClaim()));
+      claim = claims.getNodeClaim(request.nodeClaim()).orElseThrow(() -> new ObjectNotFoundException("NodeClaim", request.nodeClaim()));
     } catch (ObjectNotFoundException e) {
       throw Failures.of(e);
     }
     var spec = claim.getSpec();
     var nodeClassName = spec.nodeClassRef().name();
-    EC2NodeClass nodeClass = cluster.getNodeClass(nodeClassName)
+    EC2NodeClass nodeClass = reader.getNodeClass(nodeClassName)
         .orElseThrow(() -> Failures.nodeClassNotReady("EC2NodeClass " + nodeClassName + " of NodeClaim " + request.nodeClaim() + " does not exist"));
     var launch = NodeClassLaunches.of(nodeClass);
     var images = NodeClassImages.resolve(cloud, nodeClass);
@@ -182,9 +191,9 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         .map(t -> ResourceQuantities.toQuantities(Resources.of(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, t.eniMaxPods())))
         .orElse(null);
     // Recorded once, from the class this launch used, so that planning compares without asking the cloud (DriftFacts).
-    cluster.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type),
+    claims.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type),
         DriftFacts.launchAnnotations(nodeClass, instance));
-    cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
+    claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
         List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));
     log.atInfo().setMessage("instance launched").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("instance", instance.id()).addKeyValue("instanceType", instance.instanceType())
@@ -217,7 +226,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
 
   @Override
   public String awaitRegistered(AwaitNodeRequest request) {
-    String nodeName = Polling.until(() -> cluster.findNodeByProviderId(request.providerId()).map(n -> n.getMetadata().getName()),
+    String nodeName = Polling.until(() -> reader.findNodeByProviderId(request.providerId()).map(n -> n.getMetadata().getName()),
         () -> "waiting for a Node with providerID " + request.providerId());
     events.record(request.events());
     return nodeName;
@@ -231,11 +240,11 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
     labels.put(WellKnown.REGISTERED_LABEL, "true");
     try {
-      cluster.patchNodeMetadata(request.nodeName(), labels,
+      nodes.patchNodeMetadata(request.nodeName(), labels,
           Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, claim.getMetadata().getAnnotations().getOrDefault(WellKnown.NODEPOOL_HASH_ANNOTATION, "")));
-      cluster.addNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
-      cluster.removeNodeTaint(request.nodeName(), WellKnown.UNREGISTERED_TAINT);
-      cluster.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, request.nodeName(),
+      nodes.addNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
+      nodes.removeNodeTaint(request.nodeName(), WellKnown.UNREGISTERED_TAINT);
+      claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, request.nodeName(),
           node.getStatus().getCapacity(), node.getStatus().getAllocatable(),
           List.of(Condition.of(NodeClaimStatus.REGISTERED, Condition.TRUE, "Registered", "node " + request.nodeName(), clock.instant())), null));
     } catch (ObjectNotFoundException e) {
@@ -250,12 +259,12 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   @Override
   public void awaitInitialized(AwaitNodeRequest request) {
     var startupTaints = claim(request.nodeClaim()).getSpec().startupTaintsOrEmpty();
-    Polling.until(() -> cluster.getNode(request.nodeName()).filter(n -> initialized(n, startupTaints)),
+    Polling.until(() -> reader.getNode(request.nodeName()).filter(n -> initialized(n, startupTaints)),
         () -> "waiting for node " + request.nodeName() + " to be Ready without startup taints");
     try {
-      cluster.patchNodeMetadata(request.nodeName(), Map.of(WellKnown.INITIALIZED_LABEL, "true"), Map.of());
+      nodes.patchNodeMetadata(request.nodeName(), Map.of(WellKnown.INITIALIZED_LABEL, "true"), Map.of());
       var now = clock.instant();
-      cluster.patchNodeClaimStatus(request.nodeClaim(), NodeClaimStatus.ofConditions(
+      claims.patchNodeClaimStatus(request.nodeClaim(), NodeClaimStatus.ofConditions(
           Condition.of(NodeClaimStatus.INITIALIZED, Condition.TRUE, "Initialized", "node " + request.nodeName() + " is Ready", now),
           Condition.of(NodeClaimStatus.READY, Condition.TRUE, "Ready", "", now)));
     } catch (ObjectNotFoundException e) {
@@ -353,8 +362,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     if (request.nodeName() == null) {
       return;
     }
-    cluster.deleteNode(request.nodeName());
-    cluster.removeNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
+    nodes.deleteNode(request.nodeName());
+    nodes.removeNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
     log.atInfo().setMessage("node deleted").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
   }
@@ -377,20 +386,20 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   }
 
   private void deleteClaim(String nodeClaim) {
-    String nodePool = cluster.getNodeClaim(nodeClaim)
+    String nodePool = claims.getNodeClaim(nodeClaim)
         .map(c -> c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)).orElse(null);
-    cluster.deleteNodeClaim(nodeClaim);
-    if (cluster.removeNodeClaimFinalizer(nodeClaim, WellKnown.TERMINATION_FINALIZER)) {
+    claims.deleteNodeClaim(nodeClaim);
+    if (claims.removeNodeClaimFinalizer(nodeClaim, WellKnown.TERMINATION_FINALIZER)) {
       metrics.terminated(nodePool);
     }
     log.atInfo().setMessage("nodeclaim deleted").addKeyValue("nodeclaim", nodeClaim).log();
   }
 
   private NodeClaim claim(String name) {
-    return cluster.getNodeClaim(name).orElseThrow(() -> Failures.of(new ObjectNotFoundException("NodeClaim", name)));
+    return claims.getNodeClaim(name).orElseThrow(() -> Failures.of(new ObjectNotFoundException("NodeClaim", name)));
   }
 
   private Node node(String name) {
-    return cluster.getNode(name).orElseThrow(() -> Failures.of(new ObjectNotFoundException("Node", name)));
+    return reader.getNode(name).orElseThrow(() -> Failures.of(new ObjectNotFoundException("Node", name)));
   }
 }

@@ -6,7 +6,7 @@ import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.crd.ResolvedAmi;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.farrier.activities;
 
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.Taint;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.ExistingNodeView;
-import dev.farrier.workflows.planner.PodSpecView;
-import dev.farrier.workflows.planner.Tolerations;
+import dev.farrier.model.Resources;
+import dev.farrier.model.Taint;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.ExistingNodeView;
+import dev.farrier.planner.PodSpecView;
+import dev.farrier.planner.Tolerations;
 import java.util.ArrayList;
 import java.util.List;
 

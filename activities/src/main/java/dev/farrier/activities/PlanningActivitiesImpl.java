@@ -12,51 +12,54 @@ import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.crd.RequirementWithMinValues;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.NodeClaimStore;
+import dev.farrier.activities.kube.PodEvictor;
+import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.metrics.DisruptionMetrics;
 import dev.farrier.workflows.FailureTypes;
-import dev.farrier.workflows.activities.CandidateDecision;
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionPlan;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
-import dev.farrier.workflows.activities.ProvisioningPlan;
+import dev.farrier.model.ProvisioningPlan;
 import dev.farrier.workflows.activities.RecheckDisruptionRequest;
-import dev.farrier.workflows.activities.ReplacementPlan;
-import dev.farrier.workflows.activities.RolloutBatch;
-import dev.farrier.workflows.activities.WorkloadRef;
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.Taint;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.ClaimConditions;
-import dev.farrier.workflows.planner.CheaperOfferings;
-import dev.farrier.workflows.planner.ClaimNamer;
-import dev.farrier.workflows.planner.ConsolidationView;
-import dev.farrier.workflows.planner.DisruptionBudget;
-import dev.farrier.workflows.planner.DisruptionConditions;
-import dev.farrier.workflows.planner.DisruptionPlanner;
-import dev.farrier.workflows.planner.DisruptionSnapshot;
-import dev.farrier.workflows.planner.ExistingNodeView;
-import dev.farrier.workflows.planner.ExpiryMode;
-import dev.farrier.workflows.planner.GoDurations;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.NodeClaimView;
-import dev.farrier.workflows.planner.NodeClassView;
-import dev.farrier.workflows.planner.NodeConditionView;
-import dev.farrier.workflows.planner.NodePoolLimits;
-import dev.farrier.workflows.planner.NodePoolView;
-import dev.farrier.workflows.planner.OfferingView;
-import dev.farrier.workflows.planner.PodSpecView;
-import dev.farrier.workflows.planner.PodsOnNode;
-import dev.farrier.workflows.planner.ProvisioningPlanner;
-import dev.farrier.workflows.planner.ProvisioningSnapshot;
-import dev.farrier.workflows.planner.Repair;
-import dev.farrier.workflows.planner.ReplacementSnapshot;
-import dev.farrier.workflows.planner.ResolvedImages;
+import dev.farrier.model.ReplacementPlan;
+import dev.farrier.model.RolloutBatch;
+import dev.farrier.model.WorkloadRef;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Resources;
+import dev.farrier.model.Taint;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.ClaimConditions;
+import dev.farrier.planner.CheaperOfferings;
+import dev.farrier.planner.ClaimNamer;
+import dev.farrier.planner.ConsolidationView;
+import dev.farrier.planner.DisruptionBudget;
+import dev.farrier.planner.DisruptionConditions;
+import dev.farrier.planner.DisruptionPlanner;
+import dev.farrier.planner.DisruptionSnapshot;
+import dev.farrier.planner.ExistingNodeView;
+import dev.farrier.planner.ExpiryMode;
+import dev.farrier.model.GoDurations;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.NodeClaimView;
+import dev.farrier.planner.NodeClassView;
+import dev.farrier.planner.NodeConditionView;
+import dev.farrier.planner.NodePoolLimits;
+import dev.farrier.planner.NodePoolView;
+import dev.farrier.planner.OfferingView;
+import dev.farrier.planner.PodSpecView;
+import dev.farrier.planner.PodsOnNode;
+import dev.farrier.planner.ProvisioningPlanner;
+import dev.farrier.planner.ProvisioningSnapshot;
+import dev.farrier.planner.Repair;
+import dev.farrier.planner.ReplacementSnapshot;
+import dev.farrier.planner.ResolvedImages;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,7 +90,9 @@ import org.slf4j.LoggerFactory;
 public class PlanningActivitiesImpl implements PlanningActivities {
   private static final Logger log = LoggerFactory.getLogger(PlanningActivitiesImpl.class);
 
-  private final Cluster cluster;
+  private final ClusterReader reader;
+  private final NodeClaimStore claims;
+  private final PodEvictor pods;
   private final CloudProvider cloud;
   private final ReplacementTracker replacements;
   private final Clock clock;
@@ -107,7 +112,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * With spot-to-spot consolidation off, as Karpenter's default, and no change freeze ever (as for a cluster whose
    * reconciler does not run).
    */
-  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters) {
+  public <C extends ClusterReader & NodeClaimStore & PodEvictor & EventSink> PlanningActivitiesImpl(C cluster,
+      CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters) {
     this(cluster, cloud, replacements, meters, false, nodePools -> null);
   }
 
@@ -115,18 +121,22 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    * @param spotToSpot Karpenter's SpotToSpotConsolidation gate ({@code farrier.feature-gates.spot-to-spot-consolidation}):
    *                   an underutilized spot node may be replaced by a cheaper spot node, not only deleted
    * @param freezeOf   the change freeze holding the cluster or one of these NodePools, described; null when none does
-   *                   (a rollout's plan in one step asks it: {@link dev.farrier.workflows.activities.RolloutScope#inOneStep})
+   *                   (a rollout's plan in one step asks it: {@link dev.farrier.model.RolloutScope#inOneStep})
    */
-  public PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters,
+  public <C extends ClusterReader & NodeClaimStore & PodEvictor & EventSink> PlanningActivitiesImpl(C cluster,
+      CloudProvider cloud, ReplacementTracker replacements, MeterRegistry meters,
       boolean spotToSpot, Function<List<String>, String> freezeOf) {
     this(cluster, cloud, replacements, Clock.systemUTC(), meters, spotToSpot, freezeOf);
   }
 
-  PlanningActivitiesImpl(Cluster cluster, CloudProvider cloud, ReplacementTracker replacements, Clock clock, MeterRegistry meters,
+  <C extends ClusterReader & NodeClaimStore & PodEvictor & EventSink> PlanningActivitiesImpl(C cluster,
+      CloudProvider cloud, ReplacementTracker replacements, Clock clock, MeterRegistry meters,
       boolean spotToSpot, Function<List<String>, String> freezeOf) {
     this.spotToSpot = spotToSpot;
     this.freezeOf = freezeOf;
-    this.cluster = cluster;
+    this.reader = cluster;
+    this.claims = cluster;
+    this.pods = cluster;
     this.cloud = cloud;
     this.replacements = replacements;
     this.clock = clock;
@@ -149,10 +159,10 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    */
   private Function<PodRef, Optional<Pod>> podReader(List<PodRef> pods) {
     if (pods.size() <= 1) {
-      return ref -> cluster.getPod(ref.namespace(), ref.name());
+      return ref -> reader.getPod(ref.namespace(), ref.name());
     }
     Map<String, Pod> unbound = new HashMap<>();
-    for (Pod pod : cluster.listUnboundPods()) {
+    for (Pod pod : reader.listUnboundPods()) {
       unbound.put(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(), pod);
     }
     return ref -> Optional.ofNullable(unbound.get(ref.namespace() + "/" + ref.name()));
@@ -160,8 +170,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   @Override
   public ProvisioningPlan planProvisioning(PlanProvisioningRequest request) {
-    NamespaceSelectors namespaces = NamespaceSelectors.lazy(cluster::listNamespaces);
-    VolumeTopology volumes = new VolumeTopology(cluster);
+    NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
+    VolumeTopology volumes = new VolumeTopology(reader);
     List<PodSpecView> pending = new ArrayList<>();
     Function<PodRef, Optional<Pod>> read = podReader(request.pods());
     for (var ref : request.pods()) {
@@ -181,7 +191,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     if (pending.isEmpty()) {
       return new ProvisioningPlan(List.of(), List.of());
     }
-    var claims = cluster.listNodeClaims();
+    var claims = this.claims.listNodeClaims();
     // Pods a claim was created for are the scheduler's to bind while the claim's room is theirs: planning them again
     // would launch a second node for them (a slow scheduler leaves them pending for seconds after the node is up).
     // Those of claims still launching are left out before anything else is read (no node has room: only they hold).
@@ -190,7 +200,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       log.info("pods left to the scheduler, a nodeclaim holds room for them batch={} pods={}", request.batchId(), held);
       return new ProvisioningPlan(List.of(), List.of());
     }
-    var pools = cluster.listNodePools();
+    var pools = reader.listNodePools();
     var catalog = cloud.instanceTypes();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
@@ -214,11 +224,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         log.warn("nodepool left out of the batch nodepool={} batch={}: {}", pool.getMetadata().getName(), request.batchId(), e.toString());
       }
     }
-    List<Pod> boundPods = cluster.listBoundPods();
+    List<Pod> boundPods = reader.listBoundPods();
     // A pod the kube-scheduler bound since the batch's pods were read is its node's: left pending as well, it would
     // take room twice, and another pod its claim was launched for would seem not to fit there and get a node again.
     int boundSince = leaveToScheduler(pending, boundAmong(boundPods, byUid(pending)));
-    var existing = ProvisioningSnapshots.existingNodes(cluster.listNodes(), boundPods, claims, types, kubelets, namespaces,
+    var existing = ProvisioningSnapshots.existingNodes(reader.listNodes(), boundPods, claims, types, kubelets, namespaces,
         clock.instant());
     // Then those of Initialized claims whose node can still take them (NodeRoom: room, taints, hostname anti-affinity).
     held += leaveToScheduler(pending, PromisedPods.held(claims, byUid(pending), rooms(existing), clock.instant()));
@@ -287,17 +297,17 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   @Override
   public ReplacementPlan planReplacement(PlanReplacementRequest request) {
-    var claim = cluster.getNodeClaim(request.nodeClaim()).orElse(null);
+    var claim = claims.getNodeClaim(request.nodeClaim()).orElse(null);
     if (claim == null) {
       return new ReplacementPlan(null, 0, "nodeclaim " + request.nodeClaim() + " is gone");
     }
     var poolName = claim.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL);
-    var pool = cluster.getNodePool(poolName).orElse(null);
+    var pool = reader.getNodePool(poolName).orElse(null);
     List<PodSpecView> pods = new ArrayList<>(podsOn(request.nodeName()));
     var replaced = capacity(claim);
     // A multi-node consolidation: one node for the pods of every claim of the group.
     for (String other : request.consolidatedWith()) {
-      var member = cluster.getNodeClaim(other).orElse(null);
+      var member = claims.getNodeClaim(other).orElse(null);
       if (member != null) {
         pods.addAll(podsOn(nodeName(member)));
         replaced = replaced.plus(capacity(member));
@@ -312,7 +322,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       return new ReplacementPlan(null, reschedulable, "nodepool " + poolName + " cannot be planned (see its ValidationSucceeded"
           + " condition)");
     }
-    var view = nodePoolView(pool, cluster.listNodeClaims());
+    var view = nodePoolView(pool, claims.listNodeClaims());
     EC2NodeClass nodeClass = plannable.get().nodeClass();
     // A spot node consolidated under a price ceiling is replaced spot-to-spot: spot offerings only, then narrowed as decided.
     boolean spotToSpotReplacement = request.maxPricePerHour() != null
@@ -339,7 +349,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     for (DisruptionCommand c : commands) {
       for (String other : c.consolidatedWith()) {
         try {
-          cluster.patchNodeClaimMetadata(other, Map.of(), Map.of(WellKnown.CONSOLIDATED_WITH_ANNOTATION, c.nodeClaim()));
+          claims.patchNodeClaimMetadata(other, Map.of(), Map.of(WellKnown.CONSOLIDATED_WITH_ANNOTATION, c.nodeClaim()));
         } catch (RuntimeException e) {
           log.warn("multi-node consolidation not marked nodeclaim={} with={}: {}", other, c.nodeClaim(), e.toString());
         }
@@ -350,7 +360,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /** The non-terminal pods on the node, read live (what its drain will move); none without a node. */
   private List<PodSpecView> podsOn(String nodeName) {
     return nodeName == null ? List.of()
-        : cluster.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
+        : pods.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
   }
 
   private static Resources capacity(NodeClaim claim) {
@@ -370,7 +380,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    */
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
-    var all = cluster.listNodeClaims();
+    var all = claims.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var snapshot = disruptionSnapshot(all, claims, request.frozen(), request.nodeRepair());
     var plan = disruption.plan(snapshot.snapshot());
@@ -417,7 +427,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
         return RolloutBatch.frozenBy(freeze);
       }
     }
-    var all = cluster.listNodeClaims();
+    var all = claims.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var batch = disruption.planRollout(disruptionSnapshot(all, claims, request.frozen(), false).snapshot(), scope);
     if (scope.inOneStep()) {
@@ -432,7 +442,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   /** By command's NodeClaim, what runs on its node ({@link Workloads#moved}), from one list of the bound pods. */
   private Map<String, List<WorkloadRef>> workloadsOn(List<DisruptionCommand> commands) {
     Set<String> nodes = commands.stream().map(DisruptionCommand::nodeName).filter(Objects::nonNull).collect(Collectors.toSet());
-    Map<String, List<Pod>> podsByNode = nodes.isEmpty() ? Map.of() : cluster.listBoundPods().stream()
+    Map<String, List<Pod>> podsByNode = nodes.isEmpty() ? Map.of() : reader.listBoundPods().stream()
         .filter(p -> nodes.contains(p.getSpec().getNodeName())).collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
     Map<String, List<WorkloadRef>> workloads = new HashMap<>();
     for (DisruptionCommand command : commands) {
@@ -444,7 +454,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   @Override
   public CandidateDecision recheckDisruption(RecheckDisruptionRequest request) {
-    var all = cluster.listNodeClaims();
+    var all = claims.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var found = disruptionSnapshot(all, claims, Map.of(), false, request.nodeClaim()).snapshot();
     var own = found.nodeClaims().stream().filter(c -> c.name().equals(request.nodeClaim())).findFirst().orElse(null);
@@ -495,7 +505,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     List<NodePoolView> pools = new ArrayList<>();
     Map<String, EC2NodeClass> classes = new HashMap<>();
     Set<String> unplannable = new java.util.TreeSet<>();
-    for (NodePool pool : cluster.listNodePools()) {
+    for (NodePool pool : reader.listNodePools()) {
       try {
         var plannable = plannable(pool);
         if (plannable.isPresent()) {
@@ -510,9 +520,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       }
       unplannable.add(pool.getMetadata().getName());
     }
-    List<Node> nodeList = cluster.listNodes();
+    List<Node> nodeList = reader.listNodes();
     Map<String, Node> nodes = nodeList.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
-    List<Pod> boundPods = cluster.listBoundPods();
+    List<Pod> boundPods = reader.listBoundPods();
     Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
     Set<String> active = replacements.active();
@@ -528,7 +538,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var now = clock.instant();
     List<ResolvedImages> images = new ArrayList<>();
     Map<String, NodeClassView> nodeClasses = new HashMap<>();
-    for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
+    for (EC2NodeClass nodeClass : reader.listNodeClasses()) {
       NodeClassImages.fromStatus(nodeClass).forEach((arch, ids) -> images.add(new ResolvedImages(nodeClass.getMetadata().getName(), arch, ids)));
       nodeClasses.put(nodeClass.getMetadata().getName(), DriftFacts.nodeClass(nodeClass));
     }
@@ -571,11 +581,11 @@ public class PlanningActivitiesImpl implements PlanningActivities {
       }
     }
     var now = clock.instant();
-    NamespaceSelectors namespaces = NamespaceSelectors.lazy(cluster::listNamespaces);
+    NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
     var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, allClaims, types, kubelets, namespaces, now);
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
-    return ConsolidationViews.of(existing, types, daemonSetPods(), kubelets, podsByNode, cluster.listPodDisruptionBudgets(),
+    return ConsolidationViews.of(existing, types, daemonSetPods(), kubelets, podsByNode, reader.listPodDisruptionBudgets(),
         claimsByNode, now, spotToSpot, promisedElsewhere, pendingWithoutRoom(allClaims, existing, namespaces, now));
   }
 
@@ -585,9 +595,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
    */
   private List<PodSpecView> pendingWithoutRoom(List<NodeClaim> claims, List<ExistingNodeView> existing, NamespaceSelectors namespaces,
       Instant now) {
-    VolumeTopology volumes = new VolumeTopology(cluster);
+    VolumeTopology volumes = new VolumeTopology(reader);
     List<PodSpecView> pending = new ArrayList<>();
-    for (Pod pod : cluster.listPendingPods()) {
+    for (Pod pod : reader.listPendingPods()) {
       if (pod.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
@@ -615,7 +625,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private Optional<Plannable> plannable(NodePool pool) {
     var ref = pool.getSpec() == null || pool.getSpec().template() == null || pool.getSpec().template().spec() == null ? null
         : pool.getSpec().template().spec().nodeClassRef();
-    EC2NodeClass nodeClass = ref == null || ref.name() == null ? null : cluster.getNodeClass(ref.name()).orElse(null);
+    EC2NodeClass nodeClass = ref == null || ref.name() == null ? null : reader.getNodeClass(ref.name()).orElse(null);
     List<String> problems = NodePoolValidation.problems(pool, nodeClass);
     if (!problems.isEmpty()) {
       log.info("nodepool cannot be planned, left out nodepool={} problems=\"{}\"", pool.getMetadata().getName(), String.join("; ", problems));
@@ -666,7 +676,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   }
 
   private List<PodSpecView> daemonSetPods() {
-    return cluster.listDaemonSets().stream()
+    return reader.listDaemonSets().stream()
         .map(ds -> PodViews.of(ds.getSpec().getTemplate().getMetadata() == null
             ? new io.fabric8.kubernetes.api.model.ObjectMeta() : ds.getSpec().getTemplate().getMetadata(),
             ds.getSpec().getTemplate().getSpec(), PodSpecView.OWNER_DAEMON_SET))

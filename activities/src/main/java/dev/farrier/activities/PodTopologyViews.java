@@ -1,11 +1,11 @@
 package dev.farrier.activities;
 
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.PodAffinityTerm;
-import dev.farrier.workflows.planner.PodSelector;
-import dev.farrier.workflows.planner.PreferredNodeTerm;
-import dev.farrier.workflows.planner.TopologySpread;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.PodAffinityTerm;
+import dev.farrier.planner.PodSelector;
+import dev.farrier.planner.PreferredNodeTerm;
+import dev.farrier.planner.TopologySpread;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;

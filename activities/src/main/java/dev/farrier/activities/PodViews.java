@@ -1,11 +1,11 @@
 package dev.farrier.activities;
 
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.Toleration;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.Resources;
+import dev.farrier.model.Toleration;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.ObjectMeta;

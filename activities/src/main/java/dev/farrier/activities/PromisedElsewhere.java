@@ -1,9 +1,9 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
-import dev.farrier.workflows.model.PlannedPods;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.NodeClaimView;
+import dev.farrier.model.PlannedPods;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.NodeClaimView;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.HashMap;
 import java.util.List;

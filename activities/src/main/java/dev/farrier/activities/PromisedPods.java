@@ -1,8 +1,8 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.crd.NodeClaim;
-import dev.farrier.workflows.model.PlannedPods;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.model.PlannedPods;
+import dev.farrier.planner.PodSpecView;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.farrier.activities;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.EventSink;
-import dev.farrier.workflows.planner.Repair;
+import dev.farrier.planner.Repair;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.farrier.activities;
 
-import dev.farrier.workflows.model.Resources;
+import dev.farrier.model.Resources;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -6,7 +6,7 @@ import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.metrics.NodeClaimMetrics;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.EventRequest;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;

@@ -3,7 +3,7 @@ package dev.farrier.activities;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.PodEvent;
-import dev.farrier.workflows.model.UnschedulablePod;
+import dev.farrier.model.UnschedulablePod;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.farrier.activities;
 
 import dev.farrier.activities.kube.ClusterReader;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,6 +1,6 @@
 package dev.farrier.activities;
 
-import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.model.WorkloadRef;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Collection;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.RecordingEventSink;
-import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.model.CandidateDecision;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

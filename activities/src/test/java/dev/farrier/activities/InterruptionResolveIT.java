@@ -15,7 +15,7 @@ import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;
 import java.util.Map;

@@ -14,7 +14,7 @@ import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolSpec;
 import dev.farrier.activities.crd.RequirementWithMinValues;
-import dev.farrier.workflows.model.Resources;
+import dev.farrier.model.Resources;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;

@@ -10,7 +10,7 @@ import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

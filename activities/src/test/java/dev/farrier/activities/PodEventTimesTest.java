@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.List;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.PodAffinityTerm;
-import dev.farrier.workflows.planner.PodSpecView;
-import dev.farrier.workflows.planner.TopologySpread;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.PodAffinityTerm;
+import dev.farrier.planner.PodSpecView;
+import dev.farrier.planner.TopologySpread;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;

@@ -3,9 +3,9 @@ package dev.farrier.activities;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.farrier.activities.crd.NodeClaim;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.NodeClaimView;
-import dev.farrier.workflows.planner.PodsOnNode;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.NodeClaimView;
+import dev.farrier.planner.PodsOnNode;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -2,7 +2,7 @@ package dev.farrier.activities;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.model.WorkloadRef;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.farrier.bench;
 import dev.farrier.activities.PlanningActivitiesImpl;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.catalog.InstanceTypeCatalog;
-import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.planner.InstanceTypeView;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.planner.DisruptionBudget;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.NodePoolView;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.planner.DisruptionBudget;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.NodePoolView;
+import dev.farrier.planner.PodSpecView;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

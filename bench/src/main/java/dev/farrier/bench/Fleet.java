@@ -1,9 +1,9 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.planner.ExistingNodeView;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Resources;
+import dev.farrier.planner.ExistingNodeView;
+import dev.farrier.planner.PodSpecView;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,11 +1,11 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.EvictionThreshold;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.OfferingView;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.EvictionThreshold;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.OfferingView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.planner.ProvisioningSnapshot;
+import dev.farrier.planner.ProvisioningSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

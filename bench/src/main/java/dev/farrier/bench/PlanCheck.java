@@ -1,8 +1,8 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PodRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

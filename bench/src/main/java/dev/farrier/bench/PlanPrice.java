@@ -1,10 +1,10 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.InstanceTypeView;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.InstanceTypeView;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,9 +1,9 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.NodeAllocatable;
+import dev.farrier.model.Resources;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.NodeAllocatable;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,13 +1,13 @@
 package dev.farrier.bench;
 
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.CandidateDecision;
-import dev.farrier.workflows.activities.DisruptionPlan;
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionPlan;
+import dev.farrier.model.PodRef;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import dev.farrier.workflows.reconciler.PendingPods;
 import dev.farrier.workflows.reconciler.ReconcilerInput;
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.model.ReconcilerSettings;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.api.enums.v1.EventType;
@@ -98,7 +98,7 @@ public final class ReconcilerDayBenchmark implements Callable<Integer> {
     try (var test = new FarrierTestEnvironment()) {
       test.planning.onPlanDisruption(request -> {
         long round = rounds.incrementAndGet();
-        var commands = round % 360 == 0 ? List.of(Fixtures.command("default-gone-" + round, "delete", null)) : List.<dev.farrier.workflows.activities.DisruptionCommand>of();
+        var commands = round % 360 == 0 ? List.of(Fixtures.command("default-gone-" + round, "delete", null)) : List.<dev.farrier.model.DisruptionCommand>of();
         var plan = new DisruptionPlan(round, commands, decisions);
         // As the planning activity answers (DisruptionConditionsIT): a round gets only what it disrupts.
         return request.purpose() == dev.farrier.workflows.activities.PlanDisruptionRequest.Purpose.ROUND ? plan.commandsOnly() : plan;

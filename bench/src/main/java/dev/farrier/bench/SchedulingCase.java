@@ -1,9 +1,9 @@
 package dev.farrier.bench;
 
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.planner.ClaimNamer;
-import dev.farrier.workflows.planner.ProvisioningPlanner;
-import dev.farrier.workflows.planner.ProvisioningSnapshot;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.planner.ClaimNamer;
+import dev.farrier.planner.ProvisioningPlanner;
+import dev.farrier.planner.ProvisioningSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

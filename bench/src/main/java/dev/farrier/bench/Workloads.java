@@ -2,7 +2,7 @@ package dev.farrier.bench;
 
 import dev.farrier.bench.BenchPod.Constraint;
 import dev.farrier.bench.BenchPod.Kind;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

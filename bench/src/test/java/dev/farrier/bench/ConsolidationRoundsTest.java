@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionMethod;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.DisruptionBudget;
-import dev.farrier.workflows.planner.OfferingView;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.DisruptionBudget;
+import dev.farrier.planner.OfferingView;
+import dev.farrier.planner.PodSpecView;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.OfferingView;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.Resources;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.OfferingView;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

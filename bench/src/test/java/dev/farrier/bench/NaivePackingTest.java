@@ -2,13 +2,13 @@ package dev.farrier.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.NodeAllocatable;
-import dev.farrier.workflows.planner.OfferingView;
-import dev.farrier.workflows.planner.PodSpecView;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.NodeAllocatable;
+import dev.farrier.planner.OfferingView;
+import dev.farrier.planner.PodSpecView;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;

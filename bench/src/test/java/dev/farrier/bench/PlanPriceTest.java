@@ -2,13 +2,13 @@ package dev.farrier.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.OfferingView;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.OfferingView;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

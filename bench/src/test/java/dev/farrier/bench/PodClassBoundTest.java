@@ -3,12 +3,12 @@ package dev.farrier.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.planner.ClaimNamer;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.OfferingView;
-import dev.farrier.workflows.planner.ProvisioningPlanner;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.Resources;
+import dev.farrier.planner.ClaimNamer;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.OfferingView;
+import dev.farrier.planner.ProvisioningPlanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

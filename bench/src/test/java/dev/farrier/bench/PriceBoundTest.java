@@ -3,11 +3,11 @@ package dev.farrier.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.planner.InstanceTypeView;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.NodeAllocatable;
-import dev.farrier.workflows.planner.OfferingView;
+import dev.farrier.model.Resources;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.NodeAllocatable;
+import dev.farrier.planner.OfferingView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

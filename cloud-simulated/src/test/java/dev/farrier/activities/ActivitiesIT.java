@@ -24,11 +24,11 @@ import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -537,7 +537,7 @@ class ActivitiesIT extends ClusterIT {
     return client.pods().resource(pod).create();
   }
 
-  private static List<String> zonesOfClaimFor(dev.farrier.workflows.activities.ProvisioningPlan plan, Pod pod) {
+  private static List<String> zonesOfClaimFor(dev.farrier.model.ProvisioningPlan plan, Pod pod) {
     var claim = plan.claims().stream().filter(c -> c.pods().stream().anyMatch(p -> p.name().equals(pod.getMetadata().getName())))
         .findFirst().orElseThrow(() -> new AssertionError("no claim for " + pod.getMetadata().getName() + ": " + plan));
     return claim.requirements().stream().filter(r -> r.key().equals(WellKnown.ZONE_LABEL)).findFirst().orElseThrow().values();

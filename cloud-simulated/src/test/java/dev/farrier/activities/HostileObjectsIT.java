@@ -12,7 +12,7 @@ import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

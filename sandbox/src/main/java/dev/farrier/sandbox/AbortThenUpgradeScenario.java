@@ -1,7 +1,7 @@
 package dev.farrier.sandbox;
 
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

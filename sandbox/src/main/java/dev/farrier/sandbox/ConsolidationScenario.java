@@ -1,7 +1,7 @@
 package dev.farrier.sandbox;
 
 import dev.farrier.activities.PodEventRecorder;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;
 import java.time.Duration;

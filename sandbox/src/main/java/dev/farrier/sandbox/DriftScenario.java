@@ -2,8 +2,8 @@ package dev.farrier.sandbox;
 
 import dev.farrier.activities.ProviderIds;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.WellKnown;
+import dev.farrier.model.ReplacementResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,6 +1,6 @@
 package dev.farrier.sandbox;
 
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;

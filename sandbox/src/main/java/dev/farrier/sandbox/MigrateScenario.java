@@ -3,7 +3,7 @@ package dev.farrier.sandbox;
 import dev.farrier.activities.cloud.simulated.AmiCatalog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

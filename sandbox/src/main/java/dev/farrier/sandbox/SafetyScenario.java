@@ -3,7 +3,7 @@ package dev.farrier.sandbox;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
  */
 public final class Sandbox {
   static final String CLUSTER = "sandbox";
-  static final String FROM_VERSION = "1.34";
+  public static final String FROM_VERSION = "1.34";
   static final String TO_VERSION = "1.35";
 
   /** The scenarios, by the name {@code --scenario} takes; the first is the default. */

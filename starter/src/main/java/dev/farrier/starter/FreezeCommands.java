@@ -2,7 +2,7 @@ package dev.farrier.starter;
 
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
-import dev.farrier.workflows.reconciler.Freeze;
+import dev.farrier.model.Freeze;
 import dev.farrier.workflows.reconciler.FreezeRequest;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.farrier.starter;
 
-import dev.farrier.workflows.reconciler.Freeze;
+import dev.farrier.model.Freeze;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import io.temporal.client.WorkflowClient;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.farrier.starter;
 
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.CandidateDecision;
+import dev.farrier.model.CandidateDecision;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import java.time.Instant;
 import picocli.CommandLine.Command;

@@ -3,7 +3,7 @@ package dev.farrier.starter;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.TaskQueues;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.planner.GoDurations;
+import dev.farrier.model.GoDurations;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.upgrade.AmiTarget;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;

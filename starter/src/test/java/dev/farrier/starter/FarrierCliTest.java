@@ -10,7 +10,7 @@ import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementInput;
 import dev.farrier.workflows.replacement.ReplacementProgress;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.activities.HealthObservation;
-import dev.farrier.workflows.activities.RolloutBatch;
+import dev.farrier.model.RolloutBatch;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeRolloutActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
@@ -201,7 +201,7 @@ class UpgradeCommandTest {
     var reconciler = test.newWorkflow(dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow.class,
         dev.farrier.workflows.WorkflowIds.reconciler(Fixtures.CLUSTER));
     io.temporal.client.WorkflowClient.start(reconciler::run, new dev.farrier.workflows.reconciler.ReconcilerInput(Fixtures.CLUSTER,
-        dev.farrier.workflows.reconciler.ReconcilerSettings.DEFAULTS, 0, List.of()));
+        dev.farrier.model.ReconcilerSettings.DEFAULTS, 0, List.of()));
     String[] cluster = {"--cluster", Fixtures.CLUSTER};
 
     assertEquals(ExitCodes.USAGE, run(with(cluster, "freeze")).exitCode(), "a freeze needs --reason");

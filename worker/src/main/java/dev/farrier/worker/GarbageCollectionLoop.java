@@ -1,17 +1,11 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.gc.GarbageCollector;
-import dev.farrier.activities.gc.GcPolicy;
-import dev.farrier.activities.cloud.MeteredCloudProvider;
-import dev.farrier.activities.kube.Cluster;
 import dev.farrier.worker.config.WorkerSettings;
-import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.inject.Named;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,15 +19,14 @@ import org.slf4j.LoggerFactory;
 public class GarbageCollectionLoop implements LeaderLoops.Loop {
   private static final Logger log = LoggerFactory.getLogger(GarbageCollectionLoop.class);
 
-  private final Supplier<GarbageCollector> collectors;
+  private final Provider<GarbageCollector> collectors;
   private final long periodMillis;
   private GarbageCollector collector;
   private ScheduledExecutorService executor;
 
-  public GarbageCollectionLoop(WorkerSettings settings, @Named(TemporalWorkerFactory.LIVE) Cluster cluster, CloudResources cloud, MeterRegistry meters) {
-    this.collectors = () -> new GarbageCollector(cluster, new MeteredCloudProvider(cloud.provider(), meters, "gc", settings.cloud()),
-        cloud.sweep(), settings.clusterName(), Clock.systemUTC(),
-        new GcPolicy(settings.gc().grace(), settings.gc().confirmAfter(), settings.gc().maxGoneShare()), meters);
+  /** @param collectors a new collector on each call ({@link TemporalWorkerFactory#garbageCollector}) */
+  public GarbageCollectionLoop(WorkerSettings settings, Provider<GarbageCollector> collectors) {
+    this.collectors = collectors;
     this.periodMillis = settings.gc().interval().toMillis();
   }
 

@@ -1,7 +1,7 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.kube.ClusterCache;
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import jakarta.inject.Singleton;

@@ -1,7 +1,7 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.PodEventRecorder;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ClusterCache;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -25,14 +25,14 @@ public class PodEventsLoop implements LeaderLoops.Loop {
   static final long FLUSH_MILLIS = 2_000;
 
   private final ClusterCache cache;
-  private final Cluster cluster;
+  private final NodeClaimStore claims;
   private PodEventRecorder recorder;
   private ScheduledExecutorService flusher;
   private ResourceEventHandler<Pod> handler;
 
-  public PodEventsLoop(ClusterCache cache, Cluster cluster) {
+  public PodEventsLoop(ClusterCache cache, NodeClaimStore claims) {
     this.cache = cache;
-    this.cluster = cluster;
+    this.claims = claims;
   }
 
   /**
@@ -41,7 +41,7 @@ public class PodEventsLoop implements LeaderLoops.Loop {
    */
   @Override
   public void start() {
-    recorder = new PodEventRecorder(cluster, Clock.systemUTC());
+    recorder = new PodEventRecorder(claims, Clock.systemUTC());
     flusher = Daemons.scheduler("farrier-pod-events");
     handler = new ResourceEventHandler<>() {
       @Override

@@ -2,7 +2,7 @@ package dev.farrier.worker;
 
 import dev.farrier.worker.config.WorkerSettings;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import dev.farrier.workflows.reconciler.PendingPods;
 import dev.farrier.workflows.reconciler.ReconcilerInput;

@@ -2,17 +2,12 @@ package dev.farrier.worker;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodePool;
-import dev.farrier.activities.cloud.MeteredCloudProvider;
-import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.status.StatusRefresher;
-import dev.farrier.worker.config.WorkerSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -42,9 +37,9 @@ public class StatusLoop implements LeaderLoops.Loop {
   private final AtomicBoolean passRequested = new AtomicBoolean();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
-  public StatusLoop(Cluster cluster, CloudResources cloud, WorkerSettings settings, KubernetesClient kube, MeterRegistry meters) {
-    this.refresher = new StatusRefresher(cluster, new MeteredCloudProvider(cloud.provider(), meters, "status", settings.cloud()), settings.clusterName(),
-        Clock.systemUTC());
+  /** @param refresher over the cached cluster ({@link TemporalWorkerFactory#statusRefresher}) */
+  public StatusLoop(StatusRefresher refresher, KubernetesClient kube) {
+    this.refresher = refresher;
     this.kube = kube;
   }
 

@@ -10,12 +10,16 @@ import dev.farrier.activities.cloud.MeteredCloudProvider;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterCache;
 import dev.farrier.activities.kube.Fabric8Cluster;
+import dev.farrier.activities.gc.GarbageCollector;
+import dev.farrier.activities.gc.GcPolicy;
+import dev.farrier.activities.status.StatusRefresher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.farrier.worker.config.WorkerSettings;
-import dev.farrier.workflows.FarrierWorkflows;
+import dev.farrier.workflows.types.FarrierWorkflows;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Primary;
+import io.micronaut.context.annotation.Prototype;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Named;
 import io.temporal.client.WorkflowClient;
@@ -24,6 +28,7 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 
 /** Registers every workflow type and activity implementation on the cluster's task queue. */
 @Factory
@@ -69,6 +74,21 @@ public class TemporalWorkerFactory {
   @Bean(preDestroy = "close")
   Fabric8Cluster liveCluster(KubernetesClient kube) {
     return new Fabric8Cluster(kube);
+  }
+
+  /** The status pass ({@link StatusLoop}) over the cached cluster. */
+  @Singleton
+  StatusRefresher statusRefresher(Fabric8Cluster cluster, CloudResources cloud, WorkerSettings settings, MeterRegistry meters) {
+    return new StatusRefresher(cluster, metered(cloud.provider(), "status", settings, meters), settings.clusterName(), Clock.systemUTC());
+  }
+
+  /** A new garbage collector on each lookup ({@link GarbageCollectionLoop} takes one per term it leads), reading live. */
+  @Prototype
+  GarbageCollector garbageCollector(@Named(LIVE) Fabric8Cluster cluster, CloudResources cloud, WorkerSettings settings,
+      MeterRegistry meters) {
+    var gc = settings.gc();
+    return new GarbageCollector(cluster, metered(cloud.provider(), "gc", settings, meters), cloud.sweep(), settings.clusterName(),
+        Clock.systemUTC(), new GcPolicy(gc.grace(), gc.confirmAfter(), gc.maxGoneShare()), meters);
   }
 
   @Singleton

@@ -2,7 +2,7 @@ package dev.farrier.worker;
 
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.activities.ClosedReplacement;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -13,7 +13,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
-import dev.farrier.workflows.reconciler.Freeze;
+import dev.farrier.model.Freeze;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;

@@ -8,7 +8,7 @@ import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.replacement.ReplacementPhase;
 import dev.farrier.workflows.replacement.ReplacementInput;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;

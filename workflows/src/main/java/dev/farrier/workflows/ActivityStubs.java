@@ -5,7 +5,7 @@ import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.RolloutActivities;
-import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.model.LaunchSettings;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;

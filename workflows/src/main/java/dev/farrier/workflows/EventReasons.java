@@ -1,7 +1,7 @@
 package dev.farrier.workflows;
 
-import dev.farrier.workflows.activities.DisruptionMethod;
-import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.model.LaunchedInstance;
 import java.util.Optional;
 
 /** Reasons of the Kubernetes Events Farrier's workflows record; the sandbox's timeline reads them from kubectl. */

@@ -1,6 +1,6 @@
 package dev.farrier.activities.cloud;
 
-import dev.farrier.workflows.model.Resources;
+import dev.farrier.model.Resources;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.farrier.activities.cloud;
 
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import java.util.List;
 import java.util.Map;
 

@@ -4,8 +4,8 @@ import dev.farrier.activities.crd.BlockDeviceMapping;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.MetadataOptions;
 import dev.farrier.activities.crd.ResolvedSubnet;
-import dev.farrier.workflows.planner.KubeletSettings;
-import dev.farrier.workflows.planner.NodeKubelet;
+import dev.farrier.planner.KubeletSettings;
+import dev.farrier.planner.NodeKubelet;
 import java.util.List;
 import java.util.Map;
 

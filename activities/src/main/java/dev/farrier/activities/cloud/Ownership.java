@@ -2,7 +2,7 @@ package dev.farrier.activities.cloud;
 
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodePoolHash;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.farrier.activities.crd;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.farrier.workflows.planner.GoDurations;
+import dev.farrier.model.GoDurations;
 import io.fabric8.kubernetes.api.model.Taint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

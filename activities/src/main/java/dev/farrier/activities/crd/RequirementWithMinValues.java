@@ -2,7 +2,7 @@ package dev.farrier.activities.crd;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.farrier.workflows.model.Requirement;
+import dev.farrier.model.Requirement;
 import java.util.List;
 
 /** A node selector requirement with Karpenter's optional {@code minValues} (the wire form of {@link Requirement}). */

@@ -18,7 +18,7 @@ import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.workflows.EventReasons;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -9,7 +9,7 @@ import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;

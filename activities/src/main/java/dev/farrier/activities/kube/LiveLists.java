@@ -3,7 +3,7 @@ package dev.farrier.activities.kube;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodePool;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;

@@ -1,6 +1,6 @@
 package dev.farrier.activities.kube;
 
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package dev.farrier.activities.metrics;
 
-import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.model.DisruptionCommand;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -17,7 +17,7 @@ import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.crd.ResolvedAmi;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import dev.farrier.activities.crd.ResolvedSubnet;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,11 +15,14 @@ import dev.farrier.activities.crd.NodeClaimTemplateSpec;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.activities.crd.RequirementWithMinValues;
-import dev.farrier.activities.kube.Cluster;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.NodeClaimStore;
+import dev.farrier.activities.kube.EventSink;
+import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.activities.kube.ClusterEvent;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.planner.OfferingCapacity;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import dev.farrier.planner.OfferingCapacity;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,13 +50,20 @@ public final class StatusRefresher {
   public static final String CAPACITY_AVAILABLE = "CapacityAvailable";
   static final String VALIDATION_FAILED = "ValidationFailed";
 
-  private final Cluster cluster;
+  private final ClusterReader reader;
+  private final NodeClaimStore claims;
+  private final EventSink events;
+  private final StatusWriter status;
   private final CloudProvider cloud;
   private final String clusterName;
   private final Clock clock;
 
-  public StatusRefresher(Cluster cluster, CloudProvider cloud, String clusterName, Clock clock) {
-    this.cluster = cluster;
+  public <C extends ClusterReader & NodeClaimStore & EventSink & StatusWriter> StatusRefresher(C cluster,
+      CloudProvider cloud, String clusterName, Clock clock) {
+    this.reader = cluster;
+    this.claims = cluster;
+    this.events = cluster;
+    this.status = cluster;
     this.clusterName = clusterName;
     this.cloud = cloud;
     this.clock = clock;
@@ -62,7 +72,7 @@ public final class StatusRefresher {
   public void refresh() {
     Map<String, Condition> classReady = new HashMap<>();
     Map<String, EC2NodeClass> classes = new HashMap<>();
-    for (EC2NodeClass nodeClass : cluster.listNodeClasses()) {
+    for (EC2NodeClass nodeClass : reader.listNodeClasses()) {
       classes.put(nodeClass.getMetadata().getName(), nodeClass);
       try {
         classReady.put(nodeClass.getMetadata().getName(), refresh(nodeClass));
@@ -73,8 +83,8 @@ public final class StatusRefresher {
             "StatusUnknown", "status not refreshed: " + e.getMessage(), clock.instant()));
       }
     }
-    var claims = cluster.listNodeClaims();
-    for (NodePool pool : cluster.listNodePools()) {
+    var claims = this.claims.listNodeClaims();
+    for (NodePool pool : reader.listNodePools()) {
       try {
         refresh(pool, classReady, classes, claims);
       } catch (RuntimeException e) {
@@ -89,7 +99,7 @@ public final class StatusRefresher {
     var name = nodeClass.getMetadata().getName();
     var resolved = NodeClassResolution.resolve(cloud, clusterName, nodeClass, clock.instant());
     var before = nodeClass.getStatus() == null ? null : Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY).orElse(null);
-    cluster.patchNodeClassStatus(name, resolved.status());
+    status.patchNodeClassStatus(name, resolved.status());
     announce(EC2NodeClass.KIND, name, before, resolved.ready());
     return resolved.ready();
   }
@@ -126,7 +136,7 @@ public final class StatusRefresher {
     if (capacity != null) {
       conditions.add(capacity);
     }
-    cluster.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(), conditions));
+    status.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(), conditions));
     announce(NodePool.KIND, name, before, ready);
     if (capacity != null) {
       announceCapacity(name, pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), CAPACITY_AVAILABLE).orElse(null),
@@ -159,7 +169,7 @@ public final class StatusRefresher {
     }
     log.info("capacity changed nodepool={} available={} message=\"{}\"", name, now.status(), now.message());
     try {
-      cluster.recordEvent(new ClusterEvent(NodePool.KIND, name, now.isTrue() ? ClusterEvent.NORMAL : ClusterEvent.WARNING,
+      events.recordEvent(new ClusterEvent(NodePool.KIND, name, now.isTrue() ? ClusterEvent.NORMAL : ClusterEvent.WARNING,
           now.isTrue() ? CAPACITY_AVAILABLE : now.reason(), now.isTrue() ? "capacity is offered again: " + now.message() : now.message()));
     } catch (RuntimeException e) {
       log.warn("event not recorded kind=NodePool name={}: {}", name, e.toString());
@@ -177,7 +187,7 @@ public final class StatusRefresher {
     var reason = now.isTrue() ? "Ready" : now.reason();
     log.info("status changed kind={} name={} ready={} reason={} message={}", kind, name, now.status(), now.reason(), now.message());
     try {
-      cluster.recordEvent(new ClusterEvent(kind, name, type, reason, now.isTrue() ? kind + " is ready" : now.message()));
+      events.recordEvent(new ClusterEvent(kind, name, type, reason, now.isTrue() ? kind + " is ready" : now.message()));
     } catch (RuntimeException e) {
       log.warn("event not recorded kind={} name={}: {}", kind, name, e.toString());
     }

@@ -18,7 +18,7 @@ import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.localstack.LocalStack;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;

@@ -10,7 +10,7 @@ import dev.farrier.activities.crd.NodeClaimResources;
 import dev.farrier.activities.crd.NodeClaimSpec;
 import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.RequirementWithMinValues;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

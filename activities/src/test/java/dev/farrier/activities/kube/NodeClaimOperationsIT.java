@@ -18,7 +18,7 @@ import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodeClassReference;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.crd.ResolvedAmi;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;

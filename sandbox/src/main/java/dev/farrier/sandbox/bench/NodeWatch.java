@@ -1,7 +1,7 @@
 package dev.farrier.sandbox.bench;
 
 import dev.farrier.worker.AddedOrUpdated;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;

@@ -1,8 +1,8 @@
 package dev.farrier.sandbox.bench;
 
 import dev.farrier.worker.AddedOrUpdated;
-import dev.farrier.workflows.model.PlannedPods;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.PlannedPods;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;

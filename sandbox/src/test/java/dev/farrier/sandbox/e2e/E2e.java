@@ -37,7 +37,7 @@ final class E2e {
     var cloud = new dev.farrier.activities.cloud.simulated.SimulatedCloud(
         SimulatedCloudConfig.defaults(env.cloudDir()).withCluster(env.cluster()));
     return cloud.instanceTypes().stream().filter(t -> t.name().equals(type)).flatMap(t -> t.offerings().stream())
-        .filter(o -> o.capacityType().equals(dev.farrier.workflows.model.WellKnown.CAPACITY_ON_DEMAND))
+        .filter(o -> o.capacityType().equals(dev.farrier.model.WellKnown.CAPACITY_ON_DEMAND))
         .mapToDouble(dev.farrier.activities.cloud.Offering::pricePerHour).min().orElseThrow();
   }
 

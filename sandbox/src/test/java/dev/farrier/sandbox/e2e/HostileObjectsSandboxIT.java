@@ -9,7 +9,7 @@ import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodePool;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import dev.farrier.sandbox.BlueprintAmis;
 import dev.farrier.sandbox.SandboxEnvironment;
 import io.fabric8.kubernetes.api.model.Event;

@@ -9,7 +9,7 @@ import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.CloudCallLog;
 import dev.farrier.sandbox.DriftScenario;
 import dev.farrier.sandbox.SandboxEnvironment;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Instant;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.simulated.AmiCatalog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import dev.farrier.sandbox.BlueprintAmis;
 import dev.farrier.sandbox.SandboxEnvironment;
 import io.fabric8.kubernetes.api.model.Node;

@@ -13,8 +13,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.SearchContext;
@@ -364,9 +366,28 @@ public final class TemporalUiBrowser implements AutoCloseable {
     return within.findElements(by).stream().filter(WebElement::isDisplayed).findFirst().orElse(null);
   }
 
+  /**
+   * Clicks, waiting out what still covers the element for a moment: a dialog's opening animation or a list closing,
+   * which on a loaded machine take longer than the next step ("element click intercepted").
+   */
   private static void click(WebElement element) {
-    Objects.requireNonNull(element, "no such element").click();
+    Objects.requireNonNull(element, "no such element");
+    long deadline = System.nanoTime() + COVERED_AT_MOST.toNanos();
+    while (true) {
+      try {
+        element.click();
+        return;
+      } catch (ElementClickInterceptedException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        LockSupport.parkNanos(POLL.toNanos());
+      }
+    }
   }
+
+  /** How long an element may stay covered before a click on it fails. */
+  private static final Duration COVERED_AT_MOST = Duration.ofSeconds(10);
 
   private String workflowUrl(String namespace, String workflowId) {
     return baseUrl + "/namespaces/" + encode(namespace) + "/workflows/" + encode(workflowId);

@@ -1,7 +1,7 @@
 package dev.farrier.worker.config;
 
-import dev.farrier.workflows.provisioning.LaunchSettings;
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.model.LaunchSettings;
+import dev.farrier.model.ReconcilerSettings;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;

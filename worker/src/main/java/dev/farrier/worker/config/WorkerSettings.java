@@ -1,8 +1,8 @@
 package dev.farrier.worker.config;
 
 import dev.farrier.activities.cloud.aws.AwsConnection;
-import dev.farrier.workflows.provisioning.LaunchSettings;
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.model.LaunchSettings;
+import dev.farrier.model.ReconcilerSettings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

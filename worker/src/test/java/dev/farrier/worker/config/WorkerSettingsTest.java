@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.model.ReconcilerSettings;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

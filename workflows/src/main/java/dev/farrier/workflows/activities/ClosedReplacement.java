@@ -1,6 +1,6 @@
 package dev.farrier.workflows.activities;
 
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 
 /**
  * A replacement that has closed, as {@link RolloutActivities#awaitClosed} found it: its result when it completed, or

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.model.WorkloadRef;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.model.DisruptionCommand;
+
 /**
  * What an interrupted instance is to Farrier.
  *

@@ -1,7 +1,7 @@
 package dev.farrier.workflows.activities;
 
-import dev.farrier.workflows.model.LaunchedInstance;
-import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.model.LaunchedInstance;
+import dev.farrier.model.NodeClaimRequest;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 

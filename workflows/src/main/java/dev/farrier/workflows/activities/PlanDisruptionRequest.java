@@ -1,5 +1,8 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.model.DisruptionPlan;
+import dev.farrier.model.RolloutScope;
+
 /**
  * Input of {@link PlanningActivities#planDisruption}.
  *

@@ -1,5 +1,7 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.model.DisruptionCommand;
+
 /**
  * Input of {@link PlanningActivities#planReplacement}: size a replacement for the pods on {@code nodeName}.
  *

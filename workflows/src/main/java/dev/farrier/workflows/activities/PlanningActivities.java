@@ -1,10 +1,15 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionPlan;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.ReplacementPlan;
+import dev.farrier.model.RolloutBatch;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 
 /**
- * Read the cluster and the cloud, then decide with the pure planners in {@code dev.farrier.workflows.planner}.
+ * Read the cluster and the cloud, then decide with the pure planners in {@code dev.farrier.planner}.
  * None of these mutate anything but the FailedScheduling Event on pods that fit nowhere (deduplicated per pod and
  * reason) and the NodeClaims' Drifted, Expired and Consolidatable conditions (written toward a target), so retries are
  * always safe.

@@ -1,5 +1,7 @@
 package dev.farrier.workflows.activities;
 
+import dev.farrier.model.DisruptionCommand;
+
 /**
  * Input of {@link PlanningActivities#recheckDisruption}: whether the disruption of {@code nodeClaim} for
  * {@code reason}, planned moments ago, still stands; for a multi-node consolidation, weighed with the claims it was

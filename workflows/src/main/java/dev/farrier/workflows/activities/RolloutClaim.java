@@ -1,7 +1,7 @@
 package dev.farrier.workflows.activities;
 
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
-import dev.farrier.workflows.upgrade.AmiTerm;
+import dev.farrier.model.ReconcilerSettings;
+import dev.farrier.model.AmiTerm;
 import java.util.List;
 
 /**

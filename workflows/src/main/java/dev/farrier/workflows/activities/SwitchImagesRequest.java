@@ -1,6 +1,6 @@
 package dev.farrier.workflows.activities;
 
-import dev.farrier.workflows.upgrade.AmiTerm;
+import dev.farrier.model.AmiTerm;
 import java.util.List;
 
 /**

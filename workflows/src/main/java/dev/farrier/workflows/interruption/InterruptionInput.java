@@ -1,6 +1,6 @@
 package dev.farrier.workflows.interruption;
 
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.model.ReconcilerSettings;
 
 /**
  * Input of {@link InterruptionWorkflow}, also what it carries across continue-as-new.

@@ -1,6 +1,6 @@
 package dev.farrier.workflows.interruption;
 
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
+import dev.farrier.model.ReconcilerSettings;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;

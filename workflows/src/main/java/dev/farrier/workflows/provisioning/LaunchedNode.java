@@ -1,6 +1,6 @@
 package dev.farrier.workflows.provisioning;
 
-import dev.farrier.workflows.model.LaunchedInstance;
+import dev.farrier.model.LaunchedInstance;
 
 /** A NodeClaim whose node registered and initialized. */
 public record LaunchedNode(LaunchedInstance instance, String nodeName) {}

@@ -1,6 +1,6 @@
 package dev.farrier.workflows.provisioning;
 
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.provisioning;
 
+import dev.farrier.model.LaunchSettings;
 import static dev.farrier.workflows.EventReasons.KIND_NODE_CLAIM;
 
 import dev.farrier.workflows.ActivityStubs;
@@ -14,8 +15,8 @@ import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
-import dev.farrier.workflows.model.LaunchedInstance;
-import dev.farrier.workflows.model.NodeClaimRequest;
+import dev.farrier.model.LaunchedInstance;
+import dev.farrier.model.NodeClaimRequest;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;

@@ -1,6 +1,7 @@
 package dev.farrier.workflows.provisioning;
 
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.LaunchSettings;
+import dev.farrier.model.PodRef;
 import java.util.List;
 
 /** A batch of pending pods to provision for. */

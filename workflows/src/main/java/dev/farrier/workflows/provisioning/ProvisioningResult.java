@@ -1,7 +1,7 @@
 package dev.farrier.workflows.provisioning;
 
-import dev.farrier.workflows.model.LaunchedInstance;
-import dev.farrier.workflows.model.UnschedulablePod;
+import dev.farrier.model.LaunchedInstance;
+import dev.farrier.model.UnschedulablePod;
 import java.util.List;
 
 /** What a provisioning batch achieved: nodes launched, claims that failed (name: reason), pods nobody can take. */

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.provisioning;
 
+import dev.farrier.model.LaunchSettings;
 import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.FarrierSearchAttributes;
@@ -7,11 +8,11 @@ import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.ReconcilerSignals;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.LaunchedInstance;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.UnschedulablePod;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.LaunchedInstance;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.UnschedulablePod;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;

@@ -1,5 +1,7 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.model.Freeze;
+import dev.farrier.model.ReconcilerSettings;
 import dev.farrier.workflows.provisioning.LaunchesClosed;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
@@ -80,7 +82,7 @@ public interface ClusterReconcilerWorkflow {
    * rounds themselves keep only their commands, so the reconciler's history does not grow with the fleet.
    */
   @UpdateMethod(name = PREVIEW_PLAN)
-  dev.farrier.workflows.activities.DisruptionPlan previewPlan();
+  dev.farrier.model.DisruptionPlan previewPlan();
 
   @UpdateValidatorMethod(updateName = PREVIEW_PLAN)
   void validatePreviewPlan();

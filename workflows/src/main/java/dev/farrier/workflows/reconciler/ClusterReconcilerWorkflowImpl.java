@@ -1,5 +1,7 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.model.Freeze;
+import dev.farrier.model.ReconcilerSettings;
 import static dev.farrier.workflows.Refusals.refuseIf;
 
 import dev.farrier.workflows.ActivityStubs;
@@ -9,18 +11,18 @@ import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionPlan;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import dev.farrier.workflows.provisioning.LaunchesClosed;
 import dev.farrier.workflows.provisioning.ProvisioningInput;
 import dev.farrier.workflows.provisioning.ProvisioningResult;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementInput;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ChildWorkflowFailure;
 import io.temporal.workflow.Async;

@@ -1,5 +1,7 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.model.Freeze;
+
 /**
  * Input of the reconciler's {@code Freeze} and {@code Unfreeze} Updates.
  *

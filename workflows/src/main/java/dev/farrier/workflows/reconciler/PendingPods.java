@@ -1,6 +1,6 @@
 package dev.farrier.workflows.reconciler;
 
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import java.util.List;
 
 /** Signal payload: pods the informer saw unschedulable. */

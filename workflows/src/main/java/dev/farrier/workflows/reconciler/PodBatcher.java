@@ -1,6 +1,6 @@
 package dev.farrier.workflows.reconciler;
 
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,6 +1,8 @@
 package dev.farrier.workflows.reconciler;
 
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.Freeze;
+import dev.farrier.model.ReconcilerSettings;
+import dev.farrier.model.PodRef;
 import java.util.List;
 
 /**

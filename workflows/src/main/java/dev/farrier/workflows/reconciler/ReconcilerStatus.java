@@ -1,6 +1,7 @@
 package dev.farrier.workflows.reconciler;
 
-import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.model.Freeze;
+import dev.farrier.model.DisruptionPlan;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.replacement;
 
+import dev.farrier.model.ReplacementResult;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;

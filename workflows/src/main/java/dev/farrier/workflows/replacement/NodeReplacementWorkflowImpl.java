@@ -1,5 +1,6 @@
 package dev.farrier.workflows.replacement;
 
+import dev.farrier.model.ReplacementResult;
 import static dev.farrier.workflows.EventReasons.KIND_NODE;
 import static dev.farrier.workflows.Refusals.refuseIf;
 import static dev.farrier.workflows.replacement.ReplacementPhase.ABORTED;
@@ -24,9 +25,9 @@ import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.ReconcilerSignals;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
-import dev.farrier.workflows.activities.CandidateDecision;
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionMethod;
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
@@ -36,7 +37,7 @@ import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
-import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.model.LaunchSettings;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -731,7 +732,7 @@ public class NodeReplacementWorkflowImpl implements NodeReplacementWorkflow {
 
   // Shared helpers.
 
-  void logDecision(dev.farrier.workflows.activities.ReplacementPlan plan) {
+  void logDecision(dev.farrier.model.ReplacementPlan plan) {
     StructuredLog.info(log, DisruptionLogLine.of(command, plan == null ? null : plan.replacement()),
         "reason", command.reason(), "detail", command.detail(), "nodeclaim", command.nodeClaim(),
         "node", command.nodeName(), "instance", command.instanceId(), "nodepool", command.nodePool());

@@ -1,7 +1,7 @@
 package dev.farrier.workflows.replacement;
 
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.LaunchSettings;
 
 /**
  * Input of {@link NodeReplacementWorkflow}: the planner's command and the worker's settings.

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.upgrade;
 
+import dev.farrier.model.AmiTerm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.farrier.workflows.upgrade;
 
-import dev.farrier.workflows.activities.WorkloadRef;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.WorkloadRef;
+import dev.farrier.model.ReplacementResult;
 import java.util.List;
 
 /**

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.LaunchedInstance;
-import dev.farrier.workflows.model.UnschedulablePod;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.LaunchedInstance;
+import dev.farrier.model.UnschedulablePod;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;

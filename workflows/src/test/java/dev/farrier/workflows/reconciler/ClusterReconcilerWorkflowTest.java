@@ -1,19 +1,21 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.model.Freeze;
+import dev.farrier.model.ReconcilerSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.CandidateDecision;
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionPlan;
-import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionPlan;
+import dev.farrier.model.ReplacementPlan;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.LaunchSettings;
 import dev.farrier.workflows.provisioning.ProvisioningInput;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.reconciler;
 
+import dev.farrier.model.Freeze;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.workflows.model.PodRef;
+import dev.farrier.model.PodRef;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,11 +2,11 @@ package dev.farrier.workflows.replacement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionMethod;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.WellKnown;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

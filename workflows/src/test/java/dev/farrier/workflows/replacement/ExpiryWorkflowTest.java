@@ -1,5 +1,6 @@
 package dev.farrier.workflows.replacement;
 
+import dev.farrier.model.ReplacementResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -10,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.model.DisruptionCommand;
 import dev.farrier.workflows.activities.DrainRequest;
-import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.model.ReplacementPlan;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;

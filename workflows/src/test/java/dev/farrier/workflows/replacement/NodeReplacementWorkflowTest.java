@@ -1,5 +1,6 @@
 package dev.farrier.workflows.replacement;
 
+import dev.farrier.model.ReplacementResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,11 +14,11 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.model.DisruptionCommand;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.EventRequest;
-import dev.farrier.workflows.activities.ReplacementPlan;
+import dev.farrier.model.ReplacementPlan;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;
@@ -151,7 +152,7 @@ class NodeReplacementWorkflowTest {
 
   @Test
   void aConsolidationNoLongerValidLeavesTheNodeUntouchedAndSaysWhy() {
-    test.planning.onRecheckDisruption(r -> new dev.farrier.workflows.activities.CandidateDecision(r.nodeClaim(), OLD_NODE, "default",
+    test.planning.onRecheckDisruption(r -> new dev.farrier.model.CandidateDecision(r.nodeClaim(), OLD_NODE, "default",
         false, "not drifted; not empty: 1 pod would need a new home"));
     test.start();
 
@@ -169,7 +170,7 @@ class NodeReplacementWorkflowTest {
     List<Object> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
     test.planning.onRecheckDisruption(r -> {
       seen.add(r.consolidatedWith());
-      return new dev.farrier.workflows.activities.CandidateDecision(r.nodeClaim(), OLD_NODE, "default", true, "underutilized");
+      return new dev.farrier.model.CandidateDecision(r.nodeClaim(), OLD_NODE, "default", true, "underutilized");
     });
     var defaultPlan = test.planning.planReplacementBehaviour();
     test.planning.onPlanReplacement(r -> {

@@ -1,5 +1,6 @@
 package dev.farrier.workflows.replacement;
 
+import dev.farrier.model.ReplacementResult;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -2,8 +2,8 @@ package dev.farrier.workflows.testing;
 
 import dev.farrier.workflows.activities.DeleteMessagesRequest;
 import dev.farrier.workflows.activities.DeletedMessages;
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionMethod;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
 import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.InterruptionNotice;

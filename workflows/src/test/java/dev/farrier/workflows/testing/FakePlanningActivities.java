@@ -1,17 +1,17 @@
 package dev.farrier.workflows.testing;
 
-import dev.farrier.workflows.activities.CandidateDecision;
-import dev.farrier.workflows.activities.DisruptionPlan;
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionPlan;
 import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import dev.farrier.workflows.activities.PlanDisruptionRequest;
 import dev.farrier.workflows.activities.PlanProvisioningRequest;
 import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
-import dev.farrier.workflows.activities.RolloutBatch;
-import dev.farrier.workflows.activities.RolloutScope;
-import dev.farrier.workflows.activities.ProvisioningPlan;
-import dev.farrier.workflows.activities.ReplacementPlan;
-import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.model.RolloutBatch;
+import dev.farrier.model.RolloutScope;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.ReplacementPlan;
+import dev.farrier.model.WorkloadRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -107,7 +107,7 @@ public class FakePlanningActivities implements PlanningActivities {
   }
 
   /**
-   * Where a plan in one step ({@link dev.farrier.workflows.activities.RolloutScope#inOneStep}) asks for the freeze and
+   * Where a plan in one step ({@link dev.farrier.model.RolloutScope#inOneStep}) asks for the freeze and
    * the workloads on the old nodes, as the worker's planning activity does: the rollout fake answers the freeze and
    * journals it as {@code frozen}.
    */

@@ -11,9 +11,9 @@ import dev.farrier.workflows.activities.ReleaseRolloutRequest;
 import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.activities.RolloutClaim;
 import dev.farrier.workflows.activities.SwitchImagesRequest;
-import dev.farrier.workflows.activities.WorkloadRef;
-import dev.farrier.workflows.reconciler.ReconcilerSettings;
-import dev.farrier.workflows.upgrade.AmiTerm;
+import dev.farrier.model.WorkloadRef;
+import dev.farrier.model.ReconcilerSettings;
+import dev.farrier.model.AmiTerm;
 import java.util.List;
 import java.util.function.Function;
 

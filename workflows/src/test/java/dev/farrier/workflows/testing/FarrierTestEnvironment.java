@@ -1,12 +1,12 @@
 package dev.farrier.workflows.testing;
 
 import dev.farrier.workflows.FarrierSearchAttributes;
-import dev.farrier.workflows.FarrierWorkflows;
+import dev.farrier.workflows.types.FarrierWorkflows;
 import dev.farrier.workflows.TaskQueues;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.activities.ClosedReplacement;
-import dev.farrier.workflows.replacement.ReplacementResult;
+import dev.farrier.model.ReplacementResult;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowFailedException;

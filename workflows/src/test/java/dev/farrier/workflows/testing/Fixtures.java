@@ -1,13 +1,13 @@
 package dev.farrier.workflows.testing;
 
-import dev.farrier.workflows.activities.DisruptionCommand;
-import dev.farrier.workflows.activities.DisruptionMethod;
-import dev.farrier.workflows.model.NodeClaimRequest;
-import dev.farrier.workflows.model.PodRef;
-import dev.farrier.workflows.model.Requirement;
-import dev.farrier.workflows.model.Resources;
-import dev.farrier.workflows.model.WellKnown;
-import dev.farrier.workflows.provisioning.LaunchSettings;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Requirement;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import dev.farrier.model.LaunchSettings;
 import dev.farrier.workflows.replacement.ReplacementInput;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.workflows.activities.HealthObservation.NodeHealth;
 import dev.farrier.workflows.activities.HealthObservation.PodHealth;
 import dev.farrier.workflows.activities.HealthRequest;
-import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.model.WorkloadRef;
 import dev.farrier.workflows.upgrade.HealthGate.Kind;
 import dev.farrier.workflows.upgrade.HealthGate.Verdict;
 import java.util.List;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.WorkflowIds;
-import dev.farrier.workflows.activities.DisruptionCommand;
+import dev.farrier.model.DisruptionCommand;
 import dev.farrier.workflows.activities.HealthObservation;
-import dev.farrier.workflows.activities.RolloutBatch;
-import dev.farrier.workflows.activities.RolloutScope;
-import dev.farrier.workflows.activities.WorkloadRef;
+import dev.farrier.model.RolloutBatch;
+import dev.farrier.model.RolloutScope;
+import dev.farrier.model.WorkloadRef;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.testing.Eventually;
 import dev.farrier.workflows.testing.FakeNodeClaimActivities;

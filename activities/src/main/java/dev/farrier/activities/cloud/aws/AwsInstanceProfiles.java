@@ -5,7 +5,7 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.cloud.InstanceProfileRequest;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

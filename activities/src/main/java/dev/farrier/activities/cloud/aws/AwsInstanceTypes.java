@@ -2,7 +2,7 @@ package dev.farrier.activities.cloud.aws;
 
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.farrier.activities.cloud.aws;
 
 import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.Instance;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

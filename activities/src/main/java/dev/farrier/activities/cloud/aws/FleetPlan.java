@@ -6,7 +6,7 @@ import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.crd.ResolvedSubnet;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.farrier.activities.cloud.aws;
 
 import dev.farrier.activities.cloud.Ownership;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.catalog.InstanceTypeCatalog;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package dev.farrier.activities.cloud.simulated;
 
 import dev.farrier.activities.cloud.Instance;
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.farrier.activities.cloud.simulated;
 
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

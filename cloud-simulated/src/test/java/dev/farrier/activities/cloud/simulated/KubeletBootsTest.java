@@ -7,7 +7,7 @@ import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.LaunchRequest;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.farrier.activities.cloud.simulated;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.LaunchRequest;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -13,7 +13,7 @@ import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.Subnet;
 import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
-import dev.farrier.workflows.model.WellKnown;
+import dev.farrier.model.WellKnown;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

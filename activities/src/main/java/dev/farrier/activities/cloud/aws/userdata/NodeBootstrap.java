@@ -1,8 +1,8 @@
 package dev.farrier.activities.cloud.aws.userdata;
 
 import dev.farrier.activities.crd.KubeletConfiguration;
-import dev.farrier.workflows.model.Taint;
-import dev.farrier.workflows.planner.NodeKubelet;
+import dev.farrier.model.Taint;
+import dev.farrier.planner.NodeKubelet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.farrier.activities.crd.KubeletConfiguration;
-import dev.farrier.workflows.model.Taint;
+import dev.farrier.model.Taint;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,93 @@
+package dev.farrier.model;
+
+/** Karpenter v1's well-known labels, annotations, taints and finalizers, plus Farrier's own. */
+public final class WellKnown {
+  private WellKnown() {}
+
+  public static final String NODEPOOL_LABEL = "karpenter.sh/nodepool";
+  public static final String CAPACITY_TYPE_LABEL = "karpenter.sh/capacity-type";
+  public static final String INITIALIZED_LABEL = "karpenter.sh/initialized";
+  public static final String REGISTERED_LABEL = "karpenter.sh/registered";
+  public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
+  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
+  public static final String REGION_LABEL = "topology.kubernetes.io/region";
+  public static final String ARCH_LABEL = "kubernetes.io/arch";
+  public static final String OS_LABEL = "kubernetes.io/os";
+  public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
+  public static final String INSTANCE_CATEGORY_LABEL = "karpenter.k8s.aws/instance-category";
+  public static final String INSTANCE_FAMILY_LABEL = "karpenter.k8s.aws/instance-family";
+  public static final String INSTANCE_GENERATION_LABEL = "karpenter.k8s.aws/instance-generation";
+  public static final String INSTANCE_SIZE_LABEL = "karpenter.k8s.aws/instance-size";
+  public static final String INSTANCE_CPU_LABEL = "karpenter.k8s.aws/instance-cpu";
+  public static final String INSTANCE_MEMORY_LABEL = "karpenter.k8s.aws/instance-memory";
+  public static final String NODECLASS_LABEL = "karpenter.k8s.aws/ec2nodeclass";
+
+  public static final String CAPACITY_ON_DEMAND = "on-demand";
+  public static final String CAPACITY_SPOT = "spot";
+
+  public static final String DO_NOT_DISRUPT_ANNOTATION = "karpenter.sh/do-not-disrupt";
+  public static final String NODEPOOL_HASH_ANNOTATION = "karpenter.sh/nodepool-hash";
+  public static final String NODEPOOL_HASH_VERSION_ANNOTATION = "karpenter.sh/nodepool-hash-version";
+  public static final String NODECLASS_HASH_ANNOTATION = "karpenter.k8s.aws/ec2nodeclass-hash";
+  public static final String NODECLASS_HASH_VERSION_ANNOTATION = "karpenter.k8s.aws/ec2nodeclass-hash-version";
+
+  public static final String DISRUPTED_TAINT_KEY = "karpenter.sh/disrupted";
+  public static final String UNREGISTERED_TAINT_KEY = "karpenter.sh/unregistered";
+  public static final Taint DISRUPTED_TAINT = new Taint(DISRUPTED_TAINT_KEY, "", "NoSchedule");
+  public static final Taint UNREGISTERED_TAINT = new Taint(UNREGISTERED_TAINT_KEY, "", "NoExecute");
+
+  public static final String TERMINATION_FINALIZER = "karpenter.sh/termination";
+
+  /** Tag keys Farrier puts on every instance it launches; terminate refuses an instance without them. */
+  public static final String TAG_CLUSTER = "eks:eks-cluster-name";
+  public static final String TAG_NODEPOOL = "karpenter.sh/nodepool";
+  public static final String TAG_NODECLAIM = "karpenter.sh/nodeclaim";
+  public static final String TAG_NODECLASS = "karpenter.k8s.aws/ec2nodeclass";
+  public static final String TAG_OWNER = "farrier.dev/owner";
+
+  /** Farrier-only annotations (never schema changes). */
+  public static final String FARRIER_ABORTED_ANNOTATION = "farrier.dev/replacement-aborted";
+  /** On a NodePool: {@code "true"} replaces its nodes when EC2 recommends rebalancing them (otherwise only an Event). */
+  public static final String REBALANCE_REPLACEMENT_ANNOTATION = "farrier.dev/rebalance-replacement";
+  /**
+   * On a Node of an opted-in NodePool: when EC2 recommended rebalancing its instance away. The disruption planner
+   * replaces it as a voluntary disruption (budgets, do-not-disrupt).
+   */
+  public static final String REBALANCE_RECOMMENDED_ANNOTATION = "farrier.dev/rebalance-recommended";
+  /**
+   * On a NodePool: {@code "true"} makes each planned replacement of its nodes wait for an operator's Approve once the
+   * new node is up, before the old one is cordoned and drained (interruptions and forceful expiries never wait).
+   */
+  public static final String APPROVE_REPLACEMENTS_ANNOTATION = "farrier.dev/approve-replacements";
+  /**
+   * On a NodePool: the fleet upgrade ({@code upgrade/...} workflow id) that owns it. While set, the NodePool's drifted
+   * nodes are replaced only in that rollout's batches, never by the reconciler's drift planning.
+   */
+  public static final String ROLLOUT_ANNOTATION = "farrier.dev/rollout";
+  /**
+   * On a NodeClaim: the UIDs, comma-separated, of the pending pods it was created for. The planning activity keeps
+   * their room on it while the kube-scheduler binds them; the provisioning-latency benchmark reads it for the launch
+   * planned for each pod. {@link PlannedPods} writes and reads it.
+   */
+  public static final String PLANNED_PODS_ANNOTATION = "farrier.dev/planned-pods";
+  /**
+   * On a NodeClaim of a multi-node consolidation's group: the claim replaced for the whole group (its replacement is
+   * sized for this claim's pods too). Written by the planning activity when it decides the group; while that claim is
+   * being disrupted this one is no candidate of its own.
+   */
+  public static final String CONSOLIDATED_WITH_ANNOTATION = "farrier.dev/consolidated-with";
+  /**
+   * On a NodePool: how its expired nodes are disrupted. Absent (or {@code forceful}): as Karpenter v1, drained at once
+   * past budgets and do-not-disrupt with the replacement launched in parallel; {@code replace-first}: within budgets,
+   * held by do-not-disrupt, the replacement initialized before the drain.
+   */
+  public static final String EXPIRY_ANNOTATION = "farrier.dev/expiry";
+  /**
+   * On a NodeClaim, written at launch: the subnet and the security groups (comma-separated) its instance was launched
+   * with, compared with its EC2NodeClass's resolved ones for subnet and security group drift without asking the cloud.
+   */
+  public static final String SUBNET_ID_ANNOTATION = "farrier.dev/subnet-id";
+  public static final String SECURITY_GROUP_IDS_ANNOTATION = "farrier.dev/security-group-ids";
+  /** On an EC2NodeClass: its {@code amiSelectorTerms} before a rollout changed them (JSON), for a person to read. */
+  public static final String PREVIOUS_AMI_TERMS_ANNOTATION = "farrier.dev/previous-ami-selector-terms";
+}

@@ -1,0 +1,58 @@
+package dev.farrier.planner;
+
+import dev.farrier.model.Resources;
+import dev.farrier.model.Taint;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A node that exists, or a NodeClaim still being launched, as the provisioning planner sees it: capacity pending pods
+ * may use before any new claim is opened, and pods that topology spread and pod (anti-)affinity count.
+ *
+ * @param name          the Node's name; for an in-flight claim without a Node, the NodeClaim's name (which then
+ *                      stands in for {@code kubernetes.io/hostname})
+ * @param nodePool      label {@code karpenter.sh/nodepool}, null for a node no NodePool made (it still takes pods)
+ * @param labels        the Node's labels; for an in-flight claim, its template labels plus each requirement that pins
+ *                      one value (zone, instance type, capacity type once launched)
+ * @param taints        the Node's (or the claim's) taints; startup taints and the {@code karpenter.sh/unregistered}
+ *                      and {@code node.kubernetes.io/not-ready} taints are ignored while {@code initialized} is false
+ * @param allocatable   {@code status.allocatable} of the Node or NodeClaim; for a claim without a Node, the
+ *                      allocatable of the instance type it launched as, or before launch of the smallest type it lists
+ * @param pods          the non-terminal pods bound to it (their requests use capacity; their labels count for
+ *                      topology spread and pod affinity)
+ * @param promised      what a claim was planned to hold ({@code spec.resources.requests}: the requests of every pod
+ *                      planned onto it and of its DaemonSets), while those pods may not all be bound yet (in flight,
+ *                      or initialized only moments ago); zero otherwise. The node counts as using the larger of this
+ *                      and its bound pods' requests, per resource, so pods planned onto it but not bound yet keep
+ *                      their room
+ * @param initialized   the claim is Initialized (or the node has no claim): false means in flight
+ * @param acceptsPods   false when cordoned, being deleted or disrupted: its pods still count for topology, but
+ *                      nothing new lands on it
+ */
+public record ExistingNodeView(
+    String name,
+    String nodePool,
+    Map<String, String> labels,
+    List<Taint> taints,
+    Resources allocatable,
+    List<PodSpecView> pods,
+    Resources promised,
+    boolean initialized,
+    boolean acceptsPods) {
+  public ExistingNodeView {
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    taints = taints == null ? List.of() : List.copyOf(taints);
+    allocatable = allocatable == null ? Resources.ZERO : allocatable;
+    pods = pods == null ? List.of() : List.copyOf(pods);
+    promised = promised == null ? Resources.ZERO : promised;
+  }
+
+  /** The requests of its bound pods, each counted as one pod: what the kube-scheduler sees used. */
+  public Resources boundRequests() {
+    Resources bound = Resources.ZERO;
+    for (PodSpecView p : pods) {
+      bound = bound.plus(p.requestsAsOnePod());
+    }
+    return bound;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.farrier.planner;
+
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An instance type as the provisioning planner sees it, built by an activity from the cloud catalogue.
+ *
+ * @param name      e.g. {@code m5.large}
+ * @param arch      the Kubernetes arch label value: {@code amd64} or {@code arm64}
+ * @param labels    the {@code karpenter.k8s.aws/instance-*} labels a node of this type carries (category, family,
+ *                  generation, size, cpu, memory, gpu-*...); {@link #standardLabels} derives the usual ones
+ * @param capacity  what the machine has before any reserve: vCPUs as millicores, memory as EC2 reports it, pods =
+ *                  the max pods (ENI formula), ephemeral storage of the root volume, extended resources (GPUs)
+ * @param offerings every zone x capacity type offering with its price; unavailable ones are never chosen
+ */
+public record InstanceTypeView(
+    String name, String arch, Map<String, String> labels, Resources capacity, List<OfferingView> offerings) {
+  public InstanceTypeView {
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    offerings = offerings == null ? List.of() : List.copyOf(offerings);
+  }
+
+  /** What a node of this type gives pods under the node class's kubelet settings ({@link KubeletReserve}). */
+  public Resources allocatable(KubeletSettings kubelet) {
+    return KubeletReserve.allocatable(capacity, kubelet);
+  }
+
+  /**
+   * Every label a node of this type has that does not depend on the offering: the given {@code instance-*} labels
+   * plus instance type, arch and os (Farrier launches Linux nodes only).
+   */
+  Map<String, String> nodeLabels() {
+    Map<String, String> all = new TreeMap<>(labels);
+    all.put(WellKnown.INSTANCE_TYPE_LABEL, name);
+    all.put(WellKnown.ARCH_LABEL, arch);
+    all.put(WellKnown.OS_LABEL, "linux");
+    return all;
+  }
+
+  /**
+   * Karpenter's AWS labels derived from an EC2 type name ({@code m7gd.2xlarge}: category {@code m}, family
+   * {@code m7gd}, generation {@code 7}, size {@code 2xlarge}) and its vCPUs and memory in MiB.
+   */
+  public static Map<String, String> standardLabels(String typeName, int vcpu, long memoryMiB) {
+    Map<String, String> labels = new TreeMap<>();
+    int dot = typeName.indexOf('.');
+    String family = dot < 0 ? typeName : typeName.substring(0, dot);
+    labels.put(WellKnown.INSTANCE_FAMILY_LABEL, family);
+    if (dot >= 0) {
+      labels.put(WellKnown.INSTANCE_SIZE_LABEL, typeName.substring(dot + 1));
+    }
+    int i = 0;
+    while (i < family.length() && Character.isLetter(family.charAt(i))) {
+      i++;
+    }
+    int j = i;
+    while (j < family.length() && Character.isDigit(family.charAt(j))) {
+      j++;
+    }
+    if (i > 0) {
+      labels.put(WellKnown.INSTANCE_CATEGORY_LABEL, family.substring(0, i));
+    }
+    if (j > i) {
+      labels.put(WellKnown.INSTANCE_GENERATION_LABEL, family.substring(i, j));
+    }
+    labels.put(WellKnown.INSTANCE_CPU_LABEL, Integer.toString(vcpu));
+    labels.put(WellKnown.INSTANCE_MEMORY_LABEL, Long.toString(memoryMiB));
+    return labels;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.farrier.planner;
+
+import dev.farrier.model.Requirement;
+import dev.farrier.model.Resources;
+import dev.farrier.model.Taint;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A NodePool as the planners see it, read by an activity from the NodePool object.
+ *
+ * @param weight                        {@code spec.weight}, 0 when unset; higher is tried first
+ * @param requirements                  {@code spec.template.spec.requirements}
+ * @param labels                        {@code spec.template.metadata.labels}
+ * @param taints                        {@code spec.template.spec.taints} (pods must tolerate them)
+ * @param startupTaints                 {@code spec.template.spec.startupTaints} (never block scheduling)
+ * @param nodeClassName                 {@code spec.template.spec.nodeClassRef.name}
+ * @param limits                        {@code spec.limits}; null or {@link NodePoolLimits#NONE} when unset
+ * @param usage                         {@code status.resources}: the summed capacity of the pool's nodes now
+ * @param hash                          the pool's current template hash (what {@code karpenter.sh/nodepool-hash}
+ *                                      on its NodeClaims must equal)
+ * @param budgets                       {@code spec.disruption.budgets}; empty means Karpenter's default 10%
+ * @param expireAfter                   {@code spec.template.spec.expireAfter} ({@code 720h}, {@code Never}), null
+ *                                      when unset
+ * @param terminationGracePeriodSeconds {@code spec.template.spec.terminationGracePeriod} in seconds, null when unset
+ * @param rollout                       the fleet upgrade that owns the NodePool ({@code farrier.dev/rollout}), null
+ *                                      when none: its drifted nodes are then replaced only in that rollout's batches
+ * @param consolidationPolicy           {@code spec.disruption.consolidationPolicy}: {@code WhenEmpty} or
+ *                                      {@code WhenEmptyOrUnderutilized} (the API's default)
+ * @param consolidateAfter              {@code spec.disruption.consolidateAfter}: how long after the last pod event a
+ *                                      node may be consolidated, or {@code Never}
+ * @param expiry                        how its expired nodes are disrupted ({@code farrier.dev/expiry}); null reads as
+ *                                      {@link ExpiryMode#FORCEFUL}
+ */
+public record NodePoolView(
+    String name,
+    int weight,
+    List<Requirement> requirements,
+    Map<String, String> labels,
+    List<Taint> taints,
+    List<Taint> startupTaints,
+    String nodeClassName,
+    NodePoolLimits limits,
+    Resources usage,
+    String hash,
+    List<DisruptionBudget> budgets,
+    String expireAfter,
+    Long terminationGracePeriodSeconds,
+    boolean approvalRequired,
+    String rollout,
+    String consolidationPolicy,
+    String consolidateAfter,
+    ExpiryMode expiry) {
+  public static final String WHEN_EMPTY = "WhenEmpty";
+  public static final String WHEN_EMPTY_OR_UNDERUTILIZED = "WhenEmptyOrUnderutilized";
+  /** What the legacy constructors set: no consolidation (planner tests of other rules stay as they were). */
+  public static final String NEVER = "Never";
+
+  /** A NodePool that does not consolidate. */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
+      String rollout, ExpiryMode expiry) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, approvalRequired, rollout, WHEN_EMPTY_OR_UNDERUTILIZED, NEVER, expiry);
+  }
+
+  /** A NodePool whose replacements need no approval. */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, false, null);
+  }
+
+  /** A NodePool whose expired nodes are disrupted forcefully (the default). */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
+      String rollout) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, approvalRequired, rollout, ExpiryMode.FORCEFUL);
+  }
+
+  public NodePoolView {
+    requirements = requirements == null ? List.of() : List.copyOf(requirements);
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    taints = taints == null ? List.of() : List.copyOf(taints);
+    startupTaints = startupTaints == null ? List.of() : List.copyOf(startupTaints);
+    limits = limits == null ? NodePoolLimits.NONE : limits;
+    usage = usage == null ? Resources.ZERO : usage;
+    budgets = budgets == null ? List.of() : List.copyOf(budgets);
+    expiry = expiry == null ? ExpiryMode.FORCEFUL : expiry;
+  }
+
+  /** The same NodePool with another {@code usage} (what provisioning counts against the limits). */
+  public NodePoolView withUsage(Resources newUsage) {
+    return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
+        expiry);
+  }
+
+  /** The same NodePool with another consolidation policy and {@code consolidateAfter}. */
+  public NodePoolView withConsolidation(String policy, String after) {
+    return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, policy, after, expiry);
+  }
+}

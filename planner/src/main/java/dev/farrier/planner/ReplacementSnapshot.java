@@ -1,0 +1,42 @@
+package dev.farrier.planner;
+
+import dev.farrier.model.Resources;
+import java.util.List;
+
+/**
+ * Everything the provisioning planner reads to size the replacement of one node.
+ *
+ * @param nodeClaim        the NodeClaim being replaced (for the description)
+ * @param replacementName  the replacement NodeClaim's name (from the request, deterministic per disruption)
+ * @param podsOnNode       every non-terminal pod bound to the node; DaemonSet and mirror pods are skipped here
+ * @param nodePool         the node's NodePool; the replacement comes from it alone
+ * @param instanceTypes    the instance types its node class allows
+ * @param daemonSetPods    one pod template per DaemonSet (their overhead is added to the replacement)
+ * @param replacedCapacity the capacity of the node being replaced: taken off the NodePool's usage for the limit
+ *                         check, since it leaves once its replacement is up (otherwise a pool at its limit could
+ *                         never be rolled)
+ * @param kubelet          the node class's kubelet settings ({@link KubeletSettings#DEFAULTS} when null)
+ */
+public record ReplacementSnapshot(
+    String nodeClaim,
+    String replacementName,
+    List<PodSpecView> podsOnNode,
+    NodePoolView nodePool,
+    List<InstanceTypeView> instanceTypes,
+    List<PodSpecView> daemonSetPods,
+    Resources replacedCapacity,
+    KubeletSettings kubelet) {
+  public ReplacementSnapshot {
+    podsOnNode = List.copyOf(podsOnNode);
+    instanceTypes = instanceTypes == null ? List.of() : List.copyOf(instanceTypes);
+    daemonSetPods = daemonSetPods == null ? List.of() : List.copyOf(daemonSetPods);
+    replacedCapacity = replacedCapacity == null ? Resources.ZERO : replacedCapacity;
+    kubelet = kubelet == null ? KubeletSettings.DEFAULTS : kubelet;
+  }
+
+  /** A snapshot with the default kubelet settings. */
+  public ReplacementSnapshot(String nodeClaim, String replacementName, List<PodSpecView> podsOnNode, NodePoolView nodePool,
+      List<InstanceTypeView> instanceTypes, List<PodSpecView> daemonSetPods, Resources replacedCapacity) {
+    this(nodeClaim, replacementName, podsOnNode, nodePool, instanceTypes, daemonSetPods, replacedCapacity, KubeletSettings.DEFAULTS);
+  }
+}

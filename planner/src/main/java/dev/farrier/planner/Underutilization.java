@@ -1,0 +1,369 @@
+package dev.farrier.planner;
+
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.model.ProvisioningPlan;
+import dev.farrier.model.ReplacementPlan;
+import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Consolidation of underutilized nodes ({@code WhenEmptyOrUnderutilized}), as Karpenter v1's multi-node and
+ * single-node methods, decided with the provisioning scheduler itself ({@link ProvisioningPlanner}: one scheduler, not
+ * two): the candidates' pods are planned as if pending, on every other node that is not going away, with new claims
+ * from the NodePools when they do not fit.
+ *
+ * <ol>
+ *   <li>Multi-node: the largest prefix (at least two, of the first {@value #MAX_CANDIDATES}) of the candidates, cheapest to
+ *       disrupt first, whose pods all fit on the remaining nodes is deleted, found by binary search as upstream does.</li>
+ *   <li>Multi-node replace, when no group can simply go: the largest group (at least two on-demand nodes of one NodePool,
+ *       in the same order) whose pods one node cheaper than the group's summed price holds. The first is replaced by
+ *       that node (planned as its replacement will plan it, over the pods of the whole group); the others are held, their
+ *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}), and deleted by later rounds once
+ *       those pods fit there. (Upstream drains the whole group behind one launch; a Farrier replacement drains one
+ *       node.)</li>
+ *   <li>Single-node, in the same order, the first candidate that can go: deleted when its pods fit on the other nodes;
+ *       else replaced when one node made only of offerings cheaper than the candidate's holds all of its pods, planned
+ *       exactly as the replacement workflow will plan it ({@link ProvisioningPlanner#planReplacement} under
+ *       {@link Command#maxPricePerHour}). A spot node is only deleted unless spot-to-spot consolidation is on
+ *       ({@link ConsolidationView#spotToSpot}, off by default as Karpenter's gate): then it is replaced by a spot node
+ *       when at least {@value CheaperOfferings#SPOT_TO_SPOT_MIN_TYPES} cheaper spot types hold its pods, launched with
+ *       the cheapest of them ({@link CheaperOfferings#spotToSpot}).</li>
+ * </ol>
+ * One round issues the commands of one method, as upstream; every candidate not chosen gets why. No round consolidates
+ * while pending pods need new nodes ({@link ConsolidationView#pendingPods}): upstream simulates the pending pods with the
+ * candidates' and deletes nothing while a new node is needed.
+ */
+final class Underutilization {
+  /** At most this many candidates are considered for multi-node consolidation in one round (upstream's limit). */
+  static final int MAX_CANDIDATES = 100;
+
+  record Candidate(NodeClaimView claim, NodePoolView pool) {}
+
+  /**
+   * A decided consolidation of one node.
+   *
+   * @param maxPricePerHour for a replacement, the candidate's price (a multi-node replacement's: the group's summed):
+   *                        the replacement may only use cheaper offerings
+   * @param group           for a multi-node replacement, the other claims whose pods the replacement is sized for
+   */
+  record Command(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String detail, Double maxPricePerHour,
+      List<NodeClaimView> group) {
+    Command(NodeClaimView claim, NodePoolView pool, DisruptionMethod method, String detail, Double maxPricePerHour) {
+      this(claim, pool, method, detail, maxPricePerHour, List.of());
+    }
+  }
+
+  /** The commands, and for every candidate not commanded, why not. */
+  record Outcome(List<Command> commands, Map<String, String> whyNot) {}
+
+  private final ConsolidationView view;
+  private final List<NodePoolView> pools;
+  private final Set<String> leaving;
+
+  /**
+   * @param leaving nodes already going away (being disrupted, or commanded this round): never a home for moved pods
+   */
+  Underutilization(ConsolidationView view, List<NodePoolView> pools, Set<String> leaving) {
+    this.view = view;
+    this.pools = pools;
+    this.leaving = leaving;
+  }
+
+  /**
+   * Chooses among {@code candidates} (each already past consolidateAfter, do-not-disrupt, freezes and PDBs);
+   * {@code room} is how many more nodes each NodePool's budgets for {@code Underutilized} allow.
+   */
+  Outcome choose(List<Candidate> candidates, Map<String, Integer> room) {
+    Map<String, String> whyNot = new LinkedHashMap<>();
+    String waiting = candidates.isEmpty() ? null : waitingForPending();
+    if (waiting != null) {
+      candidates.forEach(c -> whyNot.put(c.claim().name(), waiting));
+      return new Outcome(List.of(), whyNot);
+    }
+    Map<String, ExistingNodeView> nodes = view.nodes().stream()
+        .collect(Collectors.toMap(ExistingNodeView::name, n -> n, (a, b) -> a));
+    List<Candidate> ordered = candidates.stream()
+        .sorted(Comparator.comparingDouble((Candidate c) -> view.disruptionCost().getOrDefault(c.claim().nodeName(), 0.0))
+            .thenComparing(c -> c.claim().name()))
+        .toList();
+    List<Candidate> eligible = new ArrayList<>();
+    Map<String, Integer> left = new HashMap<>(room);
+    for (Candidate c : ordered) {
+      if (!nodes.containsKey(c.claim().nodeName())) {
+        whyNot.put(c.claim().name(), "its node is not in the scheduler's view of the cluster");
+      } else {
+        eligible.add(c);
+      }
+    }
+
+    List<Candidate> withinBudget = new ArrayList<>();
+    for (Candidate c : eligible.subList(0, Math.min(eligible.size(), MAX_CANDIDATES))) {
+      int r = left.getOrDefault(c.pool().name(), 0);
+      if (r > 0) {
+        withinBudget.add(c);
+        left.put(c.pool().name(), r - 1);
+      }
+    }
+    int fits = largestDeletablePrefix(withinBudget, nodes);
+    if (fits >= 2) {
+      List<Command> commands = new ArrayList<>();
+      List<Candidate> chosen = withinBudget.subList(0, fits);
+      for (Candidate c : chosen) {
+        commands.add(new Command(c.claim(), c.pool(), DisruptionMethod.DELETE, "multi-node: the pods of " + fits + " nodes ("
+            + names(chosen) + ") fit on the other nodes", null));
+      }
+      eligible.stream().filter(c -> !chosen.contains(c))
+          .forEach(c -> whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (multi-node of " + fits + ")"));
+      return new Outcome(commands, whyNot);
+    }
+    Command together = multiNodeReplacement(withinBudget, nodes);
+    if (together != null) {
+      Set<String> group = new HashSet<>(together.group().stream().map(NodeClaimView::name).toList());
+      for (Candidate c : eligible) {
+        if (group.contains(c.claim().name())) {
+          whyNot.put(c.claim().name(), "consolidated with " + together.claim().name() + " into one cheaper node (multi-node of "
+              + (group.size() + 1) + "): deleted once its pods have room there");
+        } else if (!c.claim().name().equals(together.claim().name())) {
+          whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (multi-node of " + (group.size() + 1) + ")");
+        }
+      }
+      return new Outcome(List.of(together), whyNot);
+    }
+
+    Command chosen = null;
+    for (Candidate c : eligible) {
+      if (chosen != null) {
+        whyNot.put(c.claim().name(), "another consolidation was chosen this round (" + chosen.claim().name() + ")");
+      } else if (room.getOrDefault(c.pool().name(), 0) <= 0) {
+        whyNot.put(c.claim().name(), "budget for Underutilized exhausted");
+      } else {
+        Verdict verdict = single(c, nodes);
+        if (verdict.command() != null) {
+          chosen = verdict.command();
+        } else {
+          whyNot.put(c.claim().name(), verdict.whyNot());
+        }
+      }
+    }
+    return new Outcome(chosen == null ? List.of() : List.of(chosen), whyNot);
+  }
+
+  /** One candidate's single-node consolidation, or why it cannot go. */
+  private record Verdict(Command command, String whyNot) {
+    static Verdict no(String why) {
+      return new Verdict(null, why);
+    }
+  }
+
+  private Verdict single(Candidate c, Map<String, ExistingNodeView> nodes) {
+    ProvisioningPlan plan = simulate(List.of(c), nodes);
+    int pods = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum()
+        + plan.claims().stream().mapToInt(k -> k.pods().size()).sum() + plan.unschedulable().size();
+    if (!plan.unschedulable().isEmpty()) {
+      var first = plan.unschedulable().getFirst();
+      return Verdict.no("its pods would not fit elsewhere: " + first.pod().key() + ": " + first.reason());
+    }
+    if (plan.claims().isEmpty()) {
+      return new Verdict(new Command(c.claim(), c.pool(), DisruptionMethod.DELETE,
+          "its " + pods + (pods == 1 ? " pod fits" : " pods fit") + " on the other nodes", null), null);
+    }
+    // They need a new node: whether one cheaper node holds them all is the replacement's own planning below (the
+    // simulation above sizes its claims by price, and may split pods that one node would hold).
+    boolean spot = WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType());
+    if (spot && !view.spotToSpot()) {
+      return Verdict.no("a spot node is consolidated only by deletion (spot-to-spot consolidation is off, as Karpenter's default:"
+          + " farrier.feature-gates.spot-to-spot-consolidation), and its pods need a new node");
+    }
+    double current = price(c.claim(), c.pool());
+    if (Double.isNaN(current)) {
+      return Verdict.no("its price is unknown (" + c.claim().instanceType() + " " + c.claim().capacityType() + " in "
+          + c.claim().zone() + " is not in the catalogue): replacing it could cost more");
+    }
+    // The replacement workflow plans one node for all of its pods under its price (PlanReplacement with the ceiling):
+    // decide on exactly that plan, so what is decided here is what will be launched.
+    ExistingNodeView node = nodes.get(c.claim().nodeName());
+    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(c.pool().name(), List.of()), current, spot);
+    ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.claim().name(), "consolidation",
+        node.pods(), c.pool(), cheaper, view.daemonSetPods(), node.allocatable(),
+        view.kubelets().getOrDefault(c.pool().name(), KubeletSettings.DEFAULTS)));
+    if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
+      return Verdict.no("not cheaper: no " + (spot ? "spot " : "") + "node under its price of " + money(current) + "/h holds its "
+          + pods + (pods == 1 ? " pod" : " pods"));
+    }
+    if (spot) {
+      replacement = CheaperOfferings.spotToSpot(replacement, cheaper);
+      if (replacement.replacement() == null) {
+        return Verdict.no(replacement.description());
+      }
+    }
+    NodeClaimRequest claim = replacement.replacement();
+    double cheapest = ClaimPrice.perHour(claim, cheaper);
+    return new Verdict(new Command(c.claim(), c.pool(), DisruptionMethod.REPLACE, "replace with a cheaper node: "
+        + money(current) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
+        + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "")
+        + ") for its " + pods + (pods == 1 ? " pod" : " pods"), current), null);
+  }
+
+  /**
+   * Multi-node replace, as upstream's multi-node consolidation with one replacement: the largest group (at least two,
+   * found by binary search over the on-demand candidates of the first one's NodePool, in order) whose pods one new node
+   * holds for less than the group costs, planned exactly as the replacement will plan it. Unlike a deletion, a
+   * replacement is not monotone in the prefix (two small nodes may need a node dearer than they are while three fit one
+   * cheaper than the three), so all of the candidates are tried too when the search did not end with them. The first of
+   * the group is replaced, carrying the others ({@link Command#group}) and their summed price as ceiling; null when no
+   * group does.
+   */
+  private Command multiNodeReplacement(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
+    List<Candidate> onDemand = candidates.stream().filter(c -> !WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())).toList();
+    if (onDemand.size() < 2) {
+      return null;
+    }
+    NodePoolView pool = onDemand.getFirst().pool();
+    List<Candidate> samePool = onDemand.stream().filter(c -> c.pool().name().equals(pool.name())).toList();
+    Command found = largestPrefix(samePool, group -> replaceTogether(group, nodes));
+    if (samePool.size() > 2 && (found == null || found.group().size() + 1 < samePool.size())) {
+      Command all = replaceTogether(samePool, nodes);
+      if (all != null) {
+        return all;
+      }
+    }
+    return found;
+  }
+
+  /** One cheaper node for all of the group's pods, or null. */
+  private Command replaceTogether(List<Candidate> group, Map<String, ExistingNodeView> nodes) {
+    double total = 0;
+    for (Candidate c : group) {
+      total += price(c.claim(), c.pool());
+    }
+    if (Double.isNaN(total)) {
+      return null;
+    }
+    ProvisioningPlan simulated = simulate(group, nodes);
+    if (!simulated.unschedulable().isEmpty() || simulated.claims().isEmpty()) {
+      return null;
+    }
+    Candidate lead = group.getFirst();
+    List<PodSpecView> pods = new ArrayList<>();
+    Resources replaced = Resources.ZERO;
+    for (Candidate c : group) {
+      ExistingNodeView node = nodes.get(c.claim().nodeName());
+      pods.addAll(node.pods());
+      replaced = replaced.plus(node.allocatable());
+    }
+    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), total);
+    ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(lead.claim().name(), "consolidation",
+        pods, lead.pool(), cheaper, view.daemonSetPods(), replaced, view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS)));
+    if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
+      return null;
+    }
+    NodeClaimRequest claim = replacement.replacement();
+    double cheapest = ClaimPrice.perHour(claim, cheaper);
+    int moved = replacement.reschedulablePods();
+    return new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
+        + names(group) + ") with one cheaper node: " + money(total) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
+        + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "") + ") for their "
+        + moved + (moved == 1 ? " pod" : " pods"), total, group.subList(1, group.size()).stream().map(Candidate::claim).toList());
+  }
+
+  /** The largest k (2 or more) such that the first k candidates' pods all fit on the remaining nodes; 0 when none. */
+  private int largestDeletablePrefix(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
+    Integer fits = largestPrefix(candidates, set -> {
+      ProvisioningPlan plan = simulate(set, nodes);
+      return plan.claims().isEmpty() && plan.unschedulable().isEmpty() ? set.size() : null;
+    });
+    return fits == null ? 0 : fits;
+  }
+
+  /**
+   * Binary search over the prefixes of two or more candidates, as upstream's multi-node consolidation: what
+   * {@code attempt} gives for the largest prefix it gives something for; null when none.
+   */
+  private static <T> T largestPrefix(List<Candidate> candidates, Function<List<Candidate>, T> attempt) {
+    int lo = 2;
+    int hi = candidates.size();
+    T best = null;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      T found = attempt.apply(candidates.subList(0, mid));
+      if (found != null) {
+        best = found;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Why no node is consolidated while pods are pending, or null: some of the pending pods no claim holds room for need
+   * new nodes (planned on every node not going away). Karpenter's consolidation simulates the pending pods with the
+   * candidates' and deletes nothing while a new node is needed (it replaces only when one cheaper node holds the pending
+   * pods too); Farrier waits, as deleting or replacing nodes in the middle of a scale-up only adds to it. Pods no NodePool
+   * can take do not hold it (as upstream, their scheduling errors are not the candidates').
+   */
+  private String waitingForPending() {
+    if (view.pendingPods().isEmpty()) {
+      return null;
+    }
+    List<ExistingNodeView> staying = view.nodes().stream().filter(n -> !leaving.contains(n.name())).toList();
+    ProvisioningPlan plan = new ProvisioningPlanner().plan(new ProvisioningSnapshot(view.pendingPods(), pools, view.instanceTypes(),
+        view.daemonSetPods(), staying, view.kubelets()), "consolidation", ClaimNamer.standard());
+    List<String> needing = plan.claims().stream().flatMap(c -> c.pods().stream()).map(PodRef::key).toList();
+    if (needing.isEmpty()) {
+      return null;
+    }
+    return needing.size() == 1 ? "pending pod " + needing.getFirst() + " needs a new node: consolidation waits until it has one"
+        : needing.size() + " pending pods need new nodes (" + needing.getFirst() + ", ...): consolidation waits until they have them";
+  }
+
+  /** Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. */
+  private ProvisioningPlan simulate(List<Candidate> set, Map<String, ExistingNodeView> nodes) {
+    Set<String> removed = new HashSet<>(leaving);
+    List<PodSpecView> pods = new ArrayList<>();
+    for (Candidate c : set) {
+      removed.add(c.claim().nodeName());
+      nodes.get(c.claim().nodeName()).pods().stream().filter(PodSpecView::reschedulable).forEach(pods::add);
+    }
+    List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name())).toList();
+    ProvisioningSnapshot snapshot = new ProvisioningSnapshot(pods, pools, view.instanceTypes(), view.daemonSetPods(), remaining,
+        view.kubelets());
+    return new ProvisioningPlanner().plan(snapshot, "consolidation", ClaimNamer.standard());
+  }
+
+  /** The candidate's own price: its instance type's offering in its zone and capacity type; NaN when unknown. */
+  private double price(NodeClaimView claim, NodePoolView pool) {
+    for (InstanceTypeView t : view.instanceTypes().getOrDefault(pool.name(), List.of())) {
+      if (t.name().equals(claim.instanceType())) {
+        for (OfferingView o : t.offerings()) {
+          if (o.zone().equals(claim.zone()) && o.capacityType().equals(claim.capacityType())) {
+            return o.pricePerHour();
+          }
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
+  private static String names(List<Candidate> candidates) {
+    return candidates.stream().map(c -> c.claim().name()).collect(Collectors.joining(", "));
+  }
+
+  private static String money(double perHour) {
+    return Double.isNaN(perHour) ? "(unknown)" : String.format(Locale.ROOT, "$%.4f", perHour);
+  }
+}

@@ -1,0 +1,405 @@
+package dev.farrier.planner;
+
+import static dev.farrier.planner.Fixtures.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.model.CandidateDecision;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.model.DisruptionPlan;
+import dev.farrier.model.PodRef;
+import dev.farrier.model.Resources;
+import dev.farrier.model.Toleration;
+import dev.farrier.model.WellKnown;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Consolidation of underutilized nodes with the provisioning scheduler: a node whose pods fit on the other nodes is
+ * deleted, several at once when they all fit (multi-node), one whose pods need one cheaper node is replaced with a price
+ * ceiling, and every candidate not consolidated says why (would not fit, not cheaper, spot, PDB, budget).
+ */
+class UnderutilizationTest {
+  private static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
+  private static final List<InstanceTypeView> TYPES = List.of(
+      type("m5.large", "amd64", 2, 8, 29, 0.096),
+      type("m5.xlarge", "amd64", 4, 16, 58, 0.192),
+      type("m5.2xlarge", "amd64", 8, 32, 58, 0.384));
+
+  /** A node of {@code type} with pods of {@code milliCpu} each, and its claim. */
+  private record Node(NodeClaimView claim, ExistingNodeView view) {}
+
+  private static Node node(String name, String type, String capacityType, long... podMilliCpu) {
+    return node(name, TYPES.stream().filter(x -> x.name().equals(type)).findFirst().orElseThrow(), capacityType, podMilliCpu);
+  }
+
+  private static Node node(String name, InstanceTypeView t, String capacityType, long... podMilliCpu) {
+    List<PodSpecView> pods = new ArrayList<>();
+    for (int i = 0; i < podMilliCpu.length; i++) {
+      pods.add(pod(name + "-p" + i, podMilliCpu[i], 256));
+    }
+    return node(name, t, capacityType, pods);
+  }
+
+  /** A node of {@code t} with these pods, summarised for its claim as the planning activity does. */
+  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods) {
+    String type = t.name();
+    Map<String, String> labels = new TreeMap<>(t.labels());
+    labels.put(WellKnown.HOSTNAME_LABEL, "node-" + name);
+    labels.put(WellKnown.ZONE_LABEL, "us-east-1a");
+    labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
+    labels.put(WellKnown.NODEPOOL_LABEL, "default");
+    var view = new ExistingNodeView("node-" + name, "default", labels, List.of(), t.allocatable(KubeletSettings.DEFAULTS), pods,
+        Resources.ZERO, true, true);
+    var claim = new NodeClaimView(name, "default", "default", "node-" + name, "i-" + name, "ami-new", "amd64", "hash-default",
+        capacityType, type, "us-east-1a", true, true, false, false, false, false, NOW - HOUR, null, null, null,
+        PodsOnNode.of(pods), false, false).withPodEvents(NOW - HOUR, NOW - HOUR, null);
+    return new Node(claim, view);
+  }
+
+  private static Node node(String name, String type, long... podMilliCpu) {
+    return node(name, type, WellKnown.CAPACITY_ON_DEMAND, podMilliCpu);
+  }
+
+  private static NodePoolView pool() {
+    return Fixtures.pool("default").withConsolidation("WhenEmptyOrUnderutilized", "0s");
+  }
+
+  private static DisruptionSnapshot snapshot(NodePoolView pool, Map<String, Double> cost, Map<String, String> pdb, Node... nodes) {
+    return snapshot(pool, TYPES, cost, pdb, nodes);
+  }
+
+  private static DisruptionSnapshot snapshot(NodePoolView pool, List<InstanceTypeView> types, Map<String, Double> cost,
+      Map<String, String> pdb, Node... nodes) {
+    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", types), List.of(), Map.of(),
+        pdb, cost);
+    return new DisruptionSnapshot(NOW, List.of(pool), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
+  }
+
+  private static DisruptionPlan plan(Node... nodes) {
+    return new DisruptionPlanner().plan(snapshot(pool(), Map.of(), Map.of(), nodes));
+  }
+
+  private static String decision(DisruptionPlan plan, String claim) {
+    return plan.decisions().stream().filter(d -> d.nodeClaim().equals(claim)).map(CandidateDecision::reason).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aNodeWhosePodsFitOnAnotherIsDeletedOneARound() {
+    var plan = plan(node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals("a", c.nodeClaim());
+    assertEquals(DisruptionMethod.DELETE, c.method());
+    assertEquals("underutilized", c.reason());
+    assertEquals("its 1 pod fits on the other nodes", c.detail());
+    assertTrue(c.consolidation());
+    assertTrue(decision(plan, "b").contains("underutilized but another consolidation was chosen this round (a)"), decision(plan, "b"));
+  }
+
+  @Test
+  void severalNodesWhosePodsAllFitOnTheRestAreDeletedTogetherCheapestToDisruptFirst() {
+    var twoAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("2")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var plan = new DisruptionPlanner().plan(snapshot(twoAtATime, Map.of("node-big", 5.0, "node-a", 1.0, "node-b", 1.0), Map.of(),
+        node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500), node("big", "m5.2xlarge", 500)));
+    assertEquals(Set.of("a", "b"), plan.commands().stream().map(DisruptionCommand::nodeClaim).collect(Collectors.toSet()), plan.toString());
+    assertTrue(plan.commands().getFirst().detail().startsWith("multi-node: the pods of 2 nodes (a, b) fit on the other nodes"));
+    assertTrue(decision(plan, "big").contains("another consolidation was chosen this round (multi-node of 2)"), decision(plan, "big"));
+  }
+
+  @Test
+  void severalNodesWhosePodsOneCheaperNodeHoldsAreReplacedByIt() {
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    // 1.5 CPU on each of three 4-CPU nodes: nowhere else to go, and one 8-CPU node ($0.384) is under the three ($0.576).
+    var plan = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500)));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals("a", c.nodeClaim());
+    assertEquals(DisruptionMethod.REPLACE, c.method());
+    assertEquals(List.of("b", "c"), c.consolidatedWith());
+    assertEquals(0.576, c.maxPricePerHour(), 1e-9, "the ceiling is the group's summed price");
+    assertTrue(c.detail().startsWith("multi-node: replace 3 nodes (a, b, c) with one cheaper node: $0.5760/h to "), c.detail());
+    assertTrue(c.detail().contains("(m5.2xlarge) for their 3 pods"), c.detail());
+    assertTrue(decision(plan, "b").contains("consolidated with a into one cheaper node (multi-node of 3)"), decision(plan, "b"));
+
+    // Checked again as the replacement's workflow does, weighing the group alone: it still stands.
+    var again = new DisruptionPlanner().recheck(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500)), Set.of("a", "b", "c"));
+    assertEquals(List.of("b", "c"), again.commands().getFirst().consolidatedWith(), again.toString());
+    // Weighing the lead alone (how a single-node consolidation is checked), the group is not seen.
+    var alone = new DisruptionPlanner().recheck(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500)), "a");
+    assertTrue(alone.commands().getFirst().consolidatedWith().isEmpty(), alone.toString());
+
+    // With a budget of one, no group: each alone is replaced by a smaller node.
+    var single = plan(node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500));
+    assertTrue(single.commands().getFirst().consolidatedWith().isEmpty(), single.toString());
+  }
+
+  @Test
+  void aGroupIsFoundWhenOnlyAllOfTheCandidatesAreCheaperAsOneNode() {
+    // On-demand only, as the e2e NodePool: a cheaper spot node would make the smaller groups cheaper too.
+    List<InstanceTypeView> onDemand = TYPES.stream().map(t -> new InstanceTypeView(t.name(), t.arch(), t.labels(), t.capacity(),
+        t.offerings().stream().filter(o -> WellKnown.CAPACITY_ON_DEMAND.equals(o.capacityType())).toList())).toList();
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    // In order of disruption cost: a and b need an 8-CPU node ($0.384) dearer than they are ($0.288), so no smaller
+    // group holds, while a, b and c ($0.480) fit that node together. Alone, a's pod fits beside c's.
+    var plan = new DisruptionPlanner().plan(snapshot(threeAtATime, onDemand, Map.of("node-a", 1.0, "node-b", 2.0, "node-c", 3.0),
+        Map.of(), node("a", "m5.large", 1500), node("b", "m5.xlarge", 1000, 1000, 1000), node("c", "m5.xlarge", 1500)));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method(), c.toString());
+    assertEquals("a", c.nodeClaim());
+    assertEquals(List.of("b", "c"), c.consolidatedWith());
+    assertEquals(0.48, c.maxPricePerHour(), 1e-9);
+    assertTrue(c.detail().contains("(m5.2xlarge) for their 5 pods"), c.detail());
+  }
+
+  @Test
+  void twoNodesAreEnoughForAGroupAndNodesOutsideItSayAnotherWasChosen() {
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var two = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500)));
+    assertEquals(List.of("b"), two.commands().getFirst().consolidatedWith(), two.toString());
+    assertEquals(0.384, two.commands().getFirst().maxPricePerHour(), 1e-9);
+
+    // d is full (no home for the others' pods) and past the budget of three: the group is a, b, c.
+    var four = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500), node("c", "m5.xlarge", 1500), node("d", "m5.large", 1900)));
+    assertEquals(List.of("b", "c"), four.commands().getFirst().consolidatedWith(), four.toString());
+    assertTrue(decision(four, "d").contains("underutilized but another consolidation was chosen this round (multi-node of 3)"),
+        decision(four, "d"));
+  }
+
+  @Test
+  void aNodeWhosePodsArePromisedToAReplacementWaitsForIt() {
+    var promised = Map.of("node-b", "its pods are promised to nodeclaim r, which holds room for them");
+    var b = node("b", "m5.2xlarge", 500);
+    var view = new ConsolidationView(List.of(b.view()), Map.of("default", TYPES), List.of(), Map.of(), Map.of(), Map.of(), false, promised);
+    var plan = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()), List.of(b.claim()), IMAGES, Map.of(), view));
+    assertTrue(plan.commands().isEmpty(), plan.toString());
+    assertTrue(decision(plan, "b").contains("underutilized but its pods are promised to nodeclaim r"), decision(plan, "b"));
+  }
+
+  @Test
+  void aNodeWhosePodsNeedOneCheaperNodeIsReplacedUnderItsPrice() {
+    var plan = plan(node("big", "m5.2xlarge", 500));
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method());
+    assertEquals(0.384, c.maxPricePerHour(), 1e-9);
+    assertTrue(c.detail().startsWith("replace with a cheaper node: $0.3840/h to $0.0384/h (m5.large"), c.detail());
+  }
+
+  @Test
+  void aReplacementThatIsNotCheaperIsNoConsolidation() {
+    var onDemandOnly = Fixtures.pool("default", 0, List.of(req(WellKnown.CAPACITY_TYPE_LABEL, "In", "on-demand")), List.of())
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var plan = new DisruptionPlanner().plan(snapshot(onDemandOnly, Map.of(), Map.of(), node("a", "m5.large", 1500)));
+    assertTrue(plan.commands().isEmpty());
+    assertTrue(decision(plan, "a").contains("underutilized but not cheaper: no node under its price of $0.0960/h holds its 1 pod"),
+        decision(plan, "a"));
+  }
+
+  @Test
+  void aSpotNodeIsOnlyDeletedNeverReplaced() {
+    var plan = plan(node("s", "m5.2xlarge", WellKnown.CAPACITY_SPOT, 500));
+    assertTrue(plan.commands().isEmpty());
+    assertTrue(decision(plan, "s").contains("a spot node is consolidated only by deletion"), decision(plan, "s"));
+    var withRoom = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-b", 2.0, "node-s", 1.0), Map.of(),
+        node("s", "m5.2xlarge", WellKnown.CAPACITY_SPOT, 500), node("b", "m5.2xlarge", 500, 500)));
+    assertEquals(List.of("s"), withRoom.commands().stream().map(DisruptionCommand::nodeClaim).toList(), "deleted when its pods fit");
+  }
+
+  /** A big spot node with one small pod, and a catalogue of {@code cheaper} small types whose spot offerings cost less. */
+  private static DisruptionPlan spotToSpot(int cheaper, boolean gate) {
+    List<InstanceTypeView> types = new ArrayList<>();
+    InstanceTypeView big = type("m5.8xlarge", "amd64", 32, 128, 234, 1.536);
+    types.add(big);
+    for (int i = 0; i < cheaper; i++) {
+      // Spot at 0.4 x price: every one under the big node's $0.6144/h, t0 the cheapest.
+      types.add(type("t" + i + ".large", "amd64", 2, 8, 29, 0.05 + 0.01 * i));
+    }
+    var n = node("s", big, WellKnown.CAPACITY_SPOT, 500);
+    var view = new ConsolidationView(List.of(n.view()), Map.of("default", types), List.of(), Map.of(), Map.of(), Map.of(), gate);
+    return new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()), List.of(n.claim()), IMAGES, Map.of(), view));
+  }
+
+  @Test
+  void withSpotToSpotOnASpotNodeIsReplacedUnderItsSpotPriceWhenFifteenCheaperSpotTypesHoldItsPods() {
+    var plan = spotToSpot(20, true);
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method(), plan.toString());
+    assertEquals(1.536 * 0.4, c.maxPricePerHour(), 1e-9, "the ceiling is the node's own spot price");
+    assertTrue(c.detail().startsWith("replace with a cheaper node: $0.6144/h to $0.0200/h (t0.large and 14 other types)"), c.detail());
+
+    var off = spotToSpot(20, false);
+    assertTrue(off.commands().isEmpty(), "the gate is off by default");
+    assertTrue(decision(off, "s").contains("spot-to-spot consolidation is off"), decision(off, "s"));
+  }
+
+  @Test
+  void withSpotToSpotOnFewerThanFifteenCheaperSpotTypesLeaveTheNodeAndSaySo() {
+    var plan = spotToSpot(14, true);
+    assertTrue(plan.commands().isEmpty(), plan.toString());
+    assertTrue(decision(plan, "s").contains("spot-to-spot consolidation needs 15 cheaper spot instance types that hold its pods,"
+        + " found 14"), decision(plan, "s"));
+    assertEquals(DisruptionMethod.REPLACE, spotToSpot(15, true).commands().getFirst().method(), "15 are enough");
+  }
+
+  @Test
+  void podsThatFitNowhereElseKeepTheirNode() {
+    // The pod needs a label only its own node has: no other node and no NodePool can take it.
+    var special = node("a", "m5.xlarge", 500);
+    Map<String, String> labels = new TreeMap<>(special.view().labels());
+    labels.put("special", "yes");
+    var pod = withSelector(special.view().pods().getFirst(), Map.of("special", "yes"));
+    var view = new ExistingNodeView(special.view().name(), "default", labels, List.of(), special.view().allocatable(), List.of(pod),
+        Resources.ZERO, true, true);
+    var plan = plan(new Node(special.claim(), view), node("b", "m5.2xlarge", 500));
+    assertTrue(decision(plan, "a").contains("underutilized but its pods would not fit elsewhere: default/a-p0"), decision(plan, "a"));
+  }
+
+  @Test
+  void aPdbAllowingNoEvictionABudgetOfZeroDoNotDisruptAndWhenEmptyHoldIt() {
+    var pdb = new DisruptionPlanner().plan(snapshot(pool(), Map.of(), Map.of("node-a", "PodDisruptionBudget default/web allows no"
+        + " eviction of pod default/a-p0 now"), node("a", "m5.xlarge", 500), node("b", "m5.2xlarge", 500)));
+    assertEquals(List.of("b"), pdb.commands().stream().map(DisruptionCommand::nodeClaim).toList());
+    assertTrue(decision(pdb, "a").contains("underutilized but PodDisruptionBudget default/web allows no eviction"), decision(pdb, "a"));
+
+    var noBudget = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("0", "Underutilized")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var held = new DisruptionPlanner().plan(snapshot(noBudget, Map.of(), Map.of(), node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500)));
+    assertTrue(held.commands().isEmpty());
+    assertTrue(decision(held, "a").contains("underutilized but budget exhausted: budget 0 allows 0"), decision(held, "a"));
+
+    var whenEmpty = Fixtures.pool("default").withConsolidation("WhenEmpty", "0s");
+    assertTrue(new DisruptionPlanner().plan(snapshot(whenEmpty, Map.of(), Map.of(), node("a", "m5.xlarge", 500),
+        node("b", "m5.xlarge", 500))).commands().isEmpty());
+  }
+
+  @Test
+  void aPodWithoutAControllerKeepsItsNodeOutOfConsolidationUnlessItToleratesTheDisruptedTaint() {
+    InstanceTypeView xlarge = TYPES.get(1);
+    PodSpecView owned = pod("a-p0", 500, 256);
+    PodSpecView bare = new PodSpecView(new PodRef("default", "a-bare", "uid-a-bare"), Resources.of(100, 64 * MIB, 1), Map.of(),
+        List.of(), List.of(), null, false);
+    // a's pods would fit on b, as b's on a: a would go first (cheaper to disrupt), but its drain would hold the bare pod.
+    var plan = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-a", 1.0, "node-b", 2.0), Map.of(),
+        node("a", xlarge, WellKnown.CAPACITY_ON_DEMAND, List.of(owned, bare)), node("b", "m5.xlarge", 500)));
+    assertEquals(List.of("b"), plan.commands().stream().map(DisruptionCommand::nodeClaim).toList(), plan.toString());
+    assertTrue(decision(plan, "a").contains("underutilized but pod default/a-bare has no controller: a drain would hold it"),
+        decision(plan, "a"));
+
+    // A pod tolerating karpenter.sh/disrupted is left on the node by the drain, not held: it does not keep the node.
+    PodSpecView tolerating = new PodSpecView(bare.pod(), bare.requests(), Map.of(), List.of(),
+        List.of(new Toleration(WellKnown.DISRUPTED_TAINT_KEY, "Exists", null, null)), null, false);
+    var left = new DisruptionPlanner().plan(snapshot(pool(), Map.of("node-a", 1.0, "node-b", 2.0), Map.of(),
+        node("a", xlarge, WellKnown.CAPACITY_ON_DEMAND, List.of(owned, tolerating)), node("b", "m5.xlarge", 500)));
+    assertEquals(List.of("a"), left.commands().stream().map(DisruptionCommand::nodeClaim).toList(), left.toString());
+  }
+
+  @Test
+  void noNodeIsConsolidatedWhilePendingPodsNeedANewNodeButPodsThatFitOrFitNowhereDoNotHoldIt() {
+    Node a = node("a", "m5.xlarge", 500);
+    Node b = node("b", "m5.xlarge", 500);
+    PodSpecView big = pod("big", 7_000, 256); // no node has 7 CPUs free: it needs an m5.2xlarge
+    var waiting = new DisruptionPlanner().plan(withPending(List.of(big), a, b));
+    assertTrue(waiting.commands().isEmpty(), waiting.toString());
+    assertTrue(decision(waiting, "a").contains("underutilized but pending pod default/big needs a new node: consolidation waits"),
+        decision(waiting, "a"));
+
+    PodSpecView small = pod("small", 100, 64); // fits on a or b as they are: the kube-scheduler places it
+    PodSpecView nowhere = withSelector(pod("nowhere", 100, 64), Map.of("special", "yes")); // no NodePool can take it
+    var going = new DisruptionPlanner().plan(withPending(List.of(small, nowhere), a, b));
+    assertEquals(List.of("a"), going.commands().stream().map(DisruptionCommand::nodeClaim).toList(), going.toString());
+  }
+
+  private static DisruptionSnapshot withPending(List<PodSpecView> pending, Node... nodes) {
+    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
+        Map.of(), Map.of(), false, Map.of(), pending);
+    return new DisruptionSnapshot(NOW, List.of(pool()), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
+  }
+
+  @Test
+  void aRecheckWeighsTheClaimItWasPlannedFor() {
+    var snapshot = snapshot(pool(), Map.of(), Map.of(), node("a", "m5.xlarge", 500), node("b", "m5.xlarge", 500));
+    assertEquals(List.of("a"), new DisruptionPlanner().plan(snapshot).commands().stream().map(DisruptionCommand::nodeClaim).toList());
+    assertEquals(List.of("b"), new DisruptionPlanner().recheck(snapshot, "b").commands().stream().map(DisruptionCommand::nodeClaim)
+        .toList());
+  }
+
+  /**
+   * On random fleets: never more consolidations than the budget allows, the pods of every node deleted fit on the nodes
+   * left, and a replacement is only ever planned under the price of the node it replaces, for a node whose pods one
+   * cheaper node holds.
+   */
+  @RepeatedTest(200)
+  void consolidationNeverExceedsBudgetsNeverStrandsPodsAndNeverRaisesPrice(RepetitionInfo repetition) {
+    Random random = new Random(repetition.getCurrentRepetition());
+    List<Node> fleet = new ArrayList<>();
+    int count = 2 + random.nextInt(6);
+    Map<String, Double> cost = new HashMap<>();
+    for (int i = 0; i < count; i++) {
+      String type = TYPES.get(random.nextInt(TYPES.size())).name();
+      long[] pods = new long[1 + random.nextInt(3)];
+      for (int p = 0; p < pods.length; p++) {
+        pods[p] = 100 + random.nextInt(1500);
+      }
+      fleet.add(node("n" + i, type, random.nextBoolean() ? WellKnown.CAPACITY_SPOT : WellKnown.CAPACITY_ON_DEMAND, pods));
+      cost.put("node-n" + i, random.nextDouble() * 3);
+    }
+    int budget = 1 + random.nextInt(3);
+    var pool = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of(String.valueOf(budget), "Underutilized")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var snapshot = snapshot(pool, cost, Map.of(), fleet.toArray(Node[]::new));
+    var plan = new DisruptionPlanner().plan(snapshot);
+
+    assertTrue(plan.commands().size() <= budget, plan.commands() + " over a budget of " + budget);
+    Set<String> deleted = plan.commands().stream().filter(c -> c.method() == DisruptionMethod.DELETE)
+        .map(DisruptionCommand::nodeName).collect(Collectors.toSet());
+    if (!deleted.isEmpty()) {
+      List<PodSpecView> moved = fleet.stream().filter(n -> deleted.contains(n.view().name())).flatMap(n -> n.view().pods().stream()).toList();
+      List<ExistingNodeView> left = fleet.stream().map(Node::view).filter(v -> !deleted.contains(v.name())).toList();
+      var check = new ProvisioningPlanner().plan(new ProvisioningSnapshot(moved, List.of(pool), Map.of("default", TYPES), List.of(), left,
+          Map.of()), "check", ClaimNamer.standard());
+      assertTrue(check.claims().isEmpty() && check.unschedulable().isEmpty(), "pods of " + deleted + " strand: " + check);
+    }
+    for (DisruptionCommand c : plan.commands().stream().filter(c -> c.method() == DisruptionMethod.REPLACE).toList()) {
+      // A single node, or a multi-node group: the lead and the claims it was consolidated with.
+      List<Node> group = fleet.stream().filter(n -> n.claim().name().equals(c.nodeClaim()) || c.consolidatedWith().contains(n.claim().name()))
+          .toList();
+      assertEquals(1 + c.consolidatedWith().size(), group.size(), "every member of the group is in the fleet");
+      assertTrue(plan.commands().size() == 1 || c.consolidatedWith().isEmpty(), "a multi-node replace is the round's only command");
+      double price = 0;
+      List<PodSpecView> pods = new ArrayList<>();
+      for (Node replaced : group) {
+        assertEquals(WellKnown.CAPACITY_ON_DEMAND, replaced.claim().capacityType(), "a spot node is never replaced");
+        price += TYPES.stream().filter(t -> t.name().equals(replaced.claim().instanceType())).findFirst().orElseThrow().offerings()
+            .stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).findFirst().orElseThrow().pricePerHour();
+        pods.addAll(replaced.view().pods());
+      }
+      assertEquals(price, c.maxPricePerHour(), 1e-9, "the ceiling is the node's (the group's) own price");
+      var cheaper = CheaperOfferings.below(TYPES, c.maxPricePerHour());
+      var check = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.nodeClaim(), "check", pods, pool,
+          cheaper, List.of(), Resources.ZERO, KubeletSettings.DEFAULTS));
+      assertTrue(check.replacement() != null && check.replacement().pods().size() == pods.size(),
+          "one node under the ceiling holds its pods: " + check);
+      assertTrue(ClaimPrice.perHour(check.replacement(), cheaper) < price, "cheaper than " + price);
+    }
+  }
+}

@@ -1,4 +1,0 @@
-package dev.farrier.workflows.model;
-
-/** A node taint; {@code value} may be empty. */
-public record Taint(String key, String value, String effect) {}

@@ -1,4 +1,0 @@
-package dev.farrier.workflows.model;
-
-/** A pod toleration; operator Equal (default) or Exists; empty effect tolerates every effect. */
-public record Toleration(String key, String operator, String value, String effect) {}

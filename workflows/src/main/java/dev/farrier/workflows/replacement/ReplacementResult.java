@@ -1,4 +1,0 @@
-package dev.farrier.workflows.replacement;
-
-/** How a replacement ended: Done (node gone, replacement Ready) or Aborted (rolled back by an operator). */
-public record ReplacementResult(String nodeClaim, String outcome, String replacementNodeClaim, String replacementNode, int evictedPods) {}
