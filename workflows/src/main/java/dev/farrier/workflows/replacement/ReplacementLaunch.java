@@ -1,7 +1,5 @@
 package dev.farrier.workflows.replacement;
 
-import static dev.farrier.workflows.EventReasons.KIND_NODE;
-
 import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.FailureTypes;
@@ -25,14 +23,15 @@ import org.slf4j.Logger;
 
 /**
  * The replacement's launch, as a child {@code launch/<name>}: planned, started, and waited for until it is initialized.
- * A node that drains now (interrupted, or a forceful expiry: {@link NodeReplacementWorkflowImpl#drainsNow()}) does not
+ * A node that drains now (interrupted, or a forceful expiry: {@link LaunchContext#drainsNow()}) does not
  * wait: the launch is left running ({@link #stillRunning()}) and collected after the drain ({@link #collect()}), or
- * cancelled by an abort ({@link #cancel}); a cancelled launch rolls itself back.
+ * cancelled by an abort ({@link #cancel}); a cancelled launch rolls itself back. It knows the replacement only through
+ * {@link LaunchContext}.
  */
 final class ReplacementLaunch {
   private static final Logger log = Workflow.getLogger(ReplacementLaunch.class);
 
-  private final NodeReplacementWorkflowImpl workflow;
+  private final LaunchContext workflow;
   private final PlanningActivities planning;
   private final String cluster;
   private final DisruptionCommand command;
@@ -41,7 +40,7 @@ final class ReplacementLaunch {
   private Promise<LaunchedNode> pending;
   private CancellationScope pendingScope;
 
-  ReplacementLaunch(NodeReplacementWorkflowImpl workflow, PlanningActivities planning, String cluster,
+  ReplacementLaunch(LaunchContext workflow, PlanningActivities planning, String cluster,
       DisruptionCommand command, LaunchSettings settings) {
     this.workflow = workflow;
     this.planning = planning;
@@ -78,7 +77,7 @@ final class ReplacementLaunch {
     // An abort (or pause) that arrived while planning is honoured before anything is launched.
     workflow.checkpoint();
     String name = plan.replacement().name();
-    workflow.update(workflow.state().withReplacement(name, null));
+    workflow.replacement(name, null);
     @SuppressWarnings("unchecked")
     Promise<LaunchedNode>[] launch = new Promise[1];
     CancellationScope scope = Workflow.newCancellationScope(() -> {
@@ -98,11 +97,13 @@ final class ReplacementLaunch {
       // The launch rolls itself back when cancelled; waiting for it means nothing is left half launched.
       scope.cancel("replacement of " + command.nodeClaim() + " aborted: " + workflow.abortDescription());
     }
+    LaunchedNode launched;
     try {
-      workflow.update(workflow.state().withReplacement(name, launch[0].get()));
+      launched = launch[0].get();
+      workflow.replacement(name, launched);
     } catch (ChildWorkflowFailure failure) {
       if (workflow.abortRequested()) {
-        throw new NodeReplacementWorkflowImpl.AbortRequested();
+        throw new AbortRequested();
       }
       if (workflow.drainsNow()) {
         failedWhileDraining(failure);
@@ -113,9 +114,9 @@ final class ReplacementLaunch {
               + Failures.reason(failure), FailureTypes.REPLACEMENT_LAUNCH_FAILED, failure);
     }
     StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
-        "replacement", name, "node", workflow.state().replacement().nodeName());
+        "replacement", name, "node", launched.nodeName());
     if (workflow.abortRequested()) {
-      throw new NodeReplacementWorkflowImpl.AbortRequested();
+      throw new AbortRequested();
     }
   }
 
@@ -129,11 +130,12 @@ final class ReplacementLaunch {
     if (pending == null) {
       return;
     }
-    String name = workflow.state().replacementName();
+    String name = workflow.replacementName();
     try {
-      workflow.update(workflow.state().withReplacement(name, pending.get()));
+      LaunchedNode launched = pending.get();
+      workflow.replacement(name, launched);
       StructuredLog.info(log, "replacement initialized", "nodeclaim", command.nodeClaim(),
-          "replacement", name, "node", workflow.state().replacement().nodeName());
+          "replacement", name, "node", launched.nodeName());
     } catch (ChildWorkflowFailure failure) {
       failedWhileDraining(failure);
     }
@@ -148,21 +150,21 @@ final class ReplacementLaunch {
     if (!pending.isCompleted()) {
       pendingScope.cancel(why);
     }
-    String name = workflow.state().replacementName();
+    String name = workflow.replacementName();
     try {
-      workflow.update(workflow.state().withReplacement(name, pending.get()));
+      workflow.replacement(name, pending.get());
     } catch (ChildWorkflowFailure cancelled) {
-      workflow.update(workflow.state().withReplacement(name, null)); // the launch rolled itself back
+      workflow.replacement(name, null); // the launch rolled itself back
     }
     pending = null;
   }
 
   private void failedWhileDraining(ChildWorkflowFailure failure) {
-    String name = workflow.state().replacementName();
+    String name = workflow.replacementName();
     StructuredLog.warn(log, "replacement of an " + workflow.goingAway() + " node failed to launch", "nodeclaim",
         command.nodeClaim(), "node", command.nodeName(), "replacement", name, "error", Failures.reason(failure));
-    workflow.events().warning(KIND_NODE, workflow.nodeNameOrClaim(), EventReasons.LAUNCH_FAILED, "replacement " + name
-        + " failed to launch: " + Failures.reason(failure) + "; the " + workflow.goingAway() + " node is drained anyway");
-    workflow.update(workflow.state().withReplacement(name, null));
+    workflow.warnOnNode(EventReasons.LAUNCH_FAILED, "replacement " + name + " failed to launch: "
+        + Failures.reason(failure) + "; the " + workflow.goingAway() + " node is drained anyway");
+    workflow.replacement(name, null);
   }
 }

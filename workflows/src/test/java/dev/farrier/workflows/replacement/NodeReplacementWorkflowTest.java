@@ -147,7 +147,7 @@ class NodeReplacementWorkflowTest {
     List<String> steps = test.journal.steps();
     assertEquals("recheckDisruption " + OLD + " empty", steps.getFirst(), steps.toString());
     assertEquals("taintDisrupted " + OLD_NODE, steps.get(1));
-    assertTrue(test.env.currentTimeMillis() - started >= NodeReplacementWorkflowImpl.CONSOLIDATION_RECHECK_DELAY.toMillis());
+    assertTrue(test.env.currentTimeMillis() - started >= ReplacementSteps.CONSOLIDATION_RECHECK_DELAY.toMillis());
   }
 
   @Test
@@ -399,7 +399,7 @@ class NodeReplacementWorkflowTest {
 
   @Test
   void aDrainBlockedForDaysContinuesAsNewAndStillFinishesOnce() {
-    int blockedPasses = NodeReplacementWorkflowImpl.MAX_DRAIN_PASSES_PER_RUN + 10;
+    int blockedPasses = Drain.MAX_DRAIN_PASSES_PER_RUN + 10;
     AtomicInteger passes = new AtomicInteger();
     test.nodes.onDrainStep(request -> {
       int pass = passes.incrementAndGet();
