@@ -163,7 +163,7 @@ class RolloutEndsOnTargetTest {
     assertEquals(UpgradeResult.FAILED, result.outcome(), result.cause());
     assertTrue(result.cause().startsWith("1 node(s) of h10-arm, h10-x86 not on the target images"), result.cause());
     assertTrue(result.cause().contains("h10-x86-9 (node node-h10-x86-9) runs ami-stale: nothing on the node"), result.cause());
-    assertEquals(NodePoolUpgradeWorkflowImpl.TARGET_CHECKS, test.journal.countStartingWith("offTarget"));
+    assertEquals(TargetCheck.TARGET_CHECKS, test.journal.countStartingWith("offTarget"));
   }
 
   /**
