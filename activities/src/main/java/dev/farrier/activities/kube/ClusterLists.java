@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where {@link Fabric8Cluster}'s lists come from: the API server on every call ({@link LiveLists}) or the worker's
- * informers ({@link ClusterCache}). Gets, and the pods a drain reads, always go to the API server. Callers treat the
- * objects returned as read-only: a cache hands out the instances it keeps.
+ * Where the lists of {@link Fabric8ClusterReader} and {@link Fabric8NodeClaimStore} come from: the API server on every
+ * call ({@link LiveLists}) or the worker's informers ({@link ClusterCache}). Gets, and the pods a drain reads, always
+ * go to the API server. Callers treat the objects returned as read-only: a cache hands out the instances it keeps.
  */
 interface ClusterLists {
   List<NodePool> nodePools();

@@ -27,10 +27,12 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * Writes core/v1 Events about Nodes and NodeClaims. Events of cluster-scoped objects live in {@code default}, and
- * carry the object's UID so {@code kubectl describe} shows them.
+ * {@link EventSink} on the fabric8 client: writes core/v1 Events about Nodes and NodeClaims, and about pods. Events of
+ * cluster-scoped objects live in {@code default}, and carry the object's UID so {@code kubectl describe} shows them.
+ * An Event's name derives from its object, reason and message, so a retry or a repeat bumps the stored Event's count
+ * instead of creating another.
  */
-final class EventRecorder {
+final class EventRecorder implements EventSink {
   static final String COMPONENT = "farrier";
   static final String NAMESPACE = "default";
   private static final int MAX_MESSAGE = 1024;
@@ -46,7 +48,8 @@ final class EventRecorder {
     this.instance = instance;
   }
 
-  void record(ClusterEvent event) {
+  @Override
+  public void recordEvent(ClusterEvent event) {
     Instant at = clock.instant();
     String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
     String name = eventName(event);
@@ -85,7 +88,8 @@ final class EventRecorder {
    * last counted, so a repeat every planning round costs one read, and a restarted worker does not repeat it either.
    * Returns whether it wrote.
    */
-  boolean recordPod(PodEvent event, Duration window) {
+  @Override
+  public boolean recordPodEvent(PodEvent event, Duration window) {
     Instant at = clock.instant();
     String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
     String name = podEventName(event);

@@ -25,7 +25,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Eviction and forced deletion of pods, with the pod's UID as a precondition, and the pod reads a drain needs.
+ * {@link PodEvictor} on the fabric8 client: eviction and forced deletion of pods, with the pod's UID as a
+ * precondition (a pod already gone or replaced answers gone, so both are idempotent), and the pod reads a drain needs.
  * Raw requests rather than the client's {@code evict()}, because that returns a bare {@code false} on 429 and drops
  * the server's Status, whose cause names the blocking PodDisruptionBudget.
  *
@@ -34,7 +35,7 @@ import java.util.regex.Pattern;
  * honouring Retry-After, inside one call: a refused eviction then waited tens of seconds and the activity's
  * heartbeat timed out). A refusal is returned as a fact at once; retrying is the drain workflow's business.
  */
-final class PodEvictions implements AutoCloseable {
+final class PodEvictions implements PodEvictor, AutoCloseable {
   /** When the server sends no Retry-After: about the time a replacement pod takes to become ready again. */
   static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
   /** The bound of one call; the drain pass heartbeats between calls and its heartbeat timeout is 10 s. */
@@ -55,7 +56,8 @@ final class PodEvictions implements AutoCloseable {
   }
 
   /** The pods bound to {@code nodeName}, in one bounded LIST. */
-  List<Pod> podsOn(String nodeName) {
+  @Override
+  public List<Pod> listPodsOnNode(String nodeName) {
     return client.pods().inAnyNamespace().withField("spec.nodeName", nodeName).list().getItems();
   }
 
@@ -64,7 +66,8 @@ final class PodEvictions implements AutoCloseable {
     client.close();
   }
 
-  EvictionOutcome evict(Pod pod) throws PdbBlockedException {
+  @Override
+  public EvictionOutcome evictPod(Pod pod) throws PdbBlockedException {
     String namespace = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     Map<String, Object> eviction = new LinkedHashMap<>();
@@ -94,7 +97,8 @@ final class PodEvictions implements AutoCloseable {
     throw failure("evict pod " + namespace + "/" + name, code, status, request);
   }
 
-  boolean delete(Pod pod, Long gracePeriodSeconds) {
+  @Override
+  public boolean deletePod(Pod pod, Long gracePeriodSeconds) {
     String namespace = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     Map<String, Object> options = new LinkedHashMap<>();
