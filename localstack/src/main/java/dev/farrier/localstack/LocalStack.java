@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Farrier's local stack: a real Temporal dev server and a real Kubernetes control plane (etcd, kube-apiserver,
  * kube-controller-manager, kube-scheduler, and kwok playing the kubelet of simulated nodes), all on free loopback
- * ports, started and stopped by this class.
+ * ports, started and stopped by this class. Longer than 400 lines on purpose: its processes start in the order they
+ * depend on (etcd before the API server, the API server before the controllers and kwok), each awaited ready, and one
+ * path closes whatever started when a step fails; the command lines are in {@link KubernetesCommands} and
+ * {@link TemporalCommands}.
  *
  * <pre>{@code
  * try (LocalStack stack = LocalStack.builder().temporalUiPort(0)

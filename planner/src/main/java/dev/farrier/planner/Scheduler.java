@@ -21,7 +21,9 @@ import java.util.function.Function;
 
 /**
  * One run of the provisioning planner over one snapshot (see {@link ProvisioningPlanner} for the rules). Mutable
- * state lives here and dies with the run.
+ * state lives here and dies with the run. Longer than 400 lines on purpose: the placement loop (existing nodes, claims
+ * in flight, new claims, and the relaxation of preferences between passes) is one algorithm whose steps share the
+ * run's indexes; split, each part would need them all.
  */
 final class Scheduler {
   /** Passes over pods that failed but may fit once others are placed (pod affinity, spread minimums). */
