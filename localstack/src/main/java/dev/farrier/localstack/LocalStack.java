@@ -384,6 +384,7 @@ public final class LocalStack implements AutoCloseable {
     if (watchdog != null) {
       watchdog.close();
     }
+    freePorts.close();
     if (ownsRunDir) {
       deleteData();
     }
@@ -597,38 +598,15 @@ public final class LocalStack implements AutoCloseable {
 
     /**
      * Starts the enabled components and waits until each is ready. On failure everything already started is
-     * stopped and a {@link LocalStackException} names the component and ends with its log. A component that finds
-     * its port taken ("address already in use") starts the whole stack again on fresh ports, up to
-     * {@link #START_ATTEMPTS} times: ports are checked free, not reserved, so another test JVM's stack can bind one
-     * between the check and the component's bind. A given run directory's failed attempt is kept beside it.
+     * stopped and a {@link LocalStackException} names the component and ends with its log. Each component's port is
+     * reserved for this stack across every JVM on the machine (see {@link FreePorts}), so stacks started side by
+     * side never race for one.
      */
     public LocalStack start() {
       if (!temporal && !kubernetes && !moto) {
         throw new IllegalStateException("enable at least one of temporal, kubernetes and moto");
       }
-      for (int attempt = 1; ; attempt++) {
-        try {
-          return new LocalStack(this).start();
-        } catch (LocalStackException e) {
-          String message = String.valueOf(e.getMessage());
-          if (attempt >= START_ATTEMPTS || !message.toLowerCase(java.util.Locale.ROOT).contains("address already in use")) {
-            throw e;
-          }
-          log.warn("local stack start attempt {} found a port taken, starting again on fresh ports: {}", attempt,
-              message.lines().findFirst().orElse(""));
-          if (runDir != null && Files.exists(runDir)) {
-            try {
-              Files.move(runDir, runDir.resolveSibling(runDir.getFileName() + ".port-taken-" + attempt));
-            } catch (IOException moveFailed) {
-              e.addSuppressed(moveFailed);
-              throw e;
-            }
-          }
-        }
-      }
+      return new LocalStack(this).start();
     }
-
-    /** How many times a start is tried when a port it was given is taken before its component binds it. */
-    static final int START_ATTEMPTS = 3;
   }
 }

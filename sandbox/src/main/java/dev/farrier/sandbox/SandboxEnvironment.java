@@ -179,33 +179,27 @@ public final class SandboxEnvironment implements AutoCloseable {
     return startWorker(Map.of());
   }
 
-  /** As {@link #startWorker()}, with settings of its own (environment variables such as {@code FARRIER_GC_GRACE}). */
+  /**
+   * As {@link #startWorker()}, with settings of its own (environment variables such as {@code FARRIER_GC_GRACE}). A
+   * pod has its own network namespace; a process beside the stack shares the machine's loopback, so its probe and
+   * metrics ports are the stack's, reserved for it until the stack closes.
+   */
   public synchronized WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
     String pod = "worker-" + (workers.size() + 1);
-    for (int attempt = 1; ; attempt++) {
-      // The chart's container environment as the kubelet gives it to pod worker-N (POD_NAME names its Lease identity).
-      var env = new LinkedHashMap<>(chart.environment(pod, chart.namespace()));
-      env.putAll(outsideAPod());
-      env.putAll(settings);
-      var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes());
-      try {
-        worker.awaitStarted(Duration.ofSeconds(90));
-        workers.add(worker);
-        return worker;
-      } catch (IllegalStateException e) {
-        worker.close();
-        // A pod has its own network namespace; a process beside the stack shares the machine's loopback, where another
-        // test JVM's stack may bind the port it was given between the probe and the worker's bind. New ports, again.
-        if (attempt < PORT_ATTEMPTS && worker.ownLog().contains("Address already in use")) {
-          continue;
-        }
-        throw e;
-      }
+    // The chart's container environment as the kubelet gives it to pod worker-N (POD_NAME names its Lease identity).
+    var env = new LinkedHashMap<>(chart.environment(pod, chart.namespace()));
+    env.putAll(outsideAPod());
+    env.putAll(settings);
+    var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes());
+    try {
+      worker.awaitStarted(Duration.ofSeconds(90));
+    } catch (IllegalStateException e) {
+      worker.close();
+      throw e;
     }
+    workers.add(worker);
+    return worker;
   }
-
-  /** How many times a worker start is tried with fresh ports after another process took one of them first. */
-  private static final int PORT_ATTEMPTS = 3;
 
   public String cluster() {
     return cluster;
