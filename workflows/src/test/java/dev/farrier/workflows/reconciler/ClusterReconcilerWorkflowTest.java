@@ -113,7 +113,7 @@ class ClusterReconcilerWorkflowTest {
   @Test
   void manyPendingPodsGoOutAsBatchesOfAtMostTheCapBackToBack() {
     ClusterReconcilerWorkflow reconciler = start(SETTINGS);
-    int total = ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS + 500;
+    int total = ProvisioningBatch.MAX_BATCH_PODS + 500;
     List<PodRef> pods = java.util.stream.IntStream.range(0, total).mapToObj(i -> Fixtures.pod("p" + i)).toList();
 
     for (int from = 0; from < total; from += 500) {
@@ -126,7 +126,7 @@ class ClusterReconcilerWorkflowTest {
     List<List<String>> batches = test.planning.provisioningRequests().stream()
         .sorted(java.util.Comparator.comparingLong(r -> Long.parseLong(r.batchId().split("/")[2])))
         .map(r -> r.pods().stream().map(PodRef::name).toList()).toList();
-    assertEquals(List.of(ClusterReconcilerWorkflowImpl.MAX_BATCH_PODS, 500), batches.stream().map(List::size).toList());
+    assertEquals(List.of(ProvisioningBatch.MAX_BATCH_PODS, 500), batches.stream().map(List::size).toList());
     assertEquals(pods.stream().map(PodRef::name).toList(), batches.stream().flatMap(List::stream).toList(), "oldest first, none lost");
   }
 
