@@ -33,6 +33,14 @@ public final class WorkerProcess implements AutoCloseable {
   }
 
   /**
+   * JVM options the integration tests add to every worker they start (system property {@code farrier.worker.jvmOptions},
+   * set by the build): a worker that lives a few minutes spends most of its CPU compiling its own code, and with a few
+   * test JVMs side by side on 2 cores that CPU is what the tests wait for. The sandbox starts workers as the chart does.
+   */
+  private static final List<String> EXTRA_JVM_OPTIONS =
+      List.of(System.getProperty("farrier.worker.jvmOptions", "").trim().split("\\s+")).stream().filter(o -> !o.isEmpty()).toList();
+
+  /**
    * Starts a worker JVM with this JVM's class path and the given environment (the chart's, with its JDK_JAVA_OPTIONS).
    * {@code memoryLimitBytes} plays the pod's memory limit: a JVM in a container takes the cgroup's limit for its
    * machine's memory, this one is told it with {@code -XX:MaxRAM}, so the chart's heap share means the same here.
@@ -43,6 +51,7 @@ public final class WorkerProcess implements AutoCloseable {
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java));
     memoryLimitBytes.ifPresent(bytes -> command.add("-XX:MaxRAM=" + bytes));
+    command.addAll(EXTRA_JVM_OPTIONS);
     command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
     var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

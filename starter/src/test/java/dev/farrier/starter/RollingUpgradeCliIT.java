@@ -1,21 +1,17 @@
 package dev.farrier.starter;
 
-import static dev.farrier.starter.UpgradeCliIT.FARRIER;
-import static dev.farrier.starter.UpgradeCliIT.play;
-import static dev.farrier.starter.UpgradeCliIT.start;
+import static dev.farrier.starter.UpgradeCliRuns.FARRIER;
+import static dev.farrier.starter.UpgradeCliRuns.play;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.sandbox.AbortThenUpgradeScenario;
 import dev.farrier.sandbox.UpgradeScenario;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code farrier upgrade --rolling --wait} as a CI job runs it, on the stack {@link UpgradeCliIT} describes. */
+/** {@code farrier upgrade --rolling --wait} as a CI job runs it ({@link UpgradeCliRuns}). */
 class RollingUpgradeCliIT {
   /**
    * {@code --rolling} on the real stack: the planner is asked while replacements run, with the rollout's own in flight
@@ -30,28 +26,5 @@ class RollingUpgradeCliIT {
     assertEquals(6, result.get("replaced"), out.toString(StandardCharsets.UTF_8));
     assertEquals(0, result.get("failures"), result.toString());
     assertTrue(run.stderr().stream().anyMatch(l -> l.contains(": Rolling")), run.stderr().toString());
-  }
-
-  /**
-   * Issue 38 as a CI job met it: two NodePools of two architectures on one EC2NodeClass, a rollout aborted while its
-   * canary replacement runs, then at once a rollout to the next release. It exits 0 only with every node of both
-   * NodePools on the new images, the node whose replacement the abort stopped included (the scenario checks the fleet);
-   * the aborted rollout's result says it was aborted.
-   */
-  @Test
-  void aRolloutRightAfterAnAbortedOneReplacesEveryNodeOfBothArchitectures() throws Exception {
-    var out = new ByteArrayOutputStream();
-    AbortThenUpgradeScenario.Played played;
-    try (var env = start("abort-then-upgrade")) {
-      played = new AbortThenUpgradeScenario(env, Duration.ofMinutes(12))
-          .play(FARRIER, new PrintStream(out, true, StandardCharsets.UTF_8));
-    }
-    String log = out.toString(StandardCharsets.UTF_8);
-    assertTrue(played.aborted().stdout().contains("Aborted"), played.aborted().stdout() + "\n" + log);
-    var result = UpgradeScenario.json(played.rollout().stdout());
-    assertEquals(result.get("total"), result.get("replaced"), "every node it counted was replaced: " + result + "\n" + log);
-    assertTrue((Integer) result.get("replaced") >= 5, "both NodePools' nodes, the one the abort stopped too: " + result + "\n" + log);
-    assertTrue(played.after().keySet().stream().noneMatch(played.before()::containsKey),
-        "every old node gone: before " + played.before() + ", after " + played.after());
   }
 }

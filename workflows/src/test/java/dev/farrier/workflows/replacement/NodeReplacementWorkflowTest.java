@@ -37,10 +37,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 
+/** Runs alone (the module's other test classes run at once): two tests read the workflow's logger, which all share. */
+@Isolated
 class NodeReplacementWorkflowTest {
   private static final String OLD = "default-old";
   private static final String OLD_NODE = "node-default-old";
