@@ -80,7 +80,7 @@ bench: check-java tools
 # Not part of `make test` either: Karpenter's scheduling benchmark (sigs.k8s.io/karpenter at KARPENTER_VERSION of
 # tools/versions.env, fetched through the Go module proxy and built with the Go on PATH), one process per size, and
 # Farrier's scheduling benchmark on the same pods and Karpenter's fake catalogue (tools/bench-peer.sh,
-# docs/BENCHMARKS.md "Side by side with Karpenter"). Packages (no install) the bench module; needs Go, not the local stack.
+# docs/benchmarks/peer.md). Packages (no install) the bench module; needs Go, not the local stack.
 PEER_ARGS ?=
 bench-peer: check-java
 	$(MVN) -q -DskipTests -pl bench -am package

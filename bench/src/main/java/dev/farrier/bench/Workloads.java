@@ -32,8 +32,8 @@ final class Workloads {
   /** How the diverse mix is laid out; the generic mix is the same in both. */
   enum Shape {
     /**
-     * The shape of the figures in docs/BENCHMARKS.md: the five kinds interleaved, and a zonal-affinity pod selects
-     * the pods of one random value, which may be none yet (so it may wait for, or lead, other pods).
+     * The shape of the figures in docs/benchmarks/scheduling.md: the five kinds interleaved, and a zonal-affinity pod
+     * selects the pods of one random value, which may be none yet (so it may wait for, or lead, other pods).
      */
     FARRIER,
     /**

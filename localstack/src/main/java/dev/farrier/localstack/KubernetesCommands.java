@@ -27,7 +27,7 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
   /**
    * Node and pod stages kwok plays at once (its default is 4 each): a node's stage makes a new node Ready, a pod's makes
    * a bound pod Running, and a fleet roll brings dozens of each at once. The fleet benchmark reports how long new nodes
-   * waited (docs/BENCHMARKS.md).
+   * waited (docs/benchmarks/fleet-rolls.md).
    */
   static final int KWOK_STAGE_PARALLELISM = 16;
 
@@ -97,7 +97,8 @@ record KubernetesCommands(Path binDir, Path runDir, KubernetesPorts ports, Clust
         "--flex-volume-plugin-dir=" + runDir.resolve("flexvolume"),
         // One kwok on shared cores renews every simulated node's Lease. With hundreds of nodes its renewals came up
         // to 54 s apart (a kubelet per machine keeps 10 s); past the default 50 s the node lifecycle controller calls
-        // the node Unknown and sets its pods' Ready False, which kwok never sets back (docs/BENCHMARKS.md).
+        // the node Unknown and sets its pods' Ready False, which kwok never sets back
+        // (docs/benchmarks/fleet-rolls.md, "Why pods went not Ready at 500 nodes").
         "--node-monitor-grace-period=" + NODE_MONITOR_GRACE_PERIOD);
   }
 

@@ -54,7 +54,7 @@ public final class LocalStack implements AutoCloseable {
   /**
    * The SQLite pragmas the Temporal dev server opens its file with unless told otherwise: a write-ahead log synced at
    * checkpoints. SQLite's default rollback journal with a full sync on every commit cost the server about twice the
-   * CPU per history event (docs/BENCHMARKS.md, "The local Temporal server"); a killed process loses nothing, an OS
+   * CPU per history event (docs/benchmarks/temporal-server.md); a killed process loses nothing, an OS
    * crash can lose the last commits.
    */
   public static final List<String> TEMPORAL_SQLITE_PRAGMAS = List.of("journal_mode=wal", "synchronous=NORMAL");

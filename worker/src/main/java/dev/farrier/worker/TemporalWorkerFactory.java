@@ -38,15 +38,16 @@ public class TemporalWorkerFactory {
 
   /**
    * Every cached workflow's code on a virtual thread. With platform threads a burst of 1,000 launches held about 250
-   * cached workflows' threads (of 546 in the JVM), each with its own stack outside the heap (docs/BENCHMARKS.md,
-   * "Worker memory"); a parked virtual thread's stack is a few heap objects. The cache size stays the SDK's.
+   * cached workflows' threads (of 546 in the JVM), each with its own stack outside the heap
+   * (docs/benchmarks/worker-memory.md); a parked virtual thread's stack is a few heap objects. The cache size stays
+   * the SDK's.
    */
   static final WorkerFactoryOptions FACTORY_OPTIONS = WorkerFactoryOptions.newBuilder().setUsingVirtualWorkflowThreads(true).build();
 
   /**
    * Activities stay on platform threads (the SDK's 200 slots). On virtual threads their CPU-bound work (planning, the
    * cloud's JSON) shared the few carrier threads with workflow tasks, whose schedule-to-start p99 with 200 concurrent
-   * replacements rose from about 6 s to 14.5 s (docs/BENCHMARKS.md, "200 concurrent replacements").
+   * replacements rose from about 6 s to 14.5 s (docs/benchmarks/concurrent-replacements.md).
    */
   static final WorkerOptions WORKER_OPTIONS = WorkerOptions.newBuilder().setUsingVirtualThreads(false).build();
 

@@ -187,7 +187,7 @@ final class StateStore {
    * The state file is read and written through java.io streams, not NIO channels: a channel copies a heap buffer
    * through a temporary direct buffer as large as the file and keeps it for the calling thread, so each of the worker's
    * 200 activity threads that read or wrote the state held about 1 MB outside the heap at 1,000 nodes
-   * (docs/BENCHMARKS.md, "Worker memory").
+   * (docs/benchmarks/worker-memory.md).
    */
   private static byte[] readAll(Path file) throws IOException {
     try (var in = new FileInputStream(file.toFile())) {
