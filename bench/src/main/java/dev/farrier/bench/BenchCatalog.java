@@ -1,7 +1,7 @@
 package dev.farrier.bench;
 
-import dev.farrier.activities.PlanningActivitiesImpl;
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.planning.PlanningActivitiesImpl;
 import dev.farrier.catalog.InstanceTypeCatalog;
 import dev.farrier.planner.InstanceTypeView;
 import java.util.ArrayList;
