@@ -21,13 +21,13 @@ import java.util.Map;
  * Reads what consolidation of underutilized nodes needs beyond the disruption snapshot ({@link ConsolidationView}): the
  * PodDisruptionBudgets that allow no eviction now, and each node's disruption cost as Karpenter computes it.
  */
-public final class ConsolidationViews {
+final class ConsolidationViews {
   /** The pod annotation the ReplicaSet controller reads to choose which pod to delete first. */
   static final String DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost";
 
   private ConsolidationViews() {}
 
-  public static ConsolidationView of(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> types, List<PodSpecView> daemonSets,
+  static ConsolidationView of(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> types, List<PodSpecView> daemonSets,
       Map<String, KubeletSettings> kubelets, Map<String, List<Pod>> podsByNode, List<PodDisruptionBudget> pdbs,
       Map<String, NodeClaim> claimsByNode, Instant now, boolean spotToSpot, Map<String, String> promisedElsewhere,
       List<PodSpecView> pendingPods) {

@@ -14,7 +14,7 @@ import java.util.List;
  * that would not be cheaper): {@code Cannot disrupt Node: <why>}, from the same decision {@code farrier plan} shows, at
  * most once per node and message per {@link #WINDOW}.
  */
-public final class DisruptionBlockedEvents {
+final class DisruptionBlockedEvents {
   static final String REASON = "DisruptionBlocked";
   static final Duration WINDOW = Duration.ofMinutes(10);
   private static final String UNDERUTILIZED = "underutilized but ";
@@ -22,12 +22,12 @@ public final class DisruptionBlockedEvents {
 
   private final WindowedEvents events;
 
-  public DisruptionBlockedEvents(EventSink events, Clock clock) {
+  DisruptionBlockedEvents(EventSink events, Clock clock) {
     this.events = new WindowedEvents(events, clock, WINDOW);
   }
 
   /** Records the held consolidation candidates among {@code decisions}. */
-  public void record(List<CandidateDecision> decisions) {
+  void record(List<CandidateDecision> decisions) {
     for (CandidateDecision d : decisions) {
       String why = blocked(d);
       if (why != null && d.nodeName() != null) {

@@ -64,7 +64,7 @@ public final class DisruptionConditionWriter {
   private record Pass(List<NodeClaim> claims, List<ClaimConditions> targets) {}
 
   /** Hands a pass over to the writer's thread and returns at once. */
-  public synchronized void submit(List<NodeClaim> claims, List<ClaimConditions> targets) {
+  synchronized void submit(List<NodeClaim> claims, List<ClaimConditions> targets) {
     if (waiting.getAndSet(new Pass(claims, targets)) == null) {
       last = writer.submit(() -> {
         Pass pass = waiting.getAndSet(null);
@@ -76,7 +76,7 @@ public final class DisruptionConditionWriter {
   }
 
   /** Waits until every pass handed over so far is written (or left to the next one). */
-  public void awaitWrites(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+  void awaitWrites(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
     last.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 

@@ -20,11 +20,11 @@ import java.util.Set;
  * The facts consolidation reads about a node's pods, from the NodeClaim and the pods bound to its Node:
  * when it was initialized, the last pod event, and whether it holds room for pods still on their way to it.
  */
-public final class PodEventTimes {
+final class PodEventTimes {
   private PodEventTimes() {}
 
   /** lastTransitionTime of a True Initialized condition, null when none or unreadable. */
-  public static Long initializedAt(NodeClaim claim) {
+  static Long initializedAt(NodeClaim claim) {
     var conditions = claim.getStatus() == null ? List.<dev.farrier.activities.crd.Condition>of() : claim.getStatus().conditionsOrEmpty();
     return Conditions.find(conditions, NodeClaimStatus.INITIALIZED).filter(c -> c.isTrue())
         .map(c -> millis(c.lastTransitionTime())).orElse(null);
@@ -35,7 +35,7 @@ public final class PodEventTimes {
    * which also sees pods leave) and the times the pods bound now were scheduled (so a pod that arrived since the loop
    * last wrote still counts). Null when neither is known.
    */
-  public static Long lastPodEvent(NodeClaim claim, List<Pod> podsOnNode) {
+  static Long lastPodEvent(NodeClaim claim, List<Pod> podsOnNode) {
     Long last = claim.getStatus() == null ? null : millis(claim.getStatus().lastPodEventTime());
     for (Pod pod : podsOnNode) {
       Long scheduled = scheduledAt(pod);
@@ -63,7 +63,7 @@ public final class PodEventTimes {
    * is that node's replacement, waiting for the drain). {@code podsBeingDrained} maps the UIDs of the pods on nodes being
    * disrupted to their node.
    */
-  public static String nominated(NodeClaim claim, Instant now, Map<String, String> podsBeingDrained) {
+  static String nominated(NodeClaim claim, Instant now, Map<String, String> podsBeingDrained) {
     // A set, not Set.of: an annotation repeating a UID must not fail the planning round.
     Set<String> uids = new HashSet<>(PlannedPods.uids(claim.getMetadata().getAnnotations()));
     if (uids.isEmpty()) {

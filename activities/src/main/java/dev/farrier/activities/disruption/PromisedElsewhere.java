@@ -14,7 +14,7 @@ import java.util.Map;
  * claims of a multi-node consolidation while its replacement is launched, and nodes whose pods a nominated claim
  * was launched for ({@code ConsolidationView.promisedElsewhere}, read by the consolidation planners).
  */
-public final class PromisedElsewhere {
+final class PromisedElsewhere {
   private PromisedElsewhere() {}
 
   /**
@@ -25,7 +25,7 @@ public final class PromisedElsewhere {
    * ({@link WellKnown#PLANNED_PODS_ANNOTATION}) while that claim still holds room for them (it is nominated: {@code views} carry
    * {@link PodEventTimes#nominated}). Nothing holds the claim being {@code rechecking} itself.
    */
-  public static Map<String, String> of(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> podsByNode,
+  static Map<String, String> of(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> podsByNode,
       String rechecking) {
     Map<String, NodeClaimView> byName = new HashMap<>();
     views.forEach(v -> byName.put(v.name(), v));

@@ -16,18 +16,18 @@ import org.slf4j.LoggerFactory;
  * ({@link Repair#blocked()}). The planner runs every 10 s, so a NodePool is told at most once per {@link #WINDOW}
  * (Karpenter's dedupe timeout for this Event), from a per-worker memory: a restarted worker says it once more.
  */
-public final class RepairBlockedEvents {
+final class RepairBlockedEvents {
   private static final Logger log = LoggerFactory.getLogger(RepairBlockedEvents.class);
   static final Duration WINDOW = Duration.ofMinutes(15);
 
   private final WindowedEvents events;
 
-  public RepairBlockedEvents(EventSink events, Clock clock) {
+  RepairBlockedEvents(EventSink events, Clock clock) {
     this.events = new WindowedEvents(events, clock, WINDOW);
   }
 
   /** Records what was not recorded within the window; an API failure is logged and tried again next round. */
-  public void record(List<Repair.Blocked> blocked) {
+  void record(List<Repair.Blocked> blocked) {
     for (Repair.Blocked b : blocked) {
       if (events.record(b.nodePool(), new ClusterEvent(NodePool.KIND, b.nodePool(), ClusterEvent.WARNING, Repair.BLOCKED_EVENT_REASON,
           b.message()))) {

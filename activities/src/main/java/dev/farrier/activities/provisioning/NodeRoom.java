@@ -16,7 +16,7 @@ import java.util.List;
  * the pods bound there, whose required hostname anti-affinity, or the promised pod's, keeps the two apart however much
  * room is left. Each pod it takes uses its room and counts as on the node for the next.
  */
-public final class NodeRoom {
+final class NodeRoom {
   private Resources free;
   private final List<Taint> taints;
   private final List<PodSpecView> pods;
@@ -28,12 +28,12 @@ public final class NodeRoom {
   }
 
   /** The room the kube-scheduler sees on {@code node}. */
-  public static NodeRoom of(ExistingNodeView node) {
+  static NodeRoom of(ExistingNodeView node) {
     return node.acceptsPods() ? new NodeRoom(node.allocatable().minus(node.boundRequests()), node.taints(), node.pods()) : none();
   }
 
   /** A node with no room at all: takes no pod. */
-  public static NodeRoom none() {
+  static NodeRoom none() {
     return new NodeRoom(Resources.ZERO, List.of(), List.of());
   }
 

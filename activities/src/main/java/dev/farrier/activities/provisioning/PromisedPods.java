@@ -16,7 +16,7 @@ import java.util.function.Function;
  * room left for them: the kube-scheduler binds them over the next seconds (several on a loaded control plane), and a
  * batch planned meanwhile must not launch a second node for the same pods because they still look pending.
  */
-public final class PromisedPods {
+final class PromisedPods {
   private PromisedPods() {}
 
   /**
@@ -28,7 +28,7 @@ public final class PromisedPods {
    * anti-affinity keeps a planned one off it, and a pod that can no longer go there must be planned again now, not
    * after the window.
    */
-  public static Set<String> held(List<NodeClaim> claims, Map<String, PodSpecView> pending, Function<String, NodeRoom> rooms, Instant now) {
+  static Set<String> held(List<NodeClaim> claims, Map<String, PodSpecView> pending, Function<String, NodeRoom> rooms, Instant now) {
     Set<String> uids = new HashSet<>();
     for (NodeClaim claim : claims) {
       List<String> promised = PlannedPods.uids(claim.getMetadata().getAnnotations());

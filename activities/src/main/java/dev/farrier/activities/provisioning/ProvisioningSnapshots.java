@@ -186,7 +186,7 @@ public final class ProvisioningSnapshots {
    * The pool's usage with the claims that have no capacity in their status yet (not launched) counted at the largest
    * capacity they list, so a launch in progress can never let the batch exceed the limit.
    */
-  public static NodePoolView withInFlightUsage(NodePoolView pool, List<NodeClaim> claims, List<InstanceTypeView> types) {
+  static NodePoolView withInFlightUsage(NodePoolView pool, List<NodeClaim> claims, List<InstanceTypeView> types) {
     Resources extra = Resources.ZERO;
     for (NodeClaim c : claims) {
       Map<String, String> labels = c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels();

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class UnschedulableEvents {
   private static final Logger log = LoggerFactory.getLogger(UnschedulableEvents.class);
   static final String REASON = "FailedScheduling";
+  /** How long the same reason for the same pod is not recorded again (planning repeats every batch, up to every 10 s). */
+  public static final Duration WINDOW = Duration.ofMinutes(10);
 
   private final EventSink cluster;
   private final Clock clock;

@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * bind Immediately and are not bound yet add nothing (the pod waits for the binding, which then says). Reads PVCs,
  * PVs and StorageClasses once per planning round, and only when a pending pod has a claim.
  */
-public final class VolumeTopology {
+final class VolumeTopology {
   /** Zone keys storage drivers write; each means {@code topology.kubernetes.io/zone}. */
   static final Set<String> ZONE_KEYS = Set.of(WellKnown.ZONE_LABEL, "failure-domain.beta.kubernetes.io/zone",
       "topology.ebs.csi.aws.com/zone");
@@ -31,11 +31,11 @@ public final class VolumeTopology {
   private Map<String, PersistentVolume> volumes;
   private Map<String, StorageClass> classes;
 
-  public VolumeTopology(ClusterReader cluster) {
+  VolumeTopology(ClusterReader cluster) {
     this.cluster = cluster;
   }
 
-  public List<Requirement> of(Pod pod) {
+  List<Requirement> of(Pod pod) {
     if (pod.getSpec().getVolumes() == null) {
       return List.of();
     }

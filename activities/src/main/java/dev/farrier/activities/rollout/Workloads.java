@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The workloads (pods' controllers) a rollout's gates watch. */
-public final class Workloads {
+final class Workloads {
   private Workloads() {}
 
   /** The pod's controller (its owner reference marked controller); empty for a pod without one. */
@@ -24,7 +24,7 @@ public final class Workloads {
    * What a drain moves off a node, given its pods: the controllers of those not finished, DaemonSets left out (their
    * pods stay with the node), each once, in a stable order.
    */
-  public static List<WorkloadRef> moved(Collection<Pod> podsOnNodes) {
+  static List<WorkloadRef> moved(Collection<Pod> podsOnNodes) {
     return podsOnNodes.stream().filter(p -> !PodViews.terminal(p))
         .map(Workloads::of).flatMap(Optional::stream)
         .filter(w -> !"DaemonSet".equals(w.kind()))

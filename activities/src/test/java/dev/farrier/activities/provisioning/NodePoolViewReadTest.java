@@ -1,4 +1,4 @@
-package dev.farrier.activities.planning;
+package dev.farrier.activities.provisioning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -26,10 +26,10 @@ class NodePoolViewReadTest {
 
   @Test
   void expiryIsForcefulUnlessTheNodePoolAsksForReplaceFirst() {
-    assertEquals(ExpiryMode.FORCEFUL, PlanningActivitiesImpl.nodePoolView(pool(Map.of()), List.of()).expiry());
-    assertEquals(ExpiryMode.REPLACE_FIRST, PlanningActivitiesImpl.nodePoolView(
+    assertEquals(ExpiryMode.FORCEFUL, NodePoolViews.of(pool(Map.of()), List.of()).expiry());
+    assertEquals(ExpiryMode.REPLACE_FIRST, NodePoolViews.of(
         pool(Map.of(WellKnown.EXPIRY_ANNOTATION, "replace-first")), List.of()).expiry());
-    assertEquals(ExpiryMode.FORCEFUL, PlanningActivitiesImpl.nodePoolView(
+    assertEquals(ExpiryMode.FORCEFUL, NodePoolViews.of(
         pool(Map.of(WellKnown.EXPIRY_ANNOTATION, "forceful")), List.of()).expiry());
   }
 }
