@@ -53,13 +53,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The NodeClaim lifecycle against the {@link Cluster} and the {@link CloudProvider}; each step records the Events its
- * request names once it has done its work ({@link StepEvents}).
+ * request names once it has done its work ({@link StepEvents}). The instance's termination is {@link InstanceTermination}'s.
  */
 public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private static final Logger log = LoggerFactory.getLogger(NodeClaimActivitiesImpl.class);
@@ -71,6 +70,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private final Clock clock;
   private final NodeClaimMetrics metrics;
   private final StepEvents events;
+  private final InstanceTermination termination;
 
   public <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink> NodeClaimActivitiesImpl(C cluster,
       CloudProvider cloud, MeterRegistry meters) {
@@ -86,6 +86,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     this.clock = clock;
     this.metrics = new NodeClaimMetrics(meters);
     this.events = new StepEvents(cluster, cluster, metrics);
+    this.termination = new InstanceTermination(cloud);
   }
 
   /**
@@ -297,14 +298,14 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
    */
   @Override
   public InstanceState terminateInstance(TerminateInstanceRequest request) {
-    InstanceState terminating = terminate(request);
+    InstanceState terminating = termination.terminate(request);
     events.record(request.events());
     return terminating;
   }
 
   @Override
   public InstanceState awaitInstanceTerminated(TerminateInstanceRequest request) {
-    InstanceState gone = awaitTerminated(request);
+    InstanceState gone = termination.awaitTerminated(request);
     events.record(request.events());
     return gone;
   }
@@ -316,46 +317,16 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
    */
   @Override
   public InstanceState terminateInstanceAndWait(TerminateInstanceRequest request) {
-    InstanceState terminating = terminate(request);
-    InstanceState gone = awaitTerminated(
+    InstanceState terminating = termination.terminate(request);
+    InstanceState gone = termination.awaitTerminated(
         new TerminateInstanceRequest(request.cluster(), request.nodeClaim(), terminating.instanceId()));
     events.record(request.events());
     return gone;
   }
 
-  private InstanceState terminate(TerminateInstanceRequest request) {
-    String instanceId = request.instanceId() != null ? request.instanceId() : cloud.list(request.cluster()).stream()
-        .filter(i -> request.nodeClaim().equals(i.tags().get(WellKnown.TAG_NODECLAIM))).map(Instance::id).findFirst().orElse(null);
-    if (instanceId == null) {
-      return new InstanceState(null, InstanceState.NOT_FOUND);
-    }
-    try {
-      var instance = cloud.delete(request.cluster(), request.nodeClaim(), instanceId);
-      log.atInfo().setMessage("instance terminating").addKeyValue("nodeclaim", request.nodeClaim())
-          .addKeyValue("instance", instanceId).addKeyValue("state", instance.state()).log();
-      return new InstanceState(instance.id(), instance.state());
-    } catch (CloudProviderException e) {
-      throw Failures.of(e);
-    }
-  }
-
-  private InstanceState awaitTerminated(TerminateInstanceRequest request) {
-    if (request.instanceId() == null) {
-      return new InstanceState(null, InstanceState.NOT_FOUND);
-    }
-    return Polling.until(() -> {
-      var state = instanceState(request);
-      return state.gone() ? Optional.of(state) : Optional.empty();
-    }, () -> "waiting for instance " + request.instanceId() + " to terminate");
-  }
-
   @Override
   public InstanceState instanceState(TerminateInstanceRequest request) {
-    if (request.instanceId() == null) {
-      return new InstanceState(null, InstanceState.NOT_FOUND);
-    }
-    Optional<Instance> instance = cloud.get(request.instanceId());
-    return instance.map(i -> new InstanceState(i.id(), i.state())).orElse(new InstanceState(request.instanceId(), InstanceState.NOT_FOUND));
+    return termination.state(request);
   }
 
   /** Idempotent: deletion of a missing node is done, and the finalizer removal converges. */
