@@ -94,14 +94,14 @@ MUTATION_CLASSES ?= dev.farrier.planner.DisruptionPlanner*,dev.farrier.planner.B
   dev.farrier.planner.DisruptionBudget,dev.farrier.planner.DriftCheck,dev.farrier.planner.Expiry,\
   dev.farrier.planner.NodeClaimView,dev.farrier.model.GoDurations,dev.farrier.model.Resources,\
   dev.farrier.workflows.replacement.DrainPolicy,dev.farrier.workflows.replacement.Blocker,dev.farrier.workflows.replacement.ReplacementPhase,\
-  dev.farrier.activities.DrainRules*,dev.farrier.activities.DrainOrder*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.NodePoolValidation,\
-  dev.farrier.activities.ResourceQuantities,dev.farrier.activities.gc.GcPolicy,\
+  dev.farrier.activities.drain.DrainRules*,dev.farrier.activities.drain.DrainOrder*,dev.farrier.activities.cloud.Ownership,dev.farrier.activities.provisioning.NodePoolValidation,\
+  dev.farrier.activities.views.ResourceQuantities,dev.farrier.activities.gc.GcPolicy,\
   dev.farrier.planner.Emptiness,dev.farrier.planner.ConsolidationTiming,\
   dev.farrier.planner.Underutilization*,dev.farrier.planner.CheaperOfferings
 MUTATION_TESTS ?= dev.farrier.planner.Disruption*Test,dev.farrier.planner.PlannerEdgesTest,\
   dev.farrier.model.GoDurationsTest,dev.farrier.model.ResourcesTest,dev.farrier.workflows.replacement.InstanceCheckTest,\
   dev.farrier.workflows.replacement.DrainPolicyTest,dev.farrier.workflows.replacement.OperatorActionsTest,\
-  dev.farrier.activities.DrainInvariantsTest,dev.farrier.activities.DrainOrderTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.NodePoolValidation*Test,\
+  dev.farrier.activities.drain.DrainInvariantsTest,dev.farrier.activities.drain.DrainOrderTest,dev.farrier.activities.cloud.OwnershipTest,dev.farrier.activities.provisioning.NodePoolValidation*Test,\
   dev.farrier.activities.gc.GcPolicyTest,dev.farrier.planner.EmptinessTest,dev.farrier.planner.UnderutilizationTest,\
   dev.farrier.planner.CheaperOfferingsTest
 empty :=

@@ -49,4 +49,9 @@ class ArchitectureTest {
   void onlyTheCompositionRootTakesTheWholeCluster() {
     FarrierRules.ONLY_THE_ROOT_TAKES_THE_WHOLE_CLUSTER.check(production);
   }
+
+  @Test
+  void theActivitiesUseCasesStayApart() {
+    FarrierRules.USE_CASES_STAY_APART.check(production);
+  }
 }

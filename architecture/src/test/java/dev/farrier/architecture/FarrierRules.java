@@ -1,10 +1,15 @@
 package dev.farrier.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.util.Set;
 
 /**
  * The shape docs/ARCHITECTURE.md describes, as rules: {@link ArchitectureTest} holds Farrier's production classes to
@@ -50,4 +55,34 @@ final class FarrierRules {
       .and().doNotHaveFullyQualifiedName("dev.farrier.worker.TemporalWorkerFactory")
       .should().dependOnClassesThat().haveFullyQualifiedName("dev.farrier.activities.kube.Cluster")
       .because("an activity or loop takes only the ports it uses (ClusterReader, NodeClaimStore, NodeWriter, ...)");
+
+  /** The activities' use cases, a package each; the planning activity's facade above several of them is none. */
+  private static final Set<String> USE_CASES =
+      Set.of("provisioning", "disruption", "rollout", "drain", "launch", "interruption", "status", "gc");
+  private static final String ACTIVITIES = "dev.farrier.activities.";
+
+  /**
+   * Each use case of the activities reads only the shared packages below them (views, nodeclass, events, temporal, the
+   * ports), never another use case, except where planning builds on planning: consolidation and replacements plan as
+   * provisioning does, a rollout's batch comes from the disruption snapshot, and the status loop validates NodePools
+   * with provisioning's own check so the two never disagree.
+   */
+  static final ArchRule USE_CASES_STAY_APART = slices().assignedFrom(new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+          String name = javaClass.getPackageName();
+          String useCase = name.startsWith(ACTIVITIES) ? name.substring(ACTIVITIES.length()).split("\\.")[0] : "";
+          return USE_CASES.contains(useCase) ? SliceIdentifier.of(useCase) : SliceIdentifier.ignore();
+        }
+
+        @Override
+        public String getDescription() {
+          return "the activities' use cases";
+        }
+      })
+      .should().notDependOnEachOther()
+      .ignoreDependency(resideInAPackage(ACTIVITIES + "disruption.."), resideInAPackage(ACTIVITIES + "provisioning.."))
+      .ignoreDependency(resideInAPackage(ACTIVITIES + "rollout.."), resideInAPackage(ACTIVITIES + "disruption.."))
+      .ignoreDependency(resideInAPackage(ACTIVITIES + "status.."), resideInAPackage(ACTIVITIES + "provisioning.."))
+      .because("a use case changed should not change another: what several share lives below them");
 }

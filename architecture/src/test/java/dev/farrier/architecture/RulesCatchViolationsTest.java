@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.farrier.activities.drain.violation.DrainLaunchingANode;
+import dev.farrier.activities.launch.NodeClaimActivitiesImpl;
 import dev.farrier.activities.violation.ActivityTakingTheWholeCluster;
 import dev.farrier.architecture.violations.a.CallsB;
 import dev.farrier.architecture.violations.b.CallsA;
@@ -44,6 +46,12 @@ class RulesCatchViolationsTest {
   void anActivityTakingTheWholeClusterIsCaught() {
     assertCaught(FarrierRules.ONLY_THE_ROOT_TAKES_THE_WHOLE_CLUSTER, ActivityTakingTheWholeCluster.class.getName(),
         ActivityTakingTheWholeCluster.class);
+  }
+
+  @Test
+  void aUseCaseReachingIntoAnotherIsCaught() {
+    assertCaught(FarrierRules.USE_CASES_STAY_APART, DrainLaunchingANode.class.getName(), DrainLaunchingANode.class,
+        NodeClaimActivitiesImpl.class);
   }
 
   private static void assertCaught(ArchRule rule, String named, Class<?>... breaking) {

@@ -1,7 +1,7 @@
 package dev.farrier.bench;
 
-import dev.farrier.activities.PlanningActivitiesImpl;
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.catalog.InstanceTypeCatalog;
 import dev.farrier.planner.InstanceTypeView;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ final class BenchCatalog {
     }
     List<InstanceTypeView> picked = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      picked.add(PlanningActivitiesImpl.view(all.get((int) ((long) i * all.size() / count))));
+      picked.add(InstanceTypeViews.view(all.get((int) ((long) i * all.size() / count))));
     }
     return picked;
   }

@@ -17,6 +17,7 @@ import dev.farrier.activities.crd.ResolvedAmi;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.activities.crd.SubnetSelectorTerm;
+import dev.farrier.activities.disruption.DisruptionConditionWriter;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.status.StatusRefresher;

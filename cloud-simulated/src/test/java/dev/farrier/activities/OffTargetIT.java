@@ -7,6 +7,7 @@ import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.rollout.RolloutActivitiesImpl;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.OffTargetNode;
 import dev.farrier.workflows.activities.TargetCheckRequest;

@@ -2,8 +2,11 @@ package dev.farrier.activities;
 
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.activities.disruption.ReplacementTracker;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.launch.NodeClaimActivitiesImpl;
+import dev.farrier.activities.planning.PlanningActivitiesImpl;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;

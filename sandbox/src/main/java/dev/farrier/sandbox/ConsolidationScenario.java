@@ -1,6 +1,6 @@
 package dev.farrier.sandbox;
 
-import dev.farrier.activities.PodEventRecorder;
+import dev.farrier.activities.disruption.PodEventRecorder;
 import dev.farrier.model.ReplacementResult;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;
@@ -71,7 +71,7 @@ public final class ConsolidationScenario {
     var claim = drift.nodeClaim(result.replacementNodeClaim());
     var status = DriftScenario.status(claim);
     var replacement = new DriftScenario.Provisioned(result.replacementNodeClaim(), result.replacementNode(),
-        dev.farrier.activities.ProviderIds.instanceId(Objects.toString(status.get("providerID"), null)),
+        dev.farrier.activities.views.ProviderIds.instanceId(Objects.toString(status.get("providerID"), null)),
         Objects.toString(status.get("imageID"), null), Instant.now());
     return new Replaced(result, oldType, instanceType(result.replacementNode()), replacement);
   }

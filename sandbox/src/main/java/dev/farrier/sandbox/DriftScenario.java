@@ -1,6 +1,6 @@
 package dev.farrier.sandbox;
 
-import dev.farrier.activities.ProviderIds;
+import dev.farrier.activities.views.ProviderIds;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.model.WellKnown;
 import dev.farrier.model.ReplacementResult;

@@ -1,6 +1,6 @@
 package dev.farrier.worker;
 
-import dev.farrier.activities.PodEventRecorder;
+import dev.farrier.activities.disruption.PodEventRecorder;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ClusterCache;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,6 +1,6 @@
 package dev.farrier.worker;
 
-import dev.farrier.activities.ReplacementTracker;
+import dev.farrier.activities.disruption.ReplacementTracker;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.replacement.ReplacementPhase;

@@ -1,17 +1,17 @@
 package dev.farrier.worker;
 
-import dev.farrier.activities.InterruptionActivitiesImpl;
-import dev.farrier.activities.NodeActivitiesImpl;
-import dev.farrier.activities.NodeClaimActivitiesImpl;
-import dev.farrier.activities.PlanningActivitiesImpl;
-import dev.farrier.activities.RolloutActivitiesImpl;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.MeteredCloudProvider;
+import dev.farrier.activities.drain.NodeActivitiesImpl;
+import dev.farrier.activities.interruption.InterruptionActivitiesImpl;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterCache;
 import dev.farrier.activities.kube.Fabric8Cluster;
 import dev.farrier.activities.gc.GarbageCollector;
 import dev.farrier.activities.gc.GcPolicy;
+import dev.farrier.activities.launch.NodeClaimActivitiesImpl;
+import dev.farrier.activities.planning.PlanningActivitiesImpl;
+import dev.farrier.activities.rollout.RolloutActivitiesImpl;
 import dev.farrier.activities.status.StatusRefresher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.farrier.worker.config.WorkerSettings;

@@ -1,6 +1,5 @@
 package dev.farrier.activities.gc;
 
-import dev.farrier.activities.ProviderIds;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
@@ -17,6 +16,7 @@ import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.StatusWriter;
+import dev.farrier.activities.views.ProviderIds;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.model.WellKnown;
 import io.micrometer.core.instrument.Counter;

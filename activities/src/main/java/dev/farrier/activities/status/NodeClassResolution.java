@@ -1,7 +1,5 @@
 package dev.farrier.activities.status;
 
-import dev.farrier.activities.NodeClassImages;
-import dev.farrier.activities.NodePoolValidation;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
@@ -17,6 +15,8 @@ import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.crd.ResolvedAmi;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.activities.nodeclass.NodeClassImages;
+import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.model.WellKnown;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,9 +1,5 @@
 package dev.farrier.activities.status;
 
-import dev.farrier.activities.NodeClassImages;
-import dev.farrier.activities.NodePoolValidation;
-import dev.farrier.activities.PlanningActivitiesImpl;
-import dev.farrier.activities.ResourceQuantities;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.crd.Condition;
@@ -20,6 +16,10 @@ import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.activities.kube.ClusterEvent;
+import dev.farrier.activities.nodeclass.NodeClassImages;
+import dev.farrier.activities.provisioning.NodePoolValidation;
+import dev.farrier.activities.views.InstanceTypeViews;
+import dev.farrier.activities.views.ResourceQuantities;
 import dev.farrier.model.Resources;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.OfferingCapacity;
@@ -151,7 +151,7 @@ public final class StatusRefresher {
   private Condition capacity(NodeClaimTemplateSpec spec, EC2NodeClass nodeClass, Instant now) {
     var archs = NodeClassImages.fromStatus(nodeClass).keySet();
     // Storage does not change which offerings exist: the default root volume will do.
-    var types = PlanningActivitiesImpl.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT_BYTES);
+    var types = InstanceTypeViews.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT_BYTES);
     var offerings = OfferingCapacity.of(spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList(), types);
     if (offerings.exhausted()) {
       return Condition.of(CAPACITY_AVAILABLE, Condition.FALSE, "InsufficientCapacity", "every one of the " + offerings.allowed()

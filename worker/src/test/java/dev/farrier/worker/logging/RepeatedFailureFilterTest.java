@@ -106,7 +106,7 @@ class RepeatedFailureFilterTest {
 
   @Test
   void farriersOwnLoggersAndLinesWithoutAnExceptionAreNeverHeld() {
-    Logger own = context.getLogger("dev.farrier.activities.NodeActivitiesImpl");
+    Logger own = context.getLogger("dev.farrier.activities.drain.NodeActivitiesImpl");
     for (int i = 0; i < 3; i++) {
       own.warn("eviction failed", unavailable());
       poller.warn("no exception here");

@@ -37,7 +37,7 @@ class KubeletRenderingTest {
   private static final KubeletConfiguration CONFIG = new KubeletConfiguration(List.of("10.100.0.10"), null, null,
       Map.of("cpu", "100m", "memory", "200Mi"), Map.of("cpu", "200m"), Map.of("memory.available", "300Mi", "nodefs.available", "15%"),
       Map.of("memory.available", "500Mi"), Map.of("memory.available", "1m30s"), 60, null, null, null);
-  /** The planner's reading of {@link #CONFIG} (as {@code ProvisioningSnapshots.kubelet} makes it). */
+  /** The planner's reading of {@link #CONFIG} (as {@code NodeClassLaunches.kubelet} makes it). */
   private static final KubeletSettings SETTINGS = new KubeletSettings(null, null, new Resources(200, 0, 0, 0, Map.of()),
       new Resources(100, 200 * MIB, 0, 0, Map.of()), List.of(EvictionThreshold.ofBytes(300 * MIB), EvictionThreshold.ofBytes(500 * MIB)),
       List.of(EvictionThreshold.ofPercent(15)));

@@ -1,0 +1,101 @@
+package dev.farrier.activities.provisioning;
+
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
+import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodePool;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.nodeclass.NodeClassImages;
+import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.views.InstanceTypeViews;
+import dev.farrier.activities.views.PodViews;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.PodSpecView;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every planning round reads the same way, whether it provisions, replaces or disrupts: each NodePool that passes
+ * {@link NodePoolValidation} with its EC2NodeClass, the instance types a node class can launch, and the DaemonSets'
+ * pods every new node runs.
+ */
+public final class PlanningInputs {
+  private static final Logger log = LoggerFactory.getLogger(PlanningInputs.class);
+
+  private final ClusterReader reader;
+  private final CloudProvider cloud;
+
+  public PlanningInputs(ClusterReader reader, CloudProvider cloud) {
+    this.reader = reader;
+    this.cloud = cloud;
+  }
+
+  /** A NodePool that passes {@link NodePoolValidation}, with its EC2NodeClass (null when missing). */
+  public record Plannable(NodePool pool, EC2NodeClass nodeClass) {}
+
+  /**
+   * The NodePool with its class when it can be planned; empty, logged, when {@link NodePoolValidation} finds a problem
+   * (the status loop shows it on the NodePool as ValidationSucceeded False, with an Event), so one bad NodePool is
+   * left out and every other one is planned.
+   */
+  public Optional<Plannable> plannable(NodePool pool) {
+    var ref = pool.getSpec() == null || pool.getSpec().template() == null || pool.getSpec().template().spec() == null ? null
+        : pool.getSpec().template().spec().nodeClassRef();
+    EC2NodeClass nodeClass = ref == null || ref.name() == null ? null : reader.getNodeClass(ref.name()).orElse(null);
+    List<String> problems = NodePoolValidation.problems(pool, nodeClass);
+    if (!problems.isEmpty()) {
+      log.info("nodepool cannot be planned, left out nodepool={} problems=\"{}\"", pool.getMetadata().getName(), String.join("; ", problems));
+      return Optional.empty();
+    }
+    return Optional.of(new Plannable(pool, nodeClass));
+  }
+
+  /** The cloud's instance type catalogue, as every round plans with it. */
+  public List<InstanceType> catalog() {
+    return cloud.instanceTypes();
+  }
+
+  /**
+   * The catalogue's types a node of the class can be launched as: those of the archs its images resolve to now, with
+   * the ephemeral storage its volumes offer.
+   */
+  public List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, EC2NodeClass nodeClass) {
+    return InstanceTypeViews.instanceTypes(catalog, nodeClassArchs(nodeClass), ephemeralStorage(nodeClass));
+  }
+
+  /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
+  private Set<String> nodeClassArchs(EC2NodeClass nodeClass) {
+    return nodeClass == null ? Set.of() : NodeClassImages.resolve(cloud, nodeClass).stream()
+        .map(i -> i.kubernetesArch()).collect(Collectors.toSet());
+  }
+
+  /**
+   * The ephemeral storage a node of the class offers ({@link EphemeralStorage}); the default when its volume size is
+   * unreadable (its launch then fails with the reason, and this pool's pods are not planned onto more disk than the
+   * default).
+   */
+  public static long ephemeralStorage(EC2NodeClass nodeClass) {
+    try {
+      return EphemeralStorage.bytes(NodeClassLaunches.amiFamily(nodeClass), nodeClass.getSpec().blockDeviceMappings());
+    } catch (IllegalArgumentException e) {
+      log.warn("ephemeral storage unreadable, planning with the default nodeclass={} reason=\"{}\"", nodeClass.getMetadata().getName(),
+          e.getMessage());
+      return EphemeralStorage.DEFAULT_BYTES;
+    }
+  }
+
+  /** The pods of every DaemonSet, as on a new node (the planner counts them on each node it plans). */
+  public List<PodSpecView> daemonSetPods() {
+    return reader.listDaemonSets().stream()
+        .map(ds -> PodViews.of(ds.getSpec().getTemplate().getMetadata() == null
+            ? new ObjectMeta() : ds.getSpec().getTemplate().getMetadata(),
+            ds.getSpec().getTemplate().getSpec(), PodSpecView.OWNER_DAEMON_SET))
+        .toList();
+  }
+}

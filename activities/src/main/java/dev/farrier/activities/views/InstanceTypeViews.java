@@ -1,0 +1,36 @@
+package dev.farrier.activities.views;
+
+import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
+import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.OfferingView;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The planner's view of the cloud's instance types: what planning, the status loop's capacity check and the scheduling
+ * benchmark all feed the planner, so they see the same capacity and offerings.
+ */
+public final class InstanceTypeViews {
+  private InstanceTypeViews() {}
+
+  /** The catalogue's types of the given Kubernetes archs, as the planner sees them (also the status loop's capacity check). */
+  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, long ephemeralStorageBytes) {
+    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(t -> view(t, ephemeralStorageBytes)).toList();
+  }
+
+  /** The planner's view of a catalogue type with Karpenter's default root volume ({@link EphemeralStorage#DEFAULT_BYTES}). */
+  public static InstanceTypeView view(InstanceType t) {
+    return view(t, EphemeralStorage.DEFAULT_BYTES);
+  }
+
+  /**
+   * The planner's view of a catalogue type whose nodes offer {@code ephemeralStorageBytes}; public so the scheduling
+   * benchmark feeds the planner what it sees here.
+   */
+  public static InstanceTypeView view(InstanceType t, long ephemeralStorageBytes) {
+    var capacity = t.capacity(ephemeralStorageBytes);
+    var offerings = t.offerings().stream().map(o -> new OfferingView(o.zone(), o.capacityType(), o.pricePerHour(), o.available())).toList();
+    return new InstanceTypeView(t.name(), t.kubernetesArch(), InstanceTypeView.standardLabels(t.name(), t.vcpu(), t.memoryMiB()), capacity, offerings);
+  }
+}
