@@ -42,12 +42,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@link TemporalConnection} against a real TLS gRPC server in this JVM that answers Temporal's health check and
  * {@code GetSystemInfo}: the CA is checked, a client certificate is presented for mTLS, the server name override is
  * used, and the API key goes out as {@code authorization: Bearer <key>}, read again after the file changes.
  */
+@Execution(ExecutionMode.CONCURRENT) // each test has its own server; most of them wait out a refused handshake
 class TemporalTlsConnectionTest {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 

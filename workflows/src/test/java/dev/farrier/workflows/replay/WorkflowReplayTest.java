@@ -22,6 +22,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * means the change would break the workflows that release left running, and needs a {@code Workflow.getVersion} patch
  * (see "Changing workflow code after a release" in docs/ARCHITECTURE.md).
  */
+@Execution(ExecutionMode.SAME_THREAD) // one test environment for all its tests: one after another
 class WorkflowReplayTest {
   private static final Path DIR = Path.of("src/test/resources/histories");
 
