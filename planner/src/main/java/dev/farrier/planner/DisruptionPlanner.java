@@ -56,6 +56,10 @@ import java.util.stream.Collectors;
  * Method {@code replace} when the node has reschedulable pods, {@code delete} when it has none. Every node already
  * being disrupted, whatever step it is in ({@link NodeClaimView#beingDisrupted}: deleting, tainted, or held by a
  * replacement that has not tainted it yet), and every command issued in this round count against budgets, once each.
+ *
+ * <p>Longer than 400 lines on purpose: the order above is one decision per candidate, and every rule's check already
+ * lives in a class of its own ({@link DriftCheck}, {@link Emptiness}, {@link BudgetCheck}, {@link Repair},
+ * {@link Underutilization}); what stays here is the order and the round's shared budget bookkeeping.
  */
 public final class DisruptionPlanner {
   static final String REASON_DELETED = "deleted";

@@ -52,6 +52,10 @@ import org.slf4j.LoggerFactory;
  * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors, found only by a launch, as on EC2), {@link #registerForeignInstance} (an instance
  * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile),
  * {@link #interruptSpot} (EC2 reclaims a spot instance two minutes after its warning).
+ *
+ * <p>Longer than 400 lines on purpose: it is the whole {@link CloudProvider} seam plus the test hooks over one state
+ * file, each call one short transaction on it; the catalogue, AMIs, network, state store and call log are classes of
+ * their own.
  */
 public final class SimulatedCloud implements CloudProvider {
   /** How long EC2 keeps reporting a terminated instance. */
