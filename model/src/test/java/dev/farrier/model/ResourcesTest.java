@@ -37,6 +37,11 @@ class ResourcesTest {
   }
 
   @Test
+  void sumsWithoutExtendedResourcesTakeTheShortPath() {
+    assertEquals(Resources.of(1500, 3, 2), Resources.of(1000, 1, 1).plus(Resources.of(500, 2, 1)));
+  }
+
+  @Test
   void addingZeroChangesNothing() {
     Resources r = new Resources(1000, 2048, 10, 3, Map.of("nvidia.com/gpu", 1L));
     assertEquals(r, Resources.ZERO.plus(r));
