@@ -189,7 +189,8 @@ class ActivitiesIT extends ClusterIT {
       return p;
     });
     var activities = new InterruptionActivitiesImpl((java.util.function.Function<String, dev.farrier.activities.interruption.SqsInterruptionQueue>) null,
-        cluster, cloud, new dev.farrier.activities.interruption.InterruptionCounters(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+        cluster, cloud, new dev.farrier.activities.interruption.InterruptionCounters(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+        () -> false);
 
     var resolved = activities.resolve(new ResolveInterruptionRequest(CLUSTER, InterruptionKind.RebalanceRecommendation,
         "rebalance recommended", List.of(launched.instanceId(), "i-0000000000000dead")));

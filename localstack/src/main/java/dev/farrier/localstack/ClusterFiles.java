@@ -47,7 +47,7 @@ record ClusterFiles(
           List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
               "kubernetes.default.svc.cluster.local"),
           List.of("127.0.0.1", KUBERNETES_SERVICE_IP), VALIDITY);
-      var serviceAccount = Pki.rsaKeyPair();
+      var serviceAccount = Pki.keyPair();
       String caPem = Pki.pem(ca.certificate());
 
       Path caCert = write(pki.resolve("ca.crt"), caPem, false);

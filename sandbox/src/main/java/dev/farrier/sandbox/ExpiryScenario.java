@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
  * says so, until the grace period ends; then the pods are deleted, come back on the replacement, and the node goes.
  */
 public final class ExpiryScenario {
-  public static final String EXPIRE_AFTER = "90s";
-  public static final String GRACE = "40s";
+  public static final String EXPIRE_AFTER = "45s";
+  public static final String GRACE = "30s";
 
   private final KubernetesClient kube;
   private final DriftScenario drift;

@@ -27,10 +27,15 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +67,9 @@ class TemporalTlsConnectionTest {
   private static Path serverKey;
   private static Path clientCert;
   private static Path clientKeyPkcs8;
-  private static Path clientKeyPkcs1;
+  /** The client's key as OpenSSL's traditional SEC 1 PEM, and an RSA key as PKCS#1: neither is PKCS#8. */
+  private static Path clientKeySec1;
+  private static Path rsaKeyPkcs1;
   /** Serves only the name {@code temporal.example}, not the loopback address. */
   private static Path namedServerCert;
   private static Path namedServerKey;
@@ -78,14 +86,15 @@ class TemporalTlsConnectionTest {
     otherCaFile = write("other-ca.pem", Pki.pem(Pki.certificateAuthority("someone-else", Duration.ofDays(1)).certificate()));
     Pki.Issued serving = Pki.servingCertificate(ca, "temporal", List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1));
     serverCert = write("server.pem", Pki.pem(serving.certificate()));
-    serverKey = write("server-key.pem", pkcs8(serving));
+    serverKey = write("server-key.pem", Pki.pem(serving.keyPair().getPrivate()));
     Pki.Issued named = Pki.servingCertificate(ca, "temporal", List.of("temporal.example"), List.of(), Duration.ofDays(1));
     namedServerCert = write("named.pem", Pki.pem(named.certificate()));
-    namedServerKey = write("named-key.pem", pkcs8(named));
+    namedServerKey = write("named-key.pem", Pki.pem(named.keyPair().getPrivate()));
     Pki.Issued client = Pki.servingCertificate(ca, "farrier-worker", List.of("farrier-worker"), List.of(), Duration.ofDays(1));
     clientCert = write("client.pem", Pki.pem(client.certificate()));
-    clientKeyPkcs8 = write("client-key.pem", pkcs8(client));
-    clientKeyPkcs1 = write("client-key-rsa.pem", Pki.pem(client.keyPair().getPrivate()));
+    clientKeyPkcs8 = write("client-key.pem", Pki.pem(client.keyPair().getPrivate()));
+    clientKeySec1 = write("client-key-sec1.pem", traditionalPem(client.keyPair().getPrivate()));
+    rsaKeyPkcs1 = write("client-key-rsa.pem", traditionalPem(rsaKeyPair().getPrivate()));
   }
 
   @AfterEach
@@ -140,11 +149,13 @@ class TemporalTlsConnectionTest {
   }
 
   @Test
-  void aPkcs1KeyIsRefusedWithTheCommandThatConvertsIt() {
-    // The TLS stack reads PKCS#1 only with BouncyCastle on the class path, which the CLI does not have.
-    var connection = tls("127.0.0.1:1", caFile, clientCert, clientKeyPkcs1, null, null);
-    var failure = assertThrows(IllegalArgumentException.class, connection::serviceStubsOptions);
-    assertTrue(failure.getMessage().contains("openssl pkcs8 -topk8 -nocrypt -in " + clientKeyPkcs1), failure.getMessage());
+  void aPkcs1OrSec1KeyIsRefusedWithTheCommandThatConvertsIt() {
+    // The TLS stack reads these only with BouncyCastle on the class path, which the CLI does not have.
+    for (Path key : List.of(rsaKeyPkcs1, clientKeySec1)) {
+      var connection = tls("127.0.0.1:1", caFile, clientCert, key, null, null);
+      var failure = assertThrows(IllegalArgumentException.class, connection::serviceStubsOptions);
+      assertTrue(failure.getMessage().contains("openssl pkcs8 -topk8 -nocrypt -in " + key), failure.getMessage());
+    }
   }
 
   @Test
@@ -258,11 +269,26 @@ class TemporalTlsConnectionTest {
     return "127.0.0.1:" + server.getPort();
   }
 
-  private static String pkcs8(Pki.Issued issued) {
-    String body = java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-        .encodeToString(issued.keyPair().getPrivate().getEncoded());
-    return "-----BEGIN PRIVATE KEY-----\n" + body + "\n-----END PRIVATE KEY-----\n";
+  /** Small: only its PEM header matters here, and a 2048-bit key takes seconds to make on a busy machine. */
+  private static KeyPair rsaKeyPair() {
+    try {
+      var generator = KeyPairGenerator.getInstance("RSA");
+      generator.initialize(1024);
+      return generator.generateKeyPair();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
   }
+
+  /** OpenSSL's traditional form: PKCS#1 "RSA PRIVATE KEY" or SEC 1 "EC PRIVATE KEY" (only the header matters here). */
+  private static String traditionalPem(PrivateKey key) throws IOException {
+    StringWriter text = new StringWriter();
+    try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+      writer.writeObject(key);
+    }
+    return text.toString();
+  }
+
 
   private static Path write(String name, String text) throws IOException {
     return Files.writeString(dir.resolve(name), text);

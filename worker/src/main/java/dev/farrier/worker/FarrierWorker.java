@@ -105,9 +105,9 @@ public class FarrierWorker implements AutoCloseable {
 
   /**
    * SIGTERM (the pod is deleted or rolled): stop polling, stop the loops and give the Lease back so the other replica
-   * takes them over at once, and let the activities in flight finish within {@code farrier.shutdown-timeout}
-   * (shorter than the pod's grace period); one cut short is retried by Temporal on another worker. Once only: the
-   * shutdown hook and the application context may both ask.
+   * takes them over at once, cut the interruption queue's idle long poll, and let the activities in flight finish
+   * within {@code farrier.shutdown-timeout} (shorter than the pod's grace period); one cut short is retried by
+   * Temporal on another worker. Once only: the shutdown hook and the application context may both ask.
    */
   @Override
   public void close() {
@@ -117,6 +117,7 @@ public class FarrierWorker implements AutoCloseable {
     health.shuttingDown();
     starter.shutdownNow();
     factory.shutdown(); // does not block: no new tasks are polled from here on
+    interruptionResources.stopReceiving(); // an idle long poll would hold the shutdown for up to 20 s
     loops.close();
     factory.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS);
     if (!factory.isTerminated()) {

@@ -110,7 +110,7 @@ public class TemporalWorkerFactory {
             workflows::closedReplacement));
     if (interruption.enabled()) {
       worker.registerActivitiesImplementations(new InterruptionActivitiesImpl(interruption.aws().sqs(), cluster,
-          metered(cloud.provider(), "interruption", settings, meters), interruption.counters()));
+          metered(cloud.provider(), "interruption", settings, meters), interruption.counters(), interruption::stopping));
     }
     return factory;
   }

@@ -109,6 +109,8 @@ public final class DisruptionSnapshots {
     plain.stream().filter(v -> v.beingDisrupted() && v.nodeName() != null)
         .forEach(v -> podsByNode.getOrDefault(v.nodeName(), List.of()).forEach(p -> beingDrained.put(p.getMetadata().getUid(), v.nodeName())));
     Map<String, NodeClaim> byName = claims.stream().collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c, (a, b) -> a));
+    boolean podsUnbound = reader.listUnboundPods().stream()
+        .anyMatch(p -> !PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null);
     var now = clock.instant();
     List<ResolvedImages> images = new ArrayList<>();
     Map<String, NodeClassView> nodeClasses = new HashMap<>();
@@ -122,7 +124,7 @@ public final class DisruptionSnapshots {
       NodeClaim c = byName.get(v.name());
       String nodeClass = v.nodeClassName() != null ? v.nodeClassName() : poolClasses.get(v.nodePool());
       return v.withPodEvents(PodEventTimes.initializedAt(c), PodEventTimes.lastPodEvent(c, podsByNode.getOrDefault(nodeName(c), List.of())),
-          PodEventTimes.nominated(c, now, beingDrained))
+          PodEventTimes.nominated(c, now, beingDrained, podsUnbound))
           .withDriftFacts(DriftFacts.labels(c, nodes.get(v.nodeName())), DriftFacts.launchedWith(c),
               nodeClass == null ? null : nodeClasses.get(nodeClass));
     }).toList();

@@ -59,11 +59,13 @@ final class PodEventTimes {
   /**
    * Why the claim holds room for pods not bound to it yet, or null: it was launched for pods
    * ({@link WellKnown#PLANNED_PODS_ANNOTATION}) and is within {@link ProvisioningSnapshots#PROMISE_WINDOW} of its initialization
-   * (the scheduler may still be binding them), or pods it was launched for still run on a node being disrupted (it
-   * is that node's replacement, waiting for the drain). {@code podsBeingDrained} maps the UIDs of the pods on nodes being
-   * disrupted to their node.
+   * while some pod in the cluster is still unbound (the scheduler may still be binding them), or pods it was launched
+   * for still run on a node being disrupted (it is that node's replacement, waiting for the drain).
+   * {@code podsBeingDrained} maps the UIDs of the pods on nodes being disrupted to their node; {@code podsUnbound} says
+   * whether any pod (not being deleted) waits for a node. With none, the scheduler is binding nothing, so the window
+   * ends early: an underutilized node launched moments ago is not held for the rest of the minute.
    */
-  static String nominated(NodeClaim claim, Instant now, Map<String, String> podsBeingDrained) {
+  static String nominated(NodeClaim claim, Instant now, Map<String, String> podsBeingDrained, boolean podsUnbound) {
     // A set, not Set.of: an annotation repeating a UID must not fail the planning round.
     Set<String> uids = new HashSet<>(PlannedPods.uids(claim.getMetadata().getAnnotations()));
     if (uids.isEmpty()) {
@@ -75,7 +77,7 @@ final class PodEventTimes {
     if (draining.isPresent()) {
       return "launched for pods still on node " + draining.get() + ", which is being disrupted";
     }
-    if (ProvisioningSnapshots.initializedWithin(claim, now, ProvisioningSnapshots.PROMISE_WINDOW)) {
+    if (podsUnbound && ProvisioningSnapshots.initializedWithin(claim, now, ProvisioningSnapshots.PROMISE_WINDOW)) {
       return "launched for " + uids.size() + (uids.size() == 1 ? " pod" : " pods") + " the scheduler may still be binding (for "
           + ProvisioningSnapshots.PROMISE_WINDOW.toSeconds() + " s after initialization)";
     }

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,16 +55,23 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
   private final InterruptionCounters counters;
   private final Function<String, SqsInterruptionQueue> queueFactory;
   private final Map<String, SqsInterruptionQueue> queues = new ConcurrentHashMap<>();
+  private final BooleanSupplier stopping;
 
+  /**
+   * {@code stopping} says the worker is shutting down and has cut the queue's connections: a receive that fails then
+   * returns nothing instead of failing (see {@link #receive}).
+   */
   public <C extends ClusterReader & NodeClaimStore & NodeWriter & PodEvictor> InterruptionActivitiesImpl(SqsClient sqs,
-      C cluster, CloudProvider cloud, InterruptionCounters counters) {
-    this(queue -> new SqsInterruptionQueue(sqs, queue), cluster, cloud, counters);
+      C cluster, CloudProvider cloud, InterruptionCounters counters, BooleanSupplier stopping) {
+    this(queue -> new SqsInterruptionQueue(sqs, queue), cluster, cloud, counters, stopping);
   }
 
   /** With the queue of each URL from {@code queueFactory} (the tests' own SQS endpoint). */
   public <C extends ClusterReader & NodeClaimStore & NodeWriter & PodEvictor> InterruptionActivitiesImpl(
-      Function<String, SqsInterruptionQueue> queueFactory, C cluster, CloudProvider cloud, InterruptionCounters counters) {
+      Function<String, SqsInterruptionQueue> queueFactory, C cluster, CloudProvider cloud, InterruptionCounters counters,
+      BooleanSupplier stopping) {
     this.queueFactory = queueFactory;
+    this.stopping = stopping;
     this.reader = cluster;
     this.claims = cluster;
     this.nodes = cluster;
@@ -76,10 +84,24 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
     return queues.computeIfAbsent(queue, queueFactory);
   }
 
+  /**
+   * One long poll. When the worker shuts down it cuts the queue's connections rather than wait up to 20 s for an idle
+   * poll to end; the receive then returns nothing, so the workflow's next receive runs on another worker at once. A
+   * message SQS had handed to the cut poll is not lost: it is visible again after the queue's visibility timeout.
+   */
   @Override
   public ReceivedInterruptions receive(ReceiveInterruptionsRequest request) {
     SqsInterruptionQueue queue = queue(request.queue());
-    List<QueueMessage> messages = queue.receive();
+    List<QueueMessage> messages;
+    try {
+      messages = queue.receive();
+    } catch (RuntimeException e) { // an SdkException, or the SDK's retry finding the connection pool shut down
+      if (!stopping.getAsBoolean()) {
+        throw e;
+      }
+      log.info("interruption receive cut short by the worker's shutdown queue={} cause={}", request.queue(), e.toString());
+      return new ReceivedInterruptions(List.of(), 0, 0);
+    }
     List<InterruptionNotice> notices = new ArrayList<>();
     List<String> done = new ArrayList<>();
     int malformed = 0;

@@ -30,20 +30,28 @@ class PodEventTimesTest {
   @Test
   void anAnnotationRepeatingAUidCountsItOnceAndDoesNotFail() {
     assertEquals("launched for 2 pods the scheduler may still be binding (for 60 s after initialization)",
-        PodEventTimes.nominated(claim("u1,u2,u1", NOW.minusSeconds(5)), NOW, Map.of()));
+        PodEventTimes.nominated(claim("u1,u2,u1", NOW.minusSeconds(5)), NOW, Map.of(), true));
+  }
+
+  @Test
+  void withNoPodUnboundTheWindowEndsEarlyButAReplacementStillWaitsForItsDrain() {
+    var recent = NOW.minusSeconds(5);
+    assertNull(PodEventTimes.nominated(claim("u1,u2", recent), NOW, Map.of(), false));
+    assertEquals("launched for pods still on node n-old, which is being disrupted",
+        PodEventTimes.nominated(claim("u1,u2", recent), NOW, Map.of("u2", "n-old"), false));
   }
 
   @Test
   void aReplacementWaitingForItsDrainIsNominatedLongAfterItInitialized() {
     var old = NOW.minus(ProvisioningSnapshots.PROMISE_WINDOW).minusSeconds(30);
     assertEquals("launched for pods still on node n-old, which is being disrupted",
-        PodEventTimes.nominated(claim("u1,u2", old), NOW, Map.of("u2", "n-old")));
-    assertNull(PodEventTimes.nominated(claim("u1,u2", old), NOW, Map.of()));
+        PodEventTimes.nominated(claim("u1,u2", old), NOW, Map.of("u2", "n-old"), true));
+    assertNull(PodEventTimes.nominated(claim("u1,u2", old), NOW, Map.of(), true));
   }
 
   @Test
   void itsOwnPodsBeingDrainedDoNotNominateIt() {
     var old = NOW.minus(ProvisioningSnapshots.PROMISE_WINDOW).minusSeconds(30);
-    assertNull(PodEventTimes.nominated(claim("u1", old), NOW, Map.of("u1", "own-node")));
+    assertNull(PodEventTimes.nominated(claim("u1", old), NOW, Map.of("u1", "own-node"), true));
   }
 }

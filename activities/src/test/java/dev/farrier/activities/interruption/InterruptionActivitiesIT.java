@@ -1,11 +1,13 @@
 package dev.farrier.activities.interruption;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.farrier.activities.interruption.EventBridgeEvents;
 import dev.farrier.activities.interruption.InterruptionCounters;
 import dev.farrier.activities.interruption.SqsInterruptionQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.farrier.activities.cloud.aws.AwsClients;
 import dev.farrier.activities.cloud.aws.MotoIT;
 import dev.farrier.workflows.activities.DeleteMessagesRequest;
 import dev.farrier.workflows.activities.InterruptionKind;
@@ -14,6 +16,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -34,7 +40,7 @@ class InterruptionActivitiesIT extends MotoIT {
     var meters = new SimpleMeterRegistry();
     var counters = new InterruptionCounters(meters);
     var activities = new InterruptionActivitiesImpl(queue -> new SqsInterruptionQueue(aws.sqs(), queue, Duration.ofSeconds(1)),
-        null, null, counters);
+        null, null, counters, () -> false);
 
     int malformed = 0;
     int ignored = 0;
@@ -62,6 +68,32 @@ class InterruptionActivitiesIT extends MotoIT {
     assertEquals(1, deleted.deleted());
     assertEquals(0, left(url));
     assertEquals(3, counters.deletedCount());
+  }
+
+  /**
+   * A worker shutting down cuts the idle long poll and the receive returns nothing; the same cut while the worker is
+   * not stopping is a failure, and it is thrown (the workflow's retries handle it).
+   */
+  @Test
+  void aLongPollCutByTheShutdownReturnsNothingAndOtherwiseFails() throws Exception {
+    String url = aws.sqs().createQueue(r -> r.queueName(unique("farrier-interruption"))).queueUrl();
+    for (boolean stoppingWhenCut : List.of(true, false)) {
+      AtomicBoolean stopping = new AtomicBoolean();
+      var own = new AwsClients(connection);
+      var activities = new InterruptionActivitiesImpl(queue -> new SqsInterruptionQueue(own.sqs(), queue),
+          null, null, new InterruptionCounters(new SimpleMeterRegistry()), stopping::get);
+      var receive = CompletableFuture.supplyAsync(() -> activities.receive(new ReceiveInterruptionsRequest(url)));
+      Thread.sleep(1_000); // the poll is waiting on the empty queue (up to 20 s)
+      stopping.set(stoppingWhenCut);
+      own.close();
+      // Well within the 20 s long poll: the cut ends it, whichever way it ends.
+      if (stoppingWhenCut) {
+        var received = receive.get(15, TimeUnit.SECONDS);
+        assertEquals(List.of(), received.notices());
+      } else {
+        assertThrows(ExecutionException.class, () -> receive.get(15, TimeUnit.SECONDS));
+      }
+    }
   }
 
   private static int left(String url) {

@@ -40,7 +40,7 @@ class InterruptionResolveIT extends ClusterIT {
     String deleting = claim(KubeTestSupport.unique("deleting"), "i-0aaaaaaaaaaaaaaa2");
     cluster.deleteNodeClaim(deleting); // held by its finalizer, as while Farrier terminates its instance
     assertTrue(cluster.getNodeClaim(deleting).orElseThrow().getMetadata().getDeletionTimestamp() != null);
-    var activities = new InterruptionActivitiesImpl(queue -> null, cluster, null, new InterruptionCounters(new SimpleMeterRegistry()));
+    var activities = new InterruptionActivitiesImpl(queue -> null, cluster, null, new InterruptionCounters(new SimpleMeterRegistry()), () -> false);
 
     var resolved = activities.resolve(new ResolveInterruptionRequest("c", InterruptionKind.InstanceStateChange, "state shutting-down",
         List.of("i-0aaaaaaaaaaaaaaa1", "i-0aaaaaaaaaaaaaaa2")));

@@ -3,6 +3,7 @@ package dev.farrier.sandbox.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.model.GoDurations;
 import dev.farrier.sandbox.ExpiryScenario;
 import dev.farrier.sandbox.SandboxEnvironment;
 import java.time.Duration;
@@ -26,8 +27,11 @@ class ExpiryIT {
       assertEquals("Done", expired.result().outcome());
       assertTrue(expired.blockedBy().stream().anyMatch(m -> m.contains("inflate-pdb")), "the drain names the PDB: " + expired.blockedBy());
       long heldSeconds = Duration.between(expired.drainStartedAt(), expired.podsGoneAt()).toSeconds();
-      assertTrue(heldSeconds >= 38, "the PDB held the pods until the 40s grace period ended, not " + heldSeconds + "s");
-      assertTrue(heldSeconds < 40 + 60, "the pods went soon after the grace period ended, not " + heldSeconds + "s after the drain started");
+      long grace = GoDurations.toMillis(ExpiryScenario.GRACE) / 1000;
+      assertTrue(heldSeconds >= grace - 2, "the PDB held the pods until the " + ExpiryScenario.GRACE + " grace period ended, not "
+          + heldSeconds + "s");
+      assertTrue(heldSeconds < grace + 60, "the pods went soon after the grace period ended, not " + heldSeconds
+          + "s after the drain started");
       assertTrue(expired.replacementCreatedAt() != null && expired.replacementCreatedAt().isBefore(expired.podsGoneAt()),
           "the replacement was launched in parallel with the drain: " + expired);
     }

@@ -15,23 +15,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The most common stuck replacement, end to end on the real local stack: a drifted node whose pods a
  * PodDisruptionBudget forbids evicting. The replacement names the PDB and the pods it protects within seconds of the
  * first refusal (in its query, its search attributes and Events on the Node and NodeClaim), evicts nothing while the
- * PDB holds, and goes on by itself once the PDB is relaxed; no activity outlives its heartbeat.
+ * PDB holds, and goes on by itself once the PDB is relaxed; no activity outlives its heartbeat. Played once per kind of
+ * budget, each a class of its own ({@link BlockedDrainMaxUnavailableIT}, {@link BlockedDrainMinAvailableIT}) so the
+ * integration test JVMs share them out.
  */
-class BlockedDrainIT {
+abstract class BlockedDrainPlay {
   /** The promises: the blocker is named within 15 s of the first refusal; a relaxed PDB is noticed within 30 s. */
   private static final Duration NAMED_WITHIN = Duration.ofSeconds(15);
   private static final Duration RESUMED_WITHIN = Duration.ofSeconds(30);
 
-  @ParameterizedTest
-  @EnumSource(BlockedDrainScenario.Budget.class)
-  void aPdbThatAllowsNoEvictionIsNamedAndRelaxingItCompletesTheReplacement(BlockedDrainScenario.Budget budget) throws Exception {
+  static void play(BlockedDrainScenario.Budget budget) throws Exception {
     var runDir = E2e.runDir("blocked-drain-" + budget.name().toLowerCase());
     try (var env = SandboxEnvironment.start(runDir, "e2e-blocked", 0)) {
       var worker = env.startWorker();
