@@ -46,7 +46,11 @@ import org.openqa.selenium.remote.http.ClientConfig;
  * directory and names both in its message.
  */
 public final class TemporalUiBrowser implements AutoCloseable {
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+  /**
+   * A bound, not a pace: with four end-to-end JVMs on 2 cores (load average up to 10), headless Chromium once left the
+   * UI's page blank for the whole of a 60 s bound.
+   */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(180);
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   private static final Duration POLL = Duration.ofMillis(250);
