@@ -17,9 +17,8 @@ import java.util.Map;
  *   <li>{@code nvidia.com/gpu} = the GPU count of NVIDIA GPU types, in capacity and allocatable, as the NVIDIA device
  *       plugin reports it on an EKS GPU node.</li>
  * </ul>
- * Public for the side-by-side benchmark, which gives Karpenter's kwok provider the same allocatable per type.
  */
-public final class NodeResources {
+final class NodeResources {
   static final double VM_MEMORY_OVERHEAD = 0.075;
   static final long EPHEMERAL_STORAGE_GIB = 20;
 
@@ -44,7 +43,7 @@ public final class NodeResources {
     return Map.copyOf(all);
   }
 
-  public static Map<String, Quantity> allocatable(InstanceType type) {
+  static Map<String, Quantity> allocatable(InstanceType type) {
     long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
     long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
     long storageMiB = EPHEMERAL_STORAGE_GIB * 1024 - 1024 - EPHEMERAL_STORAGE_GIB * 1024 / 10;
