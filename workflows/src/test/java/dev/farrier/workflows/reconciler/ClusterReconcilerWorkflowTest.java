@@ -80,11 +80,11 @@ class ClusterReconcilerWorkflowTest {
   void newSettingsFromAWorkerApplyToTheRunningReconciler() {
     var everyTenSeconds = new ReconcilerSettings(1_000, 10_000, 10_000, new LaunchSettings(120, 120), 2, 30);
     ClusterReconcilerWorkflow reconciler = start(everyTenSeconds);
-    test.env.sleep(Duration.ofSeconds(35));
+    test.sleep(Duration.ofSeconds(35));
     long before = test.journal.countStartingWith("planDisruption");
 
     reconciler.updateSettings(new ReconcilerSettings(1_000, 10_000, 600_000, new LaunchSettings(120, 120), 2, 30));
-    test.env.sleep(Duration.ofSeconds(300));
+    test.sleep(Duration.ofSeconds(300));
 
     assertEquals(3L, before, "every 10 s before the update");
     assertTrue(test.journal.countStartingWith("planDisruption") <= before + 1,
@@ -97,9 +97,9 @@ class ClusterReconcilerWorkflowTest {
 
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("b"), Fixtures.pod("a"))));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
 
     assertEquals(List.of(List.of("a", "b"), List.of("c")), batches());
     assertEquals(List.of(WorkflowIds.provisioning(Fixtures.CLUSTER, 1), WorkflowIds.provisioning(Fixtures.CLUSTER, 2)),
@@ -119,7 +119,7 @@ class ClusterReconcilerWorkflowTest {
     for (int from = 0; from < total; from += 500) {
       reconciler.podsPending(new PendingPods(pods.subList(from, from + 500)));
     }
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
 
     // By batch number: the two batches run at once, so their planning calls may come in either order (CI once saw
     // the second batch's first).
@@ -146,20 +146,20 @@ class ClusterReconcilerWorkflowTest {
     });
     ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 3_600_000, new LaunchSettings(3_600, 3_600), 2, 30));
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
     assertEquals(List.of(List.of("a", "b")), batches());
 
     // Both still pending while their claims launch: the kube-scheduler will leave a unbound on "fast" (it filled it).
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
     fastReady.set(true);
-    test.env.sleep(Duration.ofSeconds(150));
+    test.sleep(Duration.ofSeconds(150));
 
     String first = WorkflowIds.provisioning(Fixtures.CLUSTER, 1);
     assertTrue(reconciler.status().provisioningInFlight().contains(first), "the batch still waits for slow");
     assertEquals(List.of(List.of("a", "b"), List.of("a")), batches(), "a is planned again once fast closed");
 
     slowReady.set(true);
-    test.env.sleep(Duration.ofSeconds(150));
+    test.sleep(Duration.ofSeconds(150));
     assertEquals(List.of(List.of("a", "b"), List.of("a"), List.of("b")), batches(), "b once the batch closed, as before");
   }
 
@@ -181,14 +181,14 @@ class ClusterReconcilerWorkflowTest {
     ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, ID);
 
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
     assertEquals(List.of(), batches(), "its pod is the carried batch's while that batch runs");
 
     // The batch the earlier run started closes; as every batch does, it tells the reconciler, which queues the pod
     // signalled pending while that batch ran.
     ProvisioningWorkflow batch = test.newWorkflow(ProvisioningWorkflow.class, carried);
     batch.provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
 
     assertEquals(List.of(List.of(), List.of("a")), batches(), "the carried batch's own (empty) plan, then a new batch for its pod");
     assertEquals(List.of(), reconciler.status().provisioningInFlight().stream().filter(carried::equals).toList());
@@ -198,12 +198,12 @@ class ClusterReconcilerWorkflowTest {
   void aPodSignalledInTheRunsFirstTaskIsStillTheCarriedBatchs() {
     String carried = signalWithStartCarryingA((request, workflow) ->
         request.add(workflow::podsPending, new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b")))));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
     assertEquals(List.of(List.of("b")), batches(), "a is the carried batch's while it runs; b is new");
 
     ProvisioningWorkflow batch = test.newWorkflow(ProvisioningWorkflow.class, carried);
     batch.provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
 
     assertEquals(List.of(List.of("b"), List.of(), List.of("a")), batches(),
         "a, signalled while its batch ran, goes into the batch after that one closes");
@@ -214,11 +214,11 @@ class ClusterReconcilerWorkflowTest {
     String carried = WorkflowIds.provisioning(Fixtures.CLUSTER, 7);
     signalWithStartCarryingA((request, workflow) -> request.add(workflow::batchClosed, carried));
     ClusterReconcilerWorkflow reconciler = test.existing(ClusterReconcilerWorkflow.class, ID);
-    test.env.sleep(Duration.ofSeconds(1));
+    test.sleep(Duration.ofSeconds(1));
 
     assertEquals(List.of(), reconciler.status().provisioningInFlight(), "the carried batch closed before the run took it over");
     reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"))));
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
     assertEquals(List.of(List.of("a")), batches(), "its pod goes into a new batch, not after the release time");
   }
 
@@ -228,9 +228,9 @@ class ClusterReconcilerWorkflowTest {
 
     for (String pod : List.of("a", "b", "c", "d")) {
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod(pod))));
-      test.env.sleep(Duration.ofSeconds(40)); // never idle for 60 s: only the 100 s max closes the first batch
+      test.sleep(Duration.ofSeconds(40)); // never idle for 60 s: only the 100 s max closes the first batch
     }
-    test.env.sleep(Duration.ofSeconds(90));
+    test.sleep(Duration.ofSeconds(90));
 
     assertEquals(List.of(List.of("a", "b", "c"), List.of("d")), batches());
   }
@@ -253,7 +253,7 @@ class ClusterReconcilerWorkflowTest {
     ClusterReconcilerWorkflow reconciler = start(
         new ReconcilerSettings(60_000, 100_000, 30_000, new LaunchSettings(120, 120), 2, 30));
 
-    test.env.sleep(Duration.ofSeconds(100)); // three planning rounds
+    test.sleep(Duration.ofSeconds(100)); // three planning rounds
 
     assertTrue(test.journal.countStartingWith("planDisruption") >= 3);
     assertEquals(1, test.journal.count("taintDisrupted node-default-stuck"), "one replacement of default-stuck");
@@ -273,7 +273,7 @@ class ClusterReconcilerWorkflowTest {
         : new DisruptionPlan(0, List.of(), List.of()));
     start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
 
-    test.env.sleep(Duration.ofSeconds(90)); // the first round comes at the 60 s interval
+    test.sleep(Duration.ofSeconds(90)); // the first round comes at the 60 s interval
 
     var starts = test.env.getWorkflowClient().fetchHistory(ID).getHistory().getEventsList().stream()
         .filter(io.temporal.api.history.v1.HistoryEvent::hasStartChildWorkflowExecutionInitiatedEventAttributes)
@@ -307,7 +307,7 @@ class ClusterReconcilerWorkflowTest {
     List<Long> rounds = recordRounds("default-empty", "delete");
     start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
 
-    test.env.sleep(Duration.ofSeconds(100));
+    test.sleep(Duration.ofSeconds(100));
 
     assertTrue(test.journal.count("deleteNodeClaim default-empty") >= 1, "the delete ran and closed");
     assertTrue(rounds.size() >= 2, "rounds: " + rounds);
@@ -324,11 +324,11 @@ class ClusterReconcilerWorkflowTest {
     test.nodes.onDrainStep(request -> FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb"));
     List<Long> rounds = recordRounds("default-stuck", "replace");
     ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
-    test.env.sleep(Duration.ofSeconds(70));
+    test.sleep(Duration.ofSeconds(70));
     assertEquals(1, test.journal.count("taintDisrupted node-default-stuck"), "its replacement runs");
 
     reconciler.replacementClosed("default-stuck");
-    test.env.sleep(Duration.ofSeconds(30));
+    test.sleep(Duration.ofSeconds(30));
 
     assertEquals(1, rounds.size(), "no round before the 120 s interval: " + rounds);
   }
@@ -339,14 +339,14 @@ class ClusterReconcilerWorkflowTest {
     // learns of its close from the replacement's signal.
     List<Long> rounds = recordRounds(null, null);
     start(new ReconcilerSettings(60_000, 100_000, 60_000, new LaunchSettings(120, 120), 2, 30));
-    test.env.sleep(Duration.ofSeconds(65));
+    test.sleep(Duration.ofSeconds(65));
     assertEquals(1, rounds.size(), "the first round, at the 60 s interval");
 
     var replacement = test.newWorkflow(NodeReplacementWorkflow.class, WorkflowIds.disruption("default-empty"));
     long started = test.env.currentTimeMillis();
     WorkflowClient.start(replacement::replace, new ReplacementInput(Fixtures.CLUSTER,
         Fixtures.command("default-empty", "delete", null), new LaunchSettings(120, 120), 2, 30));
-    test.env.sleep(Duration.ofSeconds(35));
+    test.sleep(Duration.ofSeconds(35));
 
     assertTrue(test.journal.count("deleteNodeClaim default-empty") >= 1, "the replacement ran and closed");
     assertEquals(2, rounds.size(), "a round after the close, before the next interval: " + rounds);
@@ -364,7 +364,7 @@ class ClusterReconcilerWorkflowTest {
           ? everyDecision : DisruptionPlan.empty(0);
     });
     ClusterReconcilerWorkflow reconciler = start(new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
-    test.env.sleep(Duration.ofSeconds(25));
+    test.sleep(Duration.ofSeconds(25));
     reconciler.freeze(new FreezeRequest(null, "holiday", "ops"));
 
     DisruptionPlan preview = reconciler.previewPlan();
@@ -397,7 +397,7 @@ class ClusterReconcilerWorkflowTest {
         () -> reconciler.freeze(new FreezeRequest(null, "again", "bob")));
     assertTrue(twice.getCause().getMessage().contains("already frozen cluster-wide"), twice.getCause().getMessage());
     reconciler.freeze(new FreezeRequest("gpu", "driver rollout", "bob"));
-    test.env.sleep(Duration.ofSeconds(25));
+    test.sleep(Duration.ofSeconds(25));
 
     assertEquals(java.util.Set.of("*", "gpu"), frozenSeen.getLast().keySet());
     assertTrue(frozenSeen.getLast().get("*").endsWith("by alice: incident 4711"), frozenSeen.getLast().toString());
@@ -408,7 +408,7 @@ class ClusterReconcilerWorkflowTest {
     assertTrue(notFrozen.getCause().getMessage().contains("not frozen nodepool web"), notFrozen.getCause().getMessage());
     reconciler.unfreeze(new FreezeRequest(null, null, "carol"));
     reconciler.unfreeze(new FreezeRequest("gpu", null, "carol"));
-    test.env.sleep(Duration.ofSeconds(25));
+    test.sleep(Duration.ofSeconds(25));
     assertEquals(java.util.Map.of(), frozenSeen.getLast());
     assertEquals(List.of(), reconciler.status().freezes());
   }
@@ -422,7 +422,7 @@ class ClusterReconcilerWorkflowTest {
         new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
 
     // The failed replacement waits 10 minutes for an operator's Retry, then fails; the reconciler cools down a minute.
-    test.env.sleep(Duration.ofMinutes(12));
+    test.sleep(Duration.ofMinutes(12));
 
     assertTrue(test.journal.countStartingWith("planDisruption") >= 60);
     assertEquals(2, test.journal.count("planReplacement default-full"),
@@ -442,7 +442,7 @@ class ClusterReconcilerWorkflowTest {
         List.of(new CandidateDecision("default-gated", "node-default-gated", "default", true, "drifted"))));
     start(new ReconcilerSettings(60_000, 100_000, 10_000, new LaunchSettings(120, 120), 2, 30));
 
-    test.env.sleep(Duration.ofSeconds(30));
+    test.sleep(Duration.ofSeconds(30));
 
     var replacement = test.existing(dev.farrier.workflows.replacement.NodeReplacementWorkflow.class,
         WorkflowIds.disruption("default-gated"));

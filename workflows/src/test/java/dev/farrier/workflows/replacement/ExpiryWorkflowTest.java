@@ -159,7 +159,7 @@ class ExpiryWorkflowTest {
     NodeReplacementWorkflow workflow = test.newWorkflow(NodeReplacementWorkflow.class, ID);
     WorkflowClient.start(workflow::replace, Fixtures.replacement(Fixtures.expired(OLD, "replace", 60L, true)));
     Eventually.await("waiting for a retry", running()::progress, p -> p.phase().equals("AwaitingRetry"));
-    test.env.sleep(Duration.ofMinutes(2));
+    test.sleep(Duration.ofMinutes(2));
     running().retryReplacement(OperatorRequest.of("API server is back"));
 
     ReplacementResult result = WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class);

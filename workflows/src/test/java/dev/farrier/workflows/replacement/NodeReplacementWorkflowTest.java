@@ -258,7 +258,7 @@ class NodeReplacementWorkflowTest {
     WorkflowClient.start(workflow::replace, Fixtures.replacement(Fixtures.command(OLD, "replace", null)));
 
     Eventually.await("paused after the first drain pass", () -> running().progress(), p -> p.paused() && passes.get() == 1);
-    test.env.sleep(Duration.ofHours(1));
+    test.sleep(Duration.ofHours(1));
 
     assertEquals(1, passes.get(), "no drain pass while paused");
     assertEquals("Draining", running().progress().phase());

@@ -187,7 +187,7 @@ class OperatorActionsTest {
     running().pauseReplacement(OperatorRequest.of("look first"));
     assertTrue(refusal(() -> running().pauseReplacement(OperatorRequest.of(null))).contains("already paused"));
     long passes = test.journal.countStartingWith("drainStep");
-    test.env.sleep(java.time.Duration.ofHours(1));
+    test.sleep(java.time.Duration.ofHours(1));
     assertEquals(passes, test.journal.countStartingWith("drainStep"), "no drain pass while paused");
     assertTrue(running().progress().paused());
 

@@ -144,9 +144,9 @@ class HistoryRecorder {
       String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
       ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(60_000, 100_000, 120_000, Fixtures.LAUNCH, 2, 30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
-      test.env.sleep(Duration.ofSeconds(30));
+      test.sleep(Duration.ofSeconds(30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
-      test.env.sleep(Duration.ofSeconds(150));
+      test.sleep(Duration.ofSeconds(150));
       assertEquals(2, reconciler.status().nextBatch(), "one batch");
       assertEquals(1, reconciler.status().replacementsStarted().size(), "one replacement");
       assertEquals(2, rounds.get(), "the first round, and one a second after its replacement closed");
@@ -172,9 +172,9 @@ class HistoryRecorder {
       String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
       ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(30_000, 100_000, 60_000, Fixtures.LAUNCH, 2, 30));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
-      test.env.sleep(Duration.ofSeconds(90));
+      test.sleep(Duration.ofSeconds(90));
       reconciler.podsPending(new PendingPods(List.of(Fixtures.pod("c"), Fixtures.pod("a"))));
-      test.env.sleep(Duration.ofSeconds(150));
+      test.sleep(Duration.ofSeconds(150));
       assertEquals(3, reconciler.status().replacementsStarted().size(), "one round of three replacements");
       assertTrue(rounds.get() >= 3, "rounds after the first: " + rounds.get());
       write(test, id, "ClusterReconcilerWorkflow-rounds");
@@ -195,12 +195,12 @@ class HistoryRecorder {
           : new DisruptionPlan(0, List.of(), List.of()));
       String id = WorkflowIds.reconciler(Fixtures.CLUSTER);
       ClusterReconcilerWorkflow reconciler = startReconciler(test, new ReconcilerSettings(30_000, 100_000, 60_000, Fixtures.LAUNCH, 2, 30));
-      test.env.sleep(Duration.ofSeconds(90));
+      test.sleep(Duration.ofSeconds(90));
       String byHand = WorkflowIds.disruption("default-b");
       var result = test.newWorkflow(NodeReplacementWorkflow.class, byHand)
           .replace(Fixtures.replacement(Fixtures.command("default-b", "delete", null)));
       assertEquals("Done", result.outcome());
-      test.env.sleep(Duration.ofSeconds(20));
+      test.sleep(Duration.ofSeconds(20));
       assertEquals(3, rounds.get(), "the first round, one after its replacement closed, one after the other's");
       write(test, id, "ClusterReconcilerWorkflow-replacement-started-by-hand");
       WorkflowStub.fromTyped(reconciler).terminate("history recorded");
@@ -303,11 +303,11 @@ class HistoryRecorder {
           List.of(), List.of()));
       request.add(workflow::podsPending, new PendingPods(List.of(Fixtures.pod("a"), Fixtures.pod("b"))));
       test.client().signalWithStart(request);
-      test.env.sleep(Duration.ofSeconds(90));
+      test.sleep(Duration.ofSeconds(90));
       test.newWorkflow(ProvisioningWorkflow.class, carried).provision(new ProvisioningInput(Fixtures.CLUSTER, carried, List.of(), null));
-      test.env.sleep(Duration.ofSeconds(30));
+      test.sleep(Duration.ofSeconds(30));
       test.existing(ClusterReconcilerWorkflow.class, id).podsPending(new PendingPods(List.of(Fixtures.pod("c"))));
-      test.env.sleep(Duration.ofSeconds(200));
+      test.sleep(Duration.ofSeconds(200));
       write(test, id, "ClusterReconcilerWorkflow-signalled-at-start");
       WorkflowStub.fromTyped(workflow).terminate("history recorded");
     }

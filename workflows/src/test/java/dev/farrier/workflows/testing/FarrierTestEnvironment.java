@@ -29,6 +29,7 @@ public final class FarrierTestEnvironment implements AutoCloseable {
   public final FakePlanningActivities planning = new FakePlanningActivities(journal).askingRolloutsOf(rollout);
   public final TestWorkflowEnvironment env;
   public final Worker worker;
+  private final SkippingClock clock;
 
   public FarrierTestEnvironment() {
     env = TestWorkflowEnvironment.newInstance();
@@ -38,6 +39,15 @@ public final class FarrierTestEnvironment implements AutoCloseable {
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption, rollout);
     rollout.onClosed(this::closedReplacement);
+    clock = new SkippingClock(env);
+  }
+
+  /**
+   * Lets simulated time pass, as {@code env.sleep} does, and keeps it skipping when the test server has leaked a lock
+   * on it ({@link SkippingClock}).
+   */
+  public void sleep(java.time.Duration duration) {
+    clock.sleep(duration);
   }
 
   /** How {@code disrupt/<nodeClaim>} ended, once it has (its latest run); empty while it runs. */

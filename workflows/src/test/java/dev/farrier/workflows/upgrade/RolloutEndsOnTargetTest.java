@@ -65,7 +65,9 @@ class RolloutEndsOnTargetTest {
     }
   }
 
+  /** The run's result, once it has closed: waited for a simulated second at a time ({@link #within}), never blocking. */
   private UpgradeResult result(WorkflowExecution run) {
+    within(7_200, () -> !running(run.getWorkflowId()));
     return test.client().newUntypedWorkflowStub(run.getWorkflowId(), java.util.Optional.of(run.getRunId()), java.util.Optional.empty())
         .getResult(UpgradeResult.class);
   }
@@ -80,7 +82,7 @@ class RolloutEndsOnTargetTest {
       if (done.getAsBoolean()) {
         return true;
       }
-      test.env.sleep(Duration.ofSeconds(1));
+      test.sleep(Duration.ofSeconds(1));
     }
     return done.getAsBoolean();
   }
@@ -220,7 +222,7 @@ class RolloutEndsOnTargetTest {
         within(600, () -> !running(run.getWorkflowId()));
       }
       int pause = random.nextInt(12);
-      test.env.sleep(Duration.ofSeconds(pause));
+      test.sleep(Duration.ofSeconds(pause));
       script.add("pause " + pause + "s");
     }
     // Every run ends: one that waits for an approval nobody gives is aborted.
