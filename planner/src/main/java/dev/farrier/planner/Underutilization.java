@@ -29,7 +29,9 @@ import java.util.stream.Collectors;
  *   <li>Multi-node: the largest prefix (at least two, of the first {@value #MAX_CANDIDATES}) of the candidates, cheapest to
  *       disrupt first, whose pods all fit on the remaining nodes is deleted, found by binary search as upstream does.</li>
  *   <li>Multi-node replace, when no group can simply go: the largest group (at least two on-demand nodes of one NodePool,
- *       in the same order) whose pods one node cheaper than the group's summed price holds. The first is replaced by
+ *       in the same order) whose pods one node cheaper than the group's summed price holds; when one of the group's own
+ *       types would hold them, the new node must also be cheaper than the group's node of that type, or keeping that
+ *       node and deleting the others is the better move (upstream's filter of the same instance types). The first is replaced by
  *       that node (planned as its replacement will plan it, over the pods of the whole group); the others are held, their
  *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}), and deleted by later rounds once
  *       those pods fit there. (Upstream drains the whole group behind one launch; a Farrier replacement drains one
@@ -55,7 +57,8 @@ final class Underutilization {
   /**
    * A decided consolidation of one node.
    *
-   * @param maxPricePerHour for a replacement, the candidate's price (a multi-node replacement's: the group's summed):
+   * @param maxPricePerHour for a replacement, the candidate's price (a multi-node replacement's: the group's summed, or
+   *                        less when one of the group's own types holds it all, see {@link #replaceTogether}):
    *                        the replacement may only use cheaper offerings
    * @param group           for a multi-node replacement, the other claims whose pods the replacement is sized for
    */
@@ -224,7 +227,9 @@ final class Underutilization {
    * replacement is not monotone in the prefix (two small nodes may need a node dearer than they are while three fit one
    * cheaper than the three), so all of the candidates are tried too when the search did not end with them. The first of
    * the group is replaced, carrying the others ({@link Command#group}) and their summed price as ceiling; null when no
-   * group does.
+   * group does. A group one of whose own instance types would hold it all is replaced only by a node cheaper than its
+   * node of that type: otherwise the later rounds would find the new node and that one as the same pair again, and
+   * replace it again, for ever.
    */
   private Command multiNodeReplacement(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
     List<Candidate> onDemand = candidates.stream().filter(c -> !WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())).toList();
@@ -264,19 +269,54 @@ final class Underutilization {
       pods.addAll(node.pods());
       replaced = replaced.plus(node.allocatable());
     }
-    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), total);
+    double ceiling = total;
+    ReplacementPlan replacement = planTogether(lead, pods, replaced, ceiling);
+    double sameType = sameTypeCeiling(replacement, group);
+    if (sameType < ceiling) {
+      // One of the group's own types would hold them all: keeping that node and deleting the others moves fewer pods,
+      // so the one new node must be cheaper than it (as upstream's multi-node consolidation filters its options).
+      ceiling = sameType;
+      replacement = planTogether(lead, pods, replaced, ceiling);
+    }
+    if (replacement == null) {
+      return null;
+    }
+    NodeClaimRequest claim = replacement.replacement();
+    double cheapest = ClaimPrice.perHour(claim, CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), ceiling));
+    int moved = replacement.reschedulablePods();
+    return new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
+        + names(group) + ") with one cheaper node: " + money(total) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
+        + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "") + ") for their "
+        + moved + (moved == 1 ? " pod" : " pods"), ceiling, group.subList(1, group.size()).stream().map(Candidate::claim).toList());
+  }
+
+  /** One node under {@code ceiling} for all of {@code pods}, planned as the replacement will plan it; null when none holds them. */
+  private ReplacementPlan planTogether(Candidate lead, List<PodSpecView> pods, Resources replaced, double ceiling) {
+    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), ceiling);
     ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(lead.claim().name(), "consolidation",
         pods, lead.pool(), cheaper, view.daemonSetPods(), replaced, view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS)));
     if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
       return null;
     }
-    NodeClaimRequest claim = replacement.replacement();
-    double cheapest = ClaimPrice.perHour(claim, cheaper);
-    int moved = replacement.reschedulablePods();
-    return new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
-        + names(group) + ") with one cheaper node: " + money(total) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
-        + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "") + ") for their "
-        + moved + (moved == 1 ? " pod" : " pods"), total, group.subList(1, group.size()).stream().map(Candidate::claim).toList());
+    return replacement;
+  }
+
+  /**
+   * The price of the cheapest node of the group whose instance type is among the replacement's options; infinite when
+   * none is (or there is no replacement).
+   */
+  private double sameTypeCeiling(ReplacementPlan replacement, List<Candidate> group) {
+    double ceiling = Double.POSITIVE_INFINITY;
+    if (replacement == null) {
+      return ceiling;
+    }
+    Set<String> options = Set.copyOf(replacement.replacement().instanceTypes());
+    for (Candidate c : group) {
+      if (options.contains(c.claim().instanceType())) {
+        ceiling = Math.min(ceiling, price(c.claim(), c.pool()));
+      }
+    }
+    return ceiling;
   }
 
   /** The largest k (2 or more) such that the first k candidates' pods all fit on the remaining nodes; 0 when none. */

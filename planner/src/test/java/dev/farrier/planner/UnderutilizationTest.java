@@ -149,11 +149,54 @@ class UnderutilizationTest {
     assertTrue(single.commands().getFirst().consolidatedWith().isEmpty(), single.toString());
   }
 
+  /**
+   * Two half-empty m5.large nodes: one m5.large holds both nodes' pods for less than the two cost, but that is one of
+   * the nodes already there. Keeping it and deleting the other moves one pod instead of two and launches nothing;
+   * replacing both with a new m5.large made each later round see the same pair again (a new node and the one left),
+   * and launch another.
+   */
+  @Test
+  void aGroupIsNotReplacedByANodeOfOneOfItsOwnTypesButTheOtherNodeIsDeleted() {
+    var twoAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("2")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var plan = new DisruptionPlanner().plan(snapshot(twoAtATime, onDemandOnly(TYPES), Map.of("node-a", 1.0, "node-b", 2.0), Map.of(),
+        node("a", "m5.large", 600), node("b", "m5.large", 600)));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.DELETE, c.method(), c.toString());
+    assertEquals("a", c.nodeClaim());
+    assertEquals("its 1 pod fits on the other nodes", c.detail());
+  }
+
+  /**
+   * A group is still replaced when one node cheaper than the group's own node of that type holds them all: the ceiling
+   * is that node's price, not the pair's.
+   */
+  @Test
+  void aGroupWhoseOwnTypeWouldHoldItIsReplacedOnlyByANodeCheaperThanThatType() {
+    List<InstanceTypeView> types = new ArrayList<>(onDemandOnly(TYPES));
+    types.add(onDemandOnly(List.of(type("c5.large", "amd64", 2, 4, 29, 0.085))).getFirst());
+    var twoAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("2")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var plan = new DisruptionPlanner().plan(snapshot(twoAtATime, types, Map.of("node-a", 1.0, "node-b", 2.0), Map.of(),
+        node("a", "m5.large", 1000), node("b", "m5.large", 500)));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method(), c.toString());
+    assertEquals(List.of("b"), c.consolidatedWith());
+    assertEquals(0.096, c.maxPricePerHour(), 1e-9, "the ceiling is the price of the group's own m5.large, not the pair's");
+    assertTrue(c.detail().contains("to $0.0850/h (c5.large) for their 2 pods"), c.detail());
+  }
+
+  private static List<InstanceTypeView> onDemandOnly(List<InstanceTypeView> types) {
+    return types.stream().map(t -> new InstanceTypeView(t.name(), t.arch(), t.labels(), t.capacity(),
+        t.offerings().stream().filter(o -> WellKnown.CAPACITY_ON_DEMAND.equals(o.capacityType())).toList())).toList();
+  }
+
   @Test
   void aGroupIsFoundWhenOnlyAllOfTheCandidatesAreCheaperAsOneNode() {
     // On-demand only, as the e2e NodePool: a cheaper spot node would make the smaller groups cheaper too.
-    List<InstanceTypeView> onDemand = TYPES.stream().map(t -> new InstanceTypeView(t.name(), t.arch(), t.labels(), t.capacity(),
-        t.offerings().stream().filter(o -> WellKnown.CAPACITY_ON_DEMAND.equals(o.capacityType())).toList())).toList();
+    List<InstanceTypeView> onDemand = onDemandOnly(TYPES);
     var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
         .withConsolidation("WhenEmptyOrUnderutilized", "0s");
     // In order of disruption cost: a and b need an 8-CPU node ($0.384) dearer than they are ($0.288), so no smaller
@@ -176,7 +219,8 @@ class UnderutilizationTest {
     var two = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
         node("a", "m5.xlarge", 1500), node("b", "m5.xlarge", 1500)));
     assertEquals(List.of("b"), two.commands().getFirst().consolidatedWith(), two.toString());
-    assertEquals(0.384, two.commands().getFirst().maxPricePerHour(), 1e-9);
+    // One m5.xlarge would hold both nodes' pods: the new node must be cheaper than one of them, not than the pair.
+    assertEquals(0.192, two.commands().getFirst().maxPricePerHour(), 1e-9);
 
     // d is full (no home for the others' pods) and past the budget of three: the group is a, b, c.
     var four = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
@@ -393,7 +437,13 @@ class UnderutilizationTest {
             .stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).findFirst().orElseThrow().pricePerHour();
         pods.addAll(replaced.view().pods());
       }
-      assertEquals(price, c.maxPricePerHour(), 1e-9, "the ceiling is the node's (the group's) own price");
+      assertTrue(c.maxPricePerHour() <= price + 1e-9, "the ceiling is at most the node's (the group's) own price");
+      for (Node replaced : c.consolidatedWith().isEmpty() ? List.<Node>of() : group) {
+        double own = TYPES.stream().filter(t -> t.name().equals(replaced.claim().instanceType())).findFirst().orElseThrow().offerings()
+            .stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND)).findFirst().orElseThrow().pricePerHour();
+        assertTrue(c.maxPricePerHour() <= own + 1e-9 || !fitsOne(replaced.claim().instanceType(), pods, pool),
+            "a group one of whose own nodes would hold it is replaced only by a node cheaper than that one: " + c);
+      }
       var cheaper = CheaperOfferings.below(TYPES, c.maxPricePerHour());
       var check = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.nodeClaim(), "check", pods, pool,
           cheaper, List.of(), Resources.ZERO, KubeletSettings.DEFAULTS));
@@ -401,5 +451,13 @@ class UnderutilizationTest {
           "one node under the ceiling holds its pods: " + check);
       assertTrue(ClaimPrice.perHour(check.replacement(), cheaper) < price, "cheaper than " + price);
     }
+  }
+
+  /** Whether one node of {@code type} (any offering) holds all of {@code pods}. */
+  private static boolean fitsOne(String type, List<PodSpecView> pods, NodePoolView pool) {
+    var only = TYPES.stream().filter(t -> t.name().equals(type)).toList();
+    var plan = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot("fits", "check", pods, pool, only, List.of(),
+        Resources.ZERO, KubeletSettings.DEFAULTS));
+    return plan.replacement() != null && plan.replacement().pods().size() == pods.size();
   }
 }
