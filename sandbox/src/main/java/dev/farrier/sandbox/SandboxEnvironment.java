@@ -236,6 +236,11 @@ public final class SandboxEnvironment implements AutoCloseable {
     return new SimulatedInterruptions(new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir)), aws.sqs(), interruptionQueueUrl);
   }
 
+  /** The pod memory limit the chart gives a worker (what its heap share is taken of), if it sets one. */
+  public java.util.OptionalLong workerMemoryLimitBytes() {
+    return chart.memoryLimitBytes();
+  }
+
   public List<WorkerProcess> workers() {
     return List.copyOf(workers);
   }

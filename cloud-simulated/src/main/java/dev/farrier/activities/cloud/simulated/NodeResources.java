@@ -17,8 +17,9 @@ import java.util.Map;
  *   <li>{@code nvidia.com/gpu} = the GPU count of NVIDIA GPU types, in capacity and allocatable, as the NVIDIA device
  *       plugin reports it on an EKS GPU node.</li>
  * </ul>
+ * Public for the side-by-side benchmark, which gives Karpenter's kwok provider the same allocatable per type.
  */
-final class NodeResources {
+public final class NodeResources {
   static final double VM_MEMORY_OVERHEAD = 0.075;
   static final long EPHEMERAL_STORAGE_GIB = 20;
 
@@ -43,7 +44,7 @@ final class NodeResources {
     return Map.copyOf(all);
   }
 
-  static Map<String, Quantity> allocatable(InstanceType type) {
+  public static Map<String, Quantity> allocatable(InstanceType type) {
     long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
     long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
     long storageMiB = EPHEMERAL_STORAGE_GIB * 1024 - 1024 - EPHEMERAL_STORAGE_GIB * 1024 / 10;

@@ -1,0 +1,117 @@
+package dev.farrier.sandbox.bench.peer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.catalog.InstanceTypeCatalog;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What the side-by-side harness computes: settled detection, $/h, process figures, the workload's shares. */
+class PeerBenchPiecesTest {
+  private static final Instant T0 = Instant.parse("2026-11-29T06:00:00Z");
+
+  private static Settling.Snapshot at(int second, Set<String> nodes, Set<String> claims, long waiting, boolean disrupting) {
+    return new Settling.Snapshot(T0.plusSeconds(second), nodes, claims, waiting, disrupting);
+  }
+
+  @Test
+  void aFleetSettlesAtItsLastChangeOnceQuietForTheWindow() {
+    var settling = new Settling();
+    settling.observe(at(0, Set.of("a"), Set.of("x"), 0, false));
+    settling.observe(at(10, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    settling.observe(at(69, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(60)), "59 s quiet is not 60");
+    settling.observe(at(70, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    assertEquals(Optional.of(T0.plusSeconds(10)), settling.settled(Duration.ofSeconds(60)));
+  }
+
+  @Test
+  void waitingPodsAClaimWithoutANodeOrADisruptionKeepItUnsettled() {
+    for (var busy : List.of(at(100, Set.of("a"), Set.of("x"), 3, false), at(100, Set.of("a"), Set.of("x", "y"), 0, false),
+        at(100, Set.of("a"), Set.of("x"), 0, true))) {
+      var settling = new Settling();
+      settling.observe(at(0, busy.nodes(), busy.claims(), busy.waitingPods(), busy.disrupting()));
+      settling.observe(busy);
+      assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(10)), busy.toString());
+    }
+    var settling = new Settling();
+    settling.observe(at(0, Set.of("a"), Set.of("x"), 2, false));
+    settling.observe(at(50, Set.of("a"), Set.of("x"), 0, false));
+    settling.observe(at(60, Set.of("a"), Set.of("x"), 0, false));
+    assertEquals(Optional.of(T0.plusSeconds(50)), settling.settled(Duration.ofSeconds(10)), "quiet since the last pod ran");
+  }
+
+  @Test
+  void aSettleWindowShorterThanConsolidateAfterWithRoomToDecideIsRefused() {
+    var refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new PeerRun.Sizes(10, 0, 1, Duration.ofSeconds(30), "10%", Duration.ofSeconds(74), Duration.ofMinutes(1)));
+    assertTrue(refused.getMessage().contains("consolidateAfter 30s"), refused.getMessage());
+    assertEquals(75, new PeerRun.Sizes(10, 0, 1, Duration.ofSeconds(30), "10%", Duration.ofSeconds(75), Duration.ofMinutes(1)).settleWindow().toSeconds());
+  }
+
+  @Test
+  void aFleetIsPricedFromTheCatalogueByItsNodesLabels() {
+    var catalogue = KwokCatalogue.of(InstanceTypeCatalog.load(InstanceTypeCatalog.DEFAULT_REGION));
+    double spot = catalogue.price("m5.large", "us-east-1b", "spot").orElseThrow();
+    double onDemand = catalogue.price("c6a.xlarge", "us-east-1a", "on-demand").orElseThrow();
+    var price = FleetPrice.of(List.of(node("m5.large", "us-east-1b", "spot"), node("c6a.xlarge", "us-east-1a", "on-demand"),
+        node("t2.nano", "us-east-1a", "on-demand")), catalogue);
+    assertEquals(3, price.nodes());
+    assertEquals(spot + onDemand, price.dollarsPerHour(), 1e-9);
+    assertEquals(1, price.unpriced(), "a type outside the catalogue is counted, not guessed");
+    assertEquals(1, price.spot());
+  }
+
+  private static Node node(String type, String zone, String capacityType) {
+    return new NodeBuilder().withNewMetadata().withName(type + "-" + zone).withLabels(Map.of("node.kubernetes.io/instance-type", type,
+        "topology.kubernetes.io/zone", zone, "karpenter.sh/capacity-type", capacityType)).endMetadata().build();
+  }
+
+  @Test
+  void cpuTicksAreReadPastACommandNameWithSpacesAndParentheses() {
+    String stat = "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 567 0 0 20 0 40 0 100 0 0";
+    assertEquals(1234 + 567, ProcessMeter.parseTicks(stat));
+  }
+
+  @Test
+  void thisJvmsOwnMemoryAndCpuAreMeasured() {
+    var meter = new ProcessMeter(ProcessHandle.current().pid());
+    long sum = 0;
+    for (int i = 0; i < 20_000_000; i++) {
+      sum += Long.numberOfTrailingZeros(i * 31L + sum);
+    }
+    var use = meter.use();
+    assertTrue(use.peakRssMiB() > 10 && use.lastRssMiB() > 10, use + " " + sum);
+    assertTrue(use.cpuSeconds() >= 0, use.toString());
+  }
+
+  @Test
+  void theMixHasItsSharesTheSameRequestsForASeedAndKeepsEveryPartWhenScaledDown() {
+    var parts = PeerWorkload.mix(7);
+    assertEquals(parts, PeerWorkload.mix(7));
+    var replicas = PeerWorkload.replicas(parts, 1000);
+    assertEquals(1000, replicas.values().stream().mapToInt(Integer::intValue).sum());
+    assertEquals(300, replicas.get("web"));
+    assertEquals(20, replicas.get("ha"));
+    var scaled = PeerWorkload.scaled(PeerWorkload.replicas(parts, 50), 0.3);
+    assertEquals(1, scaled.get("ha"), "ceil(1 x 0.3): no part disappears");
+    assertEquals(5, scaled.get("web"));
+
+    var ha = PeerWorkload.deployment(parts.get(5), 20);
+    assertEquals("kubernetes.io/hostname", ha.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+        .getRequiredDuringSchedulingIgnoredDuringExecution().getFirst().getTopologyKey());
+    var web = PeerWorkload.deployment(parts.getFirst(), 300);
+    assertEquals("topology.kubernetes.io/zone", web.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().getFirst().getTopologyKey());
+    assertEquals(Map.of("karpenter.sh/capacity-type", "on-demand"), web.getSpec().getTemplate().getSpec().getNodeSelector());
+    var batch = PeerWorkload.deployment(parts.get(2), 10);
+    assertTrue(batch.getSpec().getTemplate().getSpec().getNodeSelector().isEmpty(), "spot-tolerant: no capacity-type constraint");
+  }
+}

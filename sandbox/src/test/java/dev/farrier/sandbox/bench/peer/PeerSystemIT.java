@@ -1,0 +1,55 @@
+package dev.farrier.sandbox.bench.peer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.catalog.InstanceTypeCatalog;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The side-by-side comparison at a small size, so the harness cannot rot: both controllers, each on its own stack,
+ * provision the mix, consolidate it after the scale-down and roll a small fleet on a template change, and the table
+ * has both columns. The figures themselves are {@code make bench-peer}'s (docs/benchmarks/peer.md), not asserted here.
+ */
+class PeerSystemIT {
+  @Test
+  void bothControllersRunTheSameWorkloadsAndTheTableComparesThem() throws Exception {
+    var catalogue = KwokCatalogue.of(InstanceTypeCatalog.load(InstanceTypeCatalog.DEFAULT_REGION));
+    var sizes = new PeerRun.Sizes(20, 2, 1, Duration.ofSeconds(10), "100%", Duration.ofSeconds(55), Duration.ofMinutes(5));
+    var log = new ByteArrayOutputStream();
+    List<PeerRun.Result> results;
+    try (var out = new PrintStream(log, true, StandardCharsets.UTF_8)) {
+      results = PeerSystemBenchmark.runBoth(Path.of("target", "e2e", "peer-system").toAbsolutePath(), catalogue, sizes, 500,
+          List.of("farrier", "karpenter"), out);
+    }
+    String seen = log.toString(StandardCharsets.UTF_8);
+    System.out.println(seen);
+    assertEquals(2, results.size(), seen);
+    assertTrue(results.get(0).controller().startsWith("Farrier") && results.get(1).controller().startsWith("Karpenter v1."), seen);
+    for (var r : results) {
+      String who = r.controller() + "\n" + seen;
+      assertEquals(20, r.scaleOut().toRunningSeconds().count(), who);
+      assertTrue(r.scaleOut().fleet().nodes() > 0 && r.scaleOut().fleet().unpriced() == 0, "every node priced: " + r.scaleOut().fleet() + who);
+      assertTrue(r.scaleOut().settledSeconds().isPresent(), who);
+      assertTrue(r.scaleOut().cost().controller().peakRssMiB() > 20, "the controller's own process is measured: " + r.scaleOut().cost() + who);
+      assertTrue(r.consolidation().settledSeconds().isPresent(), who);
+      assertTrue(r.consolidation().after().dollarsPerHour() < r.consolidation().before().dollarsPerHour(),
+          "30% of the pods cost less once consolidated: " + r.consolidation() + who);
+      var drift = r.drift().orElseThrow();
+      assertTrue(drift.makespanSeconds().isPresent(), "the template change rolled the fleet: " + drift + who);
+      assertTrue(drift.podsDisrupted() >= 2 && drift.claimsLaunched() >= 2, "every node replaced, each pod moved: " + drift + who);
+      assertTrue(drift.peakUnavailable() <= 1, "the PDB's maxUnavailable 10% of 2 pods is 1, though the budget allows both nodes: " + drift + who);
+    }
+    assertTrue(results.get(0).scaleOut().cost().server().isPresent() && results.get(1).scaleOut().cost().server().isEmpty(),
+        "Farrier's Temporal is measured on a line of its own");
+    var table = String.join("\n", PeerSystemReport.table(results));
+    System.out.println(table);
+    assertTrue(table.startsWith("| figure | Farrier") && table.contains("| Karpenter v1."), table);
+  }
+}
