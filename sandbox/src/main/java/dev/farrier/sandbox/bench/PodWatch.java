@@ -55,7 +55,8 @@ public final class PodWatch implements AutoCloseable {
         .anyMatch(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()));
   }
 
-  static boolean running(Pod pod) {
+  /** Running and Ready. */
+  public static boolean running(Pod pod) {
     return pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()) && pod.getStatus().getConditions() != null
         && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +31,9 @@ final class WorkerMemory {
   }
 
   Snapshot now() {
-    String status = procStatus();
+    String status = ProcStatus.of(worker.pid());
     String metrics = scrape();
-    return new Snapshot(kib(status, "VmRSS:"), kib(status, "VmHWM:"),
+    return new Snapshot(ProcStatus.kib(status, "VmRSS:") * 1024, ProcStatus.kib(status, "VmHWM:") * 1024,
         PrometheusText.sum(metrics, "jvm_memory_used_bytes", "area=\"heap\""),
         PrometheusText.sum(metrics, "jvm_memory_committed_bytes", "area=\"heap\""),
         PrometheusText.sum(metrics, "jvm_memory_used_bytes", "id=\"Metaspace\""),
@@ -65,20 +64,6 @@ final class WorkerMemory {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  private String procStatus() {
-    try {
-      return Files.readString(Path.of("/proc", Long.toString(worker.pid()), "status"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("worker " + worker.pid() + " is gone", e);
-    }
-  }
-
-  private static long kib(String status, String field) {
-    return status.lines().filter(l -> l.startsWith(field)).findFirst()
-        .map(l -> Long.parseLong(l.substring(field.length()).replace("kB", "").strip()) * 1024)
-        .orElseThrow(() -> new IllegalStateException(field + " not in /proc status"));
   }
 
   private String scrape() {

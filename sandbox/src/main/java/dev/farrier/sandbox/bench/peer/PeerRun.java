@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +76,8 @@ final class PeerRun {
   private volatile BooleanSupplier driftDone = () -> false;
   private volatile Instant driftDoneAt;
   private final AtomicLong driftPeakUnavailable = new AtomicLong();
+  /** The NodePool's nodes, from an informer: the sampler looks every second. */
+  private volatile SharedIndexInformer<Node> nodeInformer;
   private volatile boolean measuringDrift;
 
   private PeerRun(PeerController controller, KwokCatalogue catalogue, Sizes sizes, PrintStream log) {
@@ -98,7 +101,9 @@ final class PeerRun {
         () -> NodePoolConditions.isTrue(kube, NODE_POOL, "Ready"), () -> String.valueOf(NodePoolConditions.find(kube, NODE_POOL, "Ready")));
     kube.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(PeerWorkload.NAMESPACE).endMetadata().build()).serverSideApply();
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("peer-sampler").factory());
-    try (var pods = new PodLedger(kube, PeerWorkload.NAMESPACE); var claims = new ClaimLedger(kube)) {
+    try (var pods = new PodLedger(kube, PeerWorkload.NAMESPACE); var claims = new ClaimLedger(kube);
+        var nodes = kube.nodes().withLabel("karpenter.sh/nodepool", NODE_POOL).inform()) {
+      nodeInformer = nodes;
       sampler.scheduleWithFixedDelay(() -> sample(pods, claims), 0, 1, TimeUnit.SECONDS);
       var parts = PeerWorkload.mix(sizes.seed());
       var replicas = PeerWorkload.replicas(parts, sizes.pods());
@@ -231,8 +236,7 @@ final class PeerRun {
   }
 
   private List<Node> poolNodes() {
-    return kube.nodes().withLabel("karpenter.sh/nodepool", NODE_POOL).list().getItems().stream()
-        .filter(n -> n.getMetadata().getDeletionTimestamp() == null).toList();
+    return nodeInformer.getStore().list().stream().filter(n -> n.getMetadata().getDeletionTimestamp() == null).toList();
   }
 
   private FleetPrice price() {

@@ -1,5 +1,6 @@
 package dev.farrier.sandbox.bench.peer;
 
+import dev.farrier.sandbox.bench.PodWatch;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -29,14 +30,9 @@ final class PodLedger implements AutoCloseable {
     String app = pod.getMetadata().getLabels() == null ? "" : pod.getMetadata().getLabels().getOrDefault("app", "");
     boolean bound = pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
     pods.compute(pod.getMetadata().getUid(), (uid, e) -> new Entry(app, e == null ? now : e.seen(),
-        e != null && e.running() != null ? e.running() : running(pod) ? now : null,
+        e != null && e.running() != null ? e.running() : PodWatch.running(pod) ? now : null,
         e != null && e.deleted() != null ? e.deleted() : deleted ? now : null,
         bound || (e != null && e.bound())));
-  }
-
-  static boolean running(Pod pod) {
-    return pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()) && pod.getStatus().getConditions() != null
-        && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   List<Entry> entries() {

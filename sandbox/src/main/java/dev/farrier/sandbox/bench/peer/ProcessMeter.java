@@ -1,5 +1,6 @@
 package dev.farrier.sandbox.bench.peer;
 
+import dev.farrier.sandbox.bench.ProcStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,15 +51,10 @@ final class ProcessMeter {
 
   private OptionalLong rssKiB() {
     try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return OptionalLong.of(Long.parseLong(line.replaceAll("[^0-9]", "")));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // The process is gone: its last figures stand.
+      return OptionalLong.of(ProcStatus.kib(ProcStatus.of(pid), "VmRSS:"));
+    } catch (RuntimeException e) {
+      return OptionalLong.empty(); // The process is gone: its last figures stand.
     }
-    return OptionalLong.empty();
   }
 
   private OptionalLong ticks() {
