@@ -38,7 +38,8 @@ final class PeerSystemReport {
         r -> r.scaleOut().cost().server().map(s -> String.format(Locale.ROOT, "%.1f / %.0f",
             s.cpuSeconds() + r.consolidation().cost().server().orElseThrow().cpuSeconds()
                 + r.drift().map(d -> d.cost().server().orElseThrow().cpuSeconds()).orElse(0.0),
-            Math.max(s.peakRssMiB(), r.consolidation().cost().server().orElseThrow().peakRssMiB()))).orElse("none")));
+            Math.max(Math.max(s.peakRssMiB(), r.consolidation().cost().server().orElseThrow().peakRssMiB()),
+                r.drift().map(d -> d.cost().server().orElseThrow().peakRssMiB()).orElse(0.0)))).orElse("none")));
     List<String> lines = new ArrayList<>();
     lines.add("| figure | " + String.join(" | ", results.stream().map(PeerRun.Result::controller).toList()) + " |");
     lines.add("|---|" + "---:|".repeat(results.size()));
