@@ -114,4 +114,26 @@ class PeerBenchPiecesTest {
     var batch = PeerWorkload.deployment(parts.get(2), 10);
     assertTrue(batch.getSpec().getTemplate().getSpec().getNodeSelector().isEmpty(), "spot-tolerant: no capacity-type constraint");
   }
+
+  /** The table: both columns, an unsettled phase as such, and the Temporal line over all three phases. */
+  @Test
+  void theTableHasAColumnPerControllerAndTheServerLineCoversEveryPhase() {
+    var pods = dev.farrier.sandbox.bench.Percentiles.of(List.of(1.0, 2.0, 3.0));
+    var fleet = new FleetPrice(3, 0.5, 0, 1);
+    java.util.function.Function<Double, PeerRun.Cost> withServer = peak -> new PeerRun.Cost(new ProcessMeter.Use(1, 100, 90),
+        Optional.of(new ProcessMeter.Use(2, peak, peak)));
+    var farrier = new PeerRun.Result("Farrier", new PeerRun.ScaleOut(3, pods, 3.5, 3, fleet, Optional.of(10.0), withServer.apply(200.0)),
+        new PeerRun.Consolidation(fleet, fleet, Optional.empty(), 1, 0, withServer.apply(210.0)),
+        Optional.of(new PeerRun.Drift(2, Optional.of(15.0), 2, 0, 2, withServer.apply(330.0))));
+    var karpenter = new PeerRun.Result("Karpenter", new PeerRun.ScaleOut(3, pods, 2.5, 3, fleet, Optional.of(8.0),
+        new PeerRun.Cost(new ProcessMeter.Use(1, 90, 90), Optional.empty())),
+        new PeerRun.Consolidation(fleet, fleet, Optional.of(30.0), 1, 0, new PeerRun.Cost(new ProcessMeter.Use(1, 90, 90), Optional.empty())),
+        Optional.empty());
+    List<String> table = PeerSystemReport.table(List.of(farrier, karpenter));
+
+    assertEquals("| figure | Farrier | Karpenter |", table.getFirst());
+    String server = table.stream().filter(l -> l.startsWith("| server beside the API server")).findFirst().orElseThrow();
+    assertTrue(server.endsWith("| 6.0 / 330 | none |"), "CPU of the three phases, the peak of all three: " + server);
+    assertTrue(table.stream().anyMatch(l -> l.startsWith("| makespan s | 15.0 | -")), String.join("\n", table));
+  }
 }
