@@ -282,7 +282,7 @@ final class Underutilization {
       return null;
     }
     NodeClaimRequest claim = replacement.replacement();
-    double cheapest = ClaimPrice.perHour(claim, CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), ceiling));
+    double cheapest = ClaimPrice.perHour(claim, cheaperThan(lead, ceiling));
     int moved = replacement.reschedulablePods();
     return new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
         + names(group) + ") with one cheaper node: " + money(total) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
@@ -292,13 +292,17 @@ final class Underutilization {
 
   /** One node under {@code ceiling} for all of {@code pods}, planned as the replacement will plan it; null when none holds them. */
   private ReplacementPlan planTogether(Candidate lead, List<PodSpecView> pods, Resources replaced, double ceiling) {
-    List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), ceiling);
     ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(lead.claim().name(), "consolidation",
-        pods, lead.pool(), cheaper, view.daemonSetPods(), replaced, view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS)));
+        pods, lead.pool(), cheaperThan(lead, ceiling), view.daemonSetPods(), replaced, view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS)));
     if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
       return null;
     }
     return replacement;
+  }
+
+  /** The offerings of the lead's NodePool under {@code ceiling} $/h. */
+  private List<InstanceTypeView> cheaperThan(Candidate lead, double ceiling) {
+    return CheaperOfferings.below(view.instanceTypes().getOrDefault(lead.pool().name(), List.of()), ceiling);
   }
 
   /**

@@ -29,10 +29,6 @@ final class ClaimLedger implements AutoCloseable {
         e != null && e.deleted() != null ? e.deleted() : deleted ? now : null, meta.getDeletionTimestamp() != null, hash));
   }
 
-  List<Entry> entries() {
-    return List.copyOf(claims.values());
-  }
-
   List<Entry> live() {
     return claims.values().stream().filter(e -> e.deleted() == null).toList();
   }

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class PodLedger implements AutoCloseable {
   /** One pod; a time is null until it was seen. */
-  record Entry(String app, Instant seen, Instant running, Instant deleted, boolean bound) {}
+  record Entry(String app, Instant seen, Instant running, Instant deleted) {}
 
   private final Map<String, Entry> pods = new ConcurrentHashMap<>();
   private final SharedIndexInformer<Pod> informer;
@@ -28,11 +28,9 @@ final class PodLedger implements AutoCloseable {
   private void note(Pod pod, boolean deleted) {
     Instant now = Instant.now();
     String app = pod.getMetadata().getLabels() == null ? "" : pod.getMetadata().getLabels().getOrDefault("app", "");
-    boolean bound = pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
     pods.compute(pod.getMetadata().getUid(), (uid, e) -> new Entry(app, e == null ? now : e.seen(),
         e != null && e.running() != null ? e.running() : PodWatch.running(pod) ? now : null,
-        e != null && e.deleted() != null ? e.deleted() : deleted ? now : null,
-        bound || (e != null && e.bound())));
+        e != null && e.deleted() != null ? e.deleted() : deleted ? now : null));
   }
 
   List<Entry> entries() {
