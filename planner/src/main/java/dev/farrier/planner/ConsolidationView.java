@@ -24,6 +24,9 @@ import java.util.Map;
  *                       to), so the node is no candidate until that claim stops holding room (absent when none does)
  * @param pendingPods    the pods the kube-scheduler marked Unschedulable that no claim holds room for
  *                       ({@code PromisedPods}): while some of them need new nodes, no underutilized node is consolidated
+ * @param homes          per node name, the node (of a claim now initialized, still holding room) its pods were promised to
+ *                       when that claim was launched for them: the rest of a multi-node replacement, whose pods have a home
+ *                       ready. Such a node is consolidated first, its pods planned into the room held for them
  */
 public record ConsolidationView(
     List<ExistingNodeView> nodes,
@@ -34,23 +37,24 @@ public record ConsolidationView(
     Map<String, Double> disruptionCost,
     boolean spotToSpot,
     Map<String, String> promisedElsewhere,
-    List<PodSpecView> pendingPods) {
+    List<PodSpecView> pendingPods,
+    Map<String, String> homes) {
   /** With spot-to-spot consolidation off, as Karpenter's default, no node's pods promised elsewhere and no pod pending. */
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of(), List.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of(), List.of(), Map.of());
   }
 
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of(), List.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of(), List.of(), Map.of());
   }
 
   /** With no pod pending. */
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot,
       Map<String, String> promisedElsewhere) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, promisedElsewhere, List.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, promisedElsewhere, List.of(), Map.of());
   }
 
   public ConsolidationView {
@@ -62,5 +66,6 @@ public record ConsolidationView(
     disruptionCost = disruptionCost == null ? Map.of() : Map.copyOf(disruptionCost);
     promisedElsewhere = promisedElsewhere == null ? Map.of() : Map.copyOf(promisedElsewhere);
     pendingPods = pendingPods == null ? List.of() : List.copyOf(pendingPods);
+    homes = homes == null ? Map.of() : Map.copyOf(homes);
   }
 }

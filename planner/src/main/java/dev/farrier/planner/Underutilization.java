@@ -33,9 +33,10 @@ import java.util.stream.Collectors;
  *       types would hold them, the new node must also be cheaper than the group's node of that type, or keeping that
  *       node and deleting the others is the better move (upstream's filter of the same instance types). The first is replaced by
  *       that node (planned as its replacement will plan it, over the pods of the whole group); the others are held, their
- *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}), and deleted by later rounds once
- *       those pods fit there. (Upstream drains the whole group behind one launch; a Farrier replacement drains one
- *       node.)</li>
+ *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}). Once it is ready they come first
+ *       in the next rounds ({@link ConsolidationView#homes}), their pods planned into the room it holds for them, so
+ *       they are deleted before the new node, underutilized until they move, could be consolidated itself. (Upstream
+ *       drains the whole group behind one launch; a Farrier replacement drains one node.)</li>
  *   <li>Single-node, in the same order, the first candidate that can go: deleted when its pods fit on the other nodes;
  *       else replaced when one node made only of offerings cheaper than the candidate's holds all of its pods, planned
  *       exactly as the replacement workflow will plan it ({@link ProvisioningPlanner#planReplacement} under
@@ -98,8 +99,11 @@ final class Underutilization {
     }
     Map<String, ExistingNodeView> nodes = view.nodes().stream()
         .collect(Collectors.toMap(ExistingNodeView::name, n -> n, (a, b) -> a));
+    // The rest of a multi-node replacement first: its home is ready, and left to later, the home, underutilized until
+    // they move, would be consolidated itself and their pods moved twice.
     List<Candidate> ordered = candidates.stream()
-        .sorted(Comparator.comparingDouble((Candidate c) -> view.disruptionCost().getOrDefault(c.claim().nodeName(), 0.0))
+        .sorted(Comparator.comparing((Candidate c) -> !view.homes().containsKey(c.claim().nodeName()))
+            .thenComparingDouble(c -> view.disruptionCost().getOrDefault(c.claim().nodeName(), 0.0))
             .thenComparing(c -> c.claim().name()))
         .toList();
     List<Candidate> eligible = new ArrayList<>();
@@ -375,15 +379,25 @@ final class Underutilization {
         : needing.size() + " pending pods need new nodes (" + needing.getFirst() + ", ...): consolidation waits until they have them";
   }
 
-  /** Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. */
+  /**
+   * Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. A node
+   * launched for some of these pods ({@link ConsolidationView#homes}) holds room for them: its promise is what they
+   * would take, so it counts only what is bound to it.
+   */
   private ProvisioningPlan simulate(List<Candidate> set, Map<String, ExistingNodeView> nodes) {
     Set<String> removed = new HashSet<>(leaving);
+    Set<String> homes = new HashSet<>();
     List<PodSpecView> pods = new ArrayList<>();
     for (Candidate c : set) {
       removed.add(c.claim().nodeName());
       nodes.get(c.claim().nodeName()).pods().stream().filter(PodSpecView::reschedulable).forEach(pods::add);
+      String home = view.homes().get(c.claim().nodeName());
+      if (home != null) {
+        homes.add(home);
+      }
     }
-    List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name())).toList();
+    List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name()))
+        .map(n -> homes.contains(n.name()) ? n.withoutPromise() : n).toList();
     ProvisioningSnapshot snapshot = new ProvisioningSnapshot(pods, pools, view.instanceTypes(), view.daemonSetPods(), remaining,
         view.kubelets());
     return new ProvisioningPlanner().plan(snapshot, "consolidation", ClaimNamer.standard());

@@ -240,6 +240,30 @@ class UnderutilizationTest {
     assertTrue(decision(plan, "b").contains("underutilized but its pods are promised to nodeclaim r"), decision(plan, "b"));
   }
 
+  /**
+   * The rest of a multi-node replacement: x was launched for its group's pods (its lead's 500m, now on it, and f's
+   * 1300m) and is ready. f goes next, though it is dearer to disrupt than c, and its pod fits in the room x holds for it;
+   * x, nominated, is left alone. Deciding by disruption cost alone, the round deleted c, and the next ones found x
+   * underutilized and replaced it, so the group's pods moved twice.
+   */
+  @Test
+  void theRestOfAGroupGoesFirstToTheHomeLaunchedForItsPods() {
+    var x = node("x", "m5.large", 500);
+    var promising = new Node(x.claim().withPodEvents(NOW - HOUR, NOW - HOUR, "launched for 2 pods"),
+        new ExistingNodeView(x.view().name(), "default", x.view().labels(), List.of(), x.view().allocatable(), x.view().pods(),
+            new Resources(1800, 512L << 20, 0, 2, Map.of()), true, true));
+    var f = node("f", "m5.large", 1300);
+    var c = node("c", "m5.large", 100);
+    var view = new ConsolidationView(List.of(promising.view(), f.view(), c.view()), Map.of("default", TYPES), List.of(), Map.of(),
+        Map.of(), Map.of("node-c", 1.0, "node-f", 5.0, "node-x", 1.0), false, Map.of(), List.of(), Map.of("node-f", "node-x"));
+    var plan = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()),
+        List.of(promising.claim(), f.claim(), c.claim()), IMAGES, Map.of(), view));
+
+    var f1 = plan.commands().stream().filter(k -> k.nodeClaim().equals("f")).findFirst();
+    assertTrue(f1.isPresent() && f1.get().method() == DisruptionMethod.DELETE, plan.toString());
+    assertTrue(plan.commands().stream().noneMatch(k -> k.nodeClaim().equals("x")), plan.toString());
+  }
+
   @Test
   void aNodeWhosePodsNeedOneCheaperNodeIsReplacedUnderItsPrice() {
     var plan = plan(node("big", "m5.2xlarge", 500));
@@ -375,7 +399,7 @@ class UnderutilizationTest {
 
   private static DisruptionSnapshot withPending(List<PodSpecView> pending, Node... nodes) {
     var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
-        Map.of(), Map.of(), false, Map.of(), pending);
+        Map.of(), Map.of(), false, Map.of(), pending, Map.of());
     return new DisruptionSnapshot(NOW, List.of(pool()), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
   }
 

@@ -29,7 +29,7 @@ final class ConsolidationViews {
 
   static ConsolidationView of(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> types, List<PodSpecView> daemonSets,
       Map<String, KubeletSettings> kubelets, Map<String, List<Pod>> podsByNode, List<PodDisruptionBudget> pdbs,
-      Map<String, NodeClaim> claimsByNode, Instant now, boolean spotToSpot, Map<String, String> promisedElsewhere,
+      Map<String, NodeClaim> claimsByNode, Instant now, boolean spotToSpot, PromisedElsewhere.Promises promises,
       List<PodSpecView> pendingPods) {
     Map<String, String> blocked = new HashMap<>();
     Map<String, Double> cost = new HashMap<>();
@@ -42,7 +42,8 @@ final class ConsolidationViews {
       }
       cost.put(node, disruptionCost(pods, claimsByNode.get(node), now));
     });
-    return new ConsolidationView(nodes, types, daemonSets, kubelets, blocked, cost, spotToSpot, promisedElsewhere, pendingPods);
+    return new ConsolidationView(nodes, types, daemonSets, kubelets, blocked, cost, spotToSpot, promises.held(), pendingPods,
+        promises.homes());
   }
 
   /**

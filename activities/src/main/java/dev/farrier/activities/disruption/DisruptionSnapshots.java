@@ -145,7 +145,7 @@ public final class DisruptionSnapshots {
    * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
    */
   private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<NodeClaim> allClaims,
-      List<Node> nodeList, List<Pod> boundPods, Map<String, List<Pod>> podsByNode, Map<String, String> promisedElsewhere) {
+      List<Node> nodeList, List<Pod> boundPods, Map<String, List<Pod>> podsByNode, PromisedElsewhere.Promises promises) {
     var catalog = inputs.catalog();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
@@ -163,6 +163,6 @@ public final class DisruptionSnapshots {
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, inputs.daemonSetPods(), kubelets, podsByNode, reader.listPodDisruptionBudgets(),
-        claimsByNode, now, spotToSpot, promisedElsewhere, PendingPods.withoutRoom(reader, allClaims, existing, namespaces, now));
+        claimsByNode, now, spotToSpot, promises, PendingPods.withoutRoom(reader, allClaims, existing, namespaces, now));
   }
 }

@@ -23,8 +23,18 @@ class PromisedElsewhereTest {
   }
 
   private static NodeClaimView view(String name, String node, String nominated, boolean disrupted) {
+    return view(name, node, nominated, disrupted, true);
+  }
+
+  private static NodeClaimView view(String name, String node, String nominated, boolean disrupted, boolean initialized) {
     return new NodeClaimView(name, "default", "default", node, "i-" + name, "ami", "amd64", "hash", "on-demand", "m5.large", "us-east-1a",
-        true, true, false, disrupted, false, false, 0L, null, null, null, new PodsOnNode(1, 1, List.of()), false, false, null, null, nominated);
+        true, initialized, false, disrupted, false, false, 0L, null, null, null, new PodsOnNode(1, 1, List.of()), false, false, null,
+        null, nominated);
+  }
+
+  private static Map<String, String> held(List<NodeClaimView> views, Map<String, NodeClaim> claims, Map<String, List<Pod>> pods,
+      String rechecking) {
+    return PromisedElsewhere.of(views, claims, pods, rechecking).held();
   }
 
   @Test
@@ -35,12 +45,12 @@ class PromisedElsewhereTest {
     Map<String, List<Pod>> pods = Map.of("node-f", List.of(pod("u1")));
 
     assertEquals(Map.of("node-f", "consolidated with nodeclaim lead, whose replacement is being made ready for its pods"),
-        PromisedElsewhere.of(List.of(view("lead", "node-lead", null, true), view("f", "node-f", null)), claims, pods, null));
-    assertEquals(Map.of(), PromisedElsewhere.of(List.of(view("lead", "node-lead", null, true), view("f", "node-f", null)),
+        held(List.of(view("lead", "node-lead", null, true), view("f", "node-f", null)), claims, pods, null));
+    assertEquals(Map.of(), held(List.of(view("lead", "node-lead", null, true), view("f", "node-f", null)),
         claims, pods, "lead"), "the lead's own recheck weighs its group");
-    assertEquals(Map.of(), PromisedElsewhere.of(List.of(view("lead", "node-lead", null, false), view("f", "node-f", null)),
+    assertEquals(Map.of(), held(List.of(view("lead", "node-lead", null, false), view("f", "node-f", null)),
         claims, pods, null), "a lead no longer being disrupted (its consolidation was cancelled) holds nothing");
-    assertEquals(Map.of(), PromisedElsewhere.of(List.of(view("f", "node-f", null)), claims, pods, null), "nor a gone one");
+    assertEquals(Map.of(), held(List.of(view("f", "node-f", null)), claims, pods, null), "nor a gone one");
   }
 
   private static Pod pod(String uid) {
@@ -54,14 +64,40 @@ class PromisedElsewhereTest {
     var views = List.of(view("r", "node-r", "launched for 2 pods ..."), view("b", "node-b", null), view("c", "node-c", null));
     var pods = Map.of("node-b", List.of(pod("u2")), "node-c", List.of(pod("u9")), "node-r", List.of(pod("u1")));
 
-    var held = PromisedElsewhere.of(views, Map.of("r", replacement), pods, null);
+    var held = held(views, Map.of("r", replacement), pods, null);
 
     assertEquals(Map.of("node-b", "its pods are promised to nodeclaim r, which holds room for them"), held,
         "b's pod is promised to r; c's is not; r's own pod is not held");
     // b's own consolidation, checked again, is not held by the replacement it is moving its pods to.
-    assertEquals(Map.of(), PromisedElsewhere.of(views, Map.of("r", replacement), pods, "b"));
+    assertEquals(Map.of(), held(views, Map.of("r", replacement), pods, "b"));
     // Once the replacement no longer holds room (not nominated), nothing waits for it.
     var later = List.of(view("r", "node-r", null), view("b", "node-b", null));
-    assertEquals(Map.of(), PromisedElsewhere.of(later, Map.of("r", replacement), pods, null));
+    assertEquals(Map.of(), held(later, Map.of("r", replacement), pods, null));
+  }
+
+  /**
+   * The rest of a multi-node consolidation, once its lead is replaced: the replacement was launched for f's pod too,
+   * and is ready, so f's home is there, also while f's own deletion is checked again; not while the replacement is
+   * still in flight (f waits), nor for a node outside the group whose pod it was also planned for.
+   */
+  @Test
+  void theRestOfAGroupHasItsHomeOnTheReadyReplacementLaunchedForIt() {
+    var replacement = PodEventTimesTest.claim("u1,u2,u3", NOW.minusSeconds(5));
+    replacement.getMetadata().setName("r");
+    var follower = new NodeClaim();
+    follower.setMetadata(new ObjectMetaBuilder().withName("f").withAnnotations(Map.of(WellKnown.CONSOLIDATED_WITH_ANNOTATION, "lead")).build());
+    Map<String, NodeClaim> claims = Map.of("r", replacement, "f", follower);
+    var pods = Map.of("node-f", List.of(pod("u2")), "node-c", List.of(pod("u3")), "node-r", List.of(pod("u1")));
+    var ready = List.of(view("r", "node-r", null), view("f", "node-f", null), view("c", "node-c", null));
+
+    var promises = PromisedElsewhere.of(ready, claims, pods, null);
+    assertEquals(Map.of("node-f", "node-r"), promises.homes(), "c is not of the group: its pod just happens to be planned for r");
+    assertEquals(Map.of(), promises.held());
+    assertEquals(Map.of("node-f", "node-r"), PromisedElsewhere.of(ready, claims, pods, "f").homes(), "f's own deletion checked again");
+
+    var inFlight = List.of(view("r", "node-r", "launched for 3 pods ...", false, false), view("f", "node-f", null));
+    var waiting = PromisedElsewhere.of(inFlight, claims, pods, null);
+    assertEquals(Map.of(), waiting.homes());
+    assertEquals(Map.of("node-f", "its pods are promised to nodeclaim r, which holds room for them"), waiting.held());
   }
 }
