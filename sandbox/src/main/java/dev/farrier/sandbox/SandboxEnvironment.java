@@ -184,13 +184,25 @@ public final class SandboxEnvironment implements AutoCloseable {
    * pod has its own network namespace; a process beside the stack shares the machine's loopback, so its probe and
    * metrics ports are the stack's, reserved for it until the stack closes.
    */
-  public synchronized WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
+  public WorkerProcess startWorker(Map<String, String> settings) throws IOException, InterruptedException {
+    return startWorker(settings, true);
+  }
+
+  /**
+   * A worker a benchmark measures: as {@link #startWorker()}, but it never records the integration tests' AOT cache
+   * ({@link WorkerProcess}), which it would write on its way out.
+   */
+  public WorkerProcess startMeasuredWorker() throws IOException, InterruptedException {
+    return startWorker(Map.of(), false);
+  }
+
+  private synchronized WorkerProcess startWorker(Map<String, String> settings, boolean mayRecordAot) throws IOException, InterruptedException {
     String pod = "worker-" + (workers.size() + 1);
     // The chart's container environment as the kubelet gives it to pod worker-N (POD_NAME names its Lease identity).
     var env = new LinkedHashMap<>(chart.environment(pod, chart.namespace()));
     env.putAll(outsideAPod());
     env.putAll(settings);
-    var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes());
+    var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes(), mayRecordAot);
     try {
       worker.awaitStarted(Duration.ofSeconds(90));
     } catch (IllegalStateException e) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -23,9 +24,18 @@ public final class WorkerProcess implements AutoCloseable {
   /** Where this process's part of the log begins (a restarted worker appends to the same file). */
   private final long logStart;
   private final OptionalLong memoryLimitBytes;
+  /** The AOT cache this worker records (the first of the run's, see {@link WorkerAotCache}), null when none. */
+  private final Path recording;
+  private boolean recordingDone;
 
-  private WorkerProcess(Process process, Map<String, String> env, Path log, long logStart, OptionalLong memoryLimitBytes) {
+  /** Whether it may record the AOT cache: not a worker a benchmark measures, whose exit would include writing it. */
+  private final boolean mayRecord;
+
+  private WorkerProcess(Process process, Map<String, String> env, Path log, long logStart, OptionalLong memoryLimitBytes,
+      boolean mayRecord, Path recording) {
     this.memoryLimitBytes = memoryLimitBytes;
+    this.mayRecord = mayRecord;
+    this.recording = recording;
     this.process = process;
     this.env = Map.copyOf(env);
     this.log = log;
@@ -40,28 +50,42 @@ public final class WorkerProcess implements AutoCloseable {
   private static final List<String> EXTRA_JVM_OPTIONS =
       List.of(System.getProperty("farrier.worker.jvmOptions", "").trim().split("\\s+")).stream().filter(o -> !o.isEmpty()).toList();
 
+  private static final Optional<WorkerAotCache> AOT = WorkerAotCache.configured(System.getProperty("java.class.path"));
+
+  /** How long a worker recording the AOT cache may take to exit: it writes the cache first. */
+  private static final Duration RECORDING_EXIT = Duration.ofMinutes(2);
+
   /**
    * Starts a worker JVM with this JVM's class path and the given environment (the chart's, with its JDK_JAVA_OPTIONS).
    * {@code memoryLimitBytes} plays the pod's memory limit: a JVM in a container takes the cgroup's limit for its
    * machine's memory, this one is told it with {@code -XX:MaxRAM}, so the chart's heap share means the same here.
    */
   public static WorkerProcess start(Map<String, String> env, Path log, OptionalLong memoryLimitBytes) throws IOException {
+    return start(env, log, memoryLimitBytes, true);
+  }
+
+  /** As {@link #start(Map, Path, OptionalLong)}; {@code mayRecord} false for a worker a benchmark measures. */
+  public static WorkerProcess start(Map<String, String> env, Path log, OptionalLong memoryLimitBytes, boolean mayRecord)
+      throws IOException {
     Files.createDirectories(log.getParent());
     long logStart = Files.exists(log) ? Files.size(log) : 0;
     var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java));
     memoryLimitBytes.ifPresent(bytes -> command.add("-XX:MaxRAM=" + bytes));
     command.addAll(EXTRA_JVM_OPTIONS);
+    var aot = AOT.map(cache -> cache.next(mayRecord));
+    aot.ifPresent(a -> command.addAll(a.options()));
     command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
+        "-cp", AOT.map(WorkerAotCache::classPath).orElse(System.getProperty("java.class.path")), WorkerMain.class.getName()));
     var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(env);
-    return new WorkerProcess(builder.start(), env, log, logStart, memoryLimitBytes);
+    return new WorkerProcess(builder.start(), env, log, logStart, memoryLimitBytes, mayRecord,
+        aot.map(WorkerAotCache.Start::recording).orElse(null));
   }
 
   /** A new JVM with this one's settings and log (this one must have exited). */
   public WorkerProcess again() throws IOException {
-    return start(env, log, memoryLimitBytes);
+    return start(env, log, memoryLimitBytes, mayRecord);
   }
 
   /** This worker's FARRIER_* settings. */
@@ -95,6 +119,15 @@ public final class WorkerProcess implements AutoCloseable {
   public void kill9() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(10, TimeUnit.SECONDS);
+    finishRecording(false);
+  }
+
+  /** Once this worker exited: the AOT cache it recorded into place, or dropped when it was killed while writing it. */
+  private synchronized void finishRecording(boolean exitedCleanly) {
+    if (recording != null && !recordingDone) {
+      recordingDone = true;
+      AOT.orElseThrow().trained(recording, exitedCleanly);
+    }
   }
 
   /** Waits until the worker logged that it started, or fails with its log's tail. */
@@ -136,12 +169,15 @@ public final class WorkerProcess implements AutoCloseable {
   /** SIGTERM, as Kubernetes stops a pod; waits for the JVM to exit (SIGKILL after 30 s, as a grace period would). */
   @Override
   public void close() throws InterruptedException {
+    boolean exited = true;
     if (process.isAlive()) {
       process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      exited = process.waitFor(recording == null ? 30 : RECORDING_EXIT.toSeconds(), TimeUnit.SECONDS);
+      if (!exited) {
         process.destroyForcibly();
         process.waitFor(5, TimeUnit.SECONDS);
       }
     }
+    finishRecording(exited);
   }
 }

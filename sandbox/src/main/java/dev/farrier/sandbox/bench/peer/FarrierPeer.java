@@ -29,7 +29,7 @@ final class FarrierPeer implements PeerController {
   static FarrierPeer start(Path runDir, int controlPlaneQps) throws IOException, InterruptedException {
     var env = SandboxEnvironment.start(SandboxEnvironment.recreate(runDir), "peer", 0, controlPlaneQps);
     try {
-      var worker = env.startWorker();
+      var worker = env.startMeasuredWorker();
       env.kube().genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").resource(new GenericKubernetesResourceBuilder()
           .withApiVersion("karpenter.k8s.aws/v1").withKind("EC2NodeClass").withNewMetadata().withName(NODE_CLASS).endMetadata()
           .addToAdditionalProperties("spec", Map.of(
