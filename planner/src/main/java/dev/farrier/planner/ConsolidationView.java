@@ -24,9 +24,9 @@ import java.util.Map;
  *                       to), so the node is no candidate until that claim stops holding room (absent when none does)
  * @param pendingPods    the pods the kube-scheduler marked Unschedulable that no claim holds room for
  *                       ({@code PromisedPods}): while some of them need new nodes, no underutilized node is consolidated
- * @param homes          per node name, the node (of a claim now initialized, still holding room) its pods were promised to
- *                       when that claim was launched for them: the rest of a multi-node replacement, whose pods have a home
- *                       ready. Such a node is consolidated first, its pods planned into the room held for them
+ * @param homes          per node name, for the rest of a multi-node consolidation whose lead is replaced, the node of the
+ *                       initialized claim launched for its pods: each round first deletes one of them whose pods fit on
+ *                       the other nodes
  */
 public record ConsolidationView(
     List<ExistingNodeView> nodes,

@@ -47,11 +47,6 @@ public record ExistingNodeView(
     promised = promised == null ? Resources.ZERO : promised;
   }
 
-  /** This node counting only the pods bound to it, as when the pods it holds room for are the ones being placed. */
-  public ExistingNodeView withoutPromise() {
-    return new ExistingNodeView(name, nodePool, labels, taints, allocatable, pods, Resources.ZERO, initialized, acceptsPods);
-  }
-
   /** The requests of its bound pods, each counted as one pod: what the kube-scheduler sees used. */
   public Resources boundRequests() {
     Resources bound = Resources.ZERO;

@@ -33,10 +33,10 @@ import java.util.stream.Collectors;
  *       types would hold them, the new node must also be cheaper than the group's node of that type, or keeping that
  *       node and deleting the others is the better move (upstream's filter of the same instance types). The first is replaced by
  *       that node (planned as its replacement will plan it, over the pods of the whole group); the others are held, their
- *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}). Once it is ready they come first
- *       in the next rounds ({@link ConsolidationView#homes}), their pods planned into the room it holds for them, so
- *       they are deleted before the new node, underutilized until they move, could be consolidated itself. (Upstream
- *       drains the whole group behind one launch; a Farrier replacement drains one node.)</li>
+ *       pods promised to the replacement ({@link ConsolidationView#promisedElsewhere}). Once it is ready, each round first
+ *       deletes one of them whose pods fit on the other nodes ({@link ConsolidationView#homes}), before any other
+ *       candidate, so the new node, underutilized until they move, is not consolidated itself first and its pods moved
+ *       twice. (Upstream drains the whole group behind one launch; a Farrier replacement drains one node.)</li>
  *   <li>Single-node, in the same order, the first candidate that can go: deleted when its pods fit on the other nodes;
  *       else replaced when one node made only of offerings cheaper than the candidate's holds all of its pods, planned
  *       exactly as the replacement workflow will plan it ({@link ProvisioningPlanner#planReplacement} under
@@ -99,11 +99,8 @@ final class Underutilization {
     }
     Map<String, ExistingNodeView> nodes = view.nodes().stream()
         .collect(Collectors.toMap(ExistingNodeView::name, n -> n, (a, b) -> a));
-    // The rest of a multi-node replacement first: its home is ready, and left to later, the home, underutilized until
-    // they move, would be consolidated itself and their pods moved twice.
     List<Candidate> ordered = candidates.stream()
-        .sorted(Comparator.comparing((Candidate c) -> !view.homes().containsKey(c.claim().nodeName()))
-            .thenComparingDouble(c -> view.disruptionCost().getOrDefault(c.claim().nodeName(), 0.0))
+        .sorted(Comparator.comparingDouble((Candidate c) -> view.disruptionCost().getOrDefault(c.claim().nodeName(), 0.0))
             .thenComparing(c -> c.claim().name()))
         .toList();
     List<Candidate> eligible = new ArrayList<>();
@@ -123,6 +120,12 @@ final class Underutilization {
         withinBudget.add(c);
         left.put(c.pool().name(), r - 1);
       }
+    }
+    Command rest = restOfAGroup(eligible, room, nodes);
+    if (rest != null) {
+      eligible.stream().filter(c -> !c.claim().name().equals(rest.claim().name()))
+          .forEach(c -> whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (" + rest.claim().name() + ")"));
+      return new Outcome(List.of(rest), whyNot);
     }
     int fits = largestDeletablePrefix(withinBudget, nodes);
     if (fits >= 2) {
@@ -166,6 +169,27 @@ final class Underutilization {
       }
     }
     return new Outcome(chosen == null ? List.of() : List.of(chosen), whyNot);
+  }
+
+  /**
+   * The rest of a multi-node replacement whose new node is ready ({@link ConsolidationView#homes}): the first of them
+   * (in the candidates' order, within its NodePool's budget) whose pods fit on the other nodes, deleted; null when none
+   * does, and the round goes on as for any candidate.
+   */
+  private Command restOfAGroup(List<Candidate> candidates, Map<String, Integer> room, Map<String, ExistingNodeView> nodes) {
+    for (Candidate c : candidates) {
+      String home = view.homes().get(c.claim().nodeName());
+      if (home == null || room.getOrDefault(c.pool().name(), 0) <= 0) {
+        continue;
+      }
+      ProvisioningPlan plan = simulate(List.of(c), nodes);
+      if (plan.claims().isEmpty() && plan.unschedulable().isEmpty()) {
+        int pods = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum();
+        return new Command(c.claim(), c.pool(), DisruptionMethod.DELETE, "the rest of a multi-node consolidation: its " + pods
+            + (pods == 1 ? " pod fits" : " pods fit") + " on the other nodes (node " + home + " was launched for them)", null);
+      }
+    }
+    return null;
   }
 
   /** One candidate's single-node consolidation, or why it cannot go. */
@@ -379,25 +403,15 @@ final class Underutilization {
         : needing.size() + " pending pods need new nodes (" + needing.getFirst() + ", ...): consolidation waits until they have them";
   }
 
-  /**
-   * Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. A node
-   * launched for some of these pods ({@link ConsolidationView#homes}) holds room for them: its promise is what they
-   * would take, so it counts only what is bound to it.
-   */
+  /** Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. */
   private ProvisioningPlan simulate(List<Candidate> set, Map<String, ExistingNodeView> nodes) {
     Set<String> removed = new HashSet<>(leaving);
-    Set<String> homes = new HashSet<>();
     List<PodSpecView> pods = new ArrayList<>();
     for (Candidate c : set) {
       removed.add(c.claim().nodeName());
       nodes.get(c.claim().nodeName()).pods().stream().filter(PodSpecView::reschedulable).forEach(pods::add);
-      String home = view.homes().get(c.claim().nodeName());
-      if (home != null) {
-        homes.add(home);
-      }
     }
-    List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name()))
-        .map(n -> homes.contains(n.name()) ? n.withoutPromise() : n).toList();
+    List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name())).toList();
     ProvisioningSnapshot snapshot = new ProvisioningSnapshot(pods, pools, view.instanceTypes(), view.daemonSetPods(), remaining,
         view.kubelets());
     return new ProvisioningPlanner().plan(snapshot, "consolidation", ClaimNamer.standard());

@@ -242,26 +242,44 @@ class UnderutilizationTest {
 
   /**
    * The rest of a multi-node replacement: x was launched for its group's pods (its lead's 500m, now on it, and f's
-   * 1300m) and is ready. f goes next, though it is dearer to disrupt than c, and its pod fits in the room x holds for it;
-   * x, nominated, is left alone. Deciding by disruption cost alone, the round deleted c, and the next ones found x
-   * underutilized and replaced it, so the group's pods moved twice.
+   * 1300m) and is ready, its lead gone. f goes first, though it is the dearest to disrupt, and its pod fits on x. By
+   * disruption cost alone the round deleted x, the new node, whose pod fits beside f's: the group's pods moved twice
+   * and f stayed.
    */
   @Test
-  void theRestOfAGroupGoesFirstToTheHomeLaunchedForItsPods() {
+  void theRestOfAGroupGoesFirstToTheNodeLaunchedForItsPods() {
     var x = node("x", "m5.large", 500);
-    var promising = new Node(x.claim().withPodEvents(NOW - HOUR, NOW - HOUR, "launched for 2 pods"),
-        new ExistingNodeView(x.view().name(), "default", x.view().labels(), List.of(), x.view().allocatable(), x.view().pods(),
-            new Resources(1800, 512L << 20, 0, 2, Map.of()), true, true));
     var f = node("f", "m5.large", 1300);
-    var c = node("c", "m5.large", 100);
-    var view = new ConsolidationView(List.of(promising.view(), f.view(), c.view()), Map.of("default", TYPES), List.of(), Map.of(),
-        Map.of(), Map.of("node-c", 1.0, "node-f", 5.0, "node-x", 1.0), false, Map.of(), List.of(), Map.of("node-f", "node-x"));
-    var plan = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()),
-        List.of(promising.claim(), f.claim(), c.claim()), IMAGES, Map.of(), view));
+    var c = node("c", "m5.large", 1000);
+    var plan = withHomes(Map.of("node-x", 1.0, "node-c", 2.0, "node-f", 5.0), Map.of("node-f", "node-x"), x, f, c);
 
-    var f1 = plan.commands().stream().filter(k -> k.nodeClaim().equals("f")).findFirst();
-    assertTrue(f1.isPresent() && f1.get().method() == DisruptionMethod.DELETE, plan.toString());
-    assertTrue(plan.commands().stream().noneMatch(k -> k.nodeClaim().equals("x")), plan.toString());
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand rest = plan.commands().getFirst();
+    assertEquals("f", rest.nodeClaim(), plan.toString());
+    assertEquals(DisruptionMethod.DELETE, rest.method());
+    assertEquals("the rest of a multi-node consolidation: its 1 pod fits on the other nodes (node node-x was launched for them)",
+        rest.detail());
+    assertTrue(decision(plan, "x").contains("another consolidation was chosen this round (f)"), decision(plan, "x"));
+  }
+
+  private static DisruptionPlan withHomes(Map<String, Double> cost, Map<String, String> homes, Node... nodes) {
+    var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
+        Map.of(), cost, false, Map.of(), List.of(), homes);
+    return new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(pool()), List.of(nodes).stream().map(Node::claim).toList(),
+        IMAGES, Map.of(), view));
+  }
+
+  /** When the rest of a group fits nowhere (f's pod is larger than any other node's room), the round goes on as usual. */
+  @Test
+  void theRestOfAGroupThatDoesNotFitHoldsNothingUp() {
+    var x = node("x", "m5.large", 1800);
+    var f = node("f", "m5.large", 1900);
+    var c = node("c", "m5.large", 700);
+    var d = node("d", "m5.large", 100);
+    var plan = withHomes(Map.of("node-x", 1.0, "node-c", 2.0, "node-d", 3.0, "node-f", 5.0), Map.of("node-f", "node-x"), x, f, c, d);
+
+    assertEquals(List.of("x"), plan.commands().stream().map(DisruptionCommand::nodeClaim).toList(), plan.toString());
+    assertEquals("its 1 pod fits on the other nodes", plan.commands().getFirst().detail());
   }
 
   @Test

@@ -205,7 +205,7 @@ public final class SandboxEnvironment implements AutoCloseable {
     var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes(), mayRecordAot);
     try {
       worker.awaitStarted(Duration.ofSeconds(90));
-    } catch (IllegalStateException e) {
+    } catch (IllegalStateException | IOException | InterruptedException e) {
       worker.close();
       throw e;
     }

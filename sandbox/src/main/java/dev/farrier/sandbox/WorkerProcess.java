@@ -25,14 +25,14 @@ public final class WorkerProcess implements AutoCloseable {
   private final long logStart;
   private final OptionalLong memoryLimitBytes;
   /** The AOT cache this worker records (the first of the run's, see {@link WorkerAotCache}), null when none. */
-  private final Path recording;
+  private final WorkerAotCache.Start recording;
   private boolean recordingDone;
 
   /** Whether it may record the AOT cache: not a worker a benchmark measures, whose exit would include writing it. */
   private final boolean mayRecord;
 
   private WorkerProcess(Process process, Map<String, String> env, Path log, long logStart, OptionalLong memoryLimitBytes,
-      boolean mayRecord, Path recording) {
+      boolean mayRecord, WorkerAotCache.Start recording) {
     this.memoryLimitBytes = memoryLimitBytes;
     this.mayRecord = mayRecord;
     this.recording = recording;
@@ -79,8 +79,15 @@ public final class WorkerProcess implements AutoCloseable {
         "-cp", AOT.map(WorkerAotCache::classPath).orElse(System.getProperty("java.class.path")), WorkerMain.class.getName()));
     var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(env);
-    return new WorkerProcess(builder.start(), env, log, logStart, memoryLimitBytes, mayRecord,
-        aot.map(WorkerAotCache.Start::recording).orElse(null));
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException | RuntimeException e) {
+      aot.filter(a -> a.recording() != null).ifPresent(a -> AOT.orElseThrow().trained(a, false));
+      throw e;
+    }
+    return new WorkerProcess(process, env, log, logStart, memoryLimitBytes, mayRecord,
+        aot.filter(a -> a.recording() != null).orElse(null));
   }
 
   /** A new JVM with this one's settings and log (this one must have exited). */
@@ -122,11 +129,20 @@ public final class WorkerProcess implements AutoCloseable {
     finishRecording(false);
   }
 
-  /** Once this worker exited: the AOT cache it recorded into place, or dropped when it was killed while writing it. */
-  private synchronized void finishRecording(boolean exitedCleanly) {
+  /**
+   * Once this worker exited: the AOT cache it recorded into place if it said it wrote it whole, else dropped (killed, or
+   * it died, while writing it).
+   */
+  private synchronized void finishRecording(boolean exited) {
     if (recording != null && !recordingDone) {
       recordingDone = true;
-      AOT.orElseThrow().trained(recording, exitedCleanly);
+      boolean written;
+      try {
+        written = exited && ownLog().contains(WorkerAotCache.writtenMessage(recording.recording()));
+      } catch (IOException e) {
+        written = false;
+      }
+      AOT.orElseThrow().trained(recording, written);
     }
   }
 
@@ -170,14 +186,21 @@ public final class WorkerProcess implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     boolean exited = true;
-    if (process.isAlive()) {
-      process.destroy();
-      exited = process.waitFor(recording == null ? 30 : RECORDING_EXIT.toSeconds(), TimeUnit.SECONDS);
-      if (!exited) {
-        process.destroyForcibly();
-        process.waitFor(5, TimeUnit.SECONDS);
+    try {
+      if (process.isAlive()) {
+        process.destroy();
+        exited = process.waitFor(recording == null ? 30 : RECORDING_EXIT.toSeconds(), TimeUnit.SECONDS);
+        if (!exited) {
+          process.destroyForcibly();
+          process.waitFor(5, TimeUnit.SECONDS);
+        }
       }
+    } catch (InterruptedException e) {
+      exited = false;
+      process.destroyForcibly();
+      throw e;
+    } finally {
+      finishRecording(exited);
     }
-    finishRecording(exited);
   }
 }

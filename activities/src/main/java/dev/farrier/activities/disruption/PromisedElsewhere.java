@@ -5,6 +5,8 @@ import dev.farrier.model.PlannedPods;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.NodeClaimView;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,12 +42,12 @@ final class PromisedElsewhere {
     Map<String, NodeClaimView> byName = new HashMap<>();
     views.forEach(v -> byName.put(v.name(), v));
     Map<String, String> promisedTo = new HashMap<>();
-    Map<String, String> plannedFor = new HashMap<>();
+    Map<String, List<NodeClaimView>> plannedFor = new HashMap<>();
     for (NodeClaimView v : views) {
       NodeClaim claim = claims.get(v.name());
       if (claim != null) {
         for (String uid : PlannedPods.uids(claim.getMetadata().getAnnotations())) {
-          plannedFor.putIfAbsent(uid, v.name());
+          plannedFor.computeIfAbsent(uid, k -> new ArrayList<>()).add(v);
           if (v.nominated() != null) {
             promisedTo.putIfAbsent(uid, v.name());
           }
@@ -65,9 +67,9 @@ final class PromisedElsewhere {
       NodeClaimView leadView = lead == null ? null : byName.get(lead);
       boolean leadBusy = leadView != null && leadView.beingDisrupted();
       if (lead != null && !leadBusy) {
-        NodeClaimView home = firstOf(pods, plannedFor, v).map(byName::get).orElse(null);
-        if (home != null && home.initialized() && home.nodeName() != null && !home.beingDisrupted()) {
-          homes.put(v.nodeName(), home.nodeName());
+        Optional<NodeClaimView> home = home(pods, plannedFor, v);
+        if (home.isPresent()) {
+          homes.put(v.nodeName(), home.get().nodeName());
           continue;
         }
       }
@@ -84,6 +86,16 @@ final class PromisedElsewhere {
           .ifPresent(to -> held.put(v.nodeName(), "its pods are promised to nodeclaim " + to + ", which holds room for them"));
     }
     return new Promises(held, homes);
+  }
+
+  /**
+   * The ready claim launched last for some of these pods, other than their own: a claim lists the pods it was launched
+   * for, so the group's own claim (launched for them at first) and older claims list them too.
+   */
+  private static Optional<NodeClaimView> home(List<Pod> pods, Map<String, List<NodeClaimView>> plannedFor, NodeClaimView self) {
+    return pods.stream().flatMap(p -> plannedFor.getOrDefault(p.getMetadata().getUid(), List.of()).stream())
+        .filter(c -> !c.name().equals(self.name()) && c.initialized() && c.nodeName() != null && !c.beingDisrupted())
+        .max(Comparator.comparingLong(NodeClaimView::createdAtMillis).thenComparing(NodeClaimView::name));
   }
 
   /** The first (by name) other claim {@code promises} gives for one of these pods. */

@@ -27,8 +27,12 @@ class PromisedElsewhereTest {
   }
 
   private static NodeClaimView view(String name, String node, String nominated, boolean disrupted, boolean initialized) {
+    return view(name, node, nominated, disrupted, initialized, 0L);
+  }
+
+  private static NodeClaimView view(String name, String node, String nominated, boolean disrupted, boolean initialized, long created) {
     return new NodeClaimView(name, "default", "default", node, "i-" + name, "ami", "amd64", "hash", "on-demand", "m5.large", "us-east-1a",
-        true, initialized, false, disrupted, false, false, 0L, null, null, null, new PodsOnNode(1, 1, List.of()), false, false, null,
+        true, initialized, false, disrupted, false, false, created, null, null, null, new PodsOnNode(1, 1, List.of()), false, false, null,
         null, nominated);
   }
 
@@ -78,17 +82,22 @@ class PromisedElsewhereTest {
   /**
    * The rest of a multi-node consolidation, once its lead is replaced: the replacement was launched for f's pod too,
    * and is ready, so f's home is there, also while f's own deletion is checked again; not while the replacement is
-   * still in flight (f waits), nor for a node outside the group whose pod it was also planned for.
+   * still in flight (f waits), nor for a node outside the group whose pod it was also planned for. f itself, and an
+   * older claim, were launched for that pod too (as provisioning annotates every claim): the home is the newest other.
    */
   @Test
   void theRestOfAGroupHasItsHomeOnTheReadyReplacementLaunchedForIt() {
     var replacement = PodEventTimesTest.claim("u1,u2,u3", NOW.minusSeconds(5));
     replacement.getMetadata().setName("r");
     var follower = new NodeClaim();
-    follower.setMetadata(new ObjectMetaBuilder().withName("f").withAnnotations(Map.of(WellKnown.CONSOLIDATED_WITH_ANNOTATION, "lead")).build());
-    Map<String, NodeClaim> claims = Map.of("r", replacement, "f", follower);
+    follower.setMetadata(new ObjectMetaBuilder().withName("f").withAnnotations(Map.of(WellKnown.CONSOLIDATED_WITH_ANNOTATION, "lead",
+        WellKnown.PLANNED_PODS_ANNOTATION, "u2")).build());
+    var older = PodEventTimesTest.claim("u2,u4", NOW.minusSeconds(3600));
+    older.getMetadata().setName("a-older");
+    Map<String, NodeClaim> claims = Map.of("a-older", older, "f", follower, "r", replacement);
     var pods = Map.of("node-f", List.of(pod("u2")), "node-c", List.of(pod("u3")), "node-r", List.of(pod("u1")));
-    var ready = List.of(view("r", "node-r", null), view("f", "node-f", null), view("c", "node-c", null));
+    var ready = List.of(view("a-older", "node-older", null, false, true, 1L), view("f", "node-f", null, false, true, 2L),
+        view("r", "node-r", null, false, true, 3L), view("c", "node-c", null));
 
     var promises = PromisedElsewhere.of(ready, claims, pods, null);
     assertEquals(Map.of("node-f", "node-r"), promises.homes(), "c is not of the group: its pod just happens to be planned for r");

@@ -109,7 +109,9 @@ public final class PeerSystemBenchmark implements Callable<Integer> {
   /**
    * As {@link #runBoth(Path, KwokCatalogue, PeerRun.Sizes, int, List, PrintStream)}; {@code together} runs Karpenter's
    * stack beside Farrier's instead of after it, for the small run of {@code make test}, whose figures are not the
-   * benchmark's: that halves its time, and each controller's figures then include the other's load on the machine.
+   * benchmark's: that takes about a third off its time, and each controller's figures then include the other's load on
+   * the machine. When Farrier's run fails, Karpenter's is waited for (its phases are bounded) before the failure is
+   * thrown, so no stack outlives the call.
    */
   static List<PeerRun.Result> runBoth(Path dir, KwokCatalogue catalogue, PeerRun.Sizes sizes, int qps, List<String> which, PrintStream log,
       boolean together) throws Exception {
@@ -127,7 +129,14 @@ public final class PeerSystemBenchmark implements Callable<Integer> {
         results.add(PeerRun.run(farrier, catalogue, sizes, log));
       } catch (Exception | Error e) {
         if (beside != null) {
-          beside.cancel(true); // its stack closes as its run is interrupted
+          try {
+            beside.get();
+          } catch (ExecutionException | RuntimeException other) {
+            e.addSuppressed(other);
+          } catch (InterruptedException other) {
+            Thread.currentThread().interrupt();
+            e.addSuppressed(other);
+          }
         }
         throw e;
       }
