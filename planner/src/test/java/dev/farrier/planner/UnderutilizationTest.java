@@ -269,6 +269,19 @@ class UnderutilizationTest {
         IMAGES, Map.of(), view));
   }
 
+  /** A NodePool whose budget allows no disruption now keeps the rest of a group as it keeps any node (the planner
+   * leaves such candidates out before consolidating). */
+  @Test
+  void theRestOfAGroupWaitsForItsNodePoolsBudget() {
+    var none = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("0"))).withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var x = node("x", "m5.large", 500);
+    var f = node("f", "m5.large", 1300);
+    var view = new ConsolidationView(List.of(x.view(), f.view()), Map.of("default", TYPES), List.of(), Map.of(), Map.of(), Map.of(), false,
+        Map.of(), List.of(), Map.of("node-f", "node-x"));
+    var plan = new DisruptionPlanner().plan(new DisruptionSnapshot(NOW, List.of(none), List.of(x.claim(), f.claim()), IMAGES, Map.of(), view));
+    assertTrue(plan.commands().isEmpty(), plan.toString());
+  }
+
   /** When the rest of a group fits nowhere (f's pod is larger than any other node's room), the round goes on as usual. */
   @Test
   void theRestOfAGroupThatDoesNotFitHoldsNothingUp() {
