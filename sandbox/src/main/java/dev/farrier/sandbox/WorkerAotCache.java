@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An ahead-of-time cache (JDK 25's {@code -XX:AOTCache}, JEP 483 and 514) for the worker JVMs the integration tests
- * start: the classes a worker loads and links on its way up, kept from the first worker of the module's run, so the
- * later ones start in about 40% of the CPU (measured: 12 CPU-s and 9 s to "farrier worker started" without it,
+ * start: the classes a worker loads and links on its way up, kept from the first worker of the build (one directory
+ * and one class path, the sandbox's runtime one, for the sandbox's and the CLI's tests), so the later ones start in
+ * about 40% of the CPU (measured: 12 CPU-s and 9 s to "farrier worker started" without it,
  * 5 CPU-s and 3 s with it). On by the system property {@code farrier.worker.aotDir} the build sets for the integration
  * tests only; the sandbox and users start workers as the chart does.
  *

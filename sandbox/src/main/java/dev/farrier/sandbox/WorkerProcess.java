@@ -50,7 +50,29 @@ public final class WorkerProcess implements AutoCloseable {
   private static final List<String> EXTRA_JVM_OPTIONS =
       List.of(System.getProperty("farrier.worker.jvmOptions", "").trim().split("\\s+")).stream().filter(o -> !o.isEmpty()).toList();
 
-  private static final Optional<WorkerAotCache> AOT = WorkerAotCache.configured(System.getProperty("java.class.path"));
+  /**
+   * The worker's class path: the sandbox's runtime class path (the file the build names in the system property
+   * {@code farrier.worker.classPathFile}, {@code sandbox/target/classpath.txt}, as {@code make sandbox} runs it), else
+   * this JVM's. One class path for every module's integration tests lets them share one {@link WorkerAotCache}.
+   */
+  private static final String CLASS_PATH = workerClassPath();
+
+  private static final Optional<WorkerAotCache> AOT = WorkerAotCache.configured(CLASS_PATH);
+
+  private static String workerClassPath() {
+    String file = System.getProperty("farrier.worker.classPathFile", "").trim();
+    if (!file.isEmpty() && Files.isRegularFile(Path.of(file))) {
+      try {
+        String classPath = Files.readString(Path.of(file)).trim();
+        if (!classPath.isEmpty()) {
+          return classPath;
+        }
+      } catch (IOException e) {
+        // this JVM's class path has everything the worker needs too
+      }
+    }
+    return System.getProperty("java.class.path");
+  }
 
   /** How long a worker recording the AOT cache may take to exit: it writes the cache first. */
   private static final Duration RECORDING_EXIT = Duration.ofMinutes(2);
@@ -76,7 +98,7 @@ public final class WorkerProcess implements AutoCloseable {
     var aot = AOT.map(cache -> cache.next(mayRecord));
     aot.ifPresent(a -> command.addAll(a.options()));
     command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-        "-cp", AOT.map(WorkerAotCache::classPath).orElse(System.getProperty("java.class.path")), WorkerMain.class.getName()));
+        "-cp", AOT.map(WorkerAotCache::classPath).orElse(CLASS_PATH), WorkerMain.class.getName()));
     var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().putAll(env);
     Process process;
