@@ -38,9 +38,6 @@ final class FleetNode {
     this.offering = offering;
     this.pods = List.copyOf(pods);
     Map<String, String> labels = new TreeMap<>(type.labels());
-    labels.put(WellKnown.INSTANCE_TYPE_LABEL, type.name());
-    labels.put(WellKnown.ARCH_LABEL, type.arch());
-    labels.put(WellKnown.OS_LABEL, "linux");
     labels.put(WellKnown.HOSTNAME_LABEL, name);
     labels.put(WellKnown.ZONE_LABEL, offering.zone());
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, offering.capacityType());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.model.ProvisioningPlan;
 import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
 import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.OfferingView;
 import java.util.List;
@@ -67,8 +68,10 @@ class KarpenterFakeCatalogTest {
 
   @Test
   void sizeLabelIsLargeAboveFourVcpuAndEightGib() {
-    assertEquals(Map.of("size", "small", "integer", "4"), catalog.types().get(3).labels());
-    assertEquals(Map.of("size", "large", "integer", "5"), catalog.types().get(4).labels());
+    assertEquals(Map.of("size", "small", "integer", "4", WellKnown.INSTANCE_TYPE_LABEL, "fake-it-3", WellKnown.ARCH_LABEL, "amd64",
+        WellKnown.OS_LABEL, "linux"), catalog.types().get(3).labels());
+    assertEquals(Map.of("size", "large", "integer", "5", WellKnown.INSTANCE_TYPE_LABEL, "fake-it-4", WellKnown.ARCH_LABEL, "amd64",
+        WellKnown.OS_LABEL, "linux"), catalog.types().get(4).labels());
   }
 
   /** A pod of exactly the smallest type's allocatable gets that type: the planner reads the fake's overhead. */

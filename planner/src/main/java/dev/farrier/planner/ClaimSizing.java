@@ -2,6 +2,7 @@ package dev.farrier.planner;
 
 import dev.farrier.model.Resources;
 import dev.farrier.planner.InstanceTypeOptions.Option;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -186,33 +187,55 @@ final class ClaimSizing {
       yMem = maxMemPrice / 2;
       return;
     }
+    Priced priced = Priced.of(all);
     double lo = 0;
     double hi = maxCpuPrice;
     for (int step = 0; step < SEARCH_STEPS; step++) {
       double a = lo + (hi - lo) / 3;
       double b = hi - (hi - lo) / 3;
-      if (c * a + m * memPrice(all, a) < c * b + m * memPrice(all, b)) {
+      if (c * a + m * priced.memPrice(a) < c * b + m * priced.memPrice(b)) {
         lo = a;
       } else {
         hi = b;
       }
     }
     yCpu = (lo + hi) / 2;
-    yMem = memPrice(all, yCpu);
+    yMem = priced.memPrice(yCpu);
     if (yCpu * c + yMem * m <= 0) {
       yCpu = maxCpuPrice / 2;
       yMem = maxMemPrice / 2;
     }
   }
 
-  private static double memPrice(List<Option> all, double yCpu) {
-    double best = Double.POSITIVE_INFINITY;
-    for (Option o : all) {
-      Resources a = o.facts().allocatable();
-      if (a.milliCpu() > 0 && a.memoryBytes() > 0 && Double.isFinite(o.price())) {
-        best = Math.min(best, (o.price() - a.milliCpu() * yCpu) / a.memoryBytes());
+  /**
+   * The priced types' price, millicores and memory bytes side by side: the search evaluates {@link #memPrice} 200
+   * times per pool and plan, over every type.
+   */
+  private record Priced(double[] price, double[] cpu, double[] mem) {
+    static Priced of(List<Option> all) {
+      int n = 0;
+      double[] price = new double[all.size()];
+      double[] cpu = new double[all.size()];
+      double[] mem = new double[all.size()];
+      for (Option o : all) {
+        Resources a = o.facts().allocatable();
+        if (a.milliCpu() > 0 && a.memoryBytes() > 0 && Double.isFinite(o.price())) {
+          price[n] = o.price();
+          cpu[n] = a.milliCpu();
+          mem[n] = a.memoryBytes();
+          n++;
+        }
       }
+      return new Priced(Arrays.copyOf(price, n), Arrays.copyOf(cpu, n), Arrays.copyOf(mem, n));
     }
-    return Math.max(0, best);
+
+    /** The best memory price for a CPU price of {@code yCpu}: {@code min_t (p_t - cpu_t yCpu) / mem_t}, at least 0. */
+    double memPrice(double yCpu) {
+      double best = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < price.length; i++) {
+        best = Math.min(best, (price[i] - cpu[i] * yCpu) / mem[i]);
+      }
+      return Math.max(0, best);
+    }
   }
 }

@@ -28,7 +28,7 @@ record InstanceTypeOptions(List<Option> ranked, String whyNone) {
     }
 
     static TypeFacts of(InstanceTypeView type, KubeletSettings kubelet) {
-      return new TypeFacts(type, type.nodeLabels(), KubeletReserve.allocatable(type.capacity(), kubelet));
+      return new TypeFacts(type, type.labels(), KubeletReserve.allocatable(type.capacity(), kubelet));
     }
   }
 

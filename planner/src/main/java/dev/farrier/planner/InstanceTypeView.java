@@ -2,8 +2,10 @@ package dev.farrier.planner;
 
 import dev.farrier.model.Resources;
 import dev.farrier.model.WellKnown;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -12,16 +14,34 @@ import java.util.TreeMap;
  * @param name      e.g. {@code m5.large}
  * @param arch      the Kubernetes arch label value: {@code amd64} or {@code arm64}
  * @param labels    the {@code karpenter.k8s.aws/instance-*} labels a node of this type carries (category, family,
- *                  generation, size, cpu, memory, gpu-*...); {@link #standardLabels} derives the usual ones
+ *                  generation, size, cpu, memory, gpu-*...); {@link #standardLabels} derives the usual ones. The
+ *                  constructor adds instance type, arch and os, so {@link #labels()} is every label a node of this type
+ *                  has that does not depend on the offering, made once per type rather than once per plan
  * @param capacity  what the machine has before any reserve: vCPUs as millicores, memory as EC2 reports it, pods =
  *                  the max pods (ENI formula), ephemeral storage of the root volume, extended resources (GPUs)
  * @param offerings every zone x capacity type offering with its price; unavailable ones are never chosen
  */
 public record InstanceTypeView(
     String name, String arch, Map<String, String> labels, Resources capacity, List<OfferingView> offerings) {
+  /** The os label of every node (Farrier launches Linux nodes only). */
+  private static final String LINUX = "linux";
+
   public InstanceTypeView {
-    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    labels = withNodeLabels(labels == null ? Map.of() : Map.copyOf(labels), name, arch);
     offerings = offerings == null ? List.of() : List.copyOf(offerings);
+  }
+
+  /** {@code given} (immutable) with instance type, arch and os; itself when it has them already (a copy's labels). */
+  private static Map<String, String> withNodeLabels(Map<String, String> given, String name, String arch) {
+    if (Objects.equals(given.get(WellKnown.INSTANCE_TYPE_LABEL), name) && Objects.equals(given.get(WellKnown.ARCH_LABEL), arch)
+        && LINUX.equals(given.get(WellKnown.OS_LABEL))) {
+      return given;
+    }
+    Map<String, String> all = new HashMap<>(given);
+    all.put(WellKnown.INSTANCE_TYPE_LABEL, name);
+    all.put(WellKnown.ARCH_LABEL, arch);
+    all.put(WellKnown.OS_LABEL, LINUX);
+    return Map.copyOf(all);
   }
 
   /** What a node of this type gives pods under the node class's kubelet settings ({@link KubeletReserve}). */
@@ -29,17 +49,6 @@ public record InstanceTypeView(
     return KubeletReserve.allocatable(capacity, kubelet);
   }
 
-  /**
-   * Every label a node of this type has that does not depend on the offering: the given {@code instance-*} labels
-   * plus instance type, arch and os (Farrier launches Linux nodes only).
-   */
-  Map<String, String> nodeLabels() {
-    Map<String, String> all = new TreeMap<>(labels);
-    all.put(WellKnown.INSTANCE_TYPE_LABEL, name);
-    all.put(WellKnown.ARCH_LABEL, arch);
-    all.put(WellKnown.OS_LABEL, "linux");
-    return all;
-  }
 
   /**
    * Karpenter's AWS labels derived from an EC2 type name ({@code m7gd.2xlarge}: category {@code m}, family

@@ -20,7 +20,7 @@ public record OfferingCapacity(int allowed, int available) {
     int available = 0;
     for (InstanceTypeView type : types) {
       for (OfferingView offering : type.offerings()) {
-        Map<String, String> labels = new TreeMap<>(type.nodeLabels());
+        Map<String, String> labels = new TreeMap<>(type.labels());
         labels.put(WellKnown.ZONE_LABEL, offering.zone());
         labels.put(WellKnown.CAPACITY_TYPE_LABEL, offering.capacityType());
         if (pool.allowsOn(labels, labels::containsKey)) {

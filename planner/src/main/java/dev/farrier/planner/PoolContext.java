@@ -8,7 +8,6 @@ import dev.farrier.planner.InstanceTypeOptions.Option;
 import dev.farrier.planner.InstanceTypeOptions.TypeFacts;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,20 +28,24 @@ final class PoolContext {
   final String invalid;
   final List<TypeFacts> types;
   final Resources daemonOverhead;
-  private final Map<Requirements, List<Option>> compatible = new HashMap<>();
+  /** Cached per requirement set, shared by every plan over the same instance types ({@link TypeMemo}). */
+  private final Map<Requirements, List<Option>> compatible;
+  private final Map<Requirements, Map<String, Set<String>>> offered;
 
-  private PoolContext(NodePoolView pool, int index, Requirements requirements, String invalid, List<TypeFacts> types,
+  private PoolContext(NodePoolView pool, int index, Requirements requirements, String invalid, TypeMemo.Shared types,
       Resources daemonOverhead) {
     this.pool = pool;
     this.index = index;
     this.requirements = requirements;
     this.invalid = invalid;
-    this.types = types;
+    this.types = types.facts;
+    this.compatible = types.compatible;
+    this.offered = types.offered;
     this.daemonOverhead = daemonOverhead;
   }
 
   static PoolContext of(NodePoolView pool, int index, List<InstanceTypeView> types, List<PodSpecView> daemonSets,
-      KubeletSettings kubelet) {
+      KubeletSettings kubelet, TypeMemo memo) {
     Map<String, String> fixed = new TreeMap<>();
     fixed.put(WellKnown.NODEPOOL_LABEL, pool.name());
     if (pool.nodeClassName() != null) {
@@ -60,8 +63,7 @@ final class PoolContext {
         overhead = overhead.plus(ds.requestsAsOnePod());
       }
     }
-    List<TypeFacts> facts = types.stream().map(t -> TypeFacts.of(t, kubelet)).toList();
-    return new PoolContext(pool, index, requirements, requirements.firstUnsatisfiable(), facts, overhead);
+    return new PoolContext(pool, index, requirements, requirements.firstUnsatisfiable(), memo.of(types, kubelet), overhead);
   }
 
   String name() {
@@ -79,13 +81,30 @@ final class PoolContext {
 
   /**
    * The types whose labels meet {@code r} and that have an available offering in a zone and capacity type {@code r}
-   * allows, each priced at its cheapest such offering, cheapest first (then by name). Cached per requirement set.
+   * allows, each priced at its cheapest such offering, cheapest first (then by name). Cached per requirement set and
+   * instance type list.
    */
   List<Option> compatible(Requirements r) {
     List<Option> cached = compatible.get(r);
     if (cached == null) {
       cached = computeCompatible(r);
       compatible.put(r, cached);
+    }
+    return cached;
+  }
+
+  /** The zones and capacity types (by label key) the types {@link #compatible} with {@code r} are offered in. */
+  Map<String, Set<String>> offered(Requirements r) {
+    Map<String, Set<String>> cached = offered.get(r);
+    if (cached == null) {
+      Set<String> zones = new TreeSet<>();
+      Set<String> capacityTypes = new TreeSet<>();
+      for (Option o : compatible(r)) {
+        zones.addAll(o.zones());
+        capacityTypes.addAll(o.capacityTypes());
+      }
+      cached = zones.isEmpty() ? Map.of() : Map.of(WellKnown.ZONE_LABEL, zones, WellKnown.CAPACITY_TYPE_LABEL, capacityTypes);
+      offered.put(r, cached);
     }
     return cached;
   }

@@ -47,7 +47,12 @@ public final class ProvisioningPlanner {
    * {@code batchId} and their index in the plan) and pods that fit nowhere. A pod listed twice is planned once.
    */
   public ProvisioningPlan plan(ProvisioningSnapshot snapshot, String batchId, ClaimNamer namer) {
-    return new Scheduler(snapshot).run(snapshot.pendingPods(), batchId, namer);
+    return plan(snapshot, batchId, namer, TypeMemo.none());
+  }
+
+  /** As {@link #plan(ProvisioningSnapshot, String, ClaimNamer)}, sharing {@code memo} with other plans (a round's). */
+  ProvisioningPlan plan(ProvisioningSnapshot snapshot, String batchId, ClaimNamer namer, TypeMemo memo) {
+    return new Scheduler(snapshot, memo).run(snapshot.pendingPods(), batchId, namer);
   }
 
   /**

@@ -62,14 +62,23 @@ final class Scheduler {
   }
 
   Scheduler(ProvisioningSnapshot snapshot) {
-    this(snapshot, true, true);
+    this(snapshot, true, true, TypeMemo.none());
+  }
+
+  Scheduler(ProvisioningSnapshot snapshot, TypeMemo memo) {
+    this(snapshot, true, true, memo);
   }
 
   Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice) {
-    this(snapshot, sizeByPrice, true);
+    this(snapshot, sizeByPrice, true, TypeMemo.none());
   }
 
   Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice, boolean skipRefused) {
+    this(snapshot, sizeByPrice, skipRefused, TypeMemo.none());
+  }
+
+  /** {@code memo}: what this plan shares with others over the same instance types (a consolidation round's). */
+  Scheduler(ProvisioningSnapshot snapshot, boolean sizeByPrice, boolean skipRefused, TypeMemo memo) {
     this.sizeByPrice = sizeByPrice;
     this.skipRefused = skipRefused;
     List<NodePoolView> ordered = snapshot.nodePools().stream()
@@ -78,7 +87,7 @@ final class Scheduler {
     List<PoolContext> contexts = new ArrayList<>();
     for (NodePoolView p : ordered) {
       contexts.add(PoolContext.of(p, contexts.size(), snapshot.instanceTypesByNodePool().getOrDefault(p.name(), List.of()),
-          snapshot.daemonSetPods(), snapshot.kubelet(p.name())));
+          snapshot.daemonSetPods(), snapshot.kubelet(p.name()), memo));
     }
     this.pools = List.copyOf(contexts);
     this.planned = new Resources[pools.size()];
@@ -113,10 +122,7 @@ final class Scheduler {
       if (pool.invalid != null) {
         continue;
       }
-      for (Option o : pool.compatible(pool.requirements)) {
-        universe.computeIfAbsent(WellKnown.ZONE_LABEL, k -> new TreeSet<>()).addAll(o.zones());
-        universe.computeIfAbsent(WellKnown.CAPACITY_TYPE_LABEL, k -> new TreeSet<>()).addAll(o.capacityTypes());
-      }
+      pool.offered(pool.requirements).forEach((key, values) -> universe.computeIfAbsent(key, k -> new TreeSet<>()).addAll(values));
       pool.requirements.constraints().forEach((key, c) -> {
         if (c.in() != null && !Requirements.isOfferingKey(key)) {
           universe.computeIfAbsent(key, k -> new TreeSet<>()).addAll(c.in());

@@ -76,6 +76,8 @@ final class Underutilization {
   private final ConsolidationView view;
   private final List<NodePoolView> pools;
   private final Set<String> leaving;
+  /** The instance types' facts and compatibility, derived once for the round's simulated plans. */
+  private final TypeMemo memo = new TypeMemo();
 
   /**
    * @param leaving nodes already going away (being disrupted, or commanded this round): never a home for moved pods
@@ -394,7 +396,7 @@ final class Underutilization {
     }
     List<ExistingNodeView> staying = view.nodes().stream().filter(n -> !leaving.contains(n.name())).toList();
     ProvisioningPlan plan = new ProvisioningPlanner().plan(new ProvisioningSnapshot(view.pendingPods(), pools, view.instanceTypes(),
-        view.daemonSetPods(), staying, view.kubelets()), "consolidation", ClaimNamer.standard());
+        view.daemonSetPods(), staying, view.kubelets()), "consolidation", ClaimNamer.standard(), memo);
     List<String> needing = plan.claims().stream().flatMap(c -> c.pods().stream()).map(PodRef::key).toList();
     if (needing.isEmpty()) {
       return null;
@@ -414,7 +416,7 @@ final class Underutilization {
     List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name())).toList();
     ProvisioningSnapshot snapshot = new ProvisioningSnapshot(pods, pools, view.instanceTypes(), view.daemonSetPods(), remaining,
         view.kubelets());
-    return new ProvisioningPlanner().plan(snapshot, "consolidation", ClaimNamer.standard());
+    return new ProvisioningPlanner().plan(snapshot, "consolidation", ClaimNamer.standard(), memo);
   }
 
   /** The candidate's own price: its instance type's offering in its zone and capacity type; NaN when unknown. */
