@@ -89,8 +89,9 @@ final class Underutilization {
   }
 
   /**
-   * Chooses among {@code candidates} (each already past consolidateAfter, do-not-disrupt, freezes and PDBs);
-   * {@code room} is how many more nodes each NodePool's budgets for {@code Underutilized} allow.
+   * Chooses among {@code candidates} (each already past consolidateAfter, do-not-disrupt, freezes and PDBs, and of a
+   * NodePool whose budgets have room); {@code room} is how many more nodes each NodePool's budgets for
+   * {@code Underutilized} allow.
    */
   Outcome choose(List<Candidate> candidates, Map<String, Integer> room) {
     Map<String, String> whyNot = new LinkedHashMap<>();
@@ -123,7 +124,7 @@ final class Underutilization {
         left.put(c.pool().name(), r - 1);
       }
     }
-    Command rest = restOfAGroup(eligible, room, nodes);
+    Command rest = restOfAGroup(eligible, nodes);
     if (rest != null) {
       eligible.stream().filter(c -> !c.claim().name().equals(rest.claim().name()))
           .forEach(c -> whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (" + rest.claim().name() + ")"));
@@ -175,13 +176,13 @@ final class Underutilization {
 
   /**
    * The rest of a multi-node replacement whose new node is ready ({@link ConsolidationView#homes}): the first of them
-   * (in the candidates' order, within its NodePool's budget) whose pods fit on the other nodes, deleted; null when none
-   * does, and the round goes on as for any candidate.
+   * (in the candidates' order; each candidate's NodePool has room in its budget) whose pods fit on the other nodes,
+   * deleted; null when none does, and the round goes on as for any candidate.
    */
-  private Command restOfAGroup(List<Candidate> candidates, Map<String, Integer> room, Map<String, ExistingNodeView> nodes) {
+  private Command restOfAGroup(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
     for (Candidate c : candidates) {
       String home = view.homes().get(c.claim().nodeName());
-      if (home == null || room.getOrDefault(c.pool().name(), 0) <= 0) {
+      if (home == null) {
         continue;
       }
       ProvisioningPlan plan = simulate(List.of(c), nodes);
