@@ -194,6 +194,11 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
   }
 
   @Override
+  public Optional<Node> node(String name) {
+    return Optional.ofNullable(ready(nodes).getStore().getByKey(name));
+  }
+
+  @Override
   public List<Pod> boundPods() {
     return ready(pods).getStore().list().stream().filter(p -> !nodeName(p).isEmpty()).toList();
   }

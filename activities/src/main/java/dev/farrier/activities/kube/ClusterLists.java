@@ -17,7 +17,8 @@ import java.util.Optional;
 /**
  * Where the lists of {@link Fabric8ClusterReader} and {@link Fabric8NodeClaimStore} come from: the API server on every
  * call ({@link LiveLists}) or the worker's informers ({@link ClusterCache}). Gets, and the pods a drain reads, always
- * go to the API server. Callers treat the objects returned as read-only: a cache hands out the instances it keeps.
+ * go to the API server; {@link #node} is for polling a node's state, which the informer keeps up to date. Callers
+ * treat the objects returned as read-only: a cache hands out the instances it keeps.
  */
 interface ClusterLists {
   List<NodePool> nodePools();
@@ -31,6 +32,9 @@ interface ClusterLists {
   List<Node> nodes();
 
   Optional<Node> nodeByProviderId(String providerId);
+
+  /** The node of this name, empty when there is none. */
+  Optional<Node> node(String name);
 
   List<Pod> boundPods();
 

@@ -33,6 +33,12 @@ public interface ClusterReader {
   /** The node whose {@code spec.providerID} equals {@code providerId} (there is no field selector for it: lists). */
   Optional<Node> findNodeByProviderId(String providerId);
 
+  /**
+   * The node of this name as the lists see it (in the worker, its informer cache, so a poll costs the API server
+   * nothing); {@link #getNode} reads the API server.
+   */
+  Optional<Node> findNode(String name);
+
   Optional<Pod> getPod(String namespace, String name);
 
   /** Every pod bound to some node, in all namespaces: one read for a planning round instead of one per node. */

@@ -108,6 +108,11 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   }
 
   @Override
+  public Optional<Node> findNode(String name) {
+    return reader.findNode(name);
+  }
+
+  @Override
   public Optional<Pod> getPod(String namespace, String name) {
     return reader.getPod(namespace, name);
   }
@@ -226,6 +231,12 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   @Override
   public boolean patchNodeMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
     return nodes.patchNodeMetadata(name, labels, annotations);
+  }
+
+  @Override
+  public boolean registerNode(String name, Map<String, String> labels, Map<String, String> annotations, String finalizer,
+      Taint removedTaint) {
+    return nodes.registerNode(name, labels, annotations, finalizer, removedTaint);
   }
 
   @Override

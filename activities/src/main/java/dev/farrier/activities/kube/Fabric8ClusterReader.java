@@ -64,6 +64,11 @@ final class Fabric8ClusterReader implements ClusterReader {
   }
 
   @Override
+  public Optional<Node> findNode(String name) {
+    return lists.node(name);
+  }
+
+  @Override
   public Optional<Pod> getPod(String namespace, String name) {
     return Optional.ofNullable(client.pods().inNamespace(namespace).withName(name).get());
   }

@@ -44,6 +44,31 @@ final class Fabric8NodeWriter implements NodeWriter {
   }
 
   @Override
+  public boolean registerNode(String name, Map<String, String> labels, Map<String, String> annotations, String finalizer,
+      Taint removedTaint) {
+    var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      putIfChanges(metadata, "labels", node.getMetadata().getLabels(), labels);
+      putIfChanges(metadata, "annotations", node.getMetadata().getAnnotations(), annotations);
+      Map<String, Object> finalizers = withFinalizer(finalizer, true).apply(node);
+      if (finalizers != null) {
+        metadata.putAll(metadataOf(finalizers));
+      }
+      Map<String, Object> patch = new LinkedHashMap<>();
+      if (!metadata.isEmpty()) {
+        patch.put("metadata", metadata);
+      }
+      Map<String, Object> untainted = withoutTaint(node, removedTaint);
+      if (untainted != null) {
+        patch.putAll(untainted);
+      }
+      return patch.isEmpty() ? null : patch;
+    });
+    require(outcome, "Node", name);
+    return outcome.changed();
+  }
+
+  @Override
   public boolean addNodeTaint(String name, Taint taint) {
     var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
       List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);
@@ -61,11 +86,7 @@ final class Fabric8NodeWriter implements NodeWriter {
 
   @Override
   public boolean removeNodeTaint(String name, Taint taint) {
-    return patcher.apply(client.nodes().withName(name), false, node -> {
-      List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);
-      List<io.fabric8.kubernetes.api.model.Taint> kept = taints.stream().filter(t -> !sameTaint(t, taint)).toList();
-      return kept.size() == taints.size() ? null : Map.of("spec", Map.of("taints", kept));
-    }).changed();
+    return patcher.apply(client.nodes().withName(name), false, node -> withoutTaint(node, taint)).changed();
   }
 
   @Override
@@ -103,6 +124,18 @@ final class Fabric8NodeWriter implements NodeWriter {
   @Override
   public void deleteNode(String name) {
     client.nodes().withName(name).delete();
+  }
+
+  /** The merge patch removing the taints with {@code taint}'s key and effect; null when the node has none. */
+  private static Map<String, Object> withoutTaint(Node node, Taint taint) {
+    List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);
+    List<io.fabric8.kubernetes.api.model.Taint> kept = taints.stream().filter(t -> !sameTaint(t, taint)).toList();
+    return kept.size() == taints.size() ? null : Map.of("spec", Map.of("taints", kept));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> metadataOf(Map<String, Object> patch) {
+    return (Map<String, Object>) patch.get("metadata");
   }
 
   private static List<io.fabric8.kubernetes.api.model.Taint> taintsOf(Node node) {

@@ -59,6 +59,11 @@ final class LiveLists implements ClusterLists {
   }
 
   @Override
+  public Optional<Node> node(String name) {
+    return Optional.ofNullable(client.nodes().withName(name).get());
+  }
+
+  @Override
   public List<Pod> boundPods() {
     return client.pods().inAnyNamespace().withoutField("spec.nodeName", "").list().getItems();
   }

@@ -36,6 +36,14 @@ public interface NodeWriter {
   /** Removes the finalizer if present; false when absent or the node is gone. */
   boolean removeNodeFinalizer(String name, String finalizer);
 
+  /**
+   * What registering a node writes to it, in one read-modify-write instead of three: merges {@code labels} and
+   * {@code annotations} (as {@link #patchNodeMetadata}), adds {@code finalizer} unless present and removes the taints
+   * with {@code removedTaint}'s key and effect. Idempotent; nothing is sent when the node is already so. Throws
+   * {@link ObjectNotFoundException}.
+   */
+  boolean registerNode(String name, Map<String, String> labels, Map<String, String> annotations, String finalizer, Taint removedTaint);
+
   /** Requests deletion (finalizers still hold it until removed); a missing node is done. */
   void deleteNode(String name);
 }

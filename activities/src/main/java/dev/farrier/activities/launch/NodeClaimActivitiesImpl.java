@@ -248,10 +248,9 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
     labels.put(WellKnown.REGISTERED_LABEL, "true");
     try {
-      nodes.patchNodeMetadata(request.nodeName(), labels,
-          Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, claim.getMetadata().getAnnotations().getOrDefault(WellKnown.NODEPOOL_HASH_ANNOTATION, "")));
-      nodes.addNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
-      nodes.removeNodeTaint(request.nodeName(), WellKnown.UNREGISTERED_TAINT);
+      nodes.registerNode(request.nodeName(), labels,
+          Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, claim.getMetadata().getAnnotations().getOrDefault(WellKnown.NODEPOOL_HASH_ANNOTATION, "")),
+          WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT);
       claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, request.nodeName(),
           node.getStatus().getCapacity(), node.getStatus().getAllocatable(),
           List.of(Condition.of(NodeClaimStatus.REGISTERED, Condition.TRUE, "Registered", "node " + request.nodeName(), clock.instant())), null));
@@ -267,7 +266,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   @Override
   public void awaitInitialized(AwaitNodeRequest request) {
     var startupTaints = claim(request.nodeClaim()).getSpec().startupTaintsOrEmpty();
-    Polling.until(() -> reader.getNode(request.nodeName()).filter(n -> initialized(n, startupTaints)),
+    Polling.until(() -> reader.findNode(request.nodeName()).filter(n -> initialized(n, startupTaints)),
         () -> "waiting for node " + request.nodeName() + " to be Ready without startup taints");
     try {
       nodes.patchNodeMetadata(request.nodeName(), Map.of(WellKnown.INITIALIZED_LABEL, "true"), Map.of());

@@ -60,13 +60,17 @@ class ClusterCacheIT extends ClusterIT {
     KubeTestSupport.awaitTrue("the cache sees the node", () -> cached.findNodeByProviderId(providerId).isPresent());
     assertEquals(name, cached.findNodeByProviderId(providerId).orElseThrow().getMetadata().getName());
     assertTrue(cached.listNodes().stream().anyMatch(n -> n.getMetadata().getName().equals(name)));
+    assertEquals(providerId, cached.findNode(name).orElseThrow().getSpec().getProviderID(), "and by name");
+    assertTrue(cached.findNode(KubeTestSupport.unique("absent")).isEmpty());
     assertTrue(cache.synced(), "every informer synced once a read has returned: " + cache.notSynced());
 
     client.nodes().withName(name).delete();
     KubeTestSupport.awaitTrue("the cache drops the node", () -> cached.findNodeByProviderId(providerId).isEmpty());
+    KubeTestSupport.awaitTrue("by name too", () -> cached.findNode(name).isEmpty());
 
     // The lists were the cache's: once it is closed they fail instead of asking the API server.
     cache.close();
+    assertThrows(ClusterCache.NotSyncedException.class, () -> cached.findNode(name));
     var stopped = assertThrows(ClusterCache.NotSyncedException.class, cached::listNodes);
     assertEquals("the informer of Nodes has stopped; its cache is no longer kept", stopped.getMessage());
   }

@@ -153,6 +153,27 @@ class NodeOperationsIT {
   }
 
   @Test
+  void registeringIsOneWriteOfLabelsFinalizerAndTaintAndARepeatSendsNothing() {
+    cluster.addNodeTaint(name, WellKnown.UNREGISTERED_TAINT);
+    cluster.addNodeTaint(name, WellKnown.DISRUPTED_TAINT);
+
+    assertTrue(cluster.registerNode(name, Map.of(WellKnown.REGISTERED_LABEL, "true"), Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, "7"),
+        WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT));
+
+    assertFalse(cluster.registerNode(name, Map.of(WellKnown.REGISTERED_LABEL, "true"), Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, "7"),
+        WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT));
+    Node node = cluster.getNode(name).orElseThrow();
+    assertEquals("true", node.getMetadata().getLabels().get(WellKnown.REGISTERED_LABEL));
+    assertEquals("kwok", node.getMetadata().getLabels().get("type"), "other labels stay");
+    assertEquals("7", node.getMetadata().getAnnotations().get(WellKnown.NODEPOOL_HASH_ANNOTATION));
+    assertEquals(List.of(WellKnown.TERMINATION_FINALIZER), node.getMetadata().getFinalizers());
+    assertTrue(taints(WellKnown.UNREGISTERED_TAINT_KEY).isEmpty());
+    assertEquals(1, taints(WellKnown.DISRUPTED_TAINT_KEY).size(), "other taints stay");
+    assertThrows(ObjectNotFoundException.class, () -> cluster.registerNode(KubeTestSupport.unique("missing"), Map.of(), Map.of(),
+        WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT));
+  }
+
+  @Test
   void removingTheFinalizerLetsADeletedNodeGo() {
     assertTrue(cluster.addNodeFinalizer(name, WellKnown.TERMINATION_FINALIZER));
     assertFalse(cluster.addNodeFinalizer(name, WellKnown.TERMINATION_FINALIZER));
