@@ -49,7 +49,6 @@ public record InstanceTypeView(
     return KubeletReserve.allocatable(capacity, kubelet);
   }
 
-
   /**
    * Karpenter's AWS labels derived from an EC2 type name ({@code m7gd.2xlarge}: category {@code m}, family
    * {@code m7gd}, generation {@code 7}, size {@code 2xlarge}) and its vCPUs and memory in MiB.
