@@ -164,15 +164,12 @@ final class ClaimSizing {
     if (!Double.isNaN(yCpu)) {
       return;
     }
-    List<Option> all = pool.compatible(pool.requirements);
+    Priced priced = Priced.of(pool.compatible(pool.requirements));
     double maxCpuPrice = Double.POSITIVE_INFINITY;
     double maxMemPrice = Double.POSITIVE_INFINITY;
-    for (Option o : all) {
-      Resources a = o.facts().allocatable();
-      if (a.milliCpu() > 0 && a.memoryBytes() > 0 && Double.isFinite(o.price())) {
-        maxCpuPrice = Math.min(maxCpuPrice, o.price() / a.milliCpu());
-        maxMemPrice = Math.min(maxMemPrice, o.price() / a.memoryBytes());
-      }
+    for (int i = 0; i < priced.price().length; i++) {
+      maxCpuPrice = Math.min(maxCpuPrice, priced.price()[i] / priced.cpu()[i]);
+      maxMemPrice = Math.min(maxMemPrice, priced.price()[i] / priced.mem()[i]);
     }
     if (!Double.isFinite(maxCpuPrice)) {
       yCpu = 0;
@@ -187,7 +184,6 @@ final class ClaimSizing {
       yMem = maxMemPrice / 2;
       return;
     }
-    Priced priced = Priced.of(all);
     double lo = 0;
     double hi = maxCpuPrice;
     for (int step = 0; step < SEARCH_STEPS; step++) {

@@ -22,13 +22,18 @@ record InstanceTypeOptions(List<Option> ranked, String whyNone) {
   static final int MAX_INSTANCE_TYPES = 60;
 
   /** An instance type with what the planner derives from it once per plan. */
-  record TypeFacts(InstanceTypeView type, Map<String, String> labels, Resources allocatable) {
+  record TypeFacts(InstanceTypeView type, Resources allocatable) {
     static TypeFacts of(InstanceTypeView type) {
       return of(type, KubeletSettings.DEFAULTS);
     }
 
     static TypeFacts of(InstanceTypeView type, KubeletSettings kubelet) {
-      return new TypeFacts(type, type.labels(), KubeletReserve.allocatable(type.capacity(), kubelet));
+      return new TypeFacts(type, KubeletReserve.allocatable(type.capacity(), kubelet));
+    }
+
+    /** The type's node labels ({@link InstanceTypeView#labels}). */
+    Map<String, String> labels() {
+      return type.labels();
     }
   }
 

@@ -34,9 +34,7 @@ final class Fabric8NodeWriter implements NodeWriter {
   @Override
   public boolean patchNodeMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
     var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
-      Map<String, Object> metadata = new LinkedHashMap<>();
-      putIfChanges(metadata, "labels", node.getMetadata().getLabels(), labels);
-      putIfChanges(metadata, "annotations", node.getMetadata().getAnnotations(), annotations);
+      Map<String, Object> metadata = metadataChanges(node, labels, annotations);
       return metadata.isEmpty() ? null : Map.of("metadata", metadata);
     });
     require(outcome, "Node", name);
@@ -47,9 +45,7 @@ final class Fabric8NodeWriter implements NodeWriter {
   public boolean registerNode(String name, Map<String, String> labels, Map<String, String> annotations, String finalizer,
       Taint removedTaint) {
     var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
-      Map<String, Object> metadata = new LinkedHashMap<>();
-      putIfChanges(metadata, "labels", node.getMetadata().getLabels(), labels);
-      putIfChanges(metadata, "annotations", node.getMetadata().getAnnotations(), annotations);
+      Map<String, Object> metadata = metadataChanges(node, labels, annotations);
       Map<String, Object> finalizers = withFinalizer(finalizer, true).apply(node);
       if (finalizers != null) {
         metadata.putAll(metadataOf(finalizers));
@@ -124,6 +120,14 @@ final class Fabric8NodeWriter implements NodeWriter {
   @Override
   public void deleteNode(String name) {
     client.nodes().withName(name).delete();
+  }
+
+  /** The metadata merge patch's labels and annotations that differ from the node's (empty when none does). */
+  private static Map<String, Object> metadataChanges(Node node, Map<String, String> labels, Map<String, String> annotations) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    putIfChanges(metadata, "labels", node.getMetadata().getLabels(), labels);
+    putIfChanges(metadata, "annotations", node.getMetadata().getAnnotations(), annotations);
+    return metadata;
   }
 
   /** The merge patch removing the taints with {@code taint}'s key and effect; null when the node has none. */
