@@ -43,8 +43,11 @@ import org.slf4j.LoggerFactory;
  * {@link NotSyncedException} naming the kind and the last error, and the activity is retried. Informers retry every
  * list and watch failure themselves (with backoff), so an API server outage or a missing CRD heals without a restart.
  * While a watch reconnects, reads serve what the cache last saw, as Karpenter's cluster state does.
+ *
+ * <p>It also hands a write its first base ({@link #peek}, never waiting for a sync): a NodePool, EC2NodeClass,
+ * NodeClaim or Node as last seen, which {@link OptimisticPatcher} sends with its resourceVersion as precondition.
  */
-public final class ClusterCache implements ClusterLists, AutoCloseable {
+public final class ClusterCache implements ClusterLists, CachedObjects, AutoCloseable {
   /** How long a read waits for its informer's first sync: shorter than every reading activity's heartbeat (10 s). */
   public static final Duration SYNC_WAIT = Duration.ofSeconds(5);
   static final String BY_PROVIDER_ID = "providerID";
@@ -79,6 +82,8 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
   private final Watched<PersistentVolume> volumes;
   private final Watched<StorageClass> storageClasses;
   private final Watched<Namespace> namespaces;
+  /** The cluster-scoped kinds Farrier writes, for {@link #peek}. */
+  private final Map<Class<?>, Watched<?>> written;
 
   private ClusterCache(KubernetesClient client, Duration syncWait) {
     this.syncWait = syncWait;
@@ -99,6 +104,7 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
     volumes = watch("PersistentVolumes", client.persistentVolumes(), Map.of());
     storageClasses = watch("StorageClasses", client.storage().v1().storageClasses(), Map.of());
     namespaces = watch("Namespaces", client.namespaces(), Map.of());
+    written = Map.of(NodePool.class, nodePools, EC2NodeClass.class, nodeClasses, NodeClaim.class, nodeClaims, Node.class, nodes);
   }
 
   /** Starts every informer and returns at once; reads wait for their kind's first sync (at most {@link #SYNC_WAIT}). */
@@ -196,6 +202,15 @@ public final class ClusterCache implements ClusterLists, AutoCloseable {
   @Override
   public Optional<Node> node(String name) {
     return Optional.ofNullable(ready(nodes).getStore().getByKey(name));
+  }
+
+  @Override
+  public <T extends HasMetadata> T peek(Class<T> type, String name) {
+    Watched<?> w = written.get(type);
+    if (w == null || !w.informer().hasSynced() || !w.informer().isRunning()) {
+      return null;
+    }
+    return type.cast(w.informer().getStore().getByKey(name));
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.MicroTime;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -39,11 +40,13 @@ final class EventRecorder implements EventSink {
   private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
   private final KubernetesClient client;
+  private final CachedObjects cache;
   private final Clock clock;
   private final String instance;
 
-  EventRecorder(KubernetesClient client, Clock clock, String instance) {
+  EventRecorder(KubernetesClient client, CachedObjects cache, Clock clock, String instance) {
     this.client = client;
+    this.cache = cache;
     this.clock = clock;
     this.instance = instance;
   }
@@ -77,9 +80,17 @@ final class EventRecorder implements EventSink {
 
   private void bumpCount(String namespace, String name, String now) {
     Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
-    int count = existing == null || existing.getCount() == null ? 1 : existing.getCount();
+    if (existing == null) {
+      throw new IllegalStateException("Event " + namespace + "/" + name + " existed at the create and is gone; a retry creates it");
+    }
+    bumpCount(existing, now);
+  }
+
+  private void bumpCount(Event existing, String now) {
+    int count = existing.getCount() == null ? 1 : existing.getCount();
     String patch = client.getKubernetesSerialization().asJson(Map.of("count", count + 1, "lastTimestamp", now));
-    client.v1().events().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    // On the object read, not on the name: fabric8's patch of a name-only resource GETs the object first.
+    client.v1().events().resource(existing).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
   /**
@@ -99,7 +110,7 @@ final class EventRecorder implements EventSink {
       if (last != null && Instant.parse(last).isAfter(at.minus(window))) {
         return false;
       }
-      bumpCount(event.namespace(), name, now);
+      bumpCount(existing, now);
       return true;
     }
     Event created = build(event.namespace(), name, new ObjectReferenceBuilder()
@@ -144,14 +155,20 @@ final class EventRecorder implements EventSink {
     return event.podName() + "." + hash(event.podUid() + "\n" + event.reason() + "\n" + event.message());
   }
 
+  /** The object an Event is about, for its UID: the informers' copy when they hold one, else a live read. */
   private HasMetadata involvedObject(ClusterEvent event) {
-    return switch (event.kind()) {
-      case "Node" -> client.nodes().withName(event.name()).get();
-      case NodeClaim.KIND -> client.resources(NodeClaim.class).withName(event.name()).get();
-      case NodePool.KIND -> client.resources(NodePool.class).withName(event.name()).get();
-      case EC2NodeClass.KIND -> client.resources(EC2NodeClass.class).withName(event.name()).get();
+    Class<? extends HasMetadata> type = switch (event.kind()) {
+      case "Node" -> Node.class;
+      case NodeClaim.KIND -> NodeClaim.class;
+      case NodePool.KIND -> NodePool.class;
+      case EC2NodeClass.KIND -> EC2NodeClass.class;
       default -> null;
     };
+    if (type == null) {
+      return null;
+    }
+    HasMetadata cached = cache.peek(type, event.name());
+    return cached != null ? cached : client.resources(type).withName(event.name()).get();
   }
 
   private static String apiVersionOf(String kind) {

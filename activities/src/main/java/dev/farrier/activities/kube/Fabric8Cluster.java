@@ -35,8 +35,9 @@ import java.util.Optional;
  *
  * <p>Thread-safe; the client is owned (and closed) by the caller, the bounded client the drain's calls use (see
  * {@link PodEvictions}) by this object. Lists come from a {@link ClusterCache} when given one (the worker's planners),
- * else from the API server on every call; gets, the pods a drain reads and every read-modify-write always go to the
- * API server.
+ * else from the API server on every call; gets and the pods a drain reads always go to the API server. A
+ * read-modify-write takes the cache's copy as its first base ({@link OptimisticPatcher}: a stale copy costs a 409 and a
+ * live read), and an Event the UID of its object.
  */
 public final class Fabric8Cluster implements Cluster, AutoCloseable {
   private final ClusterReader reader;
@@ -60,14 +61,14 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   /** @param instance the reportingInstance of Events (the pod's name in-cluster) */
   public Fabric8Cluster(KubernetesClient client, ClusterCache cache, Clock clock, String instance) {
     ClusterLists lists = cache == null ? new LiveLists(client) : cache;
-    OptimisticPatcher patcher = new OptimisticPatcher(client.getKubernetesSerialization());
+    OptimisticPatcher patcher = new OptimisticPatcher(client, cache == null ? CachedObjects.NONE : cache);
     this.reader = new Fabric8ClusterReader(client, lists);
-    this.statuses = new Fabric8StatusWriter(client, patcher);
+    this.statuses = new Fabric8StatusWriter(patcher);
     this.claims = new Fabric8NodeClaimStore(client, lists, patcher);
     this.nodes = new Fabric8NodeWriter(client, patcher);
     this.evictions = new PodEvictions(client);
-    this.events = new EventRecorder(client, clock, instance);
-    this.rollouts = new Fabric8RolloutWriter(client, patcher);
+    this.events = new EventRecorder(client, cache == null ? CachedObjects.NONE : cache, clock, instance);
+    this.rollouts = new Fabric8RolloutWriter(patcher);
   }
 
   // ClusterReader.

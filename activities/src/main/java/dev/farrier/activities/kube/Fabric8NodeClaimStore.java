@@ -78,7 +78,7 @@ final class Fabric8NodeClaimStore implements NodeClaimStore {
   }
 
   private NodeClaim patchNodeClaimStatus(String name, NodeClaimStatus patch, Collection<String> removedConditions) {
-    var outcome = patcher.apply(nodeClaim(name), true, current -> {
+    var outcome = patcher.apply(NodeClaim.class, name, true, current -> {
       NodeClaimStatus stored = current.getStatus();
       NodeClaimStatus target = new NodeClaimStatus(
           patch.providerID() != null ? patch.providerID() : stored == null ? null : stored.providerID(),
@@ -95,14 +95,14 @@ final class Fabric8NodeClaimStore implements NodeClaimStore {
 
   @Override
   public boolean addNodeClaimFinalizer(String name, String finalizer) {
-    var outcome = patcher.apply(nodeClaim(name), false, withFinalizer(finalizer, true));
+    var outcome = patcher.apply(NodeClaim.class, name, false, withFinalizer(finalizer, true));
     require(outcome, NodeClaim.KIND, name);
     return outcome.changed();
   }
 
   @Override
   public boolean removeNodeClaimFinalizer(String name, String finalizer) {
-    return patcher.apply(nodeClaim(name), false, withFinalizer(finalizer, false)).changed();
+    return patcher.apply(NodeClaim.class, name, false, withFinalizer(finalizer, false)).changed();
   }
 
   @Override
@@ -112,7 +112,7 @@ final class Fabric8NodeClaimStore implements NodeClaimStore {
 
   @Override
   public boolean patchNodeClaimMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
-    var outcome = patcher.apply(nodeClaim(name), false, claim -> {
+    var outcome = patcher.apply(NodeClaim.class, name, false, claim -> {
       Map<String, Object> metadata = new LinkedHashMap<>();
       putIfChanges(metadata, "labels", claim.getMetadata().getLabels(), labels);
       putIfChanges(metadata, "annotations", claim.getMetadata().getAnnotations(), annotations);

@@ -33,7 +33,7 @@ final class Fabric8NodeWriter implements NodeWriter {
 
   @Override
   public boolean patchNodeMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
-    var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
+    var outcome = patcher.apply(Node.class, name, false, node -> {
       Map<String, Object> metadata = metadataChanges(node, labels, annotations);
       return metadata.isEmpty() ? null : Map.of("metadata", metadata);
     });
@@ -44,7 +44,7 @@ final class Fabric8NodeWriter implements NodeWriter {
   @Override
   public boolean registerNode(String name, Map<String, String> labels, Map<String, String> annotations, String finalizer,
       Taint removedTaint) {
-    var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
+    var outcome = patcher.apply(Node.class, name, false, node -> {
       Map<String, Object> metadata = metadataChanges(node, labels, annotations);
       Map<String, Object> finalizers = withFinalizer(finalizer, true).apply(node);
       if (finalizers != null) {
@@ -66,7 +66,7 @@ final class Fabric8NodeWriter implements NodeWriter {
 
   @Override
   public boolean addNodeTaint(String name, Taint taint) {
-    var outcome = patcher.apply(client.nodes().withName(name), false, node -> {
+    var outcome = patcher.apply(Node.class, name, false, node -> {
       List<io.fabric8.kubernetes.api.model.Taint> taints = taintsOf(node);
       boolean present = taints.stream().anyMatch(t -> sameTaint(t, taint) && valueOf(t).equals(valueOf(taint)));
       if (present) {
@@ -82,12 +82,12 @@ final class Fabric8NodeWriter implements NodeWriter {
 
   @Override
   public boolean removeNodeTaint(String name, Taint taint) {
-    return patcher.apply(client.nodes().withName(name), false, node -> withoutTaint(node, taint)).changed();
+    return patcher.apply(Node.class, name, false, node -> withoutTaint(node, taint)).changed();
   }
 
   @Override
   public boolean cordonNode(String name) {
-    var outcome = patcher.apply(client.nodes().withName(name), false,
+    var outcome = patcher.apply(Node.class, name, false,
         node -> isUnschedulable(node) ? null : Map.of("spec", Map.of("unschedulable", true)));
     require(outcome, "Node", name);
     return outcome.changed();
@@ -95,7 +95,7 @@ final class Fabric8NodeWriter implements NodeWriter {
 
   @Override
   public boolean uncordonNode(String name) {
-    return patcher.apply(client.nodes().withName(name), false, node -> {
+    return patcher.apply(Node.class, name, false, node -> {
       if (!isUnschedulable(node)) {
         return null;
       }
@@ -107,14 +107,14 @@ final class Fabric8NodeWriter implements NodeWriter {
 
   @Override
   public boolean addNodeFinalizer(String name, String finalizer) {
-    var outcome = patcher.apply(client.nodes().withName(name), false, withFinalizer(finalizer, true));
+    var outcome = patcher.apply(Node.class, name, false, withFinalizer(finalizer, true));
     require(outcome, "Node", name);
     return outcome.changed();
   }
 
   @Override
   public boolean removeNodeFinalizer(String name, String finalizer) {
-    return patcher.apply(client.nodes().withName(name), false, withFinalizer(finalizer, false)).changed();
+    return patcher.apply(Node.class, name, false, withFinalizer(finalizer, false)).changed();
   }
 
   @Override

@@ -6,7 +6,6 @@ import static dev.farrier.activities.kube.MergePatches.require;
 import dev.farrier.activities.crd.AmiSelectorTerm;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodePool;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,18 +18,16 @@ import java.util.Map;
  * object is already so. A missing object throws {@link ObjectNotFoundException}.
  */
 final class Fabric8RolloutWriter implements RolloutWriter {
-  private final KubernetesClient client;
   private final OptimisticPatcher patcher;
 
-  Fabric8RolloutWriter(KubernetesClient client, OptimisticPatcher patcher) {
-    this.client = client;
+  Fabric8RolloutWriter(OptimisticPatcher patcher) {
     this.patcher = patcher;
   }
 
   @Override
   public String compareAndSetNodePoolAnnotation(String name, String key, String expected, String value) {
     String[] holder = new String[1];
-    var outcome = patcher.apply(client.resources(NodePool.class).withName(name), false, pool -> {
+    var outcome = patcher.apply(NodePool.class, name, false, pool -> {
       String current = pool.getMetadata().getAnnotations() == null ? null : pool.getMetadata().getAnnotations().get(key);
       holder[0] = current;
       if (java.util.Objects.equals(current, value) || !java.util.Objects.equals(current, expected)) {
@@ -47,7 +44,7 @@ final class Fabric8RolloutWriter implements RolloutWriter {
 
   @Override
   public void setNodeClassImages(String name, List<AmiSelectorTerm> terms, String amiFamily, Map<String, String> annotations) {
-    var outcome = patcher.apply(client.resources(EC2NodeClass.class).withName(name), false, nodeClass -> {
+    var outcome = patcher.apply(EC2NodeClass.class, name, false, nodeClass -> {
       Map<String, Object> metadata = new LinkedHashMap<>();
       putIfChanges(metadata, "annotations", nodeClass.getMetadata().getAnnotations(), annotations);
       var spec = nodeClass.getSpec();
@@ -70,7 +67,7 @@ final class Fabric8RolloutWriter implements RolloutWriter {
 
   @Override
   public void patchNodeClassAnnotations(String name, Map<String, String> annotations) {
-    var outcome = patcher.apply(client.resources(EC2NodeClass.class).withName(name), false, nodeClass -> {
+    var outcome = patcher.apply(EC2NodeClass.class, name, false, nodeClass -> {
       Map<String, Object> metadata = new LinkedHashMap<>();
       putIfChanges(metadata, "annotations", nodeClass.getMetadata().getAnnotations(), annotations);
       return metadata.isEmpty() ? null : Map.of("metadata", metadata);

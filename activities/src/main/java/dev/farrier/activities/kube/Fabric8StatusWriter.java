@@ -9,7 +9,6 @@ import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 
 /**
@@ -19,17 +18,15 @@ import java.util.List;
  * not sent. A missing object throws {@link ObjectNotFoundException}.
  */
 final class Fabric8StatusWriter implements StatusWriter {
-  private final KubernetesClient client;
   private final OptimisticPatcher patcher;
 
-  Fabric8StatusWriter(KubernetesClient client, OptimisticPatcher patcher) {
-    this.client = client;
+  Fabric8StatusWriter(OptimisticPatcher patcher) {
     this.patcher = patcher;
   }
 
   @Override
   public EC2NodeClass patchNodeClassStatus(String name, EC2NodeClassStatus patch) {
-    var outcome = patcher.apply(client.resources(EC2NodeClass.class).withName(name), true, current -> {
+    var outcome = patcher.apply(EC2NodeClass.class, name, true, current -> {
       EC2NodeClassStatus stored = current.getStatus();
       List<Condition> storedConditions = stored == null ? null : stored.conditions();
       EC2NodeClassStatus target = new EC2NodeClassStatus(
@@ -45,7 +42,7 @@ final class Fabric8StatusWriter implements StatusWriter {
 
   @Override
   public NodePool patchNodePoolStatus(String name, NodePoolStatus patch) {
-    var outcome = patcher.apply(client.resources(NodePool.class).withName(name), true, current -> {
+    var outcome = patcher.apply(NodePool.class, name, true, current -> {
       NodePoolStatus stored = current.getStatus();
       NodePoolStatus target = new NodePoolStatus(
           patch.resources() != null ? patch.resources() : stored == null ? null : stored.resources(),

@@ -8,8 +8,9 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 /**
  * The informers' store: each object as the watch delivered it, less what no reader of the cache looks at and what makes
  * up much of its size: {@code metadata.managedFields} (a tree of maps per object, the larger part of a pod in memory)
- * and a Node's {@code status.images} (up to 50 images with their names on a real node). Writes never start from a
- * cached object (they read the object live), so nothing stripped here is ever written back.
+ * and a Node's {@code status.images} (up to 50 images with their names on a real node). A write may start from a
+ * cached object ({@link OptimisticPatcher}), but its merge patch carries only what the change computes (labels,
+ * annotations, finalizers, taints, a CRD's status), never a field stripped here, so nothing stripped is written back.
  */
 final class SlimItemStore<T extends HasMetadata> extends BasicItemStore<T> {
   SlimItemStore() {

@@ -175,7 +175,7 @@ class ClusterCacheIT extends ClusterIT {
         .endSpec().build();
   }
 
-  private static NodeClaim claim(String name, String pool) {
+  static NodeClaim claim(String name, String pool) {
     NodeClaim claim = new NodeClaim();
     claim.getMetadata().setName(name);
     claim.getMetadata().setLabels(Map.of(WellKnown.NODEPOOL_LABEL, pool));
