@@ -48,6 +48,10 @@ import java.util.stream.Collectors;
  * One round issues the commands of one method, as upstream; every candidate not chosen gets why. No round consolidates
  * while pending pods need new nodes ({@link ConsolidationView#pendingPods}): upstream simulates the pending pods with the
  * candidates' and deletes nothing while a new node is needed.
+ *
+ * <p>Longer than 400 lines on purpose: the three methods share one round's state (the candidates' order, the nodes
+ * staying, the memo of instance-type facts) and the group-replace rules above are one decision; split, each part
+ * would take that state as parameters and the order of the rules would be spread over files.
  */
 final class Underutilization {
   /** At most this many candidates are considered for multi-node consolidation in one round (upstream's limit). */

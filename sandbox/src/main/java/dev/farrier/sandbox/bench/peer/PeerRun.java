@@ -137,7 +137,7 @@ final class PeerRun {
     log.printf("%s %s: consolidation after scaling the mix to 30%% (%s)%n", Instant.now(), controller.name(), scaled);
     Instant start = phase();
     scaled.forEach((name, n) -> kube.apps().deployments().inNamespace(PeerWorkload.NAMESPACE).withName(name).scale(n));
-    var settled = awaitSettled(start);
+    var settled = awaitSettled(start, true);
     long disrupted = Math.max(0, pods.deletedSince(null, start) - removed);
     var result = new Consolidation(before, price(), settled, disrupted, claims.createdSince(start), cost());
     log.printf("%s %s: %s%n", Instant.now(), controller.name(), result);
@@ -154,7 +154,7 @@ final class PeerRun {
     Instant setup = phase();
     Await.until(nodes + " drift pods Running on " + controller.name(), sizes.timeout(),
         () -> pods.running(PeerWorkload.DRIFT) >= nodes && pods.running() == nodes, () -> pods.running(PeerWorkload.DRIFT) + " running");
-    awaitSettled(setup);
+    awaitSettled(setup, true); // the consolidated fleet's nodes emptied: the controller removes them
     // Rolled off when no live NodeClaim carries a NodePool hash from before the change (Farrier computes the hash
     // where Karpenter also writes it on the NodePool, so the claims' own annotation is what both have).
     var oldHashes = claims.live().stream().map(ClaimLedger.Entry::hash).collect(Collectors.toSet());
@@ -197,10 +197,18 @@ final class PeerRun {
     return new Cost(controllerMeter.use(), serverMeter.map(ProcessMeter::use));
   }
 
-  /** Seconds from {@code start} to the fleet's last change, once it has been quiet for the window; empty on timeout. */
   private Optional<Double> awaitSettled(Instant start) {
+    return awaitSettled(start, false);
+  }
+
+  /**
+   * Seconds from {@code start} to the fleet's last change, once it has been quiet for the window (twice the window
+   * while {@code awaitingAMove} and the controller has not changed the fleet yet); empty on timeout.
+   */
+  private Optional<Double> awaitSettled(Instant start, boolean awaitingAMove) {
     try {
-      Instant at = Await.until("the fleet to settle on " + controller.name(), sizes.timeout(), () -> settling.settled(sizes.settleWindow()).orElse(null),
+      Instant at = Await.until("the fleet to settle on " + controller.name(), sizes.timeout(),
+          () -> settling.settled(sizes.settleWindow(), awaitingAMove).orElse(null),
           () -> settling.last().map(Object::toString).orElse("nothing seen"));
       return Optional.of(Math.max(0, seconds(start, at)));
     } catch (IllegalStateException timedOut) {

@@ -8,7 +8,10 @@ import java.util.Set;
 /**
  * When a fleet has settled: the same nodes and NodeClaims for a whole window, no pod waiting, every NodeClaim a node,
  * none being deleted and no node marked for disruption. It settled at its last change, so the time to settle does
- * not include the window the harness waits to be sure.
+ * not include the window the harness waits to be sure. Where the controller is expected to act (consolidation after a
+ * scale-down, removing the nodes the drift's setup emptied), a fleet it has not touched yet must stay unchanged for
+ * twice the window: its first move comes after consolidateAfter, its decision loop and its validation, later on a
+ * loaded machine than its next ones.
  */
 final class Settling {
   /** One look at the cluster. */
@@ -20,10 +23,12 @@ final class Settling {
 
   private Snapshot last;
   private Instant lastChange;
+  private boolean moved;
 
   void observe(Snapshot snapshot) {
     if (last == null || !snapshot.nodes().equals(last.nodes()) || !snapshot.claims().equals(last.claims())
         || snapshot.quiet() != last.quiet()) {
+      moved = last != null;
       lastChange = snapshot.at();
     }
     last = snapshot;
@@ -31,7 +36,16 @@ final class Settling {
 
   /** The last change, if the fleet has been quiet and unchanged since then for {@code window}. */
   Optional<Instant> settled(Duration window) {
-    if (last == null || !last.quiet() || Duration.between(lastChange, last.at()).compareTo(window) < 0) {
+    return settled(window, false);
+  }
+
+  /**
+   * The last change, if the fleet has been quiet and unchanged since then for {@code window}, or for twice the window
+   * when {@code awaitingAMove} and nothing has changed since the first look.
+   */
+  Optional<Instant> settled(Duration window, boolean awaitingAMove) {
+    Duration needed = awaitingAMove && !moved ? window.multipliedBy(2) : window;
+    if (last == null || !last.quiet() || Duration.between(lastChange, last.at()).compareTo(needed) < 0) {
       return Optional.empty();
     }
     return Optional.of(lastChange);

@@ -34,6 +34,26 @@ class PeerBenchPiecesTest {
   }
 
   @Test
+  void aFleetAwaitingTheControllersFirstMoveSettlesAfterTwiceTheWindowUnlessItMoved() {
+    var untouched = new Settling();
+    untouched.observe(at(0, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    untouched.observe(at(100, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60)), "without a move expected, 60 s of nothing is settled");
+    assertEquals(Optional.empty(), untouched.settled(Duration.ofSeconds(60), true), "100 s is not twice the window");
+    untouched.observe(at(120, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), true), "120 s is");
+
+    var moved = new Settling();
+    moved.observe(at(0, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    moved.observe(at(40, Set.of("a", "b"), Set.of("x", "y"), 0, true));
+    moved.observe(at(50, Set.of("a"), Set.of("x"), 0, false));
+    moved.observe(at(109, Set.of("a"), Set.of("x"), 0, false));
+    assertEquals(Optional.empty(), moved.settled(Duration.ofSeconds(60), true), "59 s since the last move");
+    moved.observe(at(110, Set.of("a"), Set.of("x"), 0, false));
+    assertEquals(Optional.of(T0.plusSeconds(50)), moved.settled(Duration.ofSeconds(60), true), "the window after its last move");
+  }
+
+  @Test
   void waitingPodsAClaimWithoutANodeOrADisruptionKeepItUnsettled() {
     for (var busy : List.of(at(100, Set.of("a"), Set.of("x"), 3, false), at(100, Set.of("a"), Set.of("x", "y"), 0, false),
         at(100, Set.of("a"), Set.of("x"), 0, true))) {
