@@ -23,8 +23,8 @@ import java.util.Optional;
  * {@link NodeClaimStore} on the fabric8 client. Lists come from {@link ClusterLists} (the worker's informer cache, or
  * a LIST per call); gets and every write go to the API server. Writes are idempotent: the create is create-if-absent
  * (the name is deterministic), every change is a read-modify-write toward a target state ({@link OptimisticPatcher}:
- * the read resourceVersion as precondition, retried from a fresh read on conflict, nothing sent when there is nothing
- * to change). Removals and the delete treat a missing claim as done; the status, metadata and add-finalizer writes
+ * the informer cache's copy or a live read as base, its resourceVersion as precondition, retried from a live read on
+ * conflict, nothing sent when a live read says there is nothing to change). Removals and the delete treat a missing claim as done; the status, metadata and add-finalizer writes
  * throw {@link ObjectNotFoundException}.
  */
 final class Fabric8NodeClaimStore implements NodeClaimStore {

@@ -54,7 +54,7 @@ final class OptimisticPatcher {
     Resource<T> resource = client.resources(type).withName(name);
     T current = cache.peek(type, name);
     boolean cached = current != null;
-    for (int attempt = 1; ; attempt++) {
+    for (int conflicts = 0; ; ) {
       if (!cached) {
         current = resource.get();
         if (current == null) {
@@ -84,7 +84,7 @@ final class OptimisticPatcher {
         if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
           return new Outcome<>(null, false);
         }
-        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt >= MAX_ATTEMPTS) {
+        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || ++conflicts >= MAX_ATTEMPTS) {
           throw e;
         }
       }

@@ -23,14 +23,18 @@ final class Settling {
 
   private Snapshot last;
   private Instant lastChange;
+  private boolean quietSeen;
   private boolean moved;
 
   void observe(Snapshot snapshot) {
     if (last == null || !snapshot.nodes().equals(last.nodes()) || !snapshot.claims().equals(last.claims())
         || snapshot.quiet() != last.quiet()) {
-      moved = last != null;
+      // A move is a change once the fleet has been quiet: the pods of the phase's own setup starting (the drift's
+      // Deployment) are not one.
+      moved |= quietSeen;
       lastChange = snapshot.at();
     }
+    quietSeen |= snapshot.quiet();
     last = snapshot;
   }
 
@@ -41,7 +45,7 @@ final class Settling {
 
   /**
    * The last change, if the fleet has been quiet and unchanged since then for {@code window}, or for twice the window
-   * when {@code awaitingAMove} and nothing has changed since the first look.
+   * when {@code awaitingAMove} and nothing has changed since it was first quiet.
    */
   Optional<Instant> settled(Duration window, boolean awaitingAMove) {
     Duration needed = awaitingAMove && !moved ? window.multipliedBy(2) : window;

@@ -51,6 +51,16 @@ class PeerBenchPiecesTest {
     assertEquals(Optional.empty(), moved.settled(Duration.ofSeconds(60), true), "59 s since the last move");
     moved.observe(at(110, Set.of("a"), Set.of("x"), 0, false));
     assertEquals(Optional.of(T0.plusSeconds(50)), moved.settled(Duration.ofSeconds(60), true), "the window after its last move");
+
+    // The phase's own pods starting (waiting, then a node, then quiet) are not the controller's move on a quiet fleet.
+    var setup = new Settling();
+    setup.observe(at(0, Set.of("a"), Set.of("x"), 2, false));
+    setup.observe(at(10, Set.of("a", "b"), Set.of("x", "y"), 2, false));
+    setup.observe(at(20, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    setup.observe(at(100, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    assertEquals(Optional.empty(), setup.settled(Duration.ofSeconds(60), true), "80 s since it was first quiet is not 120");
+    setup.observe(at(140, Set.of("a", "b"), Set.of("x", "y"), 0, false));
+    assertEquals(Optional.of(T0.plusSeconds(20)), setup.settled(Duration.ofSeconds(60), true));
   }
 
   @Test
