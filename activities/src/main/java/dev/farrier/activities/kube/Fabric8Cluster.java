@@ -61,13 +61,14 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   /** @param instance the reportingInstance of Events (the pod's name in-cluster) */
   public Fabric8Cluster(KubernetesClient client, ClusterCache cache, Clock clock, String instance) {
     ClusterLists lists = cache == null ? new LiveLists(client) : cache;
-    OptimisticPatcher patcher = new OptimisticPatcher(client, cache == null ? CachedObjects.NONE : cache);
+    CachedObjects cached = cache == null ? CachedObjects.NONE : cache;
+    OptimisticPatcher patcher = new OptimisticPatcher(client, cached);
     this.reader = new Fabric8ClusterReader(client, lists);
     this.statuses = new Fabric8StatusWriter(patcher);
     this.claims = new Fabric8NodeClaimStore(client, lists, patcher);
     this.nodes = new Fabric8NodeWriter(client, patcher);
     this.evictions = new PodEvictions(client);
-    this.events = new EventRecorder(client, cache == null ? CachedObjects.NONE : cache, clock, instance);
+    this.events = new EventRecorder(client, cached, clock, instance);
     this.rollouts = new Fabric8RolloutWriter(patcher);
   }
 

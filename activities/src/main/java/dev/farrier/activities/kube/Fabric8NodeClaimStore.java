@@ -1,7 +1,7 @@
 package dev.farrier.activities.kube;
 
 import static dev.farrier.activities.kube.MergePatches.mergeConditions;
-import static dev.farrier.activities.kube.MergePatches.putIfChanges;
+import static dev.farrier.activities.kube.MergePatches.metadataChanges;
 import static dev.farrier.activities.kube.MergePatches.require;
 import static dev.farrier.activities.kube.MergePatches.statusPatch;
 import static dev.farrier.activities.kube.MergePatches.withFinalizer;
@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.net.HttpURLConnection;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,8 +23,8 @@ import java.util.Optional;
  * a LIST per call); gets and every write go to the API server. Writes are idempotent: the create is create-if-absent
  * (the name is deterministic), every change is a read-modify-write toward a target state ({@link OptimisticPatcher}:
  * the informer cache's copy or a live read as base, its resourceVersion as precondition, retried from a live read on
- * conflict, nothing sent when a live read says there is nothing to change). Removals and the delete treat a missing claim as done; the status, metadata and add-finalizer writes
- * throw {@link ObjectNotFoundException}.
+ * conflict, nothing sent when a live read says there is nothing to change). Removals and the delete treat a missing
+ * claim as done; the status, metadata and add-finalizer writes throw {@link ObjectNotFoundException}.
  */
 final class Fabric8NodeClaimStore implements NodeClaimStore {
   private final KubernetesClient client;
@@ -113,9 +112,7 @@ final class Fabric8NodeClaimStore implements NodeClaimStore {
   @Override
   public boolean patchNodeClaimMetadata(String name, Map<String, String> labels, Map<String, String> annotations) {
     var outcome = patcher.apply(NodeClaim.class, name, false, claim -> {
-      Map<String, Object> metadata = new LinkedHashMap<>();
-      putIfChanges(metadata, "labels", claim.getMetadata().getLabels(), labels);
-      putIfChanges(metadata, "annotations", claim.getMetadata().getAnnotations(), annotations);
+      Map<String, Object> metadata = metadataChanges(claim, labels, annotations);
       return metadata.isEmpty() ? null : Map.of("metadata", metadata);
     });
     require(outcome, NodeClaim.KIND, name);

@@ -1,6 +1,6 @@
 package dev.farrier.activities.kube;
 
-import static dev.farrier.activities.kube.MergePatches.putIfChanges;
+import static dev.farrier.activities.kube.MergePatches.metadataChanges;
 import static dev.farrier.activities.kube.MergePatches.require;
 import static dev.farrier.activities.kube.MergePatches.withFinalizer;
 
@@ -120,14 +120,6 @@ final class Fabric8NodeWriter implements NodeWriter {
   @Override
   public void deleteNode(String name) {
     client.nodes().withName(name).delete();
-  }
-
-  /** The metadata merge patch's labels and annotations that differ from the node's (empty when none does). */
-  private static Map<String, Object> metadataChanges(Node node, Map<String, String> labels, Map<String, String> annotations) {
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    putIfChanges(metadata, "labels", node.getMetadata().getLabels(), labels);
-    putIfChanges(metadata, "annotations", node.getMetadata().getAnnotations(), annotations);
-    return metadata;
   }
 
   /** The merge patch removing the taints with {@code taint}'s key and effect; null when the node has none. */

@@ -1,6 +1,6 @@
 package dev.farrier.activities.kube;
 
-import static dev.farrier.activities.kube.MergePatches.putIfChanges;
+import static dev.farrier.activities.kube.MergePatches.metadataChanges;
 import static dev.farrier.activities.kube.MergePatches.require;
 
 import dev.farrier.activities.crd.AmiSelectorTerm;
@@ -45,8 +45,7 @@ final class Fabric8RolloutWriter implements RolloutWriter {
   @Override
   public void setNodeClassImages(String name, List<AmiSelectorTerm> terms, String amiFamily, Map<String, String> annotations) {
     var outcome = patcher.apply(EC2NodeClass.class, name, false, nodeClass -> {
-      Map<String, Object> metadata = new LinkedHashMap<>();
-      putIfChanges(metadata, "annotations", nodeClass.getMetadata().getAnnotations(), annotations);
+      Map<String, Object> metadata = metadataChanges(nodeClass, null, annotations);
       var spec = nodeClass.getSpec();
       boolean same = spec != null && terms.equals(spec.amiSelectorTermsOrEmpty()) && java.util.Objects.equals(amiFamily, spec.amiFamily());
       if (same && metadata.isEmpty()) {
@@ -68,8 +67,7 @@ final class Fabric8RolloutWriter implements RolloutWriter {
   @Override
   public void patchNodeClassAnnotations(String name, Map<String, String> annotations) {
     var outcome = patcher.apply(EC2NodeClass.class, name, false, nodeClass -> {
-      Map<String, Object> metadata = new LinkedHashMap<>();
-      putIfChanges(metadata, "annotations", nodeClass.getMetadata().getAnnotations(), annotations);
+      Map<String, Object> metadata = metadataChanges(nodeClass, null, annotations);
       return metadata.isEmpty() ? null : Map.of("metadata", metadata);
     });
     require(outcome, EC2NodeClass.KIND, name);

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,8 +65,19 @@ final class MergePatches {
     return Objects.equals(stored, target) ? null : Map.of("status", target);
   }
 
+  /**
+   * The metadata merge patch's labels and annotations that differ from {@code object}'s (empty, and mutable, when none
+   * does); null or empty {@code labels} / {@code annotations} ask for nothing.
+   */
+  static Map<String, Object> metadataChanges(HasMetadata object, Map<String, String> labels, Map<String, String> annotations) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    putIfChanges(metadata, "labels", object.getMetadata().getLabels(), labels);
+    putIfChanges(metadata, "annotations", object.getMetadata().getAnnotations(), annotations);
+    return metadata;
+  }
+
   /** Adds {@code key: changes} to the metadata patch when a change differs from what is stored. */
-  static void putIfChanges(Map<String, Object> metadata, String key, Map<String, String> stored, Map<String, String> changes) {
+  private static void putIfChanges(Map<String, Object> metadata, String key, Map<String, String> stored, Map<String, String> changes) {
     if (changes == null || changes.isEmpty()) {
       return;
     }

@@ -21,9 +21,9 @@ import java.util.function.Function;
  *
  * <p>The first read is the informers' copy when there is one ({@link CachedObjects}), and the patch goes to the object
  * read, not to its name (fabric8 GETs a resource named only by its name before patching it): a write whose copy is
- * current costs one request, where it cost three (a GET, fabric8's GET, the PATCH). The precondition makes a stale copy harmless (409, then a live read), and a copy
- * that says there is nothing to change is confirmed by a live read before the write is called done, because a stale
- * copy may lack what another writer added since.
+ * current costs one request, where it cost three (a GET, fabric8's GET, the PATCH). The precondition makes a stale
+ * copy harmless (409, then a live read), and a copy that says there is nothing to change is confirmed by a live read
+ * before the write is called done, because a stale copy may lack what another writer added since.
  */
 final class OptimisticPatcher {
   static final int MAX_ATTEMPTS = 8;

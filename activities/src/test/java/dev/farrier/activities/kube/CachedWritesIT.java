@@ -7,14 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.localstack.LocalStack;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,15 +31,14 @@ class CachedWritesIT extends ClusterIT {
   private KubernetesClient counted;
 
   @BeforeEach
-  void countingClient(LocalStack stack) throws IOException {
+  void countingClient(LocalStack stack) {
     Interceptor recorder = new Interceptor() {
       @Override
       public void before(BasicBuilder builder, HttpRequest request, Interceptor.RequestTags tags) {
         requests.add(request.method() + " " + request.uri().getPath());
       }
     };
-    counted = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(stack.kubeconfig())))
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("record", recorder)).build();
+    counted = KubeTestSupport.client(stack, b -> b.addOrReplaceInterceptor("record", recorder));
   }
 
   @AfterEach

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -36,9 +38,14 @@ public final class KubeTestSupport {
   private KubeTestSupport() {}
 
   public static KubernetesClient client(LocalStack stack) {
+    return client(stack, builder -> {});
+  }
+
+  /** A client of the stack whose HTTP client {@code http} configures further (an interceptor, say). */
+  public static KubernetesClient client(LocalStack stack, Consumer<HttpClient.Builder> http) {
     try {
       Config config = Config.fromKubeconfig(Files.readString(stack.kubeconfig()));
-      return new KubernetesClientBuilder().withConfig(config).build();
+      return new KubernetesClientBuilder().withConfig(config).withHttpClientBuilderConsumer(http).build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

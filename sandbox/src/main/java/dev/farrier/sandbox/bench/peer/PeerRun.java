@@ -125,7 +125,7 @@ final class PeerRun {
     double allRunning = seconds(start, Instant.now());
     var toRunning = Percentiles.of(pods.entries().stream().filter(e -> e.running() != null && !e.seen().isBefore(start))
         .map(e -> Duration.between(e.seen(), e.running()).toMillis() / 1000.0).toList());
-    var settled = awaitSettled(start);
+    var settled = awaitSettled(start, false);
     var result = new ScaleOut(sizes.pods(), toRunning, allRunning, claims.createdSince(start), price(), settled, cost());
     log.printf("%s %s: %s%n", Instant.now(), controller.name(), result);
     return result;
@@ -195,10 +195,6 @@ final class PeerRun {
 
   private Cost cost() {
     return new Cost(controllerMeter.use(), serverMeter.map(ProcessMeter::use));
-  }
-
-  private Optional<Double> awaitSettled(Instant start) {
-    return awaitSettled(start, false);
   }
 
   /**

@@ -38,11 +38,6 @@ final class Settling {
     last = snapshot;
   }
 
-  /** The last change, if the fleet has been quiet and unchanged since then for {@code window}. */
-  Optional<Instant> settled(Duration window) {
-    return settled(window, false);
-  }
-
   /**
    * The last change, if the fleet has been quiet and unchanged since then for {@code window}, or for twice the window
    * when {@code awaitingAMove} and nothing has changed since it was first quiet.

@@ -28,9 +28,9 @@ class PeerBenchPiecesTest {
     settling.observe(at(0, Set.of("a"), Set.of("x"), 0, false));
     settling.observe(at(10, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     settling.observe(at(69, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(60)), "59 s quiet is not 60");
+    assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(60), false), "59 s quiet is not 60");
     settling.observe(at(70, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.of(T0.plusSeconds(10)), settling.settled(Duration.ofSeconds(60)));
+    assertEquals(Optional.of(T0.plusSeconds(10)), settling.settled(Duration.ofSeconds(60), false));
   }
 
   @Test
@@ -38,7 +38,7 @@ class PeerBenchPiecesTest {
     var untouched = new Settling();
     untouched.observe(at(0, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     untouched.observe(at(100, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60)), "without a move expected, 60 s of nothing is settled");
+    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), false), "without a move expected, 60 s of nothing is settled");
     assertEquals(Optional.empty(), untouched.settled(Duration.ofSeconds(60), true), "100 s is not twice the window");
     untouched.observe(at(120, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), true), "120 s is");
@@ -70,13 +70,13 @@ class PeerBenchPiecesTest {
       var settling = new Settling();
       settling.observe(at(0, busy.nodes(), busy.claims(), busy.waitingPods(), busy.disrupting()));
       settling.observe(busy);
-      assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(10)), busy.toString());
+      assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(10), false), busy.toString());
     }
     var settling = new Settling();
     settling.observe(at(0, Set.of("a"), Set.of("x"), 2, false));
     settling.observe(at(50, Set.of("a"), Set.of("x"), 0, false));
     settling.observe(at(60, Set.of("a"), Set.of("x"), 0, false));
-    assertEquals(Optional.of(T0.plusSeconds(50)), settling.settled(Duration.ofSeconds(10)), "quiet since the last pod ran");
+    assertEquals(Optional.of(T0.plusSeconds(50)), settling.settled(Duration.ofSeconds(10), false), "quiet since the last pod ran");
   }
 
   @Test
