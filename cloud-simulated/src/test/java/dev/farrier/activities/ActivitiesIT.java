@@ -45,6 +45,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import dev.farrier.workflows.activities.InterruptionKind;
 import dev.farrier.workflows.activities.ResolveInterruptionRequest;
@@ -485,7 +486,8 @@ class ActivitiesIT extends ClusterIT {
     claims.registerNode(request);
     claims.awaitInitialized(request);
     var first = pods.getFirst();
-    // The cluster as the planner reads it, with the first pod bound right after the unbound pods were listed.
+    // The cluster as the planner reads it, with the first pod bound right after the unbound pods were first listed.
+    var bound = new AtomicBoolean();
     var bindsBetweenReads = (Cluster) Proxy.newProxyInstance(getClass().getClassLoader(),
         new Class<?>[] {Cluster.class}, (proxy, method, args) -> {
           Object result;
@@ -494,7 +496,7 @@ class ActivitiesIT extends ClusterIT {
           } catch (InvocationTargetException e) {
             throw e.getCause();
           }
-          if (method.getName().equals("listUnboundPods")) {
+          if (method.getName().equals("listUnboundPods") && bound.compareAndSet(false, true)) {
             client.bindings().inNamespace("default").resource(new BindingBuilder()
                 .withNewMetadata().withName(first.getMetadata().getName()).endMetadata()
                 .withNewTarget().withKind("Node").withName(nodeName).endTarget().build()).create();

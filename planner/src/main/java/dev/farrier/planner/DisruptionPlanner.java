@@ -96,6 +96,29 @@ public final class DisruptionPlanner {
   }
 
   /**
+   * Why a disruption planned moments ago no longer stands in {@code plan} (planned again by {@link #recheck}), or null
+   * when the plan has the same command for {@code nodeClaim}: the same reason, the same method when one is given, and
+   * the same group for a multi-node replace (a smaller one would launch a replacement sized for pods that are not
+   * coming). A replacement whose pods now fit on the other nodes is not launched: the next round deletes the node, as
+   * upstream validates a consolidation by computing it again and dropping it when the command differs.
+   */
+  public static String noLongerStands(DisruptionPlan plan, String nodeClaim, String reason, DisruptionMethod method,
+      List<String> group) {
+    DisruptionCommand same = plan.commands().stream()
+        .filter(c -> c.nodeClaim().equals(nodeClaim) && c.reason().equals(reason)).findFirst().orElse(null);
+    if (same == null) {
+      return "no longer planned for " + reason;
+    }
+    if (!Set.copyOf(same.consolidatedWith()).equals(Set.copyOf(group))) {
+      return "planned with another group (" + same.consolidatedWith() + ", not " + group + ")";
+    }
+    if (method != null && same.method() != method) {
+      return "planned again as a " + same.method().word() + ", not a " + method.word() + " (" + same.detail() + ")";
+    }
+    return null;
+  }
+
+  /**
    * A fleet upgrade's next batch: only drifted claims of the NodePools {@code scope} owns (deletion, expiry and
    * rebalance stay the reconciler's), oldest drifted first, under the same budgets and {@code do-not-disrupt}, at most
    * {@code scope.max()}; with how many drifted claims of the scope remain and why the others wait (the first of them

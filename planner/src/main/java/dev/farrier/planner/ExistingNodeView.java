@@ -2,6 +2,7 @@ package dev.farrier.planner;
 
 import dev.farrier.model.Resources;
 import dev.farrier.model.Taint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -45,6 +46,20 @@ public record ExistingNodeView(
     allocatable = allocatable == null ? Resources.ZERO : allocatable;
     pods = pods == null ? List.of() : List.copyOf(pods);
     promised = promised == null ? Resources.ZERO : promised;
+  }
+
+  /**
+   * As if {@code placed} were bound to it too: they use room on top of what it uses now, the larger of its bound pods'
+   * and its promised requests.
+   */
+  public ExistingNodeView withPlaced(List<PodSpecView> placed) {
+    List<PodSpecView> all = new ArrayList<>(pods);
+    all.addAll(placed);
+    Resources more = Resources.ZERO;
+    for (PodSpecView p : placed) {
+      more = more.plus(p.requestsAsOnePod());
+    }
+    return new ExistingNodeView(name, nodePool, labels, taints, allocatable, all, promised.plus(more), initialized, acceptsPods);
   }
 
   /** The requests of its bound pods, each counted as one pod: what the kube-scheduler sees used. */

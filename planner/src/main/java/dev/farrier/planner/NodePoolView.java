@@ -3,6 +3,7 @@ package dev.farrier.planner;
 import dev.farrier.model.Requirement;
 import dev.farrier.model.Resources;
 import dev.farrier.model.Taint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -96,6 +97,15 @@ public record NodePoolView(
   /** The same NodePool with another {@code usage} (what provisioning counts against the limits). */
   public NodePoolView withUsage(Resources newUsage) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
+        expiry);
+  }
+
+  /** The NodePool with one more requirement, ANDed with its own (a replacement pinned to its node's zone). */
+  public NodePoolView withRequirement(Requirement more) {
+    List<Requirement> all = new ArrayList<>(requirements);
+    all.add(more);
+    return new NodePoolView(name, weight, all, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
         budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
         expiry);
   }

@@ -3,7 +3,9 @@ package dev.farrier.planner;
 import dev.farrier.model.ProvisioningPlan;
 import dev.farrier.model.ReplacementPlan;
 import dev.farrier.model.NodeClaimRequest;
+import dev.farrier.model.Requirement;
 import dev.farrier.model.Resources;
+import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +58,28 @@ public final class ProvisioningPlanner {
   }
 
   /**
+   * The zone a replacement is pinned to: the replaced node's, when one of its pods spreads over zones (a required
+   * topology spread on the zone key) and its NodePool still allows that zone. Moved within the zone the spread stays as
+   * it was; moved to another it can break, and the kube-scheduler then leaves the pod pending (a node launched for it
+   * in the zone it needs, or the replacement left underutilized and replaced again, round after round). A NodePool
+   * that no longer allows the zone (the drift may be that) leaves the replacement free.
+   */
+  static String pinnedZone(ReplacementSnapshot snapshot, List<PodSpecView> pods) {
+    String zone = snapshot.zone();
+    if (zone == null || pods.stream().noneMatch(ProvisioningPlanner::spreadsOverZones)) {
+      return null;
+    }
+    boolean allowed = snapshot.nodePool().requirements().stream()
+        .filter(r -> WellKnown.ZONE_LABEL.equals(r.key())).allMatch(r -> LabelConstraint.of(r).allows(zone));
+    return allowed ? zone : null;
+  }
+
+  /** Whether the pod has a required topology spread over zones. */
+  static boolean spreadsOverZones(PodSpecView pod) {
+    return pod.topologySpread().stream().anyMatch(t -> t.doNotSchedule() && WellKnown.ZONE_LABEL.equals(t.topologyKey()));
+  }
+
+  /**
    * One claim for the reschedulable pods of a node, from the node's NodePool only. {@code replacement} is null with
    * {@code reschedulablePods == 0} when nothing needs a new home, and null with {@code reschedulablePods > 0} when
    * no claim can hold them (the description says why): the caller must not drain then. When the pods need more than
@@ -69,6 +93,10 @@ public final class ProvisioningPlanner {
     NodePoolView pool = snapshot.nodePool();
     Resources usage = pool.usage().minus(snapshot.replacedCapacity());
     NodePoolView withoutReplaced = pool.withUsage(usage);
+    String pinned = pinnedZone(snapshot, reschedulable);
+    if (pinned != null) {
+      withoutReplaced = withoutReplaced.withRequirement(new Requirement(WellKnown.ZONE_LABEL, "In", List.of(pinned), null));
+    }
     ProvisioningSnapshot forNode = new ProvisioningSnapshot(reschedulable, List.of(withoutReplaced),
         Map.of(pool.name(), snapshot.instanceTypes()), snapshot.daemonSetPods(), List.of(), Map.of(pool.name(), snapshot.kubelet()));
     String name = snapshot.replacementName();
@@ -84,8 +112,8 @@ public final class ProvisioningPlanner {
     plan.claims().stream().skip(1).forEach(c -> c.pods().forEach(p -> leftOver.add(p.key())));
     plan.unschedulable().forEach(u -> leftOver.add(u.pod().key()));
     String description = "replace " + snapshot.nodeClaim() + " with " + first.name() + " (" + first.instanceTypes().size()
-        + " instance types from " + first.instanceTypes().getFirst() + ") for " + first.pods().size() + " of " + count
-        + " reschedulable pods";
+        + " instance types from " + first.instanceTypes().getFirst() + (pinned == null ? "" : ", in " + pinned + " as its pods spread over zones")
+        + ") for " + first.pods().size() + " of " + count + " reschedulable pods";
     if (!leftOver.isEmpty()) {
       description += "; " + leftOver.size() + " pods do not fit with them and are left to the provisioner: "
           + leftOver.stream().sorted().toList();

@@ -16,6 +16,9 @@ import java.util.List;
  *                         check, since it leaves once its replacement is up (otherwise a pool at its limit could
  *                         never be rolled)
  * @param kubelet          the node class's kubelet settings ({@link KubeletSettings#DEFAULTS} when null)
+ * @param zone             the zone of the node being replaced (of every node, for a multi-node group), or null: when
+ *                         one of its pods spreads over zones, the replacement is pinned to it
+ *                         ({@link ProvisioningPlanner#planReplacement})
  */
 public record ReplacementSnapshot(
     String nodeClaim,
@@ -25,7 +28,8 @@ public record ReplacementSnapshot(
     List<InstanceTypeView> instanceTypes,
     List<PodSpecView> daemonSetPods,
     Resources replacedCapacity,
-    KubeletSettings kubelet) {
+    KubeletSettings kubelet,
+    String zone) {
   public ReplacementSnapshot {
     podsOnNode = List.copyOf(podsOnNode);
     instanceTypes = instanceTypes == null ? List.of() : List.copyOf(instanceTypes);
@@ -34,9 +38,21 @@ public record ReplacementSnapshot(
     kubelet = kubelet == null ? KubeletSettings.DEFAULTS : kubelet;
   }
 
-  /** A snapshot with the default kubelet settings. */
+  /** A snapshot with the default kubelet settings, of a node whose zone is not known. */
   public ReplacementSnapshot(String nodeClaim, String replacementName, List<PodSpecView> podsOnNode, NodePoolView nodePool,
       List<InstanceTypeView> instanceTypes, List<PodSpecView> daemonSetPods, Resources replacedCapacity) {
-    this(nodeClaim, replacementName, podsOnNode, nodePool, instanceTypes, daemonSetPods, replacedCapacity, KubeletSettings.DEFAULTS);
+    this(nodeClaim, replacementName, podsOnNode, nodePool, instanceTypes, daemonSetPods, replacedCapacity, KubeletSettings.DEFAULTS, null);
+  }
+
+  /** A snapshot of a node whose zone is not known. */
+  public ReplacementSnapshot(String nodeClaim, String replacementName, List<PodSpecView> podsOnNode, NodePoolView nodePool,
+      List<InstanceTypeView> instanceTypes, List<PodSpecView> daemonSetPods, Resources replacedCapacity, KubeletSettings kubelet) {
+    this(nodeClaim, replacementName, podsOnNode, nodePool, instanceTypes, daemonSetPods, replacedCapacity, kubelet, null);
+  }
+
+  /** The one zone of all of {@code zones}, or null when they are not all the same known zone. */
+  public static String commonZone(List<String> zones) {
+    String first = zones.isEmpty() ? null : zones.getFirst();
+    return first != null && zones.stream().allMatch(first::equals) ? first : null;
   }
 }

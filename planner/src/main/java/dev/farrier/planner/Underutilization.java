@@ -6,6 +6,7 @@ import dev.farrier.model.ReplacementPlan;
 import dev.farrier.model.NodeClaimRequest;
 import dev.farrier.model.PodRef;
 import dev.farrier.model.Resources;
+import dev.farrier.model.UnschedulablePod;
 import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +24,7 @@ import java.util.stream.Collectors;
  * Consolidation of underutilized nodes ({@code WhenEmptyOrUnderutilized}), as Karpenter v1's multi-node and
  * single-node methods, decided with the provisioning scheduler itself ({@link ProvisioningPlanner}: one scheduler, not
  * two): the candidates' pods are planned as if pending, on every other node that is not going away, with new claims
- * from the NodePools when they do not fit.
+ * from the NodePools when they do not fit, after the pods still on the nodes going away (see {@link #simulate}).
  *
  * <ol>
  *   <li>Multi-node: the largest prefix (at least two, of the first {@value #MAX_CANDIDATES}) of the candidates, cheapest to
@@ -80,16 +81,27 @@ final class Underutilization {
   private final ConsolidationView view;
   private final List<NodePoolView> pools;
   private final Set<String> leaving;
+  /** Per node going away, its reschedulable pods still on it: they need homes too ({@link #simulate}). */
+  private final Map<String, List<PodSpecView>> displaced = new HashMap<>();
+  private final Set<PodRef> displacedPods = new HashSet<>();
   /** The instance types' facts and compatibility, derived once for the round's simulated plans. */
   private final TypeMemo memo = new TypeMemo();
 
   /**
-   * @param leaving nodes already going away (being disrupted, or commanded this round): never a home for moved pods
+   * @param leaving nodes already going away (being disrupted, or commanded this round): never a home for moved pods,
+   *                and their pods still on them are placed with every candidate's
    */
   Underutilization(ConsolidationView view, List<NodePoolView> pools, Set<String> leaving) {
     this.view = view;
     this.pools = pools;
     this.leaving = leaving;
+    for (ExistingNodeView n : view.nodes()) {
+      if (leaving.contains(n.name())) {
+        List<PodSpecView> pods = n.pods().stream().filter(PodSpecView::reschedulable).toList();
+        displaced.put(n.name(), pods);
+        pods.forEach(p -> displacedPods.add(p.pod()));
+      }
+    }
   }
 
   /**
@@ -191,7 +203,7 @@ final class Underutilization {
       }
       ProvisioningPlan plan = simulate(List.of(c), nodes);
       if (plan.claims().isEmpty() && plan.unschedulable().isEmpty()) {
-        int pods = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum();
+        int pods = moved(c, nodes);
         return new Command(c.claim(), c.pool(), DisruptionMethod.DELETE, "the rest of a multi-node consolidation: its " + pods
             + (pods == 1 ? " pod fits" : " pods fit") + " on the other nodes (node " + home + " was launched for them)", null);
       }
@@ -208,8 +220,11 @@ final class Underutilization {
 
   private Verdict single(Candidate c, Map<String, ExistingNodeView> nodes) {
     ProvisioningPlan plan = simulate(List.of(c), nodes);
-    int pods = plan.onExisting().stream().mapToInt(e -> e.pods().size()).sum()
-        + plan.claims().stream().mapToInt(k -> k.pods().size()).sum() + plan.unschedulable().size();
+    int pods = moved(c, nodes);
+    String displacedNeed = displacedWithoutHome(plan);
+    if (displacedNeed != null) {
+      return Verdict.no(displacedNeed);
+    }
     if (!plan.unschedulable().isEmpty()) {
       var first = plan.unschedulable().getFirst();
       return Verdict.no("its pods would not fit elsewhere: " + first.pod().key() + ": " + first.reason());
@@ -236,7 +251,7 @@ final class Underutilization {
     List<InstanceTypeView> cheaper = CheaperOfferings.below(view.instanceTypes().getOrDefault(c.pool().name(), List.of()), current, spot);
     ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(c.claim().name(), "consolidation",
         node.pods(), c.pool(), cheaper, view.daemonSetPods(), node.allocatable(),
-        view.kubelets().getOrDefault(c.pool().name(), KubeletSettings.DEFAULTS)));
+        view.kubelets().getOrDefault(c.pool().name(), KubeletSettings.DEFAULTS), c.claim().zone()));
     if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
       return Verdict.no("not cheaper: no " + (spot ? "spot " : "") + "node under its price of " + money(current) + "/h holds its "
           + pods + (pods == 1 ? " pod" : " pods"));
@@ -293,7 +308,7 @@ final class Underutilization {
       return null;
     }
     ProvisioningPlan simulated = simulate(group, nodes);
-    if (!simulated.unschedulable().isEmpty() || simulated.claims().isEmpty()) {
+    if (!simulated.unschedulable().isEmpty() || simulated.claims().isEmpty() || displacedWithoutHome(simulated) != null) {
       return null;
     }
     Candidate lead = group.getFirst();
@@ -304,14 +319,20 @@ final class Underutilization {
       pods.addAll(node.pods());
       replaced = replaced.plus(node.allocatable());
     }
+    String zone = ReplacementSnapshot.commonZone(group.stream().map(c -> c.claim().zone()).toList());
+    if (zone == null && pods.stream().anyMatch(ProvisioningPlanner::spreadsOverZones)) {
+      // One node in one zone for pods spread over the group's zones would break their spread: the rest of the group
+      // could not follow the first, and the new node, underutilized, would be replaced again, round after round.
+      return null;
+    }
     double ceiling = total;
-    ReplacementPlan replacement = planTogether(lead, pods, replaced, ceiling);
+    ReplacementPlan replacement = planTogether(lead, pods, replaced, ceiling, zone);
     double sameType = sameTypeCeiling(replacement, group);
     if (sameType < ceiling) {
       // One of the group's own types would hold them all: keeping that node and deleting the others moves fewer pods,
       // so the one new node must be cheaper than it (as upstream's multi-node consolidation filters its options).
       ceiling = sameType;
-      replacement = planTogether(lead, pods, replaced, ceiling);
+      replacement = planTogether(lead, pods, replaced, ceiling, zone);
     }
     if (replacement == null) {
       return null;
@@ -326,9 +347,10 @@ final class Underutilization {
   }
 
   /** One node under {@code ceiling} for all of {@code pods}, planned as the replacement will plan it; null when none holds them. */
-  private ReplacementPlan planTogether(Candidate lead, List<PodSpecView> pods, Resources replaced, double ceiling) {
+  private ReplacementPlan planTogether(Candidate lead, List<PodSpecView> pods, Resources replaced, double ceiling, String zone) {
     ReplacementPlan replacement = new ProvisioningPlanner().planReplacement(new ReplacementSnapshot(lead.claim().name(), "consolidation",
-        pods, lead.pool(), cheaperThan(lead, ceiling), view.daemonSetPods(), replaced, view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS)));
+        pods, lead.pool(), cheaperThan(lead, ceiling), view.daemonSetPods(), replaced,
+        view.kubelets().getOrDefault(lead.pool().name(), KubeletSettings.DEFAULTS), zone));
     if (replacement.replacement() == null || replacement.replacement().pods().size() < replacement.reschedulablePods()) {
       return null;
     }
@@ -400,8 +422,7 @@ final class Underutilization {
       return null;
     }
     List<ExistingNodeView> staying = view.nodes().stream().filter(n -> !leaving.contains(n.name())).toList();
-    ProvisioningPlan plan = new ProvisioningPlanner().plan(new ProvisioningSnapshot(view.pendingPods(), pools, view.instanceTypes(),
-        view.daemonSetPods(), staying, view.kubelets()), "consolidation", ClaimNamer.standard(), memo);
+    ProvisioningPlan plan = plan(view.pendingPods(), staying);
     List<String> needing = plan.claims().stream().flatMap(c -> c.pods().stream()).map(PodRef::key).toList();
     if (needing.isEmpty()) {
       return null;
@@ -410,7 +431,15 @@ final class Underutilization {
         : needing.size() + " pending pods need new nodes (" + needing.getFirst() + ", ...): consolidation waits until they have them";
   }
 
-  /** Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. */
+  /**
+   * Plans the candidates' reschedulable pods as if pending, with their nodes and every node going away removed. The pods
+   * still on the nodes going away are planned first, as upstream's simulation plans them with the candidates': they
+   * are about to need the same room, and a replacement launched for them holds none while they are bound elsewhere (its
+   * promise counts only pods not bound yet). Their moves were decided before, so they keep the room they find; when
+   * some of them find none, that plan is the answer ({@link #displacedWithoutHome}). Without them two consolidations a
+   * round apart planned their pods into the same room, and the kube-scheduler left one pod pending for a new node: a
+   * fleet that kept launching and deleting nodes.
+   */
   private ProvisioningPlan simulate(List<Candidate> set, Map<String, ExistingNodeView> nodes) {
     Set<String> removed = new HashSet<>(leaving);
     List<PodSpecView> pods = new ArrayList<>();
@@ -419,9 +448,54 @@ final class Underutilization {
       nodes.get(c.claim().nodeName()).pods().stream().filter(PodSpecView::reschedulable).forEach(pods::add);
     }
     List<ExistingNodeView> remaining = view.nodes().stream().filter(n -> !removed.contains(n.name())).toList();
-    ProvisioningSnapshot snapshot = new ProvisioningSnapshot(pods, pools, view.instanceTypes(), view.daemonSetPods(), remaining,
+    Set<String> own = set.stream().map(c -> c.claim().nodeName()).collect(Collectors.toSet());
+    Map<PodRef, PodSpecView> first = new HashMap<>();
+    displaced.forEach((node, its) -> {
+      if (!own.contains(node)) {
+        its.forEach(p -> first.put(p.pod(), p));
+      }
+    });
+    if (!first.isEmpty()) {
+      ProvisioningPlan theirs = plan(List.copyOf(first.values()), remaining);
+      if (!theirs.claims().isEmpty() || !theirs.unschedulable().isEmpty()) {
+        return theirs;
+      }
+      Map<String, List<PodSpecView>> placed = new HashMap<>();
+      theirs.onExisting().forEach(e -> placed.put(e.node(), e.pods().stream().map(first::get).toList()));
+      remaining = remaining.stream().map(n -> placed.containsKey(n.name()) ? n.withPlaced(placed.get(n.name())) : n).toList();
+    }
+    return plan(pods, remaining);
+  }
+
+  private ProvisioningPlan plan(List<PodSpecView> pods, List<ExistingNodeView> nodes) {
+    ProvisioningSnapshot snapshot = new ProvisioningSnapshot(pods, pools, view.instanceTypes(), view.daemonSetPods(), nodes,
         view.kubelets());
     return new ProvisioningPlanner().plan(snapshot, "consolidation", ClaimNamer.standard(), memo);
+  }
+
+  /** How many pods the candidate moves: its reschedulable ones. */
+  private static int moved(Candidate c, Map<String, ExistingNodeView> nodes) {
+    return (int) nodes.get(c.claim().nodeName()).pods().stream().filter(PodSpecView::reschedulable).count();
+  }
+
+  /**
+   * Why the candidates cannot go because a pod of a node going away would then have no home on the nodes staying (it
+   * needs a new node, which a replacement sized for the candidates' pods is not), or null.
+   */
+  private String displacedWithoutHome(ProvisioningPlan plan) {
+    for (UnschedulablePod u : plan.unschedulable()) {
+      if (displacedPods.contains(u.pod())) {
+        return "pod " + u.pod().key() + ", on a node going away, would then have no home: " + u.reason();
+      }
+    }
+    for (NodeClaimRequest claim : plan.claims()) {
+      for (PodRef p : claim.pods()) {
+        if (displacedPods.contains(p)) {
+          return "pod " + p.key() + ", on a node going away, would then need a new node (the pods of nodes going away come first)";
+        }
+      }
+    }
+    return null;
   }
 
   /** The candidate's own price: its instance type's offering in its zone and capacity type; NaN when unknown. */

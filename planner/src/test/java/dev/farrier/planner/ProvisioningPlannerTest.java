@@ -433,6 +433,35 @@ class ProvisioningPlannerTest {
     assertEquals(List.of("s.2xlarge"), replacement.replacement().instanceTypes());
   }
 
+  /**
+   * A node whose pods spread over zones is replaced in its own zone: moved within it the spread stays as it was, moved
+   * to another the kube-scheduler can leave a pod pending. Without spread, or when the NodePool no longer allows the
+   * zone, the replacement may go to any zone.
+   */
+  @Test
+  void aReplacementOfPodsSpreadOverZonesStaysInTheNodesZone() {
+    List<PodSpecView> spread = List.of(SchedulingFixtures.spread(pod("web", 600, 512), SchedulingFixtures.zoneSpread("web", 1)));
+    ReplacementPlan pinned = planner.planReplacement(new ReplacementSnapshot("old-1", "old-1-r", spread, pool("default"),
+        catalogue(), List.of(), Resources.ZERO, KubeletSettings.DEFAULTS, "us-east-1b"));
+    assertEquals(List.of("us-east-1b"), zones(pinned), pinned.toString());
+    assertTrue(pinned.description().contains("in us-east-1b as its pods spread over zones"), pinned.description());
+
+    ReplacementPlan free = planner.planReplacement(new ReplacementSnapshot("old-1", "old-1-r", List.of(pod("web", 600, 512)),
+        pool("default"), catalogue(), List.of(), Resources.ZERO, KubeletSettings.DEFAULTS, "us-east-1b"));
+    assertTrue(zones(free).isEmpty() || zones(free).size() > 1, "no spread, no pin: " + free);
+
+    NodePoolView elsewhere = pool("default", 0, List.of(new Requirement(WellKnown.ZONE_LABEL, "In", List.of("us-east-1a"), null)), List.of());
+    ReplacementPlan moved = planner.planReplacement(new ReplacementSnapshot("old-1", "old-1-r", spread, elsewhere,
+        catalogue(), List.of(), Resources.ZERO, KubeletSettings.DEFAULTS, "us-east-1b"));
+    assertEquals(List.of("us-east-1a"), zones(moved), "the NodePool no longer allows the node's zone: " + moved);
+  }
+
+  /** The zones the replacement's requirements allow (empty when none restricts them). */
+  private static List<String> zones(ReplacementPlan plan) {
+    return plan.replacement().requirements().stream().filter(r -> WellKnown.ZONE_LABEL.equals(r.key()) && "In".equals(r.operator()))
+        .flatMap(r -> r.values().stream()).distinct().sorted().toList();
+  }
+
   @Test
   void replacementHonoursTheNodeClassMaxPods() {
     List<PodSpecView> onNode = List.of(pod("a", 10, 64), pod("b", 10, 64), pod("c", 10, 64));

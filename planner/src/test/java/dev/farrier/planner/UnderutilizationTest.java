@@ -53,16 +53,20 @@ class UnderutilizationTest {
 
   /** A node of {@code t} with these pods, summarised for its claim as the planning activity does. */
   private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods) {
+    return node(name, t, capacityType, pods, "us-east-1a");
+  }
+
+  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone) {
     String type = t.name();
     Map<String, String> labels = new TreeMap<>(t.labels());
     labels.put(WellKnown.HOSTNAME_LABEL, "node-" + name);
-    labels.put(WellKnown.ZONE_LABEL, "us-east-1a");
+    labels.put(WellKnown.ZONE_LABEL, zone);
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
     labels.put(WellKnown.NODEPOOL_LABEL, "default");
     var view = new ExistingNodeView("node-" + name, "default", labels, List.of(), t.allocatable(KubeletSettings.DEFAULTS), pods,
         Resources.ZERO, true, true);
     var claim = new NodeClaimView(name, "default", "default", "node-" + name, "i-" + name, "ami-new", "amd64", "hash-default",
-        capacityType, type, "us-east-1a", true, true, false, false, false, false, NOW - HOUR, null, null, null,
+        capacityType, type, zone, true, true, false, false, false, false, NOW - HOUR, null, null, null,
         PodsOnNode.of(pods), false, false).withPodEvents(NOW - HOUR, NOW - HOUR, null);
     return new Node(claim, view);
   }
@@ -228,6 +232,76 @@ class UnderutilizationTest {
     assertEquals(List.of("b", "c"), four.commands().getFirst().consolidatedWith(), four.toString());
     assertTrue(decision(four, "d").contains("underutilized but another consolidation was chosen this round (multi-node of 3)"),
         decision(four, "d"));
+  }
+
+  /**
+   * Three nodes whose pods spread over zones, one node in each zone: one node in one zone for all of them would break
+   * the spread, so the rest of the group could not follow the first, and the new node, underutilized, was replaced
+   * again round after round. Each is replaced within its own zone instead; in one zone the group goes together.
+   */
+  @Test
+  void podsSpreadOverZonesAreNotReplacedTogetherAcrossZones() {
+    var threeAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("3")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    InstanceTypeView xlarge = TYPES.get(1);
+    var acrossZones = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        spreadNode("a", xlarge, "us-east-1a"), spreadNode("b", xlarge, "us-east-1b"), spreadNode("c", xlarge, "us-east-1c")));
+    assertEquals(1, acrossZones.commands().size(), acrossZones.toString());
+    DisruptionCommand single = acrossZones.commands().getFirst();
+    assertEquals(List.of(), single.consolidatedWith(), single.toString());
+    assertTrue(single.detail().startsWith("replace with a cheaper node"), single.detail());
+
+    var oneZone = new DisruptionPlanner().plan(snapshot(threeAtATime, Map.of(), Map.of(),
+        spreadNode("a", xlarge, "us-east-1b"), spreadNode("b", xlarge, "us-east-1b"), spreadNode("c", xlarge, "us-east-1b")));
+    assertEquals(List.of("b", "c"), oneZone.commands().getFirst().consolidatedWith(), oneZone.toString());
+  }
+
+  private static Node spreadNode(String name, InstanceTypeView t, String zone) {
+    var web = SchedulingFixtures.labelled(SchedulingFixtures.spread(pod(name + "-web", 1500, 256), SchedulingFixtures.zoneSpread("web", 1)),
+        Map.of("app", "web"));
+    return node(name, t, WellKnown.CAPACITY_ON_DEMAND, List.of(web), zone);
+  }
+
+  /** A node already being disrupted, its pods not yet moved. */
+  private static Node goingAway(Node n) {
+    return new Node(n.claim().withReplacementActive(true), n.view());
+  }
+
+  /**
+   * The pods still on a node going away need homes too, as in upstream's simulation: x's 1000m pod takes b's room, so
+   * a's pod no longer fits there and a is replaced by a cheaper node, not deleted. Planned without x's pod, a was
+   * deleted into the room x's pod was about to take, and the kube-scheduler left one of them pending for a new node.
+   */
+  @Test
+  void thePodsOfANodeGoingAwayNeedRoomTooSoACandidateIsNotDeletedIntoIt() {
+    var a = node("a", "m5.xlarge", 1000);
+    var b = node("b", "m5.xlarge", 2500);
+    var x = node("x", "m5.xlarge", 1000);
+    assertEquals(DisruptionMethod.DELETE, plan(a, b).commands().getFirst().method(), "alone, a's pod fits on b");
+
+    var plan = allAtOnce(a, b, goingAway(x));
+    assertEquals(1, plan.commands().size(), plan.toString());
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals("a", c.nodeClaim());
+    assertEquals(DisruptionMethod.REPLACE, c.method(), plan.toString());
+    assertTrue(c.detail().endsWith("for its 1 pod"), c.detail());
+  }
+
+  private static DisruptionPlan allAtOnce(Node... nodes) {
+    var pool = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("100%"))).withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    return new DisruptionPlanner().plan(snapshot(pool, Map.of(), Map.of(), nodes));
+  }
+
+  /** A candidate that is the only home of a going-away node's pod stays, and says so. */
+  @Test
+  void aCandidateThatIsTheOnlyHomeOfAGoingAwayNodesPodsStays() {
+    var b = node("b", "m5.2xlarge", 500);
+    var x = node("x", "m5.xlarge", 3500);
+    assertEquals(DisruptionMethod.REPLACE, plan(b).commands().getFirst().method(), "alone, b is replaced by a cheaper node");
+
+    var plan = allAtOnce(b, goingAway(x));
+    assertTrue(plan.commands().isEmpty(), plan.toString());
+    assertTrue(decision(plan, "b").contains("underutilized but pod default/x-p0, on a node going away, would then need a new node (the pods of nodes going away come first)"), decision(plan, "b"));
   }
 
   @Test
@@ -432,6 +506,23 @@ class UnderutilizationTest {
     var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", TYPES), List.of(), Map.of(),
         Map.of(), Map.of(), false, Map.of(), pending, Map.of());
     return new DisruptionSnapshot(NOW, List.of(pool()), List.of(nodes).stream().map(Node::claim).toList(), IMAGES, Map.of(), view);
+  }
+
+  /**
+   * A consolidation checked again stands only as it was planned: a replacement whose pod now fits on the other nodes is
+   * not launched (the next round deletes the node), nor one planned with another group or for another reason.
+   */
+  @Test
+  void aRecheckStandsOnlyForTheSameReasonMethodAndGroup() {
+    var plan = new DisruptionPlanner().recheck(snapshot(pool(), Map.of(), Map.of(), node("a", "m5.xlarge", 500),
+        node("b", "m5.xlarge", 500)), "a");
+    assertEquals(null, DisruptionPlanner.noLongerStands(plan, "a", "underutilized", DisruptionMethod.DELETE, List.of()));
+    assertEquals(null, DisruptionPlanner.noLongerStands(plan, "a", "underutilized", null, List.of()));
+    assertEquals("planned again as a delete, not a replace (its 1 pod fits on the other nodes)",
+        DisruptionPlanner.noLongerStands(plan, "a", "underutilized", DisruptionMethod.REPLACE, List.of()));
+    assertEquals("planned with another group ([], not [b])",
+        DisruptionPlanner.noLongerStands(plan, "a", "underutilized", DisruptionMethod.DELETE, List.of("b")));
+    assertEquals("no longer planned for drifted", DisruptionPlanner.noLongerStands(plan, "a", "drifted", DisruptionMethod.DELETE, List.of()));
   }
 
   @Test

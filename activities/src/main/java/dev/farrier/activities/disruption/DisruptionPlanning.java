@@ -95,15 +95,13 @@ public final class DisruptionPlanning {
     Set<String> focus = new HashSet<>(request.consolidatedWith());
     focus.add(request.nodeClaim());
     var plan = disruption.recheck(snapshot, focus);
-    // The same consolidation: same reason and, for a multi-node replace, the same group (a smaller one would launch a
-    // replacement sized for pods that are not coming).
-    boolean still = plan.commands().stream()
-        .anyMatch(c -> c.nodeClaim().equals(request.nodeClaim()) && c.reason().equals(request.reason())
-            && Set.copyOf(c.consolidatedWith()).equals(Set.copyOf(request.consolidatedWith())));
+    String changed = DisruptionPlanner.noLongerStands(plan, request.nodeClaim(), request.reason(), request.method(),
+        request.consolidatedWith());
+    boolean still = changed == null;
     var decision = plan.decisions().stream().filter(d -> d.nodeClaim().equals(request.nodeClaim())).findFirst()
         .orElse(new CandidateDecision(own.name(), own.nodeName(), own.nodePool(), false, "not planned"));
-    log.info("disruption rechecked nodeclaim={} reason={} still={} decision=\"{}\"", request.nodeClaim(), request.reason(), still,
-        decision.reason());
-    return new CandidateDecision(decision.nodeClaim(), decision.nodeName(), decision.nodePool(), still, decision.reason());
+    String why = still ? decision.reason() : changed + ": " + decision.reason();
+    log.info("disruption rechecked nodeclaim={} reason={} still={} decision=\"{}\"", request.nodeClaim(), request.reason(), still, why);
+    return new CandidateDecision(decision.nodeClaim(), decision.nodeName(), decision.nodePool(), still, why);
   }
 }

@@ -96,6 +96,8 @@ public final class DisruptionSnapshots {
     }
     List<Node> nodeList = reader.listNodes();
     Map<String, Node> nodes = nodeList.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
+    // Read before the bound pods: a pod bound in between is in both lists, never in neither (PlannedPods' promise).
+    Set<String> unbound = PendingPods.uids(reader.listUnboundPods());
     List<Pod> boundPods = reader.listBoundPods();
     Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
@@ -129,7 +131,7 @@ public final class DisruptionSnapshots {
               nodeClass == null ? null : nodeClasses.get(nodeClass));
     }).toList();
     var consolidation = pools.stream().anyMatch(DisruptionSnapshots::consolidatesUnderutilized)
-        ? consolidationView(pools, classes, all, nodeList, boundPods, podsByNode,
+        ? consolidationView(pools, classes, all, nodeList, boundPods, unbound, podsByNode,
             PromisedElsewhere.of(views, byName, podsByNode, rechecking))
         : null;
     return new Disruptable(new DisruptionSnapshot(clock.millis(), pools, views, images, frozen, consolidation, nodeRepair), unplannable);
@@ -145,7 +147,8 @@ public final class DisruptionSnapshots {
    * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
    */
   private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<NodeClaim> allClaims,
-      List<Node> nodeList, List<Pod> boundPods, Map<String, List<Pod>> podsByNode, PromisedElsewhere.Promises promises) {
+      List<Node> nodeList, List<Pod> boundPods, Set<String> unbound, Map<String, List<Pod>> podsByNode,
+      PromisedElsewhere.Promises promises) {
     var catalog = inputs.catalog();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
@@ -159,7 +162,7 @@ public final class DisruptionSnapshots {
     }
     var now = clock.instant();
     NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
-    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, allClaims, types, kubelets, namespaces, now);
+    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, unbound, allClaims, types, kubelets, namespaces, now);
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, inputs.daemonSetPods(), kubelets, podsByNode, reader.listPodDisruptionBudgets(),

@@ -51,12 +51,15 @@ public final class ReplacementPlanning {
     var pool = reader.getNodePool(poolName).orElse(null);
     List<PodSpecView> pods = new ArrayList<>(podsOn(request.nodeName()));
     var replaced = capacity(claim);
+    List<String> zones = new ArrayList<>();
+    zones.add(zone(claim));
     // A multi-node consolidation: one node for the pods of every claim of the group.
     for (String other : request.consolidatedWith()) {
       var member = claims.getNodeClaim(other).orElse(null);
       if (member != null) {
         pods.addAll(podsOn(nodeName(member)));
         replaced = replaced.plus(capacity(member));
+        zones.add(zone(member));
       }
     }
     int reschedulable = (int) pods.stream().filter(PodSpecView::reschedulable).count();
@@ -75,7 +78,7 @@ public final class ReplacementPlanning {
         && WellKnown.CAPACITY_SPOT.equals(claim.getMetadata().getLabels().get(WellKnown.CAPACITY_TYPE_LABEL));
     var types = CheaperOfferings.below(inputs.instanceTypes(inputs.catalog(), nodeClass), request.maxPricePerHour(), spotToSpotReplacement);
     var plan = provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
-        types, inputs.daemonSetPods(), replaced, NodeClassLaunches.kubelet(nodeClass)));
+        types, inputs.daemonSetPods(), replaced, NodeClassLaunches.kubelet(nodeClass), ReplacementSnapshot.commonZone(zones)));
     var restricted = CheaperOfferings.restrict(plan, types, request.maxPricePerHour());
     return spotToSpotReplacement ? CheaperOfferings.spotToSpot(restricted, types) : restricted;
   }
@@ -84,6 +87,10 @@ public final class ReplacementPlanning {
   private List<PodSpecView> podsOn(String nodeName) {
     return nodeName == null ? List.of()
         : pods.listPodsOnNode(nodeName).stream().filter(p -> !PodViews.terminal(p)).map(PodViews::of).toList();
+  }
+
+  private static String zone(NodeClaim claim) {
+    return claim.getMetadata().getLabels() == null ? null : claim.getMetadata().getLabels().get(WellKnown.ZONE_LABEL);
   }
 
   private static Resources capacity(NodeClaim claim) {

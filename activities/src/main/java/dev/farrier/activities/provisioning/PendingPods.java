@@ -84,6 +84,13 @@ public final class PendingPods {
     return uids;
   }
 
+  /** The UIDs of these pods. */
+  public static Set<String> uids(List<Pod> pods) {
+    Set<String> uids = new HashSet<>();
+    pods.forEach(p -> uids.add(p.getMetadata().getUid()));
+    return uids;
+  }
+
   static Map<String, PodSpecView> byUid(List<PodSpecView> pods) {
     Map<String, PodSpecView> out = new HashMap<>();
     pods.forEach(p -> out.put(p.pod().uid(), p));

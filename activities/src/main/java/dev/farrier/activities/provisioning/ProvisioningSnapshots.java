@@ -49,11 +49,15 @@ public final class ProvisioningSnapshots {
    * Every Node (with its non-terminal pods) and every NodeClaim not yet registered to a Node and not being deleted.
    * A claim's requests ({@code spec.resources.requests}: its planned pods' and DaemonSets') are promised until the
    * claim has been Initialized for {@link #PROMISE_WINDOW}; the planner counts the larger of them and the bound pods.
-   * Less the requests of its planned pods the kube-scheduler bound on another node ({@link #promised}).
+   * Less the requests of its planned pods the kube-scheduler bound on another node ({@link #promised}). An Initialized
+   * claim none of whose planned pods is still unbound ({@code unboundUids}) promises nothing more: they all run, here or
+   * elsewhere, or are gone. That is how a replacement lets go of the room of the pods it was launched for once the drain
+   * evicted them: the pods their controllers create instead are new pods, and the room held for the old ones would send
+   * them to a node launched again for them, left empty when the kube-scheduler puts them on the replacement.
    */
-  public static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, List<NodeClaim> claims,
-      Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool, NamespaceSelectors namespaces,
-      Instant now) {
+  public static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, Set<String> unboundUids,
+      List<NodeClaim> claims, Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool,
+      NamespaceSelectors namespaces, Instant now) {
     Map<String, List<PodSpecView>> podsByNode = new HashMap<>();
     Map<String, BoundPod> boundByUid = new HashMap<>();
     for (Pod p : boundPods) {
@@ -80,7 +84,8 @@ public final class ProvisioningSnapshots {
       NodeClaim claim = claimByNode.get(name);
       List<PodSpecView> pods = podsByNode.getOrDefault(name, List.of());
       boolean initialized = claim == null || initialized(claim);
-      Resources promised = claim != null && holdsPromise(claim, now) ? promised(claim, boundByUid) : Resources.ZERO;
+      Resources promised = claim != null && holdsPromise(claim, now) && waitsFor(claim, unboundUids)
+          ? promised(claim, boundByUid) : Resources.ZERO;
       List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
           : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
       boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
@@ -93,6 +98,12 @@ public final class ProvisioningSnapshots {
           initialized, accepts));
     }
     return out;
+  }
+
+  /** Whether one of the pods the claim was planned for is still unbound (a claim that names none holds its room). */
+  private static boolean waitsFor(NodeClaim claim, Set<String> unboundUids) {
+    List<String> planned = PlannedPods.uids(claim.getMetadata().getAnnotations());
+    return planned.isEmpty() || planned.stream().anyMatch(unboundUids::contains);
   }
 
   static boolean initialized(NodeClaim claim) {

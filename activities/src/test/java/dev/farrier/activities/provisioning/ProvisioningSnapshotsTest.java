@@ -38,8 +38,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,6 +115,25 @@ class ProvisioningSnapshotsTest {
     assertEquals(200, view.pods().size());
   }
 
+  /**
+   * A replacement launched for a node's 517 pods, Initialized seconds ago: the drain evicted them all, and the pods
+   * their controllers made instead are new pods. Nothing it was planned for waits any more, so it holds no room and the
+   * new pods are planned onto it; holding the old pods' room sent them to a node launched again for them.
+   */
+  @Test
+  void anInitializedClaimWhosePlannedPodsAreAllGoneHoldsNoRoom() {
+    NodeClaim replacement = planned(claim("bench-0", List.of(LARGE.name()), "node-1", NOW.minusSeconds(5)), 517);
+    ExistingNodeView view = only(existing(replacement, List.of(), Set.of()));
+    assertEquals(Resources.ZERO, view.promised());
+
+    ProvisioningPlan plan = plan(view, pendingPods(341));
+    assertEquals(341, plan.onExisting().getFirst().pods().size(), "the evicted pods' successors go on the replacement");
+    assertEquals(List.of(), plan.claims());
+
+    ExistingNodeView oneWaits = only(existing(replacement, List.of(), Set.of("u-first-7")));
+    assertEquals(Resources.of(517 * 250, 517 * 256 * MIB, 517), oneWaits.promised(), "while one still waits, the promise holds");
+  }
+
   @Test
   void thePlannerReadsTheHardAndSoftEvictionThresholdsOfMemoryAndDisk() {
     var both = kubeletOf(Map.of("memory.available", "300Mi", "nodefs.available", "15%"), Map.of("memory.available", "5%"));
@@ -134,7 +155,17 @@ class ProvisioningSnapshotsTest {
     return views.getFirst();
   }
 
+  /** As the sandbox's run had it: the claim's planned pods not bound are still unbound (pending). */
   private static List<ExistingNodeView> existing(NodeClaim claim, List<Pod> bound) {
+    Set<String> unbound = new HashSet<>();
+    for (int i = 0; i < 517; i++) {
+      unbound.add("u-first-" + i);
+    }
+    bound.forEach(p -> unbound.remove(p.getMetadata().getUid()));
+    return existing(claim, bound, unbound);
+  }
+
+  private static List<ExistingNodeView> existing(NodeClaim claim, List<Pod> bound, Set<String> unbound) {
     List<Node> nodes = new ArrayList<>();
     String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
     if (nodeName != null) {
@@ -149,7 +180,7 @@ class ProvisioningSnapshotsTest {
           """.formatted(nodeName, nodeName), Node.class));
     }
     Map<String, List<InstanceTypeView>> types = Map.of(POOL, List.of(SMALLER, LARGE));
-    return ProvisioningSnapshots.existingNodes(nodes, bound, List.of(claim), types, Map.of(), NO_NAMESPACES, NOW);
+    return ProvisioningSnapshots.existingNodes(nodes, bound, unbound, List.of(claim), types, Map.of(), NO_NAMESPACES, NOW);
   }
 
   private static ProvisioningPlan plan(ExistingNodeView node, List<PodSpecView> pending) {

@@ -51,7 +51,7 @@ final class ReplacementSteps {
     DisruptionCommand command = run.command();
     Workflow.sleep(CONSOLIDATION_RECHECK_DELAY);
     CandidateDecision still = run.planning().recheckDisruption(new RecheckDisruptionRequest(run.cluster(),
-        command.nodeClaim(), command.reason(), command.consolidatedWith()));
+        command.nodeClaim(), command.reason(), command.consolidatedWith(), command.method()));
     if (!still.disrupt()) {
       StructuredLog.info(LOG, "consolidation no longer valid, node left alone", "nodeclaim", command.nodeClaim(), "node",
           command.nodeName(), "reason", command.reason(), "why", still.reason());

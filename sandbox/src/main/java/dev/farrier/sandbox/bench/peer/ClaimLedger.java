@@ -3,10 +3,14 @@ package dev.farrier.sandbox.bench.peer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /** Every NodeClaim of the stack: when it was first seen and deleted, its NodePool hash, and whether it is being deleted. */
 final class ClaimLedger implements AutoCloseable {
@@ -35,6 +39,18 @@ final class ClaimLedger implements AutoCloseable {
 
   long createdSince(Instant since) {
     return claims.values().stream().filter(e -> !e.seen().isBefore(since)).count();
+  }
+
+  /** Each claim alive at or created after {@code since}: its name, when it was first seen and deleted, oldest first. */
+  String history(Instant since) {
+    return claims.values().stream().filter(e -> e.deleted() == null || e.deleted().isAfter(since))
+        .sorted(Comparator.comparing(Entry::seen))
+        .map(e -> e.name() + " " + offset(since, e.seen()) + ".." + (e.deleted() == null ? "" : offset(since, e.deleted())))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String offset(Instant since, Instant at) {
+    return String.format(Locale.ROOT, "%+.0f", Duration.between(since, at).toMillis() / 1000.0);
   }
 
   @Override

@@ -125,7 +125,7 @@ final class PeerRun {
     double allRunning = seconds(start, Instant.now());
     var toRunning = Percentiles.of(pods.entries().stream().filter(e -> e.running() != null && !e.seen().isBefore(start))
         .map(e -> Duration.between(e.seen(), e.running()).toMillis() / 1000.0).toList());
-    var settled = awaitSettled(start, false);
+    var settled = awaitSettled(claims, start, sizes.settleWindow());
     var result = new ScaleOut(sizes.pods(), toRunning, allRunning, claims.createdSince(start), price(), settled, cost());
     log.printf("%s %s: %s%n", Instant.now(), controller.name(), result);
     return result;
@@ -137,7 +137,7 @@ final class PeerRun {
     log.printf("%s %s: consolidation after scaling the mix to 30%% (%s)%n", Instant.now(), controller.name(), scaled);
     Instant start = phase();
     scaled.forEach((name, n) -> kube.apps().deployments().inNamespace(PeerWorkload.NAMESPACE).withName(name).scale(n));
-    var settled = awaitSettled(start, true);
+    var settled = awaitSettled(claims, start, sizes.timeout()); // a scale-down: the controller's move is awaited
     long disrupted = Math.max(0, pods.deletedSince(null, start) - removed);
     var result = new Consolidation(before, price(), settled, disrupted, claims.createdSince(start), cost());
     log.printf("%s %s: %s%n", Instant.now(), controller.name(), result);
@@ -154,7 +154,7 @@ final class PeerRun {
     Instant setup = phase();
     Await.until(nodes + " drift pods Running on " + controller.name(), sizes.timeout(),
         () -> pods.running(PeerWorkload.DRIFT) >= nodes && pods.running() == nodes, () -> pods.running(PeerWorkload.DRIFT) + " running");
-    awaitSettled(setup, true); // the consolidated fleet's nodes emptied: the controller removes them
+    awaitSettled(claims, setup, sizes.settleWindow().multipliedBy(2)); // a consolidated node left empty: removed
     // Rolled off when no live NodeClaim carries a NodePool hash from before the change (Farrier computes the hash
     // where Karpenter also writes it on the NodePool, so the claims' own annotation is what both have).
     var oldHashes = claims.live().stream().map(ClaimLedger.Entry::hash).collect(Collectors.toSet());
@@ -198,17 +198,19 @@ final class PeerRun {
   }
 
   /**
-   * Seconds from {@code start} to the fleet's last change, once it has been quiet for the window (twice the window
-   * while {@code awaitingAMove} and the controller has not changed the fleet yet); empty on timeout.
+   * Seconds from {@code start} to the fleet's last change, once it has been quiet for the window ({@code untouched}
+   * while the controller has not changed the fleet yet); empty on timeout, when the claims the phase saw come and go
+   * are logged: a run's directory rarely outlives a failed CI run, its log does.
    */
-  private Optional<Double> awaitSettled(Instant start, boolean awaitingAMove) {
+  private Optional<Double> awaitSettled(ClaimLedger claims, Instant start, Duration untouched) {
     try {
       Instant at = Await.until("the fleet to settle on " + controller.name(), sizes.timeout(),
-          () -> settling.settled(sizes.settleWindow(), awaitingAMove).orElse(null),
+          () -> settling.settled(sizes.settleWindow(), untouched).orElse(null),
           () -> settling.last().map(Object::toString).orElse("nothing seen"));
       return Optional.of(Math.max(0, seconds(start, at)));
     } catch (IllegalStateException timedOut) {
       log.println(timedOut.getMessage());
+      log.println("claims of the phase (seconds from its start): " + claims.history(start));
       return Optional.empty();
     }
   }

@@ -8,10 +8,11 @@ import java.util.Set;
 /**
  * When a fleet has settled: the same nodes and NodeClaims for a whole window, no pod waiting, every NodeClaim a node,
  * none being deleted and no node marked for disruption. It settled at its last change, so the time to settle does
- * not include the window the harness waits to be sure. Where the controller is expected to act (consolidation after a
- * scale-down, removing the nodes the drift's setup emptied), a fleet it has not touched yet must stay unchanged for
- * twice the window: its first move comes after consolidateAfter, its decision loop and its validation, later on a
- * loaded machine than its next ones.
+ * not include the window the harness waits to be sure. Where the controller is expected to act, a fleet it has not
+ * touched yet must stay unchanged for longer ({@code untouched}): its first move comes after consolidateAfter, its
+ * decision loop and its validation, later on a loaded machine than its next ones. After a scale-down the harness
+ * waits for that move as long as the phase may last (in one {@code .ci/run} Karpenter's came more than 110 s after
+ * it); after the drift's setup, which may leave no node empty, twice the window.
  */
 final class Settling {
   /** One look at the cluster. */
@@ -39,11 +40,11 @@ final class Settling {
   }
 
   /**
-   * The last change, if the fleet has been quiet and unchanged since then for {@code window}, or for twice the window
-   * when {@code awaitingAMove} and nothing has changed since it was first quiet.
+   * The last change, if the fleet has been quiet and unchanged since then for {@code window}, or for {@code untouched}
+   * (the longer of the two) when nothing has changed since it was first quiet.
    */
-  Optional<Instant> settled(Duration window, boolean awaitingAMove) {
-    Duration needed = awaitingAMove && !moved ? window.multipliedBy(2) : window;
+  Optional<Instant> settled(Duration window, Duration untouched) {
+    Duration needed = !moved && untouched.compareTo(window) > 0 ? untouched : window;
     if (last == null || !last.quiet() || Duration.between(lastChange, last.at()).compareTo(needed) < 0) {
       return Optional.empty();
     }

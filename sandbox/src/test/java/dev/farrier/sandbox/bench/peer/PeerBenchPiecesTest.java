@@ -28,29 +28,31 @@ class PeerBenchPiecesTest {
     settling.observe(at(0, Set.of("a"), Set.of("x"), 0, false));
     settling.observe(at(10, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     settling.observe(at(69, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(60), false), "59 s quiet is not 60");
+    assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(60), Duration.ofSeconds(60)), "59 s quiet is not 60");
     settling.observe(at(70, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.of(T0.plusSeconds(10)), settling.settled(Duration.ofSeconds(60), false));
+    assertEquals(Optional.of(T0.plusSeconds(10)), settling.settled(Duration.ofSeconds(60), Duration.ofSeconds(60)));
   }
 
   @Test
-  void aFleetAwaitingTheControllersFirstMoveSettlesAfterTwiceTheWindowUnlessItMoved() {
+  void aFleetAwaitingTheControllersFirstMoveSettlesAfterTheLongerWaitUnlessItMoved() {
     var untouched = new Settling();
     untouched.observe(at(0, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     untouched.observe(at(100, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), false), "without a move expected, 60 s of nothing is settled");
-    assertEquals(Optional.empty(), untouched.settled(Duration.ofSeconds(60), true), "100 s is not twice the window");
+    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), Duration.ofSeconds(60)), "without a move expected, 60 s of nothing is settled");
+    assertEquals(Optional.empty(), untouched.settled(Duration.ofSeconds(60), Duration.ofSeconds(120)), "100 s is not twice the window");
     untouched.observe(at(120, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), true), "120 s is");
+    assertEquals(Optional.of(T0), untouched.settled(Duration.ofSeconds(60), Duration.ofSeconds(120)), "120 s is");
+    assertEquals(Optional.empty(), untouched.settled(Duration.ofSeconds(60), Duration.ofMinutes(5)),
+        "after a scale-down the move is awaited for the whole phase");
 
     var moved = new Settling();
     moved.observe(at(0, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     moved.observe(at(40, Set.of("a", "b"), Set.of("x", "y"), 0, true));
     moved.observe(at(50, Set.of("a"), Set.of("x"), 0, false));
     moved.observe(at(109, Set.of("a"), Set.of("x"), 0, false));
-    assertEquals(Optional.empty(), moved.settled(Duration.ofSeconds(60), true), "59 s since the last move");
+    assertEquals(Optional.empty(), moved.settled(Duration.ofSeconds(60), Duration.ofSeconds(120)), "59 s since the last move");
     moved.observe(at(110, Set.of("a"), Set.of("x"), 0, false));
-    assertEquals(Optional.of(T0.plusSeconds(50)), moved.settled(Duration.ofSeconds(60), true), "the window after its last move");
+    assertEquals(Optional.of(T0.plusSeconds(50)), moved.settled(Duration.ofSeconds(60), Duration.ofSeconds(120)), "the window after its last move");
 
     // The phase's own pods starting (waiting, then a node, then quiet) are not the controller's move on a quiet fleet.
     var setup = new Settling();
@@ -58,9 +60,9 @@ class PeerBenchPiecesTest {
     setup.observe(at(10, Set.of("a", "b"), Set.of("x", "y"), 2, false));
     setup.observe(at(20, Set.of("a", "b"), Set.of("x", "y"), 0, false));
     setup.observe(at(100, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.empty(), setup.settled(Duration.ofSeconds(60), true), "80 s since it was first quiet is not 120");
+    assertEquals(Optional.empty(), setup.settled(Duration.ofSeconds(60), Duration.ofSeconds(120)), "80 s since it was first quiet is not 120");
     setup.observe(at(140, Set.of("a", "b"), Set.of("x", "y"), 0, false));
-    assertEquals(Optional.of(T0.plusSeconds(20)), setup.settled(Duration.ofSeconds(60), true));
+    assertEquals(Optional.of(T0.plusSeconds(20)), setup.settled(Duration.ofSeconds(60), Duration.ofSeconds(120)));
   }
 
   @Test
@@ -70,13 +72,13 @@ class PeerBenchPiecesTest {
       var settling = new Settling();
       settling.observe(at(0, busy.nodes(), busy.claims(), busy.waitingPods(), busy.disrupting()));
       settling.observe(busy);
-      assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(10), false), busy.toString());
+      assertEquals(Optional.empty(), settling.settled(Duration.ofSeconds(10), Duration.ofSeconds(10)), busy.toString());
     }
     var settling = new Settling();
     settling.observe(at(0, Set.of("a"), Set.of("x"), 2, false));
     settling.observe(at(50, Set.of("a"), Set.of("x"), 0, false));
     settling.observe(at(60, Set.of("a"), Set.of("x"), 0, false));
-    assertEquals(Optional.of(T0.plusSeconds(50)), settling.settled(Duration.ofSeconds(10), false), "quiet since the last pod ran");
+    assertEquals(Optional.of(T0.plusSeconds(50)), settling.settled(Duration.ofSeconds(10), Duration.ofSeconds(10)), "quiet since the last pod ran");
   }
 
   @Test

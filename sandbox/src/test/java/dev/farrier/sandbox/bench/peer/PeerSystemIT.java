@@ -22,9 +22,9 @@ class PeerSystemIT {
   @Test
   void bothControllersRunTheSameWorkloadsAndTheTableComparesThem() throws Exception {
     var catalogue = KwokCatalogue.of(InstanceTypeCatalog.load(InstanceTypeCatalog.DEFAULT_REGION));
-    // Settled = unchanged for 55 s, the shortest window consolidateAfter 10 s allows. After the scale-down a fleet the
-    // controller has not touched must stay so for 110 s: in one .ci/run (70016fe) Karpenter made its first
-    // consolidation move more than 55 s after it (its 10 s disruption loop and 15 s validation, on a loaded machine).
+    // Settled = unchanged for 55 s, the shortest window consolidateAfter 10 s allows. After the scale-down the harness
+    // waits for the controller's first move for the whole phase: in .ci/runs Karpenter made it more than 55 s (70016fe)
+    // and more than 110 s after it (its 10 s disruption loop and 15 s validation, on a loaded machine).
     var sizes = new PeerRun.Sizes(20, 2, 1, Duration.ofSeconds(10), "100%", Duration.ofSeconds(55), Duration.ofMinutes(5));
     var log = new ByteArrayOutputStream();
     List<PeerRun.Result> results;
