@@ -369,7 +369,11 @@ public final class DisruptionPlanner {
       }
     }
     Set<String> leaving = new java.util.HashSet<>();
-    snapshot.nodeClaims().stream().filter(NodeClaimView::beingDisrupted).map(NodeClaimView::nodeName).forEach(leaving::add);
+    // Going away once committed (tainted or deleting). A consolidation still in its recheck is not yet: its pods, planned
+    // first as a node going away's, would invalidate the next round's command while that command, going away in turn,
+    // invalidated it at its own recheck, round after round. As upstream validates one command before computing the next,
+    // the first to be rechecked wins: the later one's recheck then sees it tainted.
+    snapshot.nodeClaims().stream().filter(c -> c.deleting() || c.disruptedTaint()).map(NodeClaimView::nodeName).forEach(leaving::add);
     commands.forEach(d -> leaving.add(d.claim.nodeName()));
     leaving.remove(null);
     Underutilization.Outcome outcome = new Underutilization(snapshot.consolidation(), snapshot.nodePools(), leaving)

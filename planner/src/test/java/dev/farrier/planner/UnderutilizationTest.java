@@ -57,6 +57,11 @@ class UnderutilizationTest {
   }
 
   private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone) {
+    return node(name, t, capacityType, pods, zone, false);
+  }
+
+  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone,
+      boolean tainted) {
     String type = t.name();
     Map<String, String> labels = new TreeMap<>(t.labels());
     labels.put(WellKnown.HOSTNAME_LABEL, "node-" + name);
@@ -66,7 +71,7 @@ class UnderutilizationTest {
     var view = new ExistingNodeView("node-" + name, "default", labels, List.of(), t.allocatable(KubeletSettings.DEFAULTS), pods,
         Resources.ZERO, true, true);
     var claim = new NodeClaimView(name, "default", "default", "node-" + name, "i-" + name, "ami-new", "amd64", "hash-default",
-        capacityType, type, zone, true, true, false, false, false, false, NOW - HOUR, null, null, null,
+        capacityType, type, zone, true, true, false, tainted, false, false, NOW - HOUR, null, null, null,
         PodsOnNode.of(pods), false, false).withPodEvents(NOW - HOUR, NOW - HOUR, null);
     return new Node(claim, view);
   }
@@ -262,9 +267,28 @@ class UnderutilizationTest {
     return node(name, t, WellKnown.CAPACITY_ON_DEMAND, List.of(web), zone);
   }
 
-  /** A node already being disrupted, its pods not yet moved. */
+  /** A node already being disrupted (tainted), its pods not yet moved. */
   private static Node goingAway(Node n) {
-    return new Node(n.claim().withReplacementActive(true), n.view());
+    return new Node(node(n.claim().name(), TYPES.stream().filter(t -> t.name().equals(n.claim().instanceType())).findFirst().orElseThrow(),
+        n.claim().capacityType(), n.view().pods(), n.claim().zone(), true).claim().withReplacementActive(true), n.view());
+  }
+
+  /**
+   * A consolidation still in its recheck (its workflow runs, the node not tainted yet) is not a node going away: two
+   * commands a round apart then invalidated each other at their rechecks, round after round. Its room is planned as
+   * any node's; its own recheck, or the later command's once it is tainted, settles which goes.
+   */
+  @Test
+  void aNodeWhoseConsolidationIsStillBeingCheckedIsNotGoingAwayYet() {
+    var a = node("a", "m5.xlarge", 1000);
+    var b = node("b", "m5.xlarge", 2500);
+    var x = node("x", "m5.xlarge", 1000);
+    var checking = new Node(x.claim().withReplacementActive(true), x.view());
+    var plan = allAtOnce(a, b, checking);
+    assertEquals(List.of("a"), plan.commands().stream().map(DisruptionCommand::nodeClaim).toList(), plan.toString());
+    // Counted as going away, x's pod would need b's room and a would be replaced alone (the test above); not yet, a and b
+    // go together onto one node, x's room taking a's pod.
+    assertEquals(List.of("b"), plan.commands().getFirst().consolidatedWith(), plan.toString());
   }
 
   /**
