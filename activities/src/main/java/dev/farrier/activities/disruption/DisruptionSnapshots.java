@@ -96,8 +96,10 @@ public final class DisruptionSnapshots {
     }
     List<Node> nodeList = reader.listNodes();
     Map<String, Node> nodes = nodeList.stream().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n));
-    // Read before the bound pods: a pod bound in between is in both lists, never in neither (PlannedPods' promise).
-    Set<String> unbound = PendingPods.uids(reader.listUnboundPods());
+    // Read before the bound pods (a pod bound in between is in both lists, never in neither: PlannedPods' promise), and
+    // only for the consolidation view, the one reader of it.
+    boolean consolidates = pools.stream().anyMatch(DisruptionSnapshots::consolidatesUnderutilized);
+    Set<String> unbound = consolidates ? PendingPods.uids(reader.listUnboundPods()) : Set.of();
     List<Pod> boundPods = reader.listBoundPods();
     Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
@@ -130,7 +132,7 @@ public final class DisruptionSnapshots {
           .withDriftFacts(DriftFacts.labels(c, nodes.get(v.nodeName())), DriftFacts.launchedWith(c),
               nodeClass == null ? null : nodeClasses.get(nodeClass));
     }).toList();
-    var consolidation = pools.stream().anyMatch(DisruptionSnapshots::consolidatesUnderutilized)
+    var consolidation = consolidates
         ? consolidationView(pools, classes, all, nodeList, boundPods, unbound, podsByNode,
             PromisedElsewhere.of(views, byName, podsByNode, rechecking))
         : null;
