@@ -7,13 +7,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -27,17 +27,21 @@ import org.slf4j.LoggerFactory;
  * {@link NodeResources}). The Node carries {@code kwok.x-k8s.io/node: fake}, so kwok takes over from there: it
  * marks the node Ready and keeps its lease and heartbeats alive.
  *
- * <p>Stateless across restarts: what to register is derived from the cloud's state and the Nodes that exist; the
- * only memory is a cache of instances already seen with a Node, which spares listing Nodes when nothing new is
- * running, and of instances already reported as never joining (below), which spares repeating the log line. As on
- * EC2, a Node deleted while its instance keeps running is not registered again (a kubelet registers once). Nodes of
- * terminated instances are left to Farrier, which deletes them.
+ * <p>Stateless across restarts: what to register is derived from the cloud's state and the Nodes that exist (a create
+ * that finds its Node already there counts it as registered); the only memory is a cache of instances already seen
+ * with a Node, which spares a create when nothing new is running, and of instances already reported as never joining
+ * (below), which spares repeating the log line. As on EC2, a Node deleted while its instance keeps running is not
+ * registered again (a kubelet registers once). Nodes of terminated instances are left to Farrier, which deletes them.
+ * The instances new in a pass register side by side, up to {@value #REGISTRATIONS_AT_ONCE} at once, as their own
+ * kubelets would: one after the other, a burst of launches waited here tens of seconds (issue 40).
  *
  * <p>An instance of an image that never joins ({@link AmiCatalog#neverJoins}, a broken custom AMI) keeps running
  * but never gets a Node, so Farrier sees a launch that never registers; the kubelet logs that once per instance.
  */
 public final class SimulatedKubelet implements AutoCloseable {
   public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
+  /** Registrations in flight at once within a pass (each its own kubelet on EC2). */
+  static final int REGISTRATIONS_AT_ONCE = 16;
   private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
 
   private final KubernetesClient client;
@@ -100,60 +104,71 @@ public final class SimulatedKubelet implements AutoCloseable {
     if (unseen.isEmpty()) {
       return List.of();
     }
-    Map<String, String> providerIdByName = new HashMap<>();
-    for (Node node : client.nodes().list().getItems()) {
-      String providerId = node.getSpec() == null ? null : node.getSpec().getProviderID();
-      providerIdByName.put(node.getMetadata().getName(), providerId == null ? "" : providerId);
+    List<Future<Registration>> registrations = new ArrayList<>();
+    try (ExecutorService pass = Executors.newFixedThreadPool(REGISTRATIONS_AT_ONCE, Thread.ofVirtual().name("simulated-kubelet-", 0).factory())) {
+      unseen.forEach(instance -> registrations.add(pass.submit(() -> register(instance))));
     }
-    Set<String> existingProviderIds = new HashSet<>(providerIdByName.values());
     List<String> created = new ArrayList<>();
-    for (SimulatedInstance instance : unseen) {
-      String name = instance.instance().privateDnsName();
-      if (existingProviderIds.contains(instance.instance().providerId()) || providerIdByName.containsKey(name)) {
-        if (!existingProviderIds.contains(instance.instance().providerId())) {
-          // Another simulated cloud on the same cluster used this address; say so rather than fail later.
-          log.atWarn().setMessage("simulated kubelet found the node name taken by another instance")
-              .addKeyValue("node", name).addKeyValue("instance", instance.instance().id())
-              .addKeyValue("providerID", providerIdByName.get(name)).log();
+    for (int i = 0; i < unseen.size(); i++) {
+      SimulatedInstance instance = unseen.get(i);
+      Future<Registration> registration = registrations.get(i);
+      if (registration.state() == Future.State.FAILED) {
+        // The API server's hiccup: the next pass tries this instance again.
+        log.warn("simulated kubelet could not register instance {}: {}", instance.instance().id(), registration.exceptionNow().toString());
+        continue;
+      }
+      switch (registration.resultNow()) {
+        case CREATED -> {
+          created.add(instance.instance().privateDnsName());
+          registered.add(instance.instance().id());
         }
-        registered.add(instance.instance().id());
-        continue;
+        case PRESENT -> registered.add(instance.instance().id());
+        case UNKNOWN_TYPE -> { }
       }
-      Optional<InstanceType> type = cloud.catalog().find(instance.instance().instanceType());
-      if (type.isEmpty()) {
-        continue;
-      }
-      Node node = SimulatedNodes.node(instance, type.get(), cloud.amis().findById(instance.instance().imageId()), cloud.config().region());
-      if (register(node)) {
-        created.add(node.getMetadata().getName());
-        log.atInfo().setMessage("simulated kubelet registered node").addKeyValue("node", node.getMetadata().getName())
-            .addKeyValue("instance", instance.instance().id()).log();
-      }
-      registered.add(instance.instance().id());
     }
     return created;
   }
 
-  private static Set<String> ids(List<SimulatedInstance> instances) {
-    return instances.stream().map(i -> i.instance().id()).collect(Collectors.toSet());
-  }
+  /** What one pass did for one instance. */
+  private enum Registration { CREATED, PRESENT, UNKNOWN_TYPE }
 
-  /** Creates the Node; sets its status through the status subresource when the create dropped it. */
-  private boolean register(Node node) {
+  /**
+   * Creates the instance's Node; one that exists already (registered before a restart, or by another kubelet loop) is
+   * left as it is, with a warning when another instance holds the name.
+   */
+  private Registration register(SimulatedInstance instance) {
+    Optional<InstanceType> type = cloud.catalog().find(instance.instance().instanceType());
+    if (type.isEmpty()) {
+      return Registration.UNKNOWN_TYPE;
+    }
+    Node node = SimulatedNodes.node(instance, type.get(), cloud.amis().findById(instance.instance().imageId()), cloud.config().region());
+    String name = node.getMetadata().getName();
     Node created;
     try {
       created = client.nodes().resource(node).create();
     } catch (KubernetesClientException e) {
-      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-        return false; // another kubelet loop (another process) registered it first
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
       }
-      throw e;
+      Node existing = client.nodes().withName(name).get();
+      String providerId = existing == null || existing.getSpec() == null ? null : existing.getSpec().getProviderID();
+      if (existing != null && !instance.instance().providerId().equals(providerId)) {
+        // Another simulated cloud on the same cluster used this address; say so rather than fail later.
+        log.atWarn().setMessage("simulated kubelet found the node name taken by another instance").addKeyValue("node", name)
+            .addKeyValue("instance", instance.instance().id()).addKeyValue("providerID", providerId).log();
+      }
+      return Registration.PRESENT;
     }
     if (created.getStatus() == null || created.getStatus().getCapacity() == null || created.getStatus().getCapacity().isEmpty()) {
       created.setStatus(node.getStatus());
       client.nodes().resource(created).patchStatus();
     }
-    return true;
+    log.atInfo().setMessage("simulated kubelet registered node").addKeyValue("node", name).addKeyValue("instance", instance.instance().id()).log();
+    return Registration.CREATED;
+  }
+
+  private static Set<String> ids(List<SimulatedInstance> instances) {
+    return instances.stream().map(i -> i.instance().id()).collect(Collectors.toSet());
   }
 
   /** Stops the loop, waiting (up to 10 s) for a pass in progress to finish. */
