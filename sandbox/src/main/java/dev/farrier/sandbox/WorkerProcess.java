@@ -43,9 +43,8 @@ public final class WorkerProcess implements AutoCloseable {
   }
 
   /**
-   * JVM options the integration tests add to every worker they start (system property {@code farrier.worker.jvmOptions},
-   * set by the build): a worker that lives a few minutes spends most of its CPU compiling its own code, and with a few
-   * test JVMs side by side on 2 cores that CPU is what the tests wait for. The sandbox starts workers as the chart does.
+   * JVM options added after the chart's to every worker started (system property {@code farrier.worker.jvmOptions},
+   * unset by default): a benchmark's lever, such as {@code -XX:TieredStopAtLevel=4} to give a worker C2 back.
    */
   private static final List<String> EXTRA_JVM_OPTIONS =
       List.of(System.getProperty("farrier.worker.jvmOptions", "").trim().split("\\s+")).stream().filter(o -> !o.isEmpty()).toList();
