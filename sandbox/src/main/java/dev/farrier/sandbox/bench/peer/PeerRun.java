@@ -6,16 +6,21 @@ import dev.farrier.sandbox.bench.Percentiles;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -63,7 +68,27 @@ final class PeerRun {
   record Drift(int nodes, Optional<Double> makespanSeconds, long podsDisrupted, long peakUnavailable, long claimsLaunched,
       Cost cost) {}
 
-  record Result(String controller, ScaleOut scaleOut, Consolidation consolidation, Optional<Drift> drift) {}
+  /**
+   * What the figures plot: each pod's seconds from created to Running in the scale-out, and the fleet's price every
+   * {@value #PRICE_EVERY} seconds as (seconds from the run's start, $/h) through all phases.
+   */
+  record Series(List<Double> toRunningSeconds, List<double[]> fleetPrice) {
+    Series {
+      toRunningSeconds = List.copyOf(toRunningSeconds);
+      fleetPrice = List.copyOf(fleetPrice);
+    }
+
+    static final Series NONE = new Series(List.of(), List.of());
+  }
+
+  record Result(String controller, ScaleOut scaleOut, Consolidation consolidation, Optional<Drift> drift, Series series) {
+    Result(String controller, ScaleOut scaleOut, Consolidation consolidation, Optional<Drift> drift) {
+      this(controller, scaleOut, consolidation, drift, Series.NONE);
+    }
+  }
+
+  /** The fleet's price is sampled for the figure every this many seconds. */
+  static final int PRICE_EVERY = 5;
 
   private final PeerController controller;
   private final KwokCatalogue catalogue;
@@ -79,6 +104,10 @@ final class PeerRun {
   /** The NodePool's nodes, from an informer: the sampler looks every second. */
   private volatile SharedIndexInformer<Node> nodeInformer;
   private volatile boolean measuringDrift;
+  private final Instant started = Instant.now();
+  private long samples;
+  private final List<double[]> fleetPrice = Collections.synchronizedList(new ArrayList<>());
+  private volatile List<Double> toRunning = List.of();
 
   private PeerRun(PeerController controller, KwokCatalogue catalogue, Sizes sizes, PrintStream log) {
     this.controller = controller;
@@ -110,7 +139,11 @@ final class PeerRun {
       var scaleOut = scaleOut(pods, claims, parts, replicas);
       var consolidation = consolidation(pods, claims, replicas, scaleOut.fleet());
       var drift = sizes.driftNodes() > 0 ? Optional.of(drift(pods, claims, parts)) : Optional.<Drift>empty();
-      return new Result(controller.name(), scaleOut, consolidation, drift);
+      List<double[]> prices;
+      synchronized (fleetPrice) {
+        prices = List.copyOf(fleetPrice);
+      }
+      return new Result(controller.name(), scaleOut, consolidation, drift, new Series(toRunning, prices));
     } finally {
       sampler.shutdownNow();
     }
@@ -123,10 +156,11 @@ final class PeerRun {
     Await.until(sizes.pods() + " pods Running on " + controller.name(), sizes.timeout(),
         () -> pods.running() >= sizes.pods() && pods.waiting() == 0, () -> pods.running() + " running, " + pods.waiting() + " waiting");
     double allRunning = seconds(start, Instant.now());
-    var toRunning = Percentiles.of(pods.entries().stream().filter(e -> e.running() != null && !e.seen().isBefore(start))
-        .map(e -> Duration.between(e.seen(), e.running()).toMillis() / 1000.0).toList());
+    toRunning = pods.entries().stream().filter(e -> e.running() != null && !e.seen().isBefore(start))
+        .map(e -> Duration.between(e.seen(), e.running()).toMillis() / 1000.0).toList();
     var settled = awaitSettled(claims, start, sizes.settleWindow());
-    var result = new ScaleOut(sizes.pods(), toRunning, allRunning, claims.createdSince(start), price(), settled, cost());
+    var result = new ScaleOut(sizes.pods(), Percentiles.of(toRunning), allRunning, claims.createdSince(start), price(), settled, cost());
+    logFleet("scale-out");
     log.printf("%s %s: %s%n", Instant.now(), controller.name(), result);
     return result;
   }
@@ -140,6 +174,7 @@ final class PeerRun {
     var settled = awaitSettled(claims, start, sizes.timeout()); // a scale-down: the controller's move is awaited
     long disrupted = Math.max(0, pods.deletedSince(null, start) - removed);
     var result = new Consolidation(before, price(), settled, disrupted, claims.createdSince(start), cost());
+    logFleet("consolidation");
     log.printf("%s %s: %s%n", Instant.now(), controller.name(), result);
     return result;
   }
@@ -223,6 +258,9 @@ final class PeerRun {
       var live = claims.live();
       boolean disrupting = live.stream().anyMatch(ClaimLedger.Entry::deleting) || nodes.stream().anyMatch(PeerRun::markedForDisruption);
       Instant now = Instant.now();
+      if (samples++ % PRICE_EVERY == 0) {
+        fleetPrice.add(new double[] {seconds(started, now), FleetPrice.of(nodes, catalogue).dollarsPerHour()});
+      }
       settling.observe(new Settling.Snapshot(now, nodes.stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet()),
           live.stream().map(ClaimLedger.Entry::name).collect(Collectors.toCollection(HashSet::new)), pods.waiting(), disrupting));
       if (measuringDrift) {
@@ -247,6 +285,38 @@ final class PeerRun {
 
   private FleetPrice price() {
     return FleetPrice.of(poolNodes(), catalogue);
+  }
+
+  /**
+   * The settled fleet node by node, cheapest first (instance type, zone, capacity type, $/h, the mix's pods on it and
+   * the CPU they request), so a report's price can be traced to the nodes behind it.
+   */
+  private void logFleet(String phase) {
+    try {
+      List<String> lines = fleetLines();
+      log.printf("%s %s: fleet after the %s, %d nodes:%n  %s%n", Instant.now(), controller.name(), phase, lines.size(), String.join("\n  ", lines));
+    } catch (RuntimeException e) {
+      log.println("fleet log skipped: " + e); // a diagnostic: a transient API error must not end the run
+    }
+  }
+
+  private List<String> fleetLines() {
+    Map<String, List<Pod>> byNode = kube.pods().inNamespace(PeerWorkload.NAMESPACE).list().getItems().stream()
+        .filter(p -> p.getSpec().getNodeName() != null).collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+    return poolNodes().stream().map(node -> {
+      Map<String, String> labels = node.getMetadata().getLabels();
+      String type = labels.getOrDefault("node.kubernetes.io/instance-type", "?");
+      String zone = labels.getOrDefault("topology.kubernetes.io/zone", "?");
+      String capacity = labels.getOrDefault("karpenter.sh/capacity-type", "?");
+      double price = catalogue.price(type, zone, capacity).orElse(Double.NaN);
+      List<Pod> pods = byNode.getOrDefault(node.getMetadata().getName(), List.of());
+      long cpu = pods.stream().flatMap(p -> p.getSpec().getContainers().stream())
+          .map(c -> c.getResources() == null || c.getResources().getRequests() == null ? null : c.getResources().getRequests().get("cpu"))
+          .filter(Objects::nonNull).mapToLong(KwokCatalogue::millis).sum();
+      String apps = pods.stream().collect(Collectors.groupingBy(p -> p.getMetadata().getLabels().getOrDefault("app", "?"), TreeMap::new,
+          Collectors.counting())).toString();
+      return String.format(Locale.ROOT, "%08.4f %s %s %s cpu %dm %s", price, type, zone, capacity, cpu, apps);
+    }).sorted().toList();
   }
 
   /** The same NodePool for both but its nodeClassRef: both capacity types, the catalogue's types, the budget. */

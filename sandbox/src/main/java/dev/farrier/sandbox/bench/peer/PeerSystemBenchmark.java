@@ -92,6 +92,8 @@ public final class PeerSystemBenchmark implements Callable<Integer> {
           run.driftNodes() > 0 ? ", drift of " + run.driftNodes() + " nodes" : "", loadAverage()));
       lines.add("");
       lines.addAll(PeerSystemReport.table(results));
+      lines.add("");
+      lines.addAll(PeerSystemReport.figures(results, options.figures, run.pods()));
       Files.createDirectories(out.toAbsolutePath().getParent());
       Files.write(out, lines);
     }

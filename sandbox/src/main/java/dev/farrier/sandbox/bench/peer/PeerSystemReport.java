@@ -1,12 +1,18 @@
 package dev.farrier.sandbox.bench.peer;
 
+import dev.farrier.sandbox.bench.Charts;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** The side-by-side table: one column per controller, one row per figure, the same workload in each column. */
+/**
+ * The side-by-side table (one column per controller, one row per figure, the same workload in each column) and its
+ * figures.
+ */
 final class PeerSystemReport {
   private PeerSystemReport() {}
 
@@ -47,6 +53,30 @@ final class PeerSystemReport {
       lines.add("| " + row.name() + " | " + String.join(" | ", results.stream().map(row.value()).toList()) + " |");
     }
     return lines;
+  }
+
+  /**
+   * The figures of one size, written to {@code dir} as PNG: the distribution of the pods' time from created to Running in
+   * the scale-out, and the fleet's $/h through all phases, one line per controller; returns the Markdown that shows
+   * them from a report beside {@code dir}.
+   */
+  static List<String> figures(List<PeerRun.Result> results, Path dir, int pods) throws IOException {
+    Path running = Charts.lines(dir.resolve("peer-system-" + pods + "-running.png"), pods + " pods: created to Running",
+        "seconds", "share of pods", waits(results));
+    Path price = Charts.lines(dir.resolve("peer-system-" + pods + "-price.png"), pods + " pods: the fleet's price, scale-out, "
+        + "consolidation and drift", "seconds from the start", "$/h", prices(results));
+    return List.of("![" + pods + " pods: created to Running](" + dir.getFileName() + "/" + running.getFileName() + ")",
+        "![" + pods + " pods: the fleet's price](" + dir.getFileName() + "/" + price.getFileName() + ")");
+  }
+
+  /** One distribution per controller of its pods' seconds from created to Running. */
+  static List<Charts.Line> waits(List<PeerRun.Result> results) {
+    return results.stream().map(r -> Charts.distribution(r.controller(), r.series().toRunningSeconds())).toList();
+  }
+
+  /** One line per controller of its fleet's $/h over the run. */
+  static List<Charts.Line> prices(List<PeerRun.Result> results) {
+    return results.stream().map(r -> new Charts.Line(r.controller(), r.series().fleetPrice())).toList();
   }
 
   static String fleet(FleetPrice fleet) {

@@ -4,17 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.catalog.InstanceTypeCatalog;
+import dev.farrier.sandbox.bench.Charts;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** What the side-by-side harness computes: settled detection, $/h, process figures, the workload's shares. */
+/** What the side-by-side harness computes: settled detection, $/h, process figures, the workload's shares, the figures. */
 class PeerBenchPiecesTest {
   private static final Instant T0 = Instant.parse("2026-11-29T06:00:00Z");
 
@@ -167,5 +172,32 @@ class PeerBenchPiecesTest {
     String server = table.stream().filter(l -> l.startsWith("| server beside the API server")).findFirst().orElseThrow();
     assertTrue(server.endsWith("| 6.0 / 330 | none |"), "CPU of the three phases, the peak of all three: " + server);
     assertTrue(table.stream().anyMatch(l -> l.startsWith("| makespan s | 15.0 | -")), String.join("\n", table));
+  }
+
+  /** The figures: one line per controller in each, from its own series, and Markdown that shows both files. */
+  @Test
+  void theFiguresPlotEachControllersOwnSeries(@TempDir Path dir) throws Exception {
+    var pods = dev.farrier.sandbox.bench.Percentiles.of(List.of(1.0, 2.0, 3.0));
+    var fleet = new FleetPrice(3, 0.5, 0, 1);
+    var cost = new PeerRun.Cost(new ProcessMeter.Use(1, 90, 90), Optional.empty());
+    BiFunction<String, PeerRun.Series, PeerRun.Result> result = (name, series) -> new PeerRun.Result(name,
+        new PeerRun.ScaleOut(3, pods, 3.5, 3, fleet, Optional.of(10.0), cost),
+        new PeerRun.Consolidation(fleet, fleet, Optional.empty(), 1, 0, cost), Optional.empty(), series);
+    var results = List.of(
+        result.apply("Farrier", new PeerRun.Series(List.of(3.0, 1.0, 2.0), List.of(new double[] {0, 0}, new double[] {5, 2.5}))),
+        result.apply("Karpenter", new PeerRun.Series(List.of(4.0), List.of(new double[] {0, 0}, new double[] {5, 1.5}, new double[] {10, 1.0}))));
+
+    var waits = PeerSystemReport.waits(results);
+    assertEquals(List.of("Farrier", "Karpenter"), waits.stream().map(Charts.Line::name).toList());
+    assertEquals(List.of(1.0, 2.0, 3.0), waits.getFirst().points().stream().map(p -> p[0]).toList(), "the pods' own waits, sorted");
+    assertEquals(List.of(4.0), waits.get(1).points().stream().map(p -> p[0]).toList());
+    var prices = PeerSystemReport.prices(results);
+    assertEquals(List.of(2.5, 1.0), List.of(prices.get(0).points().get(1)[1], prices.get(1).points().get(2)[1]));
+
+    List<String> markdown = PeerSystemReport.figures(results, dir.resolve("figures"), 20);
+    assertEquals(List.of("![20 pods: created to Running](figures/peer-system-20-running.png)",
+        "![20 pods: the fleet's price](figures/peer-system-20-price.png)"), markdown);
+    assertTrue(Files.size(dir.resolve("figures/peer-system-20-running.png")) > 0);
+    assertTrue(Files.size(dir.resolve("figures/peer-system-20-price.png")) > 0);
   }
 }

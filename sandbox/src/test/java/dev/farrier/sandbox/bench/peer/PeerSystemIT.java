@@ -39,6 +39,8 @@ class PeerSystemIT {
     for (var r : results) {
       String who = r.controller() + "\n" + seen;
       assertEquals(20, r.scaleOut().toRunningSeconds().count(), who);
+      assertEquals(20, r.series().toRunningSeconds().size(), "each pod's wait, for the figure: " + who);
+      assertTrue(r.series().fleetPrice().stream().anyMatch(p -> p[1] > 0), "the fleet's price sampled through the run: " + who);
       assertTrue(r.scaleOut().fleet().nodes() > 0 && r.scaleOut().fleet().unpriced() == 0, "every node priced: " + r.scaleOut().fleet() + who);
       assertTrue(r.scaleOut().settledSeconds().isPresent(), who);
       assertTrue(r.scaleOut().cost().controller().peakRssMiB() > 20, "the controller's own process is measured: " + r.scaleOut().cost() + who);
