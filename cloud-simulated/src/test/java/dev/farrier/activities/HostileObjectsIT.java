@@ -126,6 +126,11 @@ class HostileObjectsIT extends ClusterIT {
   }
 
   private String nodeClass(String label, String yamlSpec) {
+    return nodeClass(label, yamlSpec, "test");
+  }
+
+  /** An EC2NodeClass whose subnets are those tagged {@code karpenter.sh/discovery: subnetDiscovery}. */
+  private String nodeClass(String label, String yamlSpec, String subnetDiscovery) {
     String name = KubeTestSupport.unique("hostile-class");
     KubeTestSupport.apply(client, """
         apiVersion: karpenter.k8s.aws/v1
@@ -136,12 +141,12 @@ class HostileObjectsIT extends ClusterIT {
           role: KarpenterNodeRole-test
           subnetSelectorTerms:
             - tags:
-                karpenter.sh/discovery: test
+                karpenter.sh/discovery: %s
           securityGroupSelectorTerms:
             - tags:
                 karpenter.sh/discovery: test
         %s
-        """.formatted(name, yamlSpec.indent(2)));
+        """.formatted(name, subnetDiscovery, yamlSpec.indent(2)));
     return name;
   }
 
@@ -192,6 +197,12 @@ class HostileObjectsIT extends ClusterIT {
     cases.put("taint effect Sometimes", template("taints", List.of(Map.of("key", "a", "effect", "Sometimes"))));
     cases.put("startup taint without key", template("startupTaints", List.of(Map.of("key", "", "effect", "NoSchedule"))));
     cases.put("missing node class", ofClass("no-such-class"));
+    // Valid, on a class that resolves no subnet: not Ready, so never launched for, though its weight would win every pod.
+    String noSubnet = nodeClass("no subnet", "amiSelectorTerms:\n  - alias: al2023@latest\n", "nowhere");
+    cases.put("node class that resolves no subnet", s -> {
+      ofClass(noSubnet).accept(s);
+      s.put("weight", 100);
+    });
     cases.put("node class of another kind", s -> templateSpec(s).put("nodeClassRef", Map.of("group", "example.com", "kind", "Other",
         "name", activities.nodeClass)));
     cases.put("no nodeClassRef", s -> templateSpec(s).remove("nodeClassRef"));

@@ -3,7 +3,10 @@ package dev.farrier.activities.provisioning;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
+import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.nodeclass.NodeClassImages;
@@ -54,6 +57,39 @@ public final class PlanningInputs {
       return Optional.empty();
     }
     return Optional.of(new Plannable(pool, nodeClass));
+  }
+
+  /**
+   * As {@link #plannable(NodePool)}, for new nodes: also left out, logged, while its EC2NodeClass does not exist or its
+   * status says it is not Ready ({@link #notLaunchable}), as Karpenter provisions only for a Ready NodePool; the status
+   * loop shows why on the NodePool (NodeClassReady False, with an Event).
+   */
+  public Optional<Plannable> launchable(NodePool pool) {
+    var plannable = plannable(pool);
+    String why = plannable.map(p -> notLaunchable(pool, p.nodeClass())).orElse(null);
+    if (why != null) {
+      log.info("nodepool cannot launch, left out nodepool={} reason=\"{}\"", pool.getMetadata().getName(), why);
+      return Optional.empty();
+    }
+    return plannable;
+  }
+
+  /**
+   * Why no node can be launched for a valid NodePool whose class is {@code nodeClass} (null: not found): the class is
+   * missing, or its Ready condition is False (no subnet, security group, image or instance profile resolved); null when
+   * it can. A class whose status has no Ready condition yet is launched for: the launch resolves what it needs itself
+   * and fails with the reason if it cannot.
+   */
+  static String notLaunchable(NodePool pool, EC2NodeClass nodeClass) {
+    if (nodeClass == null) {
+      return "EC2NodeClass " + pool.getSpec().template().spec().nodeClassRef().name() + " does not exist";
+    }
+    var ready = nodeClass.getStatus() == null ? Optional.<Condition>empty()
+        : Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY);
+    if (ready.isPresent() && !ready.get().isTrue()) {
+      return "EC2NodeClass " + nodeClass.getMetadata().getName() + " is not ready: " + ready.get().message();
+    }
+    return null;
   }
 
   /** The cloud's instance type catalogue, as every round plans with it. */

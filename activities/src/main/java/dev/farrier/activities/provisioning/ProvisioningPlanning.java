@@ -114,7 +114,7 @@ public final class ProvisioningPlanning {
     List<NodePoolView> views = new ArrayList<>();
     for (var pool : pools) {
       try {
-        inputs.plannable(pool).ifPresent(p -> {
+        inputs.launchable(pool).ifPresent(p -> {
           var view = NodePoolViews.of(p.pool(), claims);
           var poolTypes = inputs.instanceTypes(catalog, p.nodeClass());
           types.put(view.name(), poolTypes);
