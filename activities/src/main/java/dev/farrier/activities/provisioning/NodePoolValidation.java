@@ -2,6 +2,7 @@ package dev.farrier.activities.provisioning;
 
 import dev.farrier.activities.crd.Budget;
 import dev.farrier.activities.crd.Disruption;
+import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.NodeClaimTemplateSpec;
@@ -69,6 +70,16 @@ public final class NodePoolValidation {
       nodeClassProblems(nodeClass).forEach(p -> problems.add("EC2NodeClass " + nodeClass.getMetadata().getName() + " " + p));
     }
     return problems;
+  }
+
+  /** Why a NodePool gets no nodes when its EC2NodeClass {@code name} is missing (the status loop and planning say the same). */
+  public static String nodeClassMissing(String name) {
+    return "EC2NodeClass " + name + " does not exist";
+  }
+
+  /** Why a NodePool gets no nodes when its EC2NodeClass {@code name} has Ready False, as {@code ready}. */
+  public static String nodeClassNotReady(String name, Condition ready) {
+    return "EC2NodeClass " + name + " is not ready: " + ready.message();
   }
 
   /**

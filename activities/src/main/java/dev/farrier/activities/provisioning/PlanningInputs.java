@@ -82,12 +82,12 @@ public final class PlanningInputs {
    */
   static String notLaunchable(NodePool pool, EC2NodeClass nodeClass) {
     if (nodeClass == null) {
-      return "EC2NodeClass " + pool.getSpec().template().spec().nodeClassRef().name() + " does not exist";
+      return NodePoolValidation.nodeClassMissing(pool.getSpec().template().spec().nodeClassRef().name());
     }
     var ready = nodeClass.getStatus() == null ? Optional.<Condition>empty()
         : Conditions.find(nodeClass.getStatus().conditionsOrEmpty(), EC2NodeClassStatus.READY);
     if (ready.isPresent() && !ready.get().isTrue()) {
-      return "EC2NodeClass " + nodeClass.getMetadata().getName() + " is not ready: " + ready.get().message();
+      return NodePoolValidation.nodeClassNotReady(nodeClass.getMetadata().getName(), ready.get());
     }
     return null;
   }

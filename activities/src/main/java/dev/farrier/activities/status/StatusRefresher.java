@@ -117,10 +117,10 @@ public final class StatusRefresher {
       classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotFound",
           "nodeClassRef must name an EC2NodeClass (group karpenter.k8s.aws)", now);
     } else if (!classReady.containsKey(ref.name())) {
-      classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotFound", "EC2NodeClass " + ref.name() + " does not exist", now);
+      classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotFound", NodePoolValidation.nodeClassMissing(ref.name()), now);
     } else if (!classReady.get(ref.name()).isTrue()) {
       classCondition = Condition.of(NODE_CLASS_READY, Condition.FALSE, "NodeClassNotReady",
-          "EC2NodeClass " + ref.name() + " is not ready: " + classReady.get(ref.name()).message(), now);
+          NodePoolValidation.nodeClassNotReady(ref.name(), classReady.get(ref.name())), now);
     } else {
       classCondition = Condition.of(NODE_CLASS_READY, Condition.TRUE, "NodeClassReady", "", now);
     }

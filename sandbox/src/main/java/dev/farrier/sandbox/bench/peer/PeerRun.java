@@ -12,8 +12,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -106,7 +105,8 @@ final class PeerRun {
   private volatile boolean measuringDrift;
   private final Instant started = Instant.now();
   private long samples;
-  private final List<double[]> fleetPrice = Collections.synchronizedList(new ArrayList<>());
+  /** (seconds from the start, $/h), appended by the sampler and read once the phases end. */
+  private final List<double[]> fleetPrice = new CopyOnWriteArrayList<>();
   private volatile List<Double> toRunning = List.of();
 
   private PeerRun(PeerController controller, KwokCatalogue catalogue, Sizes sizes, PrintStream log) {
@@ -139,11 +139,7 @@ final class PeerRun {
       var scaleOut = scaleOut(pods, claims, parts, replicas);
       var consolidation = consolidation(pods, claims, replicas, scaleOut.fleet());
       var drift = sizes.driftNodes() > 0 ? Optional.of(drift(pods, claims, parts)) : Optional.<Drift>empty();
-      List<double[]> prices;
-      synchronized (fleetPrice) {
-        prices = List.copyOf(fleetPrice);
-      }
-      return new Result(controller.name(), scaleOut, consolidation, drift, new Series(toRunning, prices));
+      return new Result(controller.name(), scaleOut, consolidation, drift, new Series(toRunning, fleetPrice));
     } finally {
       sampler.shutdownNow();
     }
