@@ -33,6 +33,8 @@ import java.util.stream.Collectors;
  *       availability is the provider's business.</li>
  *   <li>{@link InstanceType#maxEnis()} is the ENI count of the default network card (vpc-limits.csv) where known,
  *       because that is what the VPC CNI, and so EKS's max pods, can use (p4d.24xlarge: 15 of 60, 737 pods).</li>
+ *   <li>{@link InstanceType#instanceStoreGb()} is the total size of its instance-store disks (instance-storage.csv),
+ *       what a node of an EC2NodeClass with {@code instanceStorePolicy: RAID0} offers as ephemeral storage.</li>
  * </ul>
  */
 public final class InstanceTypeCatalog {
@@ -91,6 +93,11 @@ public final class InstanceTypeCatalog {
       vpcLimits.put(row.get("name"), row);
     }
 
+    Map<String, Long> instanceStoreGb = new HashMap<>();
+    for (Map<String, String> row : CsvResource.read("ec2/instance-storage.csv")) {
+      instanceStoreGb.put(row.get("name"), Long.parseLong(row.get("total_size_gb")));
+    }
+
     Map<String, InstanceType> types = new TreeMap<>();
     for (Map<String, String> row : CsvResource.read("ec2/instance-types.csv")) {
       String name = row.get("name");
@@ -122,6 +129,7 @@ public final class InstanceTypeCatalog {
           maxEnis,
           ipv4PerEni,
           Boolean.parseBoolean(row.get("bare_metal")),
+          instanceStoreGb.getOrDefault(name, 0L),
           offerings));
     }
     return new InstanceTypeCatalog(region, new ArrayList<>(types.values()));

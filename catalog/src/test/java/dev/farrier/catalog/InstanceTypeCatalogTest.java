@@ -47,6 +47,13 @@ class InstanceTypeCatalogTest {
   }
 
   @Test
+  void typesWithInstanceStorageCarryItsTotalSize() {
+    assertEquals(75, catalog.find("m5d.large").orElseThrow().instanceStoreGb(), "one 75 GB NVMe disk");
+    assertEquals(15200, catalog.find("i3.16xlarge").orElseThrow().instanceStoreGb(), "eight 1,900 GB NVMe disks");
+    assertEquals(0, catalog.find("m5.large").orElseThrow().instanceStoreGb(), "EBS only");
+  }
+
+  @Test
   void armTypesAndOldI386TypesAreMapped() {
     InstanceType m6g = catalog.find("m6g.large").orElseThrow();
     assertEquals("arm64", m6g.arch());

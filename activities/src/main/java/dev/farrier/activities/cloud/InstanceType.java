@@ -4,7 +4,12 @@ import dev.farrier.model.Resources;
 import java.util.List;
 import java.util.Map;
 
-/** An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words). */
+/**
+ * An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words).
+ *
+ * @param instanceStoreGb the total size of its instance-store disks in GB (10^9 bytes, EC2's
+ *                        {@code InstanceStorageInfo.TotalSizeInGB}); 0 when it has none
+ */
 public record InstanceType(
     String name,
     String arch,
@@ -16,9 +21,16 @@ public record InstanceType(
     int maxEnis,
     int ipv4PerEni,
     boolean bareMetal,
+    long instanceStoreGb,
     List<Offering> offerings) {
   public InstanceType {
     offerings = List.copyOf(offerings);
+  }
+
+  /** The same type with other offerings (the same offerings marked available or not). */
+  public InstanceType withOfferings(List<Offering> other) {
+    return new InstanceType(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, instanceStoreGb,
+        other);
   }
 
   /** The Kubernetes arch label value (amd64, arm64). */
@@ -31,7 +43,7 @@ public record InstanceType(
 
   /**
    * What a node of this type has before any reserve: vCPUs as millicores, memory as EC2 lists it, the ENI max pods,
-   * {@code ephemeralStorageBytes} (the root volume, {@code EphemeralStorage}) and NVIDIA GPUs.
+   * {@code ephemeralStorageBytes} (the root volume or the instance store, {@code EphemeralStorage}) and NVIDIA GPUs.
    */
   public Resources capacity(long ephemeralStorageBytes) {
     Map<String, Long> gpus = gpuCount > 0 && "NVIDIA".equalsIgnoreCase(gpuManufacturer) ? Map.of(GPU_RESOURCE, (long) gpuCount) : Map.of();

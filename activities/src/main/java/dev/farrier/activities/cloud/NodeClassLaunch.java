@@ -22,6 +22,9 @@ import java.util.Map;
  * @param tags               {@code spec.tags}, put on the launch template (instance tags come with the request)
  * @param kubeletSettings    {@code kubelet} as the planner reads it, so the launch tells each node the max pods and
  *                           kube-reserved the planner assumed for its instance type ({@link NodeKubelet})
+ * @param instanceStorePolicy RAID0 (the node makes its instance-store disks its ephemeral storage), or null
+ * @param associatePublicIPAddress null = the subnet's {@code MapPublicIpOnLaunch}
+ * @param detailedMonitoring null = EC2's basic monitoring
  */
 public record NodeClassLaunch(
     String amiFamily,
@@ -33,16 +36,21 @@ public record NodeClassLaunch(
     MetadataOptions metadataOptions,
     List<BlockDeviceMapping> blockDeviceMappings,
     Map<String, String> tags,
-    KubeletSettings kubeletSettings) {
-  public static final NodeClassLaunch NONE = new NodeClassLaunch(null, List.of(), List.of(), null, null, null, null, List.of(), Map.of(),
-      KubeletSettings.DEFAULTS);
+    KubeletSettings kubeletSettings,
+    String instanceStorePolicy,
+    Boolean associatePublicIPAddress,
+    Boolean detailedMonitoring) {
+  public static final NodeClassLaunch NONE = new NodeClassLaunch(null, List.of(), List.of(), null, null, null, null, List.of(), Map.of());
 
-  /** With the planner's defaults for the kubelet (a node class without {@code kubelet}). */
+  /**
+   * With the planner's defaults for the kubelet (a node class without {@code kubelet}), no instance-store policy and
+   * the subnet's and EC2's defaults for a public IP and monitoring.
+   */
   public NodeClassLaunch(String amiFamily, List<ResolvedSubnet> subnets, List<String> securityGroupIds, String instanceProfile,
       String userData, KubeletConfiguration kubelet, MetadataOptions metadataOptions, List<BlockDeviceMapping> blockDeviceMappings,
       Map<String, String> tags) {
     this(amiFamily, subnets, securityGroupIds, instanceProfile, userData, kubelet, metadataOptions, blockDeviceMappings, tags,
-        KubeletSettings.DEFAULTS);
+        KubeletSettings.DEFAULTS, null, null, null);
   }
 
   public NodeClassLaunch {

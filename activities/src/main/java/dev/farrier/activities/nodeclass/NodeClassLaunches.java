@@ -54,7 +54,7 @@ public final class NodeClassLaunches {
     return new NodeClassLaunch(amiFamily(nodeClass), status.subnets(),
         status.securityGroups().stream().map(ResolvedSecurityGroup::id).toList(), status.instanceProfile(), spec.userData(),
         spec.kubelet(), spec.metadataOptions(), spec.blockDeviceMappings(), spec.tagsOrEmpty(),
-        kubelet(nodeClass));
+        kubelet(nodeClass), spec.instanceStorePolicy(), spec.associatePublicIPAddress(), spec.detailedMonitoring());
   }
 
   /** {@code spec.amiFamily}, or the family an alias term names ({@link dev.farrier.activities.crd.EC2NodeClassSpec#resolvedAmiFamily}). */

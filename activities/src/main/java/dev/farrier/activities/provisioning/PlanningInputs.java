@@ -112,17 +112,18 @@ public final class PlanningInputs {
   }
 
   /**
-   * The ephemeral storage a node of the class offers ({@link EphemeralStorage}); the default when its volume size is
-   * unreadable (its launch then fails with the reason, and this pool's pods are not planned onto more disk than the
-   * default).
+   * The ephemeral storage a node of the class offers ({@link EphemeralStorage}: per type, its instance store under
+   * RAID0, else its root volume); the default root volume when its volume size is unreadable (its launch then fails
+   * with the reason, and this pool's pods are not planned onto more disk than the default).
    */
-  public static long ephemeralStorage(EC2NodeClass nodeClass) {
+  public static EphemeralStorage ephemeralStorage(EC2NodeClass nodeClass) {
+    var spec = nodeClass.getSpec();
     try {
-      return EphemeralStorage.bytes(NodeClassLaunches.amiFamily(nodeClass), nodeClass.getSpec().blockDeviceMappings());
+      return EphemeralStorage.of(NodeClassLaunches.amiFamily(nodeClass), spec.blockDeviceMappings(), spec.instanceStorePolicy());
     } catch (IllegalArgumentException e) {
       log.warn("ephemeral storage unreadable, planning with the default nodeclass={} reason=\"{}\"", nodeClass.getMetadata().getName(),
           e.getMessage());
-      return EphemeralStorage.DEFAULT_BYTES;
+      return new EphemeralStorage(EphemeralStorage.DEFAULT_BYTES, EphemeralStorage.RAID0.equals(spec.instanceStorePolicy()));
     }
   }
 

@@ -151,7 +151,7 @@ public final class StatusRefresher {
   private Condition capacity(NodeClaimTemplateSpec spec, EC2NodeClass nodeClass, Instant now) {
     var archs = NodeClassImages.fromStatus(nodeClass).keySet();
     // Storage does not change which offerings exist: the default root volume will do.
-    var types = InstanceTypeViews.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT_BYTES);
+    var types = InstanceTypeViews.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT);
     var offerings = OfferingCapacity.of(spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList(), types);
     if (offerings.exhausted()) {
       return Condition.of(CAPACITY_AVAILABLE, Condition.FALSE, "InsufficientCapacity", "every one of the " + offerings.allowed()

@@ -14,9 +14,12 @@ import java.util.Set;
 public final class InstanceTypeViews {
   private InstanceTypeViews() {}
 
-  /** The catalogue's types of the given Kubernetes archs, as the planner sees them (also the status loop's capacity check). */
-  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, long ephemeralStorageBytes) {
-    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(t -> view(t, ephemeralStorageBytes)).toList();
+  /**
+   * The catalogue's types of the given Kubernetes archs, as the planner sees them (also the status loop's capacity check),
+   * each with the ephemeral storage a node of it offers ({@link EphemeralStorage#bytes}: the instance store under RAID0).
+   */
+  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, EphemeralStorage storage) {
+    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(t -> view(t, storage.bytes(t))).toList();
   }
 
   /** The planner's view of a catalogue type with Karpenter's default root volume ({@link EphemeralStorage#DEFAULT_BYTES}). */

@@ -111,7 +111,7 @@ class AwsLaunchActivityOnMotoIT extends AwsClusterIT {
     // kube-reserved, and the class's system-reserved and eviction threshold; and it registers tainted.
     var ec2NodeClass = cluster.getNodeClass(nodeClass).orElseThrow();
     var m5large = aws.provider().instanceTypes().stream().filter(t -> t.name().equals("m5.large")).findFirst().orElseThrow();
-    var view = InstanceTypeViews.view(m5large, EphemeralStorage.bytes("AL2023", ec2NodeClass.getSpec().blockDeviceMappings()));
+    var view = InstanceTypeViews.view(m5large, EphemeralStorage.rootVolume("AL2023", ec2NodeClass.getSpec().blockDeviceMappings()));
     assertEquals(50L << 30, view.capacity().ephemeralStorageBytes());
     var planned = NodeKubelet.of(view.capacity(), NodeClassLaunches.kubelet(ec2NodeClass));
     String userData = new String(Base64.getDecoder().decode(data.userData()), StandardCharsets.UTF_8);

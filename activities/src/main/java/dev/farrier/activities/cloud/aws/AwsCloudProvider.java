@@ -145,9 +145,9 @@ public final class AwsCloudProvider implements CloudProvider {
    */
   private Map<String, String> templatesByType(LaunchRequest request, FleetPlan plan, Map<String, InstanceType> types) {
     NodeClassLaunch nodeClass = request.launch();
-    long ephemeralStorage;
+    EphemeralStorage ephemeralStorage;
     try {
-      ephemeralStorage = EphemeralStorage.bytes(nodeClass.amiFamily(), nodeClass.blockDeviceMappings());
+      ephemeralStorage = EphemeralStorage.of(nodeClass.amiFamily(), nodeClass.blockDeviceMappings(), nodeClass.instanceStorePolicy());
     } catch (IllegalArgumentException e) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
     }
@@ -158,8 +158,9 @@ public final class AwsCloudProvider implements CloudProvider {
       if (templateByType.containsKey(type.name())) {
         continue;
       }
-      NodeKubelet kubelet = NodeKubelet.of(type.capacity(ephemeralStorage), nodeClass.kubeletSettings());
-      LaunchTemplateSpec spec = templateSpec(request, plan.imageByArch().get(type.arch()), plan.capacityType(), kubelet);
+      NodeKubelet kubelet = NodeKubelet.of(type.capacity(ephemeralStorage.bytes(type)), nodeClass.kubeletSettings());
+      LaunchTemplateSpec spec = templateSpec(request, plan.imageByArch().get(type.arch()), plan.capacityType(), kubelet,
+          ephemeralStorage.instanceStoreRaid0());
       if (!templateBySpec.containsKey(spec.name()) && templateBySpec.size() == MAX_TEMPLATES) {
         continue;
       }
@@ -168,7 +169,8 @@ public final class AwsCloudProvider implements CloudProvider {
     return templateByType;
   }
 
-  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, String capacityType, NodeKubelet kubelet) {
+  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, String capacityType, NodeKubelet kubelet,
+      boolean instanceStoreRaid0) {
     NodeClassLaunch nodeClass = request.launch();
     Map<String, String> labels = new TreeMap<>(request.nodeLabels());
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
@@ -180,7 +182,8 @@ public final class AwsCloudProvider implements CloudProvider {
     String userData;
     try {
       userData = UserDataFormat.of(nodeClass.amiFamily()).render(new NodeBootstrap(settings.clusterName(), settings.clusterEndpoint(),
-          settings.clusterCaBundle(), settings.serviceCidr(), labels, taints, nodeClass.kubelet(), kubelet, nodeClass.userData()));
+          settings.clusterCaBundle(), settings.serviceCidr(), labels, taints, nodeClass.kubelet(), kubelet, nodeClass.userData(),
+          instanceStoreRaid0));
     } catch (IllegalArgumentException e) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
     }
@@ -189,7 +192,8 @@ public final class AwsCloudProvider implements CloudProvider {
     try {
       return new LaunchTemplateSpec(request.cluster(), image.id(), nodeClass.securityGroupIds(), userData,
           LaunchTemplateSpec.withDefaults(nodeClass.metadataOptions()),
-          BlockDevices.effective(nodeClass.amiFamily(), nodeClass.blockDeviceMappings()), templateTags, nodeClass.instanceProfile());
+          BlockDevices.effective(nodeClass.amiFamily(), nodeClass.blockDeviceMappings()), templateTags, nodeClass.instanceProfile(),
+          nodeClass.associatePublicIPAddress(), nodeClass.detailedMonitoring());
     } catch (IllegalArgumentException e) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
     }

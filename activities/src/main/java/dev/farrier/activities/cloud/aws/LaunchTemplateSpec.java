@@ -12,15 +12,21 @@ import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateIamInstanceProfileSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMetadataOptionsRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplatesMonitoringRequest;
 import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
 
 /**
  * Everything a launch template holds: one template per distinct value, named by a hash of it
  * ({@code farrier/<cluster>/<hash>}), so launches with the same image, security groups, user data, metadata
- * options, block devices, tags and instance profile share a template, and a change makes a new one.
+ * options, block devices, tags, instance profile, public IP and monitoring share a template, and a change makes a new
+ * one.
  *
- * @param userData plain text (encoded to base64 for EC2)
- * @param tags     the EC2NodeClass's tags plus Farrier's ownership tags (on the template itself)
+ * @param userData                 plain text (encoded to base64 for EC2)
+ * @param tags                     the EC2NodeClass's tags plus Farrier's ownership tags (on the template itself)
+ * @param associatePublicIpAddress set on the primary network interface, which then carries the security groups
+ *                                 (EC2 takes them in one place only); null = no interface, the subnet decides
+ * @param detailedMonitoring       {@code Monitoring.Enabled}; null = left out, EC2's basic monitoring
  */
 public record LaunchTemplateSpec(
     String cluster,
@@ -30,7 +36,9 @@ public record LaunchTemplateSpec(
     MetadataOptions metadataOptions,
     List<BlockDeviceMapping> blockDevices,
     Map<String, String> tags,
-    String instanceProfile) {
+    String instanceProfile,
+    Boolean associatePublicIpAddress,
+    Boolean detailedMonitoring) {
   public static final String NAME_PREFIX = "farrier/";
 
   public LaunchTemplateSpec {
@@ -43,6 +51,10 @@ public record LaunchTemplateSpec(
   public String name() {
     String canonical = String.join("\n", cluster, imageId, String.join(",", securityGroupIds), userData,
         String.valueOf(metadataOptions), String.valueOf(blockDevices), String.valueOf(tags), String.valueOf(instanceProfile));
+    // Appended only when set, so the templates of classes that set neither keep the names they had.
+    if (associatePublicIpAddress != null || detailedMonitoring != null) {
+      canonical += "\npublicIp=" + associatePublicIpAddress + "\nmonitoring=" + detailedMonitoring;
+    }
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
       return nameOf(cluster, HexFormat.of().formatHex(digest).substring(0, 20));
@@ -64,7 +76,6 @@ public record LaunchTemplateSpec(
   RequestLaunchTemplateData data() {
     RequestLaunchTemplateData.Builder data = RequestLaunchTemplateData.builder()
         .imageId(imageId)
-        .securityGroupIds(securityGroupIds)
         .userData(Base64.getEncoder().encodeToString(userData.getBytes(StandardCharsets.UTF_8)))
         .metadataOptions(LaunchTemplateInstanceMetadataOptionsRequest.builder()
             .httpEndpoint(metadataOptions.httpEndpoint())
@@ -73,6 +84,15 @@ public record LaunchTemplateSpec(
             .httpTokens(metadataOptions.httpTokens())
             .build())
         .blockDeviceMappings(blockDevices.stream().map(BlockDevices::toRequest).toList());
+    if (associatePublicIpAddress == null) {
+      data.securityGroupIds(securityGroupIds);
+    } else {
+      data.networkInterfaces(LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.builder()
+          .deviceIndex(0).associatePublicIpAddress(associatePublicIpAddress).groups(securityGroupIds).build());
+    }
+    if (detailedMonitoring != null) {
+      data.monitoring(LaunchTemplatesMonitoringRequest.builder().enabled(detailedMonitoring).build());
+    }
     if (instanceProfile != null) {
       data.iamInstanceProfile(LaunchTemplateIamInstanceProfileSpecificationRequest.builder().name(instanceProfile).build());
     }

@@ -57,6 +57,12 @@ class AwsLaunchOnMotoIT extends MotoIT {
   }
 
   static LaunchRequest request(String cluster, String claim, MotoNetwork network, String amiFamily, String userData, List<String> capacityTypes) {
+    return request(cluster, claim, network, amiFamily, userData, capacityTypes, List.of("m5.large", "m5.xlarge"), null, null, null);
+  }
+
+  /** A launch of {@code instanceTypes} from a class with the given instance-store policy, public IP and monitoring. */
+  static LaunchRequest request(String cluster, String claim, MotoNetwork network, String amiFamily, String userData, List<String> capacityTypes,
+      List<String> instanceTypes, String instanceStorePolicy, Boolean associatePublicIPAddress, Boolean detailedMonitoring) {
     Map<String, String> tags = new LinkedHashMap<>();
     tags.put("Name", "default/" + claim);
     tags.put(WellKnown.TAG_OWNER, "farrier");
@@ -67,8 +73,9 @@ class AwsLaunchOnMotoIT extends MotoIT {
     tags.put("team", "platform");
     var kubelet = new KubeletConfiguration(List.of("10.100.0.10"), 58, null, null, null, null, null, null, null, null, null, null);
     var launch = new NodeClassLaunch(amiFamily, network.subnets(), List.of(network.securityGroupId()), "farrier-node-profile", userData,
-        kubelet, null, List.of(), Map.of("team", "platform"), new KubeletSettings(58, null, null, null, null));
-    return new LaunchRequest(cluster, claim, "default", "default", List.of("m5.large", "m5.xlarge"), capacityTypes, List.of(),
+        kubelet, null, List.of(), Map.of("team", "platform"), new KubeletSettings(58, null, null, null, null), instanceStorePolicy,
+        associatePublicIPAddress, detailedMonitoring);
+    return new LaunchRequest(cluster, claim, "default", "default", instanceTypes, capacityTypes, List.of(),
         List.of(network.image()), tags, Map.of(WellKnown.NODEPOOL_LABEL, "default", "intent", "apps"),
         List.of(new Taint("dedicated", "apps", "NoSchedule")), launch);
   }

@@ -45,7 +45,7 @@ class FleetPlanTest {
   @Test
   void spotIsPreferredWhenAllowedAndUnavailableOfferingsAndZonesOutsideTheRequestAreSkipped() {
     var m5 = TYPES.get("m5.large");
-    var withSpotGoneInA = new InstanceType(m5.name(), m5.arch(), m5.vcpu(), m5.memoryMiB(), 0, "", "", m5.maxEnis(), m5.ipv4PerEni(), false,
+    var withSpotGoneInA = m5.withOfferings(
         m5.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(),
             !(o.zone().equals("us-east-1a") && o.capacityType().equals("spot")))).toList());
     var plan = FleetPlan.plan(List.of("m5.large"), Map.of("m5.large", withSpotGoneInA), List.of("spot", "on-demand"), SUBNETS,
@@ -60,7 +60,7 @@ class FleetPlanTest {
   @Test
   void noAvailableOfferingIsInsufficientCapacityAndNoFittingTypeIsInvalid() {
     var m5 = TYPES.get("m5.large");
-    var allGone = new InstanceType(m5.name(), m5.arch(), m5.vcpu(), m5.memoryMiB(), 0, "", "", m5.maxEnis(), m5.ipv4PerEni(), false,
+    var allGone = m5.withOfferings(
         m5.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(), false)).toList());
     var capacity = assertThrows(CloudProviderException.class,
         () -> FleetPlan.plan(List.of("m5.large"), Map.of("m5.large", allGone), List.of("on-demand"), SUBNETS, List.of(), IMAGES));
@@ -100,6 +100,6 @@ class FleetPlanTest {
       offerings.add(new Offering(ZONES.get(zone), "on-demand", onDemand, true));
       offerings.add(new Offering(ZONES.get(zone), "spot", onDemand * (0.3 + 0.1 * zone), true));
     }
-    return new InstanceType(name, arch, 2, 8192, 0, "", "", 3, 10, false, offerings);
+    return new InstanceType(name, arch, 2, 8192, 0, "", "", 3, 10, false, 0, offerings);
   }
 }

@@ -1,6 +1,7 @@
 package dev.farrier.activities.cloud.simulated;
 
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
 
@@ -10,7 +11,8 @@ import java.util.Map;
  * <ul>
  *   <li>memory capacity = nominal MiB minus 7.5% (Karpenter's default {@code vmMemoryOverheadPercent}: the
  *       hypervisor keeps part of the memory), rounded up;</li>
- *   <li>pods = ENI max pods; ephemeral-storage = 20 GiB (the default root volume);</li>
+ *   <li>pods = ENI max pods; ephemeral-storage = what the node's disk holds: 20 GiB (the default root volume), or the
+ *       instance store of a node that made it its ephemeral storage ({@code instanceStorePolicy: RAID0});</li>
  *   <li>allocatable = capacity - EKS kube-reserved (cpu: 6% of the first core, 1% of the second, 0.5% of the third
  *       and fourth, 0.25% of the rest; memory: 11 MiB per pod + 255 MiB; ephemeral-storage 1 GiB) - eviction
  *       threshold (memory 100 MiB, ephemeral-storage 10%);</li>
@@ -21,18 +23,19 @@ import java.util.Map;
  */
 public final class NodeResources {
   static final double VM_MEMORY_OVERHEAD = 0.075;
-  static final long EPHEMERAL_STORAGE_GIB = 20;
+  private static final long MIB = 1L << 20;
+  private static final long GIB = 1L << 30;
 
   private NodeResources() {}
 
   static final String GPU_RESOURCE = "nvidia.com/gpu";
 
-  static Map<String, Quantity> capacity(InstanceType type) {
+  static Map<String, Quantity> capacity(InstanceType type, long ephemeralStorageBytes) {
     return withGpus(type, Map.of(
         "cpu", new Quantity(Integer.toString(type.vcpu())),
         "memory", new Quantity(memoryCapacityMiB(type) + "Mi"),
         "pods", new Quantity(Long.toString(type.eniMaxPods())),
-        "ephemeral-storage", new Quantity(EPHEMERAL_STORAGE_GIB + "Gi")));
+        "ephemeral-storage", bytes(ephemeralStorageBytes)));
   }
 
   private static Map<String, Quantity> withGpus(InstanceType type, Map<String, Quantity> resources) {
@@ -44,15 +47,28 @@ public final class NodeResources {
     return Map.copyOf(all);
   }
 
+  /** With the default 20 GiB root volume. */
   public static Map<String, Quantity> allocatable(InstanceType type) {
+    return allocatable(type, EphemeralStorage.DEFAULT_BYTES);
+  }
+
+  static Map<String, Quantity> allocatable(InstanceType type, long ephemeralStorageBytes) {
     long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
     long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
-    long storageMiB = EPHEMERAL_STORAGE_GIB * 1024 - 1024 - EPHEMERAL_STORAGE_GIB * 1024 / 10;
+    long storage = ephemeralStorageBytes - GIB - (ephemeralStorageBytes + 9) / 10;
     return withGpus(type, Map.of(
         "cpu", new Quantity(cpuMillis + "m"),
         "memory", new Quantity(Math.max(0, memoryMiB) + "Mi"),
         "pods", new Quantity(Long.toString(type.eniMaxPods())),
-        "ephemeral-storage", new Quantity(storageMiB + "Mi")));
+        "ephemeral-storage", bytes(Math.max(0, storage))));
+  }
+
+  /** In Gi or Mi when whole, as kubelet's own figures read; else in bytes (an instance store's decimal GB). */
+  private static Quantity bytes(long bytes) {
+    if (bytes % GIB == 0) {
+      return new Quantity(bytes / GIB + "Gi");
+    }
+    return bytes % MIB == 0 ? new Quantity(bytes / MIB + "Mi") : new Quantity(Long.toString(bytes));
   }
 
   static long memoryCapacityMiB(InstanceType type) {

@@ -11,11 +11,13 @@ import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.cloud.InstanceProfileRequest;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.SecurityGroup;
 import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.Subnet;
 import dev.farrier.activities.cloud.SubnetTerm;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.cloud.simulated.StateStore.Change;
 import dev.farrier.activities.crd.ResolvedSubnet;
@@ -188,11 +190,12 @@ public final class SimulatedCloud implements CloudProvider {
           false,
           null,
           subnetIn(request, selection.offering().zone()),
-          request.launch().securityGroupIds());
+          request.launch().securityGroupIds(),
+          request.launch().instanceStorePolicy());
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
           .addKeyValue("zone", launched.zone()).addKeyValue("capacityType", launched.capacityType()).log();
-      calls.add(call(now, Operation.CREATE, launched.id(), request.nodeClaim(), describe(launched)));
+      calls.add(call(now, Operation.CREATE, launched.id(), request.nodeClaim(), describe(launched) + launchSettings(request.launch())));
       return Change.of(pruned(marked.withLaunched(launched), now), toInstance(launched, now), calls);
     });
   }
@@ -337,10 +340,9 @@ public final class SimulatedCloud implements CloudProvider {
     if (unavailable.isEmpty()) {
       return catalog.instanceTypes();
     }
-    return catalog.instanceTypes().stream().map(t -> new InstanceType(t.name(), t.arch(), t.vcpu(), t.memoryMiB(),
-        t.gpuCount(), t.gpuManufacturer(), t.gpuName(), t.maxEnis(), t.ipv4PerEni(), t.bareMetal(),
-        t.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(),
-            !unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType())))).toList())).toList();
+    return catalog.instanceTypes().stream().map(t -> t.withOfferings(t.offerings().stream().map(o -> new Offering(o.zone(),
+        o.capacityType(), o.pricePerHour(), !unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType())))).toList()))
+        .toList();
   }
 
   @Override
@@ -420,7 +422,8 @@ public final class SimulatedCloud implements CloudProvider {
   public List<SimulatedInstance> instances() {
     Instant now = config.clock().instant();
     return store.read().instances().stream()
-        .map(i -> new SimulatedInstance(toInstance(i, now), i.privateIp(), i.nodeLabels(), i.nodeTaints(), i.foreign()))
+        .map(i -> new SimulatedInstance(toInstance(i, now), i.privateIp(), i.nodeLabels(), i.nodeTaints(), i.foreign(),
+            EphemeralStorage.RAID0.equals(i.instanceStorePolicy())))
         .toList();
   }
 
@@ -553,7 +556,7 @@ public final class SimulatedCloud implements CloudProvider {
           .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
       StoredInstance foreign = new StoredInstance(instanceId("foreign/" + sequence), instanceType, zone,
           WellKnown.CAPACITY_ON_DEMAND, "", ip, PrivateAddresses.dnsName(ip, config.region()), price, tags, Map.of(),
-          List.of(), now.minus(config.bootDelay()), null, true, null, null, List.of());
+          List.of(), now.minus(config.bootDelay()), null, true, null, null, List.of(), null);
       return Change.of(state.withLaunched(foreign), toInstance(foreign, now),
           call(now, Operation.REGISTER_FOREIGN, foreign.id(), "", describe(foreign)));
     });
@@ -582,6 +585,25 @@ public final class SimulatedCloud implements CloudProvider {
 
   private static String describe(StoredInstance i) {
     return i.instanceType() + " " + i.zone() + " " + i.capacityType() + " " + i.imageId();
+  }
+
+  /**
+   * The EC2NodeClass settings a launch template would carry that the call log shows (what a real EC2 applies to the
+   * instance): {@code associatePublicIPAddress}, {@code detailedMonitoring} and {@code instanceStorePolicy}, each only
+   * when set; empty when none is.
+   */
+  private static String launchSettings(NodeClassLaunch launch) {
+    StringBuilder settings = new StringBuilder();
+    if (launch.associatePublicIPAddress() != null) {
+      settings.append(" associatePublicIPAddress=").append(launch.associatePublicIPAddress());
+    }
+    if (launch.detailedMonitoring() != null) {
+      settings.append(" detailedMonitoring=").append(launch.detailedMonitoring());
+    }
+    if (launch.instanceStorePolicy() != null) {
+      settings.append(" instanceStorePolicy=").append(launch.instanceStorePolicy());
+    }
+    return settings.toString();
   }
 
   /** {@code i-} and 17 hex digits, derived from the launch sequence so ids never repeat within one state dir. */

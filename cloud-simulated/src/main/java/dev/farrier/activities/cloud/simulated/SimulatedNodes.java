@@ -4,6 +4,7 @@ import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeName;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.model.Taint;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
@@ -55,8 +56,8 @@ final class SimulatedNodes {
             .withTaints(simulated.nodeTaints().stream().map(SimulatedNodes::taint).toList())
         .endSpec()
         .withNewStatus()
-            .withCapacity(NodeResources.capacity(type))
-            .withAllocatable(NodeResources.allocatable(type))
+            .withCapacity(NodeResources.capacity(type, ephemeralStorage(simulated, type)))
+            .withAllocatable(NodeResources.allocatable(type, ephemeralStorage(simulated, type)))
             .withAddresses(List.of(
                 new NodeAddress(simulated.privateIp(), "InternalIP"),
                 new NodeAddress(name, "InternalDNS"),
@@ -64,6 +65,14 @@ final class SimulatedNodes {
             .withNodeInfo(nodeInfo(instance, type, image))
         .endStatus()
         .build();
+  }
+
+  /**
+   * The disk kubelet reports: the instance store when its user data made that one RAID0 array, else the default root
+   * volume (a simulated node does not read its class's block devices).
+   */
+  private static long ephemeralStorage(SimulatedInstance simulated, InstanceType type) {
+    return new EphemeralStorage(EphemeralStorage.DEFAULT_BYTES, simulated.instanceStoreRaid0()).bytes(type);
   }
 
   private static io.fabric8.kubernetes.api.model.Taint taint(Taint t) {

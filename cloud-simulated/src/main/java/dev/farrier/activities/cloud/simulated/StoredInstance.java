@@ -16,6 +16,7 @@ import java.util.Map;
  *                           on it is shutting down, then terminated, as if terminate had been called
  * @param subnetId           the subnet it was launched into (null in state files from before it was kept)
  * @param securityGroupIds   the security groups it was launched with (empty likewise)
+ * @param instanceStorePolicy its EC2NodeClass's {@code instanceStorePolicy} (RAID0 or null)
  */
 record StoredInstance(
     String id,
@@ -34,7 +35,8 @@ record StoredInstance(
     boolean foreign,
     Instant reclaimAt,
     String subnetId,
-    List<String> securityGroupIds) {
+    List<String> securityGroupIds,
+    String instanceStorePolicy) {
   static final String PENDING = "pending";
   static final String RUNNING = "running";
   static final String SHUTTING_DOWN = "shutting-down";
@@ -65,12 +67,12 @@ record StoredInstance(
 
   StoredInstance terminating(Instant now) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt, subnetId, securityGroupIds);
+        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt, subnetId, securityGroupIds, instanceStorePolicy);
   }
 
   StoredInstance interrupted(Instant reclaim) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim, subnetId, securityGroupIds);
+        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim, subnetId, securityGroupIds, instanceStorePolicy);
   }
 
   String providerId() {

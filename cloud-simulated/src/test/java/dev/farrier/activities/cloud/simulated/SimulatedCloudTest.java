@@ -64,6 +64,22 @@ class SimulatedCloudTest {
   }
 
   @Test
+  void theCallLogRecordsTheClassesPublicIpMonitoringAndInstanceStoreSettings() {
+    LaunchRequest base = onDemand("claim-settings", "m5d.large");
+    var settings = new NodeClassLaunch("AL2023", List.of(), List.of("sg-1"), "profile", null, null, null, List.of(), Map.of(),
+        dev.farrier.planner.KubeletSettings.DEFAULTS, "RAID0", true, false);
+    cloud.create(new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), base.instanceTypes(),
+        base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(), settings));
+    cloud.create(onDemand("claim-defaults", "m5d.large"));
+
+    String detail = cloud.calls().read(Operation.CREATE).getFirst().detail();
+    assertTrue(detail.endsWith(" associatePublicIPAddress=true detailedMonitoring=false instanceStorePolicy=RAID0"), detail);
+    String defaults = cloud.calls().read(Operation.CREATE).getLast().detail();
+    assertFalse(defaults.contains("associatePublicIPAddress") || defaults.contains("detailedMonitoring") || defaults.contains("instanceStorePolicy"),
+        defaults);
+  }
+
+  @Test
   void theNodeClassSubnetsBoundTheZones() {
     LaunchRequest base = request("claim-subnets", List.of("m5.large"), List.of("on-demand"), List.of());
     var inC = new NodeClassLaunch("AL2023", List.of(new ResolvedSubnet("subnet-c", "us-east-1c", null)), List.of("sg-1"), "profile",

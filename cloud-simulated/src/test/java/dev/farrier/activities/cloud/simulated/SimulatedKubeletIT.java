@@ -7,6 +7,9 @@ import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.crd.ResolvedSubnet;
+import dev.farrier.planner.KubeletSettings;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.localstack.LocalStackExtension;
 import dev.farrier.model.Taint;
@@ -76,6 +79,18 @@ class SimulatedKubeletIT {
     return instance;
   }
 
+  /** An m5d.large (one 75 GB NVMe instance-store disk) of a class with {@code instanceStorePolicy}. */
+  private Instance launchM5d(String claim, String instanceStorePolicy) {
+    List<Image> images = cloud.resolveImages(List.of(new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest")));
+    var launch = new NodeClassLaunch("AL2023", List.of(new ResolvedSubnet("subnet-b", "us-east-1b", null)), List.of("sg-1"), "profile",
+        null, null, null, List.of(), Map.of(), KubeletSettings.DEFAULTS, instanceStorePolicy, null, null);
+    Instance instance = cloud.create(new LaunchRequest("sandbox", claim, "default", "default", List.of("m5d.large"), List.of("on-demand"),
+        List.of("us-east-1b"), images, Map.of(WellKnown.TAG_OWNER, "farrier", WellKnown.TAG_CLUSTER, "sandbox", WellKnown.TAG_NODECLAIM, claim),
+        Map.of(WellKnown.NODEPOOL_LABEL, "default"), List.of(WellKnown.UNREGISTERED_TAINT), launch));
+    nodesToDelete.add(instance.privateDnsName());
+    return instance;
+  }
+
   private static <T> T await(String what, Supplier<Optional<T>> probe) throws InterruptedException {
     Instant deadline = Instant.now().plus(WAIT);
     while (Instant.now().isBefore(deadline)) {
@@ -133,6 +148,22 @@ class SimulatedKubeletIT {
       assertEquals(List.of("dedicated=blue:NoSchedule", "karpenter.sh/unregistered:NoExecute"), taints(readyNode));
       assertEquals(new Quantity("58"), readyNode.getStatus().getCapacity().get("pods"), "kwok keeps the capacity");
       assertEquals(kubeletVersion, readyNode.getStatus().getNodeInfo().getKubeletVersion(), "kwok keeps the kubelet version");
+    }
+  }
+
+  @Test
+  void aRaid0NodeRegistersItsInstanceStoreAsEphemeralStorage() throws Exception {
+    Instance raid0 = launchM5d("kubelet-it-raid0", "RAID0");
+    Instance rootVolume = launchM5d("kubelet-it-root", null);
+    try (SimulatedKubelet kubelet = new SimulatedKubelet(client, cloud).start()) {
+      Node onInstanceStore = await("node " + raid0.privateDnsName(), () -> node(raid0.privateDnsName()));
+      assertEquals(new Quantity("75G"), onInstanceStore.getStatus().getCapacity().get("ephemeral-storage"), "the 75 GB NVMe disk");
+      // 75 GB less kube-reserved 1Gi and the 10% nodefs eviction threshold, as the planner counts it.
+      assertEquals(new Quantity(Long.toString(75_000_000_000L - (1L << 30) - 7_500_000_000L)),
+          onInstanceStore.getStatus().getAllocatable().get("ephemeral-storage"));
+
+      Node onRootVolume = await("node " + rootVolume.privateDnsName(), () -> node(rootVolume.privateDnsName()));
+      assertEquals(new Quantity("20Gi"), onRootVolume.getStatus().getCapacity().get("ephemeral-storage"), "no policy: the root volume");
     }
   }
 

@@ -27,7 +27,7 @@ class SimulatedNodesTest {
     Instance instance = new Instance("i-0abc", "aws:///us-east-1c/i-0abc", type.name(), "us-east-1c", "spot", image.id(),
         "running", "ip-10-2-0-7.ec2.internal", 0.05, Map.of(), Instant.parse("2026-01-05T10:00:00Z"), "subnet-c", List.of("sg-node"));
     SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.7",
-        Map.of(WellKnown.NODEPOOL_LABEL, "default", WellKnown.CAPACITY_TYPE_LABEL, "spot"), List.of(WellKnown.UNREGISTERED_TAINT), false);
+        Map.of(WellKnown.NODEPOOL_LABEL, "default", WellKnown.CAPACITY_TYPE_LABEL, "spot"), List.of(WellKnown.UNREGISTERED_TAINT), false, false);
 
     Node node = SimulatedNodes.node(simulated, type, Optional.of(image), "us-east-1");
 

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * AL2023: a MIME multi-part document whose last part is nodeadm's {@code NodeConfig} (cluster, and a kubelet config
  * with max pods, kube/system reserved, eviction thresholds, clusterDNS and registerWithTaints, and
- * {@code --node-labels}), written by Jackson YAML. The user's user data comes first, as its own parts (a NodeConfig
+ * {@code --node-labels}; under {@code instanceStorePolicy: RAID0}, {@code instance.localStorage.strategy: RAID0}, which
+ * has nodeadm build one array of the instance-store disks for kubelet and containerd), written by Jackson YAML. The user's user data comes first, as its own parts (a NodeConfig
  * of theirs is merged by nodeadm, Farrier's last so cluster fields win), as in Karpenter.
  */
 final class Al2023UserData implements UserDataFormat {
@@ -25,9 +26,13 @@ final class Al2023UserData implements UserDataFormat {
   record NodeConfig(String apiVersion, String kind, Spec spec) {}
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
-  record Spec(Cluster cluster, Kubelet kubelet) {}
+  record Spec(Cluster cluster, Instance instance, Kubelet kubelet) {}
 
   record Cluster(String name, String apiServerEndpoint, String certificateAuthority, String cidr) {}
+
+  record Instance(LocalStorage localStorage) {}
+
+  record LocalStorage(String strategy) {}
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
   record Kubelet(KubeletConfig config, List<String> flags) {}
@@ -69,7 +74,8 @@ final class Al2023UserData implements UserDataFormat {
         k.imageGCLowThresholdPercent(), k.cpuCFSQuota());
     List<String> flags = node.labels().isEmpty() ? List.of() : List.of("--node-labels=" + labels(node.labels()));
     NodeConfig nodeConfig = new NodeConfig("node.eks.aws/v1alpha1", "NodeConfig", new Spec(
-        new Cluster(node.clusterName(), node.apiServerEndpoint(), node.caBundle(), node.serviceCidr()), new Kubelet(config, flags)));
+        new Cluster(node.clusterName(), node.apiServerEndpoint(), node.caBundle(), node.serviceCidr()),
+        node.instanceStoreRaid0() ? new Instance(new LocalStorage("RAID0")) : null, new Kubelet(config, flags)));
     try {
       return YAML.writeValueAsString(nodeConfig);
     } catch (JsonProcessingException e) {

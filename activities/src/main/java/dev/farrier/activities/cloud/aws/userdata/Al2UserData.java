@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 /**
  * AL2: a MIME multi-part document that runs the user's script first and then {@code /etc/eks/bootstrap.sh} with the
  * cluster's endpoint, CA and service CIDR, and kubelet's labels, taints, max pods, reserved resources and eviction
- * settings in {@code --kubelet-extra-args}, as Karpenter's AL2 family does.
+ * settings in {@code --kubelet-extra-args}, and {@code --local-disks raid0} under {@code instanceStorePolicy: RAID0}
+ * (bootstrap.sh then makes the instance-store disks one array for kubelet and containerd), as Karpenter's AL2 family
+ * does.
  */
 final class Al2UserData implements UserDataFormat {
   private static final String SHELL = "text/x-shellscript; charset=\"us-ascii\"";
@@ -39,7 +41,11 @@ final class Al2UserData implements UserDataFormat {
     if (kubelet.maxPods() != null) {
       s.append(" --use-max-pods false");
     }
-    s.append(" --kubelet-extra-args ").append(shell(kubeletArgs(node, kubelet))).append('\n');
+    s.append(" --kubelet-extra-args ").append(shell(kubeletArgs(node, kubelet)));
+    if (node.instanceStoreRaid0()) {
+      s.append(" --local-disks raid0");
+    }
+    s.append('\n');
     return s.toString();
   }
 

@@ -15,11 +15,17 @@ import java.util.stream.Collectors;
  * Bottlerocket: TOML settings, read and written by Jackson TOML. The user's TOML is kept; Farrier's
  * {@code settings.kubernetes} values (cluster name, API server, CA, max pods, cluster DNS, kube/system reserved,
  * eviction settings) replace the user's, and node labels and taints are merged, Farrier's winning per key, as
- * Karpenter does. TOML that does not parse, or a {@code settings.kubernetes} that is not a table, is rejected with a
+ * Karpenter does. Under {@code instanceStorePolicy: RAID0}, the bootstrap command {@code 000-mount-instance-storage}
+ * (always run, essential) has {@code apiclient ephemeral-storage} make the instance-store disks one array and bind
+ * containerd's, kubelet's and the pod logs' directories onto it, replacing a command of that name of the user's, as
+ * Karpenter does for images before Bottlerocket 1.46. TOML that does not parse, or a {@code settings.kubernetes} that is not a table, is rejected with a
  * clear message.
  */
 final class BottlerocketUserData implements UserDataFormat {
   private static final TomlMapper TOML = new TomlMapper();
+  static final String MOUNT_INSTANCE_STORAGE = "000-mount-instance-storage";
+  /** What lives on the ephemeral storage: images, pods' emptyDirs and writable layers, their logs. */
+  private static final List<String> EPHEMERAL_DIRS = List.of("/var/lib/containerd", "/var/lib/kubelet", "/var/log/pods");
 
   @Override
   public String render(NodeBootstrap node) {
@@ -61,11 +67,24 @@ final class BottlerocketUserData implements UserDataFormat {
         list.forEach(t -> values.add((t.value() == null ? "" : t.value()) + ":" + t.effect()));
       });
     }
+    if (node.instanceStoreRaid0()) {
+      mountInstanceStorage(table(table(root, "settings", "settings"), "bootstrap-commands", "settings.bootstrap-commands"));
+    }
     try {
       return TOML.writeValueAsString(root);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("Bottlerocket userData cannot be written as TOML: " + e.getOriginalMessage(), e);
     }
+  }
+
+  private static void mountInstanceStorage(ObjectNode bootstrapCommands) {
+    ObjectNode command = bootstrapCommands.putObject(MOUNT_INSTANCE_STORAGE);
+    ArrayNode commands = command.putArray("commands");
+    commands.addArray().add("apiclient").add("ephemeral-storage").add("init");
+    ArrayNode bind = commands.addArray().add("apiclient").add("ephemeral-storage").add("bind").add("--dirs");
+    EPHEMERAL_DIRS.forEach(bind::add);
+    command.put("essential", true);
+    command.put("mode", "always");
   }
 
   /** The user's TOML as a tree (empty when there is none); throws {@link IllegalArgumentException} when it does not parse. */

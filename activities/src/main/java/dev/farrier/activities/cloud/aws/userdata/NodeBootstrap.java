@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * What a node needs to join the cluster, independent of the image family: the cluster (name, API endpoint, CA
  * bundle in base64, service CIDR), the labels and taints it registers with, the kubelet settings of its
  * EC2NodeClass with the max pods and kube-reserved the planner assumed for its instance type ({@code node}; null for
- * the node class's own values only), and the user's own user data. Labels are kept sorted so the same node renders the same bytes (and
+ * the node class's own values only), the user's own user data, and whether the node makes its instance-store disks
+ * one RAID0 array for its ephemeral storage ({@code instanceStorePolicy: RAID0}). Labels are kept sorted so the same node renders the same bytes (and
  * so reuses the same launch template).
  */
 public record NodeBootstrap(
@@ -23,7 +24,8 @@ public record NodeBootstrap(
     List<Taint> taints,
     KubeletConfiguration kubelet,
     NodeKubelet node,
-    String userData) {
+    String userData,
+    boolean instanceStoreRaid0) {
   public NodeBootstrap {
     labels = labels == null ? Map.of() : new TreeMap<>(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);

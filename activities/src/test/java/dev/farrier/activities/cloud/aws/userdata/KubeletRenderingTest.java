@@ -45,7 +45,7 @@ class KubeletRenderingTest {
 
   private static NodeBootstrap node(KubeletConfiguration config) {
     return new NodeBootstrap("prod", "https://api.example", "Q0E=", "10.100.0.0/16", Map.of(WellKnown.NODEPOOL_LABEL, "default"),
-        List.of(new Taint("dedicated", "apps", "NoSchedule"), WellKnown.UNREGISTERED_TAINT), config, NODE, null);
+        List.of(new Taint("dedicated", "apps", "NoSchedule"), WellKnown.UNREGISTERED_TAINT), config, NODE, null, false);
   }
 
   /** The kubelet settings as the node reads them, in one shape for every family. */

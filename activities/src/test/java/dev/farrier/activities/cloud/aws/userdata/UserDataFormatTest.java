@@ -40,7 +40,7 @@ class UserDataFormatTest {
     var kubelet = new KubeletConfiguration(List.of("10.100.0.10"), 110, null, null, null, null, null, null, null, null, null, null);
     return new NodeBootstrap("prod", "https://api.example", "Q0E=", "10.100.0.0/16",
         Map.of("karpenter.sh/nodepool", "default", "intent", "apps"),
-        List.of(new Taint("dedicated", "apps", "NoSchedule"), new Taint("gpu", "", "NoExecute")), kubelet, null, userData);
+        List.of(new Taint("dedicated", "apps", "NoSchedule"), new Taint("gpu", "", "NoExecute")), kubelet, null, userData, false);
   }
 
   @Test
