@@ -337,6 +337,31 @@ class ActivitiesIT extends ClusterIT {
   }
 
   @Test
+  void underRaid0TheInstanceStoreIsTheEphemeralStorageThePlannerOffers() {
+    // 200Gi is more than any root volume this class is given here (100Gi at most): only an instance store holds it.
+    var pod = client.pods().resource(new PodBuilder().withNewMetadata().withName(KubeTestSupport.unique("raid0")).withNamespace("default")
+        .endMetadata().withNewSpec().withNodeSelector(Map.of("intent", nodePool)).addNewContainer().withName("c").withImage("pause")
+        .withNewResources().withRequests(Map.of("cpu", new Quantity("100m"), "ephemeral-storage", new Quantity("200Gi"))).endResources()
+        .endContainer().endSpec().build()).create();
+    var request = new PlanProvisioningRequest(CLUSTER, "batch-raid0", List.of(ref(pod)));
+    var nodeClasses = client.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(nodeClass);
+    try {
+      assertTrue(planning.planProvisioning(request).claims().stream().noneMatch(c -> c.nodePool().equals(nodePool)),
+          "without a policy the instance store is not counted");
+
+      nodeClasses.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"instanceStorePolicy\":\"RAID0\"}}");
+      var claims = planning.planProvisioning(request).claims().stream().filter(c -> c.nodePool().equals(nodePool)).toList();
+      assertEquals(1, claims.size(), "a RAID0 instance store holds 200Gi: " + claims);
+      var catalog = cloud.instanceTypes().stream().collect(java.util.stream.Collectors.toMap(t -> t.name(), t -> t.instanceStoreGb()));
+      assertTrue(claims.getFirst().instanceTypes().stream().allMatch(t -> catalog.get(t) * 1_000_000_000L > 200L * (1L << 30)),
+          "only types whose instance store holds it: " + claims.getFirst().instanceTypes());
+    } finally {
+      nodeClasses.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"instanceStorePolicy\":null}}");
+      client.pods().resource(pod).delete();
+    }
+  }
+
+  @Test
   void provisioningUsesInFlightClaimsHonoursVolumeZonesAndRecordsOneEventPerReason() {
     // An in-flight claim (no node yet) promised 1 cpu on m5.large or m5.xlarge: about 930m is left on the smaller.
     var inFlight = KubeTestSupport.unique(nodePool);
