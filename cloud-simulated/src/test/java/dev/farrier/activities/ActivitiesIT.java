@@ -315,12 +315,17 @@ class ActivitiesIT extends ClusterIT {
     return client.pods().resource(builder.endSpec().build()).create();
   }
 
+  /** A pending pod of the test's NodePool that asks for {@code ephemeralStorage}. */
+  private Pod podNeedingDisk(String prefix, String ephemeralStorage) {
+    return client.pods().resource(new PodBuilder().withNewMetadata().withName(KubeTestSupport.unique(prefix)).withNamespace("default")
+        .endMetadata().withNewSpec().withNodeSelector(Map.of("intent", nodePool)).addNewContainer().withName("c").withImage("pause")
+        .withNewResources().withRequests(Map.of("cpu", new Quantity("100m"), "ephemeral-storage", new Quantity(ephemeralStorage)))
+        .endResources().endContainer().endSpec().build()).create();
+  }
+
   @Test
   void theNodeClassRootVolumeIsTheEphemeralStorageThePlannerOffers() {
-    var pod = client.pods().resource(new PodBuilder().withNewMetadata().withName(KubeTestSupport.unique("disk")).withNamespace("default")
-        .endMetadata().withNewSpec().withNodeSelector(Map.of("intent", nodePool)).addNewContainer().withName("c").withImage("pause")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity("100m"), "ephemeral-storage", new Quantity("60Gi"))).endResources()
-        .endContainer().endSpec().build()).create();
+    var pod = podNeedingDisk("disk", "60Gi");
     var request = new PlanProvisioningRequest(CLUSTER, "batch-disk", List.of(ref(pod)));
     try {
       var before = planning.planProvisioning(request);
@@ -339,10 +344,7 @@ class ActivitiesIT extends ClusterIT {
   @Test
   void underRaid0TheInstanceStoreIsTheEphemeralStorageThePlannerOffers() {
     // 200Gi is more than any root volume this class is given here (100Gi at most): only an instance store holds it.
-    var pod = client.pods().resource(new PodBuilder().withNewMetadata().withName(KubeTestSupport.unique("raid0")).withNamespace("default")
-        .endMetadata().withNewSpec().withNodeSelector(Map.of("intent", nodePool)).addNewContainer().withName("c").withImage("pause")
-        .withNewResources().withRequests(Map.of("cpu", new Quantity("100m"), "ephemeral-storage", new Quantity("200Gi"))).endResources()
-        .endContainer().endSpec().build()).create();
+    var pod = podNeedingDisk("raid0", "200Gi");
     var request = new PlanProvisioningRequest(CLUSTER, "batch-raid0", List.of(ref(pod)));
     var nodeClasses = client.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(nodeClass);
     try {
