@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
  * AL2023: a MIME multi-part document whose last part is nodeadm's {@code NodeConfig} (cluster, and a kubelet config
  * with max pods, kube/system reserved, eviction thresholds, clusterDNS and registerWithTaints, and
  * {@code --node-labels}; under {@code instanceStorePolicy: RAID0}, {@code instance.localStorage.strategy: RAID0}, which
- * has nodeadm build one array of the instance-store disks for kubelet and containerd), written by Jackson YAML. The user's user data comes first, as its own parts (a NodeConfig
- * of theirs is merged by nodeadm, Farrier's last so cluster fields win), as in Karpenter.
+ * has nodeadm build one array of the instance-store disks for kubelet and containerd), written by Jackson YAML. The
+ * user's user data comes first, as its own parts (a NodeConfig of theirs is merged by nodeadm, Farrier's last so
+ * cluster fields win), as in Karpenter.
  */
 final class Al2023UserData implements UserDataFormat {
   static final String NODE_CONFIG_TYPE = "application/node.eks.aws";

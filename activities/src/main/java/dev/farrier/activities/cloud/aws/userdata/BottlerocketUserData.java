@@ -17,9 +17,10 @@ import java.util.stream.Collectors;
  * eviction settings) replace the user's, and node labels and taints are merged, Farrier's winning per key, as
  * Karpenter does. Under {@code instanceStorePolicy: RAID0}, the bootstrap command {@code 000-mount-instance-storage}
  * (always run, essential) has {@code apiclient ephemeral-storage} make the instance-store disks one array and bind
- * containerd's, kubelet's and the pod logs' directories onto it, replacing a command of that name of the user's, as
- * Karpenter does for images before Bottlerocket 1.46. TOML that does not parse, or a {@code settings.kubernetes} that is not a table, is rejected with a
- * clear message.
+ * containerd's, kubelet's and the pod logs' directories onto it, replacing a command of that name of the user's.
+ * Karpenter names those directories for images before Bottlerocket 1.46 and lets newer ones bind their defaults; the
+ * user data here does not know the image's version, and the named directories work on every version. TOML that does
+ * not parse, or a {@code settings.kubernetes} that is not a table, is rejected with a clear message.
  */
 final class BottlerocketUserData implements UserDataFormat {
   private static final TomlMapper TOML = new TomlMapper();
