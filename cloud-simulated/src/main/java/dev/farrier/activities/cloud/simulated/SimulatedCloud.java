@@ -16,6 +16,7 @@ import dev.farrier.activities.cloud.SecurityGroup;
 import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.Subnet;
 import dev.farrier.activities.cloud.SubnetTerm;
+import dev.farrier.activities.cloud.ZonalSubnets;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.cloud.simulated.StateStore.Change;
 import dev.farrier.activities.crd.ResolvedSubnet;
@@ -46,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * terminated (and still visible for {@link #TERMINATED_VISIBILITY}, as on EC2). Every mutating call is appended to
  * the {@link CloudCallLog}.
  *
- * <p>Subnets and security groups are the cluster's {@link SimulatedNetwork}; instance profiles live in the state
- * file beside the instances.
+ * <p>Subnets and security groups are the cluster's {@link SimulatedNetwork} (with the subnets {@link #addSubnet}
+ * added); a launch takes, in each zone, the node class's subnet with the most free addresses, and an instance holds
+ * one address until it is terminated. Instance profiles live in the state file beside the instances.
  *
  * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors, found only by a launch, as on EC2), {@link #registerForeignInstance} (an instance
  * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile),
@@ -141,10 +143,18 @@ public final class SimulatedCloud implements CloudProvider {
       }
       // As an instant fleet walks its overrides: an exhausted offering is marked and the next one tried.
       Set<OfferingKey> exhausted = new HashSet<>(state.exhaustedOfferings());
+      Map<String, ResolvedSubnet> subnetByZone = ZonalSubnets.choose(request.launch().subnets(), freeAddresses(state, now));
       CloudState marked = state;
       List<CloudCall> calls = new ArrayList<>();
       Optional<OfferingSelection> chosen = Optional.empty();
+      Set<String> zonesWithoutAddresses = new java.util.TreeSet<>();
       for (OfferingSelection candidate : candidates) {
+        String zone = candidate.offering().zone();
+        if (!request.launch().subnets().isEmpty() && !subnetByZone.containsKey(zone)) {
+          // As a fleet whose overrides name no subnet in the zone: its subnets have no free address left.
+          zonesWithoutAddresses.add(zone);
+          continue;
+        }
         if (!exhausted.contains(candidate.key())) {
           chosen = Optional.of(candidate);
           break;
@@ -156,7 +166,8 @@ public final class SimulatedCloud implements CloudProvider {
       if (chosen.isEmpty()) {
         CloudProviderException noCapacity = new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity for "
             + request.instanceTypes() + " in zones " + (request.allowedZones().isEmpty() ? "any" : request.allowedZones())
-            + " as " + request.capacityTypes() + " (" + calls.size() + " offerings found exhausted now, any others already marked unavailable)");
+            + " as " + request.capacityTypes() + " (" + calls.size() + " offerings found exhausted now, any others already marked unavailable"
+            + (zonesWithoutAddresses.isEmpty() ? "" : "; no free IP address in the subnets of " + zonesWithoutAddresses) + ")");
         calls.add(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), noCapacity.kind() + ": " + noCapacity.getMessage()));
         return Change.failAfter(marked == state ? null : marked, calls, noCapacity);
       }
@@ -187,7 +198,7 @@ public final class SimulatedCloud implements CloudProvider {
           null,
           false,
           null,
-          subnetIn(request, selection.offering().zone()),
+          Optional.ofNullable(subnetByZone.get(selection.offering().zone())).map(ResolvedSubnet::id).orElse(null),
           request.launch().securityGroupIds());
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
@@ -197,10 +208,21 @@ public final class SimulatedCloud implements CloudProvider {
     });
   }
 
-  /** As a fleet override names one subnet per zone: the node class's first subnet (by id) in the zone; null without one. */
-  private static String subnetIn(LaunchRequest request, String zone) {
-    return request.launch().subnets().stream().filter(s -> zone.equals(s.zone())).map(ResolvedSubnet::id).sorted().findFirst()
-        .orElse(null);
+  /**
+   * Free addresses by subnet of the VPC: each instance not yet terminated holds one (its primary private IP) in the
+   * subnet it was launched into, and gives it back once terminated, so a small subnet runs out as EC2's would.
+   */
+  private Map<String, Integer> freeAddresses(CloudState state, Instant now) {
+    Map<String, Integer> free = new HashMap<>();
+    subnetsAt(state, now).forEach(s -> free.put(s.id(), s.availableIps()));
+    return free;
+  }
+
+  private List<Subnet> subnetsAt(CloudState state, Instant now) {
+    Map<String, Integer> used = new HashMap<>();
+    state.instances().stream().filter(i -> i.subnetId() != null && !StoredInstance.TERMINATED.equals(stateOf(i, now)))
+        .forEach(i -> used.merge(i.subnetId(), 1, Integer::sum));
+    return network.subnets(state.addedSubnets(), used);
   }
 
   private static Optional<CloudProviderException> invalid(LaunchRequest request) {
@@ -350,7 +372,20 @@ public final class SimulatedCloud implements CloudProvider {
 
   @Override
   public List<Subnet> resolveSubnets(List<SubnetTerm> terms) {
-    return network.resolveSubnets(terms);
+    return SimulatedNetwork.resolveSubnets(terms, subnetsAt(store.read(), config.clock().instant()));
+  }
+
+  /**
+   * Test and sandbox hook: one more subnet in {@code zone} of the cluster's VPC with room for {@code addresses}
+   * instances, tagged {@code tags} (with the discovery tag the shipped selectors find it). Persisted.
+   */
+  public Subnet addSubnet(String zone, int addresses, Map<String, String> tags) {
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      StoredSubnet added = network.added(zone, state.addedSubnets().size() + 1, addresses, tags);
+      return Change.of(state.withAddedSubnet(added), new Subnet(added.id(), zone, added.zoneId(), addresses, added.tags()),
+          call(now, Operation.ADD_SUBNET, "", "", added.id() + " " + zone + " addresses=" + addresses));
+    });
   }
 
   @Override
