@@ -4,7 +4,10 @@ import dev.farrier.model.Resources;
 import java.util.List;
 import java.util.Map;
 
-/** An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words). */
+/**
+ * An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words); {@code facts} are the rest of
+ * what EC2 says about it that Karpenter's labels carry ({@link InstanceTypeLabels}).
+ */
 public record InstanceType(
     String name,
     String arch,
@@ -16,9 +19,23 @@ public record InstanceType(
     int maxEnis,
     int ipv4PerEni,
     boolean bareMetal,
-    List<Offering> offerings) {
+    List<Offering> offerings,
+    InstanceFacts facts) {
   public InstanceType {
     offerings = List.copyOf(offerings);
+    facts = facts == null ? InstanceFacts.UNKNOWN : facts;
+  }
+
+  /** A type with no facts beyond its size (a test's made-up type). */
+  public InstanceType(String name, String arch, int vcpu, long memoryMiB, int gpuCount, String gpuManufacturer, String gpuName,
+      int maxEnis, int ipv4PerEni, boolean bareMetal, List<Offering> offerings) {
+    this(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, offerings, InstanceFacts.UNKNOWN);
+  }
+
+  /** The same type with other offerings (their availability now). */
+  public InstanceType withOfferings(List<Offering> newOfferings) {
+    return new InstanceType(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, newOfferings,
+        facts);
   }
 
   /** The Kubernetes arch label value (amd64, arm64). */

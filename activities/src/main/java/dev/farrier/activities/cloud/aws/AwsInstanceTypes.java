@@ -51,10 +51,8 @@ public final class AwsInstanceTypes {
 
   /** Every type with its offerings; an offering is unavailable while {@link UnavailableOfferings} says so. */
   public List<InstanceType> instanceTypes() {
-    return catalogue().stream().map(t -> new InstanceType(t.name(), t.arch(), t.vcpu(), t.memoryMiB(), t.gpuCount(),
-        t.gpuManufacturer(), t.gpuName(), t.maxEnis(), t.ipv4PerEni(), t.bareMetal(),
-        t.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(),
-            !unavailable.isUnavailable(t.name(), o.zone(), o.capacityType()))).toList())).toList();
+    return catalogue().stream().map(t -> t.withOfferings(t.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(),
+        o.pricePerHour(), !unavailable.isUnavailable(t.name(), o.zone(), o.capacityType()))).toList())).toList();
   }
 
   private synchronized List<InstanceType> catalogue() {
@@ -101,7 +99,7 @@ public final class AwsInstanceTypes {
           gpus == null || gpus.count() == null ? 0 : gpus.count(),
           gpus == null ? "" : String.valueOf(gpus.manufacturer()),
           gpus == null ? "" : String.valueOf(gpus.name()),
-          maxEnis, ipv4, Boolean.TRUE.equals(info.bareMetal()), offerings));
+          maxEnis, ipv4, Boolean.TRUE.equals(info.bareMetal()), offerings, Ec2InstanceFacts.of(info)));
     }
     return List.copyOf(types.values());
   }

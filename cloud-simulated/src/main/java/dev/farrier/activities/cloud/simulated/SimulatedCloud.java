@@ -359,10 +359,9 @@ public final class SimulatedCloud implements CloudProvider {
     if (unavailable.isEmpty()) {
       return catalog.instanceTypes();
     }
-    return catalog.instanceTypes().stream().map(t -> new InstanceType(t.name(), t.arch(), t.vcpu(), t.memoryMiB(),
-        t.gpuCount(), t.gpuManufacturer(), t.gpuName(), t.maxEnis(), t.ipv4PerEni(), t.bareMetal(),
-        t.offerings().stream().map(o -> new Offering(o.zone(), o.capacityType(), o.pricePerHour(),
-            !unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType())))).toList())).toList();
+    return catalog.instanceTypes().stream().map(t -> t.withOfferings(t.offerings().stream().map(o -> new Offering(o.zone(),
+        o.capacityType(), o.pricePerHour(), !unavailable.contains(new OfferingKey(t.name(), o.zone(), o.capacityType())))).toList()))
+        .toList();
   }
 
   @Override

@@ -69,11 +69,11 @@ public final class SimulatedNetwork {
 
   /** The {@code ordinal}-th subnet added in {@code zone}: its id derived from the VPC, zone and ordinal, as the derived ones. */
   StoredSubnet added(String zone, int ordinal, int addresses, Map<String, String> tags) {
-    int index = zones.indexOf(zone);
-    if (index < 0) {
+    String zoneId = zoneId(zone);
+    if (zoneId == null) {
       throw new IllegalArgumentException("zone " + zone + " is not one of " + zones);
     }
-    return new StoredSubnet("subnet-" + hash("subnet/" + vpc + "/" + zone + "/" + ordinal), zone, zoneId(region, index), addresses, tags);
+    return new StoredSubnet("subnet-" + hash("subnet/" + vpc + "/" + zone + "/" + ordinal), zone, zoneId, addresses, tags);
   }
 
   public List<SecurityGroup> securityGroups() {
@@ -89,6 +89,12 @@ public final class SimulatedNetwork {
   public List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms) {
     return securityGroups.stream().filter(g -> terms.stream().anyMatch(t -> t.matches(g))).sorted(Comparator.comparing(SecurityGroup::id))
         .toList();
+  }
+
+  /** The id of one of the region's zones ({@code use1-az1} for us-east-1a); null for a zone not in the region. */
+  public String zoneId(String zone) {
+    int index = zones.indexOf(zone);
+    return index < 0 ? null : zoneId(region, index);
   }
 
   /** A zone id in EC2's shape ({@code use1-az1} for us-east-1's first zone). */
