@@ -131,6 +131,30 @@ class StatusRefresherIT extends ClusterIT {
   }
 
   @Test
+  void aRoleThatDoesNotExistMakesInstanceProfileReadyFalseNamingItUntilTheRoleIsMade(@TempDir Path cloudDir) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
+    var name = KubeTestSupport.unique("no-role");
+    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+        "- tags:\n    karpenter.sh/discovery: " + CLUSTER, "role: KarpenterNodeRole-typo"));
+
+    refresher.refresh();
+
+    var nodeClass = cluster.getNodeClass(name).orElseThrow();
+    var profile = condition(nodeClass, EC2NodeClassStatus.INSTANCE_PROFILE_READY);
+    assertEquals(List.of(Condition.FALSE, "RoleNotFound"), List.of(profile.status(), profile.reason()));
+    assertTrue(profile.message().contains("KarpenterNodeRole-typo") && profile.message().contains("does not exist"), profile.message());
+    var ready = ready(nodeClass);
+    assertEquals(List.of(Condition.FALSE, "RoleNotFound"), List.of(ready.status(), ready.reason()), "so planning launches nothing for it");
+    assertEquals(null, nodeClass.getStatus().instanceProfile());
+    assertTrue(cloud.instanceProfileRole(InstanceProfileNames.managed("us-east-1", CLUSTER, name)).isEmpty(), "no profile made");
+
+    cloud.createRole("KarpenterNodeRole-typo");
+    refresher.refresh();
+    assertEquals(Condition.TRUE, ready(cluster.getNodeClass(name).orElseThrow()).status());
+  }
+
+  @Test
   void eachSelectorThatMatchesNothingIsNamedAndOneFailureDoesNotStopTheOthers(@TempDir Path cloudDir) {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
     var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());

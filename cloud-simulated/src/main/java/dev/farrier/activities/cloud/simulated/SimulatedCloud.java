@@ -12,6 +12,7 @@ import dev.farrier.activities.cloud.InstanceProfileRequest;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.cloud.RoleNotFoundException;
 import dev.farrier.activities.cloud.SecurityGroup;
 import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.Subnet;
@@ -393,10 +394,11 @@ public final class SimulatedCloud implements CloudProvider {
   }
 
   /**
-   * As {@link CloudProvider#resolveInstanceProfile} says, with IAM simulated in the state file: any role name is
-   * taken to exist (the simulated cloud has no roles), and a {@code spec.instanceProfile} must have been
-   * registered ({@link #registerInstanceProfile}) or created from a role. Idempotent: a profile that already holds
-   * the role is found by its deterministic name and nothing is written.
+   * As {@link CloudProvider#resolveInstanceProfile} says, with IAM simulated in the state file: a role must exist
+   * ({@link SimulatedCloudConfig#initialRoles} or {@link #createRole}), else {@link RoleNotFoundException} and nothing
+   * changes, as IAM answers NoSuchEntity; a {@code spec.instanceProfile} must have been registered
+   * ({@link #registerInstanceProfile}) or created from a role. Idempotent: a profile that already holds the role is
+   * found by its deterministic name and nothing is written.
    */
   @Override
   public String resolveInstanceProfile(InstanceProfileRequest request) {
@@ -409,10 +411,14 @@ public final class SimulatedCloud implements CloudProvider {
           .orElseThrow(() -> new CloudProviderException(Kind.NOT_FOUND, "instance profile " + request.instanceProfile()
               + " of EC2NodeClass " + request.nodeClass() + " does not exist"));
     }
+    CloudState read = store.read();
+    if (!roleExists(read, request.role())) {
+      throw new RoleNotFoundException(request.role(), request.nodeClass());
+    }
     String name = InstanceProfileNames.managed(config.region(), request.cluster(), request.nodeClass());
     Map<String, String> tags = Map.of(WellKnown.TAG_OWNER, "farrier", WellKnown.TAG_CLUSTER, request.cluster(),
         WellKnown.TAG_NODECLASS, request.nodeClass());
-    Optional<StoredInstanceProfile> current = store.read().instanceProfile(name);
+    Optional<StoredInstanceProfile> current = read.instanceProfile(name);
     if (current.isPresent() && request.role().equals(current.get().role()) && current.get().tags().equals(tags)) {
       return name;
     }
@@ -432,6 +438,16 @@ public final class SimulatedCloud implements CloudProvider {
       return Change.of(state.withInstanceProfile(profile), name, call(now, Operation.INSTANCE_PROFILE_PUT, "", "",
           name + " role=" + request.role() + (existing.isPresent() ? " (was " + existing.get().role() + ")" : "")));
     });
+  }
+
+  private boolean roleExists(CloudState state, String role) {
+    return config.initialRoles().contains(role) || state.roles().contains(role);
+  }
+
+  /** Test and sandbox hook: IAM gets a role of this name (as {@code aws iam create-role}). Persisted; idempotent. */
+  public void createRole(String role) {
+    store.mutate(state -> state.roles().contains(role) ? Change.unchanged(null, null)
+        : Change.of(state.withRole(role), null, call(config.clock().instant(), Operation.CREATE_ROLE, "", "", role)));
   }
 
   /** Test hook: an instance profile a user made themselves, holding {@code role}, without Farrier's tags. */
