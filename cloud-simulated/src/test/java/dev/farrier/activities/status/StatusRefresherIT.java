@@ -100,6 +100,12 @@ class StatusRefresherIT extends ClusterIT {
         groupTerms.indent(4).stripTrailing(), identity);
   }
 
+  /** An al2023 class whose subnets and security groups are found by the cluster's discovery tag. */
+  private static String discoveredNodeClassYaml(String name, String identity) {
+    return nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+        "- tags:\n    karpenter.sh/discovery: " + CLUSTER, identity);
+  }
+
   @Test
   void everySelectorResolvesIntoStatusWithReadyConditions(@TempDir Path cloudDir) {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
@@ -135,8 +141,7 @@ class StatusRefresherIT extends ClusterIT {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
     var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
     var name = KubeTestSupport.unique("no-role");
-    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
-        "- tags:\n    karpenter.sh/discovery: " + CLUSTER, "role: KarpenterNodeRole-typo"));
+    KubeTestSupport.apply(client, discoveredNodeClassYaml(name, "role: KarpenterNodeRole-typo"));
 
     refresher.refresh();
 
@@ -203,8 +208,7 @@ class StatusRefresherIT extends ClusterIT {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
     var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
     var name = KubeTestSupport.unique("kubelet");
-    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
-        "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+    KubeTestSupport.apply(client, discoveredNodeClassYaml(name,
         "role: KarpenterNodeRole-test\n  kubelet:\n    kubeReserved:\n      memory: \"1e30\""));
 
     refresher.refresh();
