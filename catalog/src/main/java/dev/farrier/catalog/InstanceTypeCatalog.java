@@ -1,6 +1,7 @@
 package dev.farrier.catalog;
 
 import dev.farrier.activities.cloud.CsvResource;
+import dev.farrier.activities.cloud.InstanceFacts;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.aws.OnDemandPrices;
@@ -93,9 +94,13 @@ public final class InstanceTypeCatalog {
       vpcLimits.put(row.get("name"), row);
     }
 
-    Map<String, Long> instanceStoreGb = new HashMap<>();
+    Map<String, Map<String, String>> facts = new HashMap<>();
+    for (Map<String, String> row : CsvResource.read("ec2/instance-facts.csv")) {
+      facts.put(row.get("name"), row);
+    }
+    Map<String, Map<String, String>> storage = new HashMap<>();
     for (Map<String, String> row : CsvResource.read("ec2/instance-storage.csv")) {
-      instanceStoreGb.put(row.get("name"), Long.parseLong(row.get("total_size_gb")));
+      storage.put(row.get("name"), row);
     }
 
     Map<String, InstanceType> types = new TreeMap<>();
@@ -129,10 +134,27 @@ public final class InstanceTypeCatalog {
           maxEnis,
           ipv4PerEni,
           Boolean.parseBoolean(row.get("bare_metal")),
-          instanceStoreGb.getOrDefault(name, 0L),
-          offerings));
+          offerings,
+          facts(row.get("hypervisor"), facts.getOrDefault(name, Map.of()), storage.getOrDefault(name, Map.of()))));
     }
     return new InstanceTypeCatalog(region, new ArrayList<>(types.values()));
+  }
+
+  /**
+   * A type's facts from instance-facts.csv, its hypervisor from instance-types.csv and its instance store from
+   * instance-storage.csv; an empty cell or a missing row is unknown.
+   */
+  private static InstanceFacts facts(String hypervisor, Map<String, String> row, Map<String, String> storage) {
+    return new InstanceFacts(hypervisor, row.get("cpu_manufacturer"), number(row, "sustained_clock_mhz"), number(storage, "total_size_gb"),
+        !storage.isEmpty() && !"unsupported".equals(storage.get("nvme_support")),
+        number(row, "network_bandwidth_mbps"), number(row, "ebs_bandwidth_mbps"), number(row, "gpu_memory_mib"),
+        row.get("accelerator_name"), row.get("accelerator_manufacturer"), number(row, "accelerator_count"),
+        row.getOrDefault("encryption_in_transit", "").isEmpty() ? null : Boolean.parseBoolean(row.get("encryption_in_transit")));
+  }
+
+  private static Integer number(Map<String, String> row, String column) {
+    String value = row.get(column);
+    return value == null || value.isEmpty() ? null : Integer.valueOf(value);
   }
 
   private static Optional<String> architecture(String csvArch) {

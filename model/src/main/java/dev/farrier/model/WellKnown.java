@@ -20,6 +20,23 @@ public final class WellKnown {
   public static final String INSTANCE_SIZE_LABEL = "karpenter.k8s.aws/instance-size";
   public static final String INSTANCE_CPU_LABEL = "karpenter.k8s.aws/instance-cpu";
   public static final String INSTANCE_MEMORY_LABEL = "karpenter.k8s.aws/instance-memory";
+  public static final String INSTANCE_HYPERVISOR_LABEL = "karpenter.k8s.aws/instance-hypervisor";
+  public static final String INSTANCE_CPU_MANUFACTURER_LABEL = "karpenter.k8s.aws/instance-cpu-manufacturer";
+  public static final String INSTANCE_CPU_SUSTAINED_CLOCK_SPEED_MHZ_LABEL = "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz";
+  public static final String INSTANCE_LOCAL_NVME_LABEL = "karpenter.k8s.aws/instance-local-nvme";
+  public static final String INSTANCE_NETWORK_BANDWIDTH_LABEL = "karpenter.k8s.aws/instance-network-bandwidth";
+  public static final String INSTANCE_EBS_BANDWIDTH_LABEL = "karpenter.k8s.aws/instance-ebs-bandwidth";
+  public static final String INSTANCE_GPU_NAME_LABEL = "karpenter.k8s.aws/instance-gpu-name";
+  public static final String INSTANCE_GPU_MANUFACTURER_LABEL = "karpenter.k8s.aws/instance-gpu-manufacturer";
+  public static final String INSTANCE_GPU_COUNT_LABEL = "karpenter.k8s.aws/instance-gpu-count";
+  public static final String INSTANCE_GPU_MEMORY_LABEL = "karpenter.k8s.aws/instance-gpu-memory";
+  public static final String INSTANCE_ACCELERATOR_NAME_LABEL = "karpenter.k8s.aws/instance-accelerator-name";
+  public static final String INSTANCE_ACCELERATOR_MANUFACTURER_LABEL = "karpenter.k8s.aws/instance-accelerator-manufacturer";
+  public static final String INSTANCE_ACCELERATOR_COUNT_LABEL = "karpenter.k8s.aws/instance-accelerator-count";
+  public static final String INSTANCE_CAPABILITY_FLEX_LABEL = "karpenter.k8s.aws/instance-capability-flex";
+  public static final String INSTANCE_ENCRYPTION_IN_TRANSIT_LABEL = "karpenter.k8s.aws/instance-encryption-in-transit-supported";
+  /** The zone's id ({@code use1-az1}), the same zone in every account, unlike its name. */
+  public static final String ZONE_ID_LABEL = "topology.k8s.aws/zone-id";
   public static final String NODECLASS_LABEL = "karpenter.k8s.aws/ec2nodeclass";
 
   public static final String CAPACITY_ON_DEMAND = "on-demand";

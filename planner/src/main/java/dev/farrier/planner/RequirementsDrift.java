@@ -11,8 +11,8 @@ import java.util.Map;
  *
  * <p>One difference, on the safe side: a well-known label ({@link Requirements#isWellKnown}: instance type, offering,
  * NodePool and node class keys) that the claim does not carry is not compared. Farrier records the instance type's
- * labels on the claim at launch, but claims launched before it did, and labels its catalogue has no value for (a
- * requirement on {@code karpenter.k8s.aws/instance-hypervisor}), would otherwise drift every node, and their
+ * labels on the claim at launch, but claims launched before it did, and labels for a fact the cloud does not give (a
+ * requirement on {@code karpenter.k8s.aws/instance-hypervisor} met by a bare-metal node), would otherwise drift every node, and their
  * replacements again.
  */
 final class RequirementsDrift {

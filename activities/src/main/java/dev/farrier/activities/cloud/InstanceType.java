@@ -5,10 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words).
- *
- * @param instanceStoreGb the total size of its instance-store disks in GB (10^9 bytes, EC2's
- *                        {@code InstanceStorageInfo.TotalSizeInGB}); 0 when it has none
+ * An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words); {@code facts} are the rest of
+ * what EC2 says about it that Karpenter's labels carry ({@link InstanceTypeLabels}).
  */
 public record InstanceType(
     String name,
@@ -21,16 +19,42 @@ public record InstanceType(
     int maxEnis,
     int ipv4PerEni,
     boolean bareMetal,
-    long instanceStoreGb,
-    List<Offering> offerings) {
+    List<Offering> offerings,
+    InstanceFacts facts) {
   public InstanceType {
     offerings = List.copyOf(offerings);
+    facts = facts == null ? InstanceFacts.UNKNOWN : facts;
   }
 
-  /** The same type with other offerings (the same offerings marked available or not). */
-  public InstanceType withOfferings(List<Offering> other) {
-    return new InstanceType(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, instanceStoreGb,
-        other);
+  /** A type with no facts beyond its size (a test's made-up type). */
+  public InstanceType(String name, String arch, int vcpu, long memoryMiB, int gpuCount, String gpuManufacturer, String gpuName,
+      int maxEnis, int ipv4PerEni, boolean bareMetal, List<Offering> offerings) {
+    this(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, offerings, InstanceFacts.UNKNOWN);
+  }
+
+  /**
+   * A type whose only fact beyond its size is its instance store (a test's made-up type).
+   *
+   * @param instanceStoreGb the total size of its instance-store disks in GB; 0 when it has none
+   */
+  public InstanceType(String name, String arch, int vcpu, long memoryMiB, int gpuCount, String gpuManufacturer, String gpuName,
+      int maxEnis, int ipv4PerEni, boolean bareMetal, long instanceStoreGb, List<Offering> offerings) {
+    this(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, offerings,
+        InstanceFacts.UNKNOWN.withInstanceStore(instanceStoreGb == 0 ? null : (int) instanceStoreGb, false));
+  }
+
+  /**
+   * The total size of its instance-store disks in GB (10^9 bytes, EC2's {@code InstanceStorageInfo.TotalSizeInGB},
+   * whatever the disks' kind); 0 when it has none. What {@code instanceStorePolicy: RAID0} offers as ephemeral storage.
+   */
+  public long instanceStoreGb() {
+    return facts.instanceStoreGb() == null ? 0 : facts.instanceStoreGb();
+  }
+
+  /** The same type with other offerings (their availability now). */
+  public InstanceType withOfferings(List<Offering> newOfferings) {
+    return new InstanceType(name, arch, vcpu, memoryMiB, gpuCount, gpuManufacturer, gpuName, maxEnis, ipv4PerEni, bareMetal, newOfferings,
+        facts);
   }
 
   /** The Kubernetes arch label value (amd64, arm64). */

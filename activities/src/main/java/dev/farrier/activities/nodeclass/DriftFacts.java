@@ -2,6 +2,7 @@ package dev.farrier.activities.nodeclass;
 
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.InstanceTypeLabels;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassHash;
 import dev.farrier.activities.crd.NodeClaim;
@@ -29,17 +30,21 @@ public final class DriftFacts {
 
   /**
    * The labels Karpenter puts on a launched NodeClaim: the instance type's own (arch, os, type, {@code instance-*}),
-   * the zone and the capacity type. Requirements drift checks them against the NodePool's requirements.
+   * the zone, its id when known (from the subnet the instance was launched into) and the capacity type. Requirements
+   * drift checks them against the NodePool's requirements.
    */
-  public static Map<String, String> launchLabels(Instance instance, Optional<InstanceType> type) {
+  public static Map<String, String> launchLabels(Instance instance, Optional<InstanceType> type, List<ResolvedSubnet> subnets) {
     Map<String, String> labels = new LinkedHashMap<>();
     type.ifPresent(t -> {
-      labels.putAll(InstanceTypeView.standardLabels(t.name(), t.vcpu(), t.memoryMiB()));
+      labels.putAll(InstanceTypeLabels.of(t));
       labels.put(WellKnown.ARCH_LABEL, t.kubernetesArch());
       labels.put(WellKnown.OS_LABEL, "linux");
     });
     labels.put(WellKnown.INSTANCE_TYPE_LABEL, instance.instanceType());
     labels.put(WellKnown.ZONE_LABEL, instance.zone());
+    subnets.stream().filter(s -> instance.zone().equals(s.zone()) && s.zoneID() != null && !s.zoneID().isBlank())
+        .sorted(java.util.Comparator.comparing((ResolvedSubnet s) -> !s.id().equals(instance.subnetId())))
+        .findFirst().ifPresent(s -> labels.put(WellKnown.ZONE_ID_LABEL, s.zoneID()));
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, instance.capacityType());
     return labels;
   }

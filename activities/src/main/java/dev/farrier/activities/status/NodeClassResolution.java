@@ -4,6 +4,7 @@ import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceProfileRequest;
+import dev.farrier.activities.cloud.RoleNotFoundException;
 import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.crd.Condition;
@@ -96,7 +97,8 @@ final class NodeClassResolution {
 
   /**
    * Resolves one part. {@code empty} says the result resolves nothing (False, reason {@code <prefix>NotFound},
-   * {@code emptyMessage}); a permanent cloud error is False with reason {@code <prefix>ResolutionFailed}; a
+   * {@code emptyMessage}); a permanent cloud error is False with reason {@code <prefix>ResolutionFailed} ({@code RoleNotFound}
+   * for a {@code spec.role} that does not exist); a
    * retryable one keeps the previous condition and leaves the field (null) as it is.
    */
   private static <T> Part<T> part(String nodeClass, String type, String prefix, List<Condition> previous, Instant now,
@@ -115,7 +117,8 @@ final class NodeClassResolution {
             .orElse(Condition.of(type, Condition.UNKNOWN, prefix + "Unresolved", e.getMessage(), now));
         return new Part<>(null, kept);
       }
-      return new Part<>(null, Condition.of(type, Condition.FALSE, prefix + "ResolutionFailed", e.getMessage(), now));
+      String reason = e instanceof RoleNotFoundException ? RoleNotFoundException.REASON : prefix + "ResolutionFailed";
+      return new Part<>(null, Condition.of(type, Condition.FALSE, reason, e.getMessage(), now));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.farrier.activities.views;
 
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.InstanceTypeLabels;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.OfferingView;
@@ -34,6 +35,6 @@ public final class InstanceTypeViews {
   public static InstanceTypeView view(InstanceType t, long ephemeralStorageBytes) {
     var capacity = t.capacity(ephemeralStorageBytes);
     var offerings = t.offerings().stream().map(o -> new OfferingView(o.zone(), o.capacityType(), o.pricePerHour(), o.available())).toList();
-    return new InstanceTypeView(t.name(), t.kubernetesArch(), InstanceTypeView.standardLabels(t.name(), t.vcpu(), t.memoryMiB()), capacity, offerings);
+    return new InstanceTypeView(t.name(), t.kubernetesArch(), InstanceTypeLabels.of(t), capacity, offerings);
   }
 }

@@ -100,6 +100,12 @@ class StatusRefresherIT extends ClusterIT {
         groupTerms.indent(4).stripTrailing(), identity);
   }
 
+  /** An al2023 class whose subnets and security groups are found by the cluster's discovery tag. */
+  private static String discoveredNodeClassYaml(String name, String identity) {
+    return nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+        "- tags:\n    karpenter.sh/discovery: " + CLUSTER, identity);
+  }
+
   @Test
   void everySelectorResolvesIntoStatusWithReadyConditions(@TempDir Path cloudDir) {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
@@ -128,6 +134,29 @@ class StatusRefresherIT extends ClusterIT {
     var resolved = cloud.resolveImages(NodeClassImages.terms(nodeClass));
     assertEquals(resolved.stream().collect(Collectors.toMap(Image::kubernetesArch, i -> List.of(i.id()))), NodeClassImages.fromStatus(nodeClass),
         "drift planning reads back per arch what the refresher resolved");
+  }
+
+  @Test
+  void aRoleThatDoesNotExistMakesInstanceProfileReadyFalseNamingItUntilTheRoleIsMade(@TempDir Path cloudDir) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
+    var name = KubeTestSupport.unique("no-role");
+    KubeTestSupport.apply(client, discoveredNodeClassYaml(name, "role: KarpenterNodeRole-typo"));
+
+    refresher.refresh();
+
+    var nodeClass = cluster.getNodeClass(name).orElseThrow();
+    var profile = condition(nodeClass, EC2NodeClassStatus.INSTANCE_PROFILE_READY);
+    assertEquals(List.of(Condition.FALSE, "RoleNotFound"), List.of(profile.status(), profile.reason()));
+    assertTrue(profile.message().contains("KarpenterNodeRole-typo") && profile.message().contains("does not exist"), profile.message());
+    var ready = ready(nodeClass);
+    assertEquals(List.of(Condition.FALSE, "RoleNotFound"), List.of(ready.status(), ready.reason()), "so planning launches nothing for it");
+    assertEquals(null, nodeClass.getStatus().instanceProfile());
+    assertTrue(cloud.instanceProfileRole(InstanceProfileNames.managed("us-east-1", CLUSTER, name)).isEmpty(), "no profile made");
+
+    cloud.createRole("KarpenterNodeRole-typo");
+    refresher.refresh();
+    assertEquals(Condition.TRUE, ready(cluster.getNodeClass(name).orElseThrow()).status());
   }
 
   @Test
@@ -179,8 +208,7 @@ class StatusRefresherIT extends ClusterIT {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
     var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
     var name = KubeTestSupport.unique("kubelet");
-    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@latest", "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
-        "- tags:\n    karpenter.sh/discovery: " + CLUSTER,
+    KubeTestSupport.apply(client, discoveredNodeClassYaml(name,
         "role: KarpenterNodeRole-test\n  kubelet:\n    kubeReserved:\n      memory: \"1e30\""));
 
     refresher.refresh();

@@ -56,7 +56,7 @@ class HostileObjectsSandboxIT {
   private static String nodeClass(String name, String amiTerm, String extra) {
     return """
         {"apiVersion": "karpenter.k8s.aws/v1", "kind": "EC2NodeClass", "metadata": {"name": "%s"},
-         "spec": {"amiSelectorTerms": [%s], "role": "KarpenterNodeRole", %s
+         "spec": {"amiSelectorTerms": [%s], "role": "KarpenterNodeRole-<<CLUSTER>>", %s
            "subnetSelectorTerms": [{"tags": {"karpenter.sh/discovery": "<<CLUSTER>>"}}],
            "securityGroupSelectorTerms": [{"tags": {"karpenter.sh/discovery": "<<CLUSTER>>"}}]}}"""
         .formatted(name, amiTerm, extra);

@@ -16,6 +16,7 @@ import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.aws.userdata.NodeBootstrap;
+import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.activities.cloud.aws.userdata.UserDataFormat;
 import dev.farrier.model.Taint;
 import dev.farrier.model.WellKnown;
@@ -105,7 +106,8 @@ public final class AwsCloudProvider implements CloudProvider {
     }
     NodeClassLaunch nodeClass = request.launch();
     Map<String, InstanceType> types = instanceTypes().stream().collect(Collectors.toMap(InstanceType::name, Function.identity()));
-    FleetPlan planned = FleetPlan.plan(request.instanceTypes(), types, request.capacityTypes(), nodeClass.subnets(),
+    Map<String, Integer> freeAddresses = subnets.freeAddresses(nodeClass.subnets().stream().map(ResolvedSubnet::id).toList());
+    FleetPlan planned = FleetPlan.plan(request.instanceTypes(), types, request.capacityTypes(), nodeClass.subnets(), freeAddresses,
         request.allowedZones(), request.images());
     Map<String, String> templateByType = templatesByType(request, planned, types);
     FleetPlan plan = planned.onlyTypes(templateByType.keySet());

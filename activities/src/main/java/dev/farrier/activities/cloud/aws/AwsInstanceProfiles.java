@@ -5,6 +5,7 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.cloud.InstanceProfileRequest;
+import dev.farrier.activities.cloud.RoleNotFoundException;
 import dev.farrier.model.WellKnown;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,10 @@ public final class AwsInstanceProfiles {
     if (roles.equals(List.of(request.role()))) {
       return name;
     }
+    if (!roles.contains(request.role())) {
+      // Before the old role leaves: a class pointed at a missing role keeps the profile its nodes boot with.
+      requireRole(request);
+    }
     for (String stale : roles) {
       if (!stale.equals(request.role())) {
         aws.iam().removeRoleFromInstanceProfile(b -> b.instanceProfileName(name).roleName(stale));
@@ -81,8 +86,12 @@ public final class AwsInstanceProfiles {
       }
     }
     if (!roles.contains(request.role())) {
-      requireRole(request);
-      aws.iam().addRoleToInstanceProfile(b -> b.instanceProfileName(name).roleName(request.role()));
+      try {
+        aws.iam().addRoleToInstanceProfile(b -> b.instanceProfileName(name).roleName(request.role()));
+      } catch (NoSuchEntityException e) {
+        // The role went away since requireRole looked (IAM answers NoSuchEntity for a missing role here too).
+        throw new RoleNotFoundException(request.role(), request.nodeClass());
+      }
       log.info("instance profile role added profile={} role={} nodeclass={}", name, request.role(), request.nodeClass());
     }
     return name;
@@ -105,8 +114,7 @@ public final class AwsInstanceProfiles {
     try {
       aws.iam().getRole(b -> b.roleName(request.role()));
     } catch (NoSuchEntityException e) {
-      throw new CloudProviderException(Kind.NOT_FOUND, "role " + request.role() + " of EC2NodeClass " + request.nodeClass()
-          + " does not exist");
+      throw new RoleNotFoundException(request.role(), request.nodeClass());
     }
   }
 

@@ -99,10 +99,7 @@ public final class AwsInstanceTypes {
           gpus == null || gpus.count() == null ? 0 : gpus.count(),
           gpus == null ? "" : String.valueOf(gpus.manufacturer()),
           gpus == null ? "" : String.valueOf(gpus.name()),
-          maxEnis, ipv4, Boolean.TRUE.equals(info.bareMetal()),
-          info.instanceStorageInfo() == null || info.instanceStorageInfo().totalSizeInGB() == null ? 0
-              : info.instanceStorageInfo().totalSizeInGB(),
-          offerings));
+          maxEnis, ipv4, Boolean.TRUE.equals(info.bareMetal()), offerings, Ec2InstanceFacts.of(info)));
     }
     return List.copyOf(types.values());
   }

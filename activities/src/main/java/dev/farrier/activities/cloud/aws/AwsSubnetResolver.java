@@ -3,6 +3,7 @@ package dev.farrier.activities.cloud.aws;
 import dev.farrier.activities.cloud.Subnet;
 import dev.farrier.activities.cloud.SubnetTerm;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -40,5 +41,28 @@ public final class AwsSubnetResolver {
       }
     }
     return List.copyOf(found.values());
+  }
+
+  /**
+   * The free IPv4 addresses of each of {@code subnetIds} now (one DescribeSubnets), for the launch to choose per zone
+   * the subnet with the most ({@link dev.farrier.activities.cloud.ZonalSubnets}); a subnet gone since the status loop
+   * resolved it is missing from the answer. Read-only.
+   */
+  public Map<String, Integer> freeAddresses(Collection<String> subnetIds) {
+    Map<String, Integer> free = new TreeMap<>();
+    if (subnetIds.isEmpty()) {
+      return free;
+    }
+    try {
+      aws.ec2().describeSubnetsPaginator(b -> b.filters(Filter.builder().name("subnet-id").values(subnetIds).build())).subnets()
+          .forEach(s -> {
+            if (s.availableIpAddressCount() != null) {
+              free.put(s.subnetId(), s.availableIpAddressCount());
+            }
+          });
+    } catch (AwsServiceException e) {
+      throw AwsCallFailures.translate("DescribeSubnets for the free addresses of " + subnetIds, e);
+    }
+    return free;
   }
 }

@@ -5,6 +5,7 @@ import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.cloud.ZonalSubnets;
 import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
@@ -13,13 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * What one CreateFleet asks for, decided before any call: one capacity type (spot when allowed and offered, as
  * Karpenter prefers it, else on-demand), and at most {@link #MAX_OVERRIDES} (instance type, subnet) overrides over
- * the available offerings in the subnets' zones, cheapest first (ties keep the caller's ranking). Offerings marked
- * unavailable (no capacity recently) are skipped, so the next attempt asks for other pools.
+ * the available offerings in the subnets' zones, cheapest first (ties keep the caller's ranking), each zone through
+ * its subnet with the most free addresses ({@link ZonalSubnets}). Offerings marked unavailable (no capacity recently)
+ * are skipped, so the next attempt asks for other pools.
  */
 public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByArch) {
   /** EC2 Fleet's limit per request is 300; Karpenter asks for at most 60 to keep requests small and fast. */
@@ -34,19 +35,30 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
     imageByArch = Map.copyOf(imageByArch);
   }
 
-  /**
-   * Throws {@link Kind#INVALID_REQUEST} when no ranked type is known, no image fits, or there are no subnets;
-   * {@link Kind#INSUFFICIENT_CAPACITY} when every fitting offering is unavailable.
-   */
+  /** With the subnets' free addresses unknown: each zone through its first subnet by id. */
   public static FleetPlan plan(List<String> rankedTypes, Map<String, InstanceType> types, List<String> capacityTypes,
       List<ResolvedSubnet> subnets, List<String> allowedZones, List<Image> images) {
-    Map<String, ResolvedSubnet> subnetByZone = new TreeMap<>();
-    subnets.stream().sorted(Comparator.comparing(ResolvedSubnet::id))
-        .filter(s -> allowedZones.isEmpty() || allowedZones.contains(s.zone()))
-        .forEach(s -> subnetByZone.putIfAbsent(s.zone(), s));
-    if (subnetByZone.isEmpty()) {
+    return plan(rankedTypes, types, capacityTypes, subnets, Map.of(), allowedZones, images);
+  }
+
+  /**
+   * Throws {@link Kind#INVALID_REQUEST} when no ranked type is known, no image fits, or there are no subnets;
+   * {@link Kind#INSUFFICIENT_CAPACITY} when every fitting offering is unavailable, or every subnet of the allowed
+   * zones has no free address left.
+   *
+   * @param freeAddresses free addresses by subnet id, as DescribeSubnets reported them for this launch
+   */
+  public static FleetPlan plan(List<String> rankedTypes, Map<String, InstanceType> types, List<String> capacityTypes,
+      List<ResolvedSubnet> subnets, Map<String, Integer> freeAddresses, List<String> allowedZones, List<Image> images) {
+    List<ResolvedSubnet> allowed = subnets.stream().filter(s -> allowedZones.isEmpty() || allowedZones.contains(s.zone())).toList();
+    if (allowed.isEmpty()) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "no subnet in the allowed zones " + allowedZones
           + " (subnets: " + subnets.stream().map(s -> s.id() + "@" + s.zone()).toList() + ")");
+    }
+    Map<String, ResolvedSubnet> subnetByZone = ZonalSubnets.choose(allowed, freeAddresses);
+    if (subnetByZone.isEmpty()) {
+      throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no free IP address left in any subnet of the allowed zones "
+          + allowed.stream().map(s -> s.id() + "@" + s.zone()).toList());
     }
     Map<String, Image> imageByArch = new LinkedHashMap<>();
     images.stream().sorted(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())

@@ -1,6 +1,7 @@
 package dev.farrier.activities.cloud.aws;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.cloud.InstanceProfileRequest;
+import dev.farrier.activities.cloud.RoleNotFoundException;
 import dev.farrier.model.WellKnown;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +69,26 @@ class AwsInstanceProfilesIT extends MotoIT {
     var e = assertThrows(CloudProviderException.class,
         () -> profiles.resolve(InstanceProfileRequest.ofRole(cluster, "default", "no-such-role-" + cluster)));
     assertEquals(Kind.NOT_FOUND, e.kind());
+    assertEquals("no-such-role-" + cluster, assertInstanceOf(RoleNotFoundException.class, e).role());
     assertTrue(e.getMessage().contains("no-such-role-" + cluster), e.getMessage());
     assertThrows(NoSuchEntityException.class, () -> profile(InstanceProfileNames.managed(REGION, cluster, "default")));
+  }
+
+  /** IAM's own answer to a missing role is NoSuchEntity; a class moved to one keeps the profile its nodes boot with. */
+  @Test
+  void aClassMovedToAMissingRoleKeepsItsProfilesRoleAndGetsRoleNotFound() {
+    String cluster = unique("farrier-iam");
+    String role = unique("KarpenterNodeRole");
+    aws.iam().createRole(b -> b.roleName(role).assumeRolePolicyDocument("{}"));
+    String name = profiles.resolve(InstanceProfileRequest.ofRole(cluster, "default", role));
+    assertThrows(NoSuchEntityException.class,
+        () -> aws.iam().addRoleToInstanceProfile(b -> b.instanceProfileName(name).roleName("no-such-role-" + cluster)));
+
+    var e = assertThrows(RoleNotFoundException.class,
+        () -> profiles.resolve(InstanceProfileRequest.ofRole(cluster, "default", "no-such-role-" + cluster)));
+    assertEquals(RoleNotFoundException.REASON, "RoleNotFound");
+    assertTrue(e.getMessage().contains("no-such-role-" + cluster), e.getMessage());
+    assertEquals(List.of(role), profile(name).roles().stream().map(Role::roleName).toList());
   }
 
   @Test

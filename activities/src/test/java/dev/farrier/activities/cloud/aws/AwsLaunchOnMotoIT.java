@@ -323,4 +323,20 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertEquals(2, m5.vcpu());
     assertEquals(8192, m5.memoryMiB());
   }
+
+  /** The facts behind Karpenter's other instance labels come from DescribeInstanceTypes, as the simulated cloud's CSV has them. */
+  @Test
+  void instanceTypeFactsComeFromDescribeInstanceTypes() {
+    var types = provider.instanceTypes();
+    var g4dn = types.stream().filter(t -> t.name().equals("g4dn.8xlarge")).findFirst().orElseThrow();
+    var labels = dev.farrier.activities.cloud.InstanceTypeLabels.of(g4dn);
+    assertEquals(List.of("nitro", "intel", "2500", "900", "50000", "9500", "t4", "nvidia", "1", "16384", "true"), List.of(
+        WellKnown.INSTANCE_HYPERVISOR_LABEL, WellKnown.INSTANCE_CPU_MANUFACTURER_LABEL, WellKnown.INSTANCE_CPU_SUSTAINED_CLOCK_SPEED_MHZ_LABEL,
+        WellKnown.INSTANCE_LOCAL_NVME_LABEL, WellKnown.INSTANCE_NETWORK_BANDWIDTH_LABEL, WellKnown.INSTANCE_EBS_BANDWIDTH_LABEL,
+        WellKnown.INSTANCE_GPU_NAME_LABEL, WellKnown.INSTANCE_GPU_MANUFACTURER_LABEL, WellKnown.INSTANCE_GPU_COUNT_LABEL,
+        WellKnown.INSTANCE_GPU_MEMORY_LABEL, WellKnown.INSTANCE_ENCRYPTION_IN_TRANSIT_LABEL).stream().map(labels::get).toList());
+    var inf2 = types.stream().filter(t -> t.name().equals("inf2.xlarge")).findFirst().orElseThrow();
+    assertEquals(List.of("Inferentia2", "AWS", 1), List.of(inf2.facts().acceleratorName(), inf2.facts().acceleratorManufacturer(),
+        inf2.facts().acceleratorCount()));
+  }
 }

@@ -58,6 +58,21 @@ class FleetPlanTest {
   }
 
   @Test
+  void eachZoneUsesItsSubnetWithTheMostFreeAddressesAndNeverAnExhaustedOne() {
+    var emptier = FleetPlan.plan(List.of("m5.large"), TYPES, List.of("on-demand"), SUBNETS, Map.of("subnet-a", 10, "subnet-a2", 900,
+        "subnet-b", 5), List.of(), IMAGES);
+    assertEquals(List.of("subnet-a2", "subnet-b"), emptier.overrides().stream().map(FleetPlan.Override::subnetId).sorted().toList());
+
+    var bExhausted = FleetPlan.plan(List.of("m5.large"), TYPES, List.of("on-demand"), SUBNETS, Map.of("subnet-b", 0), List.of(), IMAGES);
+    assertEquals(List.of("subnet-a"), bExhausted.overrides().stream().map(FleetPlan.Override::subnetId).toList(),
+        "unknown counts rank after known ones, ties by id; the exhausted zone drops out");
+
+    var none = assertThrows(CloudProviderException.class, () -> FleetPlan.plan(List.of("m5.large"), TYPES, List.of("on-demand"), SUBNETS,
+        Map.of("subnet-a", 0, "subnet-a2", 0), List.of("us-east-1a"), IMAGES));
+    assertEquals(CloudProviderException.Kind.INSUFFICIENT_CAPACITY, none.kind());
+  }
+
+  @Test
   void noAvailableOfferingIsInsufficientCapacityAndNoFittingTypeIsInvalid() {
     var m5 = TYPES.get("m5.large");
     var allGone = m5.withOfferings(

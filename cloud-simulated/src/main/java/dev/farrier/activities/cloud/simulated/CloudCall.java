@@ -40,8 +40,12 @@ public record CloudCall(Instant time, Operation operation, String instanceId, St
      * refused to touch a profile of that name without Farrier's tags (detail says which).
      */
     INSTANCE_PROFILE_PUT,
+    /** a test or the sandbox created an IAM role. */
+    CREATE_ROLE,
     /** a test registered an instance profile of its own (what a user's {@code spec.instanceProfile} names). */
     REGISTER_INSTANCE_PROFILE,
+    /** a test or the sandbox added a subnet to the cluster's VPC. */
+    ADD_SUBNET,
     /** a test or the sandbox injected an API fault (throttling, server errors, slow calls) or cleared them. */
     INJECT_FAULT,
     /** an API call failed (throttling, server error) or answered late because of an injected fault. */

@@ -22,15 +22,19 @@ import java.util.Optional;
  *                              found them exhausted, each until a time
  * @param faults                API faults injected by tests and the sandbox ({@link SimulatedCloud#injectFault}), each
  *                              until a time; persisted, so the worker's process sees the sandbox's switches
+ * @param addedSubnets          subnets added to the cluster's VPC by {@link SimulatedCloud#addSubnet}, beside the one per
+ *                              zone {@link SimulatedNetwork} derives
+ * @param roles                 IAM roles made by {@link SimulatedCloud#createRole}, beside the configured ones
  */
 record CloudState(int network, long launches, List<StoredInstance> instances,
     @JsonAlias("unavailableOfferings") List<OfferingKey> exhaustedOfferings,
-    List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil, List<InjectedFault> faults) {
+    List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil, List<InjectedFault> faults,
+    List<StoredSubnet> addedSubnets, List<String> roles) {
   /** An offering taken out for a while (a spot interruption, a launch that found no capacity). */
   record UnavailableOffering(OfferingKey offering, Instant until, String reason) {}
 
   static CloudState initial(int network) {
-    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of(), List.of());
+    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
   CloudState {
@@ -39,6 +43,8 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     instanceProfiles = instanceProfiles == null ? List.of() : List.copyOf(instanceProfiles);
     unavailableUntil = unavailableUntil == null ? List.of() : List.copyOf(unavailableUntil);
     faults = faults == null ? List.of() : List.copyOf(faults);
+    addedSubnets = addedSubnets == null ? List.of() : List.copyOf(addedSubnets);
+    roles = roles == null ? List.of() : List.copyOf(roles);
   }
 
   /** Offerings marked unavailable whose marks have not expired at {@code now}: what the cloud reports. */
@@ -50,7 +56,7 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     List<UnavailableOffering> next = new ArrayList<>(unavailableUntil.stream()
         .filter(u -> !u.offering().equals(offering) && now.isBefore(u.until())).toList());
     next.add(new UnavailableOffering(offering, until, reason));
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next, faults);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next, faults, addedSubnets, roles);
   }
 
   Optional<StoredInstanceProfile> instanceProfile(String name) {
@@ -60,28 +66,28 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
   CloudState withInstanceProfile(StoredInstanceProfile profile) {
     List<StoredInstanceProfile> next = new ArrayList<>(instanceProfiles.stream().filter(p -> !p.name().equals(profile.name())).toList());
     next.add(profile);
-    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil, faults);
+    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil, faults, addedSubnets, roles);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
+    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
   }
 
   CloudState withOfferingExhausted(OfferingKey offering, boolean exhausted) {
@@ -90,7 +96,7 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     if (exhausted) {
       next.add(offering);
     }
-    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil, faults);
+    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
   }
 
   /** The faults in force at {@code now} for an EC2 API operation (or for every one, {@code *}). */
@@ -99,11 +105,25 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
   }
 
   CloudState withFaults(List<InjectedFault> next) {
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, next);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, next, addedSubnets, roles);
   }
 
   CloudState withoutUnavailable(List<OfferingKey> offerings) {
     return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles,
-        unavailableUntil.stream().filter(u -> !offerings.contains(u.offering())).toList(), faults);
+        unavailableUntil.stream().filter(u -> !offerings.contains(u.offering())).toList(), faults, addedSubnets, roles);
+  }
+
+  CloudState withAddedSubnet(StoredSubnet subnet) {
+    List<StoredSubnet> next = new ArrayList<>(addedSubnets);
+    next.add(subnet);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, next, roles);
+  }
+
+  CloudState withRole(String role) {
+    List<String> next = new ArrayList<>(roles);
+    if (!next.contains(role)) {
+      next.add(role);
+    }
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, next);
   }
 }

@@ -13,11 +13,13 @@ import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.Offering;
+import dev.farrier.activities.cloud.RoleNotFoundException;
 import dev.farrier.activities.cloud.SecurityGroup;
 import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.Subnet;
 import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
+import dev.farrier.activities.cloud.ZonalSubnets;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import dev.farrier.activities.cloud.simulated.StateStore.Change;
 import dev.farrier.activities.crd.ResolvedSubnet;
@@ -48,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * terminated (and still visible for {@link #TERMINATED_VISIBILITY}, as on EC2). Every mutating call is appended to
  * the {@link CloudCallLog}.
  *
- * <p>Subnets and security groups are the cluster's {@link SimulatedNetwork}; instance profiles live in the state
- * file beside the instances.
+ * <p>Subnets and security groups are the cluster's {@link SimulatedNetwork} (with the subnets {@link #addSubnet}
+ * added); a launch takes, in each zone, the node class's subnet with the most free addresses, and an instance holds
+ * one address until it is terminated. Instance profiles live in the state file beside the instances.
  *
  * <p>Test hooks: {@link #setOfferingAvailable} (capacity errors, found only by a launch, as on EC2), {@link #registerForeignInstance} (an instance
  * Farrier must never terminate), {@link #registerInstanceProfile} (a user's own instance profile),
@@ -143,10 +146,18 @@ public final class SimulatedCloud implements CloudProvider {
       }
       // As an instant fleet walks its overrides: an exhausted offering is marked and the next one tried.
       Set<OfferingKey> exhausted = new HashSet<>(state.exhaustedOfferings());
+      Map<String, ResolvedSubnet> subnetByZone = ZonalSubnets.choose(request.launch().subnets(), freeAddresses(state, now));
       CloudState marked = state;
       List<CloudCall> calls = new ArrayList<>();
       Optional<OfferingSelection> chosen = Optional.empty();
+      Set<String> zonesWithoutAddresses = new java.util.TreeSet<>();
       for (OfferingSelection candidate : candidates) {
+        String zone = candidate.offering().zone();
+        if (!request.launch().subnets().isEmpty() && !subnetByZone.containsKey(zone)) {
+          // As a fleet whose overrides name no subnet in the zone: its subnets have no free address left.
+          zonesWithoutAddresses.add(zone);
+          continue;
+        }
         if (!exhausted.contains(candidate.key())) {
           chosen = Optional.of(candidate);
           break;
@@ -158,7 +169,8 @@ public final class SimulatedCloud implements CloudProvider {
       if (chosen.isEmpty()) {
         CloudProviderException noCapacity = new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity for "
             + request.instanceTypes() + " in zones " + (request.allowedZones().isEmpty() ? "any" : request.allowedZones())
-            + " as " + request.capacityTypes() + " (" + calls.size() + " offerings found exhausted now, any others already marked unavailable)");
+            + " as " + request.capacityTypes() + " (" + calls.size() + " offerings found exhausted now, any others already marked unavailable"
+            + (zonesWithoutAddresses.isEmpty() ? "" : "; no free IP address in the subnets of " + zonesWithoutAddresses) + ")");
         calls.add(call(now, Operation.CREATE_FAILED, "", request.nodeClaim(), noCapacity.kind() + ": " + noCapacity.getMessage()));
         return Change.failAfter(marked == state ? null : marked, calls, noCapacity);
       }
@@ -189,7 +201,7 @@ public final class SimulatedCloud implements CloudProvider {
           null,
           false,
           null,
-          subnetIn(request, selection.offering().zone()),
+          Optional.ofNullable(subnetByZone.get(selection.offering().zone())).map(ResolvedSubnet::id).orElse(null),
           request.launch().securityGroupIds(),
           request.launch().instanceStorePolicy());
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
@@ -200,10 +212,21 @@ public final class SimulatedCloud implements CloudProvider {
     });
   }
 
-  /** As a fleet override names one subnet per zone: the node class's first subnet (by id) in the zone; null without one. */
-  private static String subnetIn(LaunchRequest request, String zone) {
-    return request.launch().subnets().stream().filter(s -> zone.equals(s.zone())).map(ResolvedSubnet::id).sorted().findFirst()
-        .orElse(null);
+  /**
+   * Free addresses by subnet of the VPC: each instance not yet terminated holds one (its primary private IP) in the
+   * subnet it was launched into, and gives it back once terminated, so a small subnet runs out as EC2's would.
+   */
+  private Map<String, Integer> freeAddresses(CloudState state, Instant now) {
+    Map<String, Integer> free = new HashMap<>();
+    subnetsAt(state, now).forEach(s -> free.put(s.id(), s.availableIps()));
+    return free;
+  }
+
+  private List<Subnet> subnetsAt(CloudState state, Instant now) {
+    Map<String, Integer> used = new HashMap<>();
+    state.instances().stream().filter(i -> i.subnetId() != null && !StoredInstance.TERMINATED.equals(stateOf(i, now)))
+        .forEach(i -> used.merge(i.subnetId(), 1, Integer::sum));
+    return network.subnets(state.addedSubnets(), used);
   }
 
   private static Optional<CloudProviderException> invalid(LaunchRequest request) {
@@ -352,7 +375,20 @@ public final class SimulatedCloud implements CloudProvider {
 
   @Override
   public List<Subnet> resolveSubnets(List<SubnetTerm> terms) {
-    return network.resolveSubnets(terms);
+    return SimulatedNetwork.resolveSubnets(terms, subnetsAt(store.read(), config.clock().instant()));
+  }
+
+  /**
+   * Test and sandbox hook: one more subnet in {@code zone} of the cluster's VPC with room for {@code addresses}
+   * instances, tagged {@code tags} (with the discovery tag the shipped selectors find it). Persisted.
+   */
+  public Subnet addSubnet(String zone, int addresses, Map<String, String> tags) {
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      StoredSubnet added = network.added(zone, state.addedSubnets().size() + 1, addresses, tags);
+      return Change.of(state.withAddedSubnet(added), new Subnet(added.id(), zone, added.zoneId(), addresses, added.tags()),
+          call(now, Operation.ADD_SUBNET, "", "", added.id() + " " + zone + " addresses=" + addresses));
+    });
   }
 
   @Override
@@ -361,10 +397,11 @@ public final class SimulatedCloud implements CloudProvider {
   }
 
   /**
-   * As {@link CloudProvider#resolveInstanceProfile} says, with IAM simulated in the state file: any role name is
-   * taken to exist (the simulated cloud has no roles), and a {@code spec.instanceProfile} must have been
-   * registered ({@link #registerInstanceProfile}) or created from a role. Idempotent: a profile that already holds
-   * the role is found by its deterministic name and nothing is written.
+   * As {@link CloudProvider#resolveInstanceProfile} says, with IAM simulated in the state file: a role must exist
+   * ({@link SimulatedCloudConfig#initialRoles} or {@link #createRole}), else {@link RoleNotFoundException} and nothing
+   * changes, as IAM answers NoSuchEntity; a {@code spec.instanceProfile} must have been registered
+   * ({@link #registerInstanceProfile}) or created from a role. Idempotent: a profile that already holds the role is
+   * found by its deterministic name and nothing is written.
    */
   @Override
   public String resolveInstanceProfile(InstanceProfileRequest request) {
@@ -377,10 +414,14 @@ public final class SimulatedCloud implements CloudProvider {
           .orElseThrow(() -> new CloudProviderException(Kind.NOT_FOUND, "instance profile " + request.instanceProfile()
               + " of EC2NodeClass " + request.nodeClass() + " does not exist"));
     }
+    CloudState read = store.read();
+    if (!roleExists(read, request.role())) {
+      throw new RoleNotFoundException(request.role(), request.nodeClass());
+    }
     String name = InstanceProfileNames.managed(config.region(), request.cluster(), request.nodeClass());
     Map<String, String> tags = Map.of(WellKnown.TAG_OWNER, "farrier", WellKnown.TAG_CLUSTER, request.cluster(),
         WellKnown.TAG_NODECLASS, request.nodeClass());
-    Optional<StoredInstanceProfile> current = store.read().instanceProfile(name);
+    Optional<StoredInstanceProfile> current = read.instanceProfile(name);
     if (current.isPresent() && request.role().equals(current.get().role()) && current.get().tags().equals(tags)) {
       return name;
     }
@@ -400,6 +441,16 @@ public final class SimulatedCloud implements CloudProvider {
       return Change.of(state.withInstanceProfile(profile), name, call(now, Operation.INSTANCE_PROFILE_PUT, "", "",
           name + " role=" + request.role() + (existing.isPresent() ? " (was " + existing.get().role() + ")" : "")));
     });
+  }
+
+  private boolean roleExists(CloudState state, String role) {
+    return config.initialRoles().contains(role) || state.roles().contains(role);
+  }
+
+  /** Test and sandbox hook: IAM gets a role of this name (as {@code aws iam create-role}). Persisted; idempotent. */
+  public void createRole(String role) {
+    store.mutate(state -> state.roles().contains(role) ? Change.unchanged(null, null)
+        : Change.of(state.withRole(role), null, call(config.clock().instant(), Operation.CREATE_ROLE, "", "", role)));
   }
 
   /** Test hook: an instance profile a user made themselves, holding {@code role}, without Farrier's tags. */

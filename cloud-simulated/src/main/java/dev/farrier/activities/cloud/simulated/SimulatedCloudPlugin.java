@@ -34,7 +34,9 @@ public final class SimulatedCloudPlugin implements CloudPlugin {
     var cloud = new SimulatedCloud(new SimulatedCloudConfig(settings.clusterName(), Path.of(stateDir), settings.region(),
         properties.get("farrier.simulated.kubernetes-version", String.class).orElse("1.35"),
         properties.get("farrier.simulated.boot-delay", Duration.class).orElse(Duration.ofSeconds(2)),
-        properties.get("farrier.simulated.terminate-delay", Duration.class).orElse(Duration.ofSeconds(2)), Clock.systemUTC()));
+        properties.get("farrier.simulated.terminate-delay", Duration.class).orElse(Duration.ofSeconds(2)), Clock.systemUTC(),
+        properties.get("farrier.simulated.iam-roles", String.class).filter(s -> !s.isBlank())
+            .map(s -> java.util.Set.of(s.split("\\s*,\\s*"))).orElse(null)));
     var kubeletKubeconfig = properties.get("farrier.simulated.kubelet-kubeconfig", String.class).filter(s -> !s.isBlank());
     var kubeletClient = kubeletKubeconfig.map(p -> ClientsFactory.client(Path.of(p), "farrier.simulated.kubelet-kubeconfig")).orElse(null);
     var kubelet = new SimulatedKubelet(kubeletClient == null ? kube : kubeletClient, cloud);

@@ -141,7 +141,8 @@ public final class SimulatedKubelet implements AutoCloseable {
     if (type.isEmpty()) {
       return Registration.UNKNOWN_TYPE;
     }
-    Node node = SimulatedNodes.node(instance, type.get(), cloud.amis().findById(instance.instance().imageId()), cloud.config().region());
+    Node node = SimulatedNodes.node(instance, type.get(), cloud.amis().findById(instance.instance().imageId()), cloud.config().region(),
+        cloud.network().zoneId(instance.instance().zone()));
     String name = node.getMetadata().getName();
     Node created;
     try {

@@ -25,11 +25,16 @@ public final class SimulatedNetwork {
   /** Free addresses EC2 reports for an empty /19 (8192 minus the 5 AWS reserves). */
   static final int AVAILABLE_IPS = 8187;
 
+  private final String region;
+  private final List<String> zones;
+  private final String vpc;
   private final List<Subnet> subnets;
   private final List<SecurityGroup> securityGroups;
 
   public SimulatedNetwork(String cluster, String region, List<String> zones) {
-    String vpc = "vpc-" + hash("vpc/" + region + "/" + cluster);
+    this.region = region;
+    this.zones = List.copyOf(zones);
+    this.vpc = "vpc-" + hash("vpc/" + region + "/" + cluster);
     List<Subnet> made = new ArrayList<>();
     for (int i = 0; i < zones.size(); i++) {
       String zone = zones.get(i);
@@ -46,23 +51,50 @@ public final class SimulatedNetwork {
         new SecurityGroup("sg-" + hash("sg/" + vpc + "/" + extraName), extraName, Map.of("Name", extraName)));
   }
 
+  /** The subnet per zone the network derives, each empty ({@link #AVAILABLE_IPS} free). */
   public List<Subnet> subnets() {
     return subnets;
+  }
+
+  /**
+   * Every subnet of the VPC, the derived ones and {@code added}, sorted by id, each with its free addresses: its size
+   * less the addresses {@code used} holds (by subnet id).
+   */
+  List<Subnet> subnets(List<StoredSubnet> added, Map<String, Integer> used) {
+    List<Subnet> all = new ArrayList<>(subnets);
+    added.forEach(s -> all.add(new Subnet(s.id(), s.zone(), s.zoneId(), s.addresses(), s.tags())));
+    return all.stream().map(s -> new Subnet(s.id(), s.zone(), s.zoneId(), Math.max(0, s.availableIps() - used.getOrDefault(s.id(), 0)),
+        s.tags())).sorted(Comparator.comparing(Subnet::id)).toList();
+  }
+
+  /** The {@code ordinal}-th subnet added in {@code zone}: its id derived from the VPC, zone and ordinal, as the derived ones. */
+  StoredSubnet added(String zone, int ordinal, int addresses, Map<String, String> tags) {
+    String zoneId = zoneId(zone);
+    if (zoneId == null) {
+      throw new IllegalArgumentException("zone " + zone + " is not one of " + zones);
+    }
+    return new StoredSubnet("subnet-" + hash("subnet/" + vpc + "/" + zone + "/" + ordinal), zone, zoneId, addresses, tags);
   }
 
   public List<SecurityGroup> securityGroups() {
     return securityGroups;
   }
 
-  /** Terms ORed, each subnet once, sorted by id. */
-  public List<Subnet> resolveSubnets(List<SubnetTerm> terms) {
-    return subnets.stream().filter(s -> terms.stream().anyMatch(t -> t.matches(s.id(), s.tags()))).toList();
+  /** Of {@code candidates} (sorted by id), those any term matches, each once, in order. */
+  static List<Subnet> resolveSubnets(List<SubnetTerm> terms, List<Subnet> candidates) {
+    return candidates.stream().filter(s -> terms.stream().anyMatch(t -> t.matches(s.id(), s.tags()))).toList();
   }
 
   /** Terms ORed, each group once, sorted by id. */
   public List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms) {
     return securityGroups.stream().filter(g -> terms.stream().anyMatch(t -> t.matches(g))).sorted(Comparator.comparing(SecurityGroup::id))
         .toList();
+  }
+
+  /** The id of one of the region's zones ({@code use1-az1} for us-east-1a); null for a zone not in the region. */
+  public String zoneId(String zone) {
+    int index = zones.indexOf(zone);
+    return index < 0 ? null : zoneId(region, index);
   }
 
   /** A zone id in EC2's shape ({@code use1-az1} for us-east-1's first zone). */

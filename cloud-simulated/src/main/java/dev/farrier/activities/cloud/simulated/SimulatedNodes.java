@@ -4,6 +4,7 @@ import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeName;
+import dev.farrier.activities.cloud.InstanceTypeLabels;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.model.Taint;
 import dev.farrier.model.WellKnown;
@@ -27,7 +28,8 @@ final class SimulatedNodes {
 
   private SimulatedNodes() {}
 
-  static Node node(SimulatedInstance simulated, InstanceType type, Optional<Image> image, String region) {
+  /** @param zoneId the id of the instance's zone, which EKS's cloud controller labels a node with */
+  static Node node(SimulatedInstance simulated, InstanceType type, Optional<Image> image, String region, String zoneId) {
     Instance instance = simulated.instance();
     String name = instance.privateDnsName();
     InstanceTypeName typeName = InstanceTypeName.parse(type.name());
@@ -39,12 +41,10 @@ final class SimulatedNodes {
     labels.put(WellKnown.ZONE_LABEL, instance.zone());
     labels.put(WellKnown.REGION_LABEL, region);
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, instance.capacityType());
+    labels.putAll(InstanceTypeLabels.of(type));
     labels.put(WellKnown.INSTANCE_CATEGORY_LABEL, typeName.category());
-    labels.put(WellKnown.INSTANCE_FAMILY_LABEL, typeName.family());
     labels.put(WellKnown.INSTANCE_GENERATION_LABEL, typeName.generation());
-    labels.put(WellKnown.INSTANCE_SIZE_LABEL, typeName.size());
-    labels.put(WellKnown.INSTANCE_CPU_LABEL, Integer.toString(type.vcpu()));
-    labels.put(WellKnown.INSTANCE_MEMORY_LABEL, Long.toString(type.memoryMiB()));
+    labels.put(WellKnown.ZONE_ID_LABEL, zoneId);
     return new NodeBuilder()
         .withNewMetadata()
             .withName(name)

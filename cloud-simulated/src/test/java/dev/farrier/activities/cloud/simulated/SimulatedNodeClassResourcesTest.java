@@ -8,6 +8,7 @@ import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.InstanceProfileNames;
 import dev.farrier.activities.cloud.InstanceProfileRequest;
+import dev.farrier.activities.cloud.RoleNotFoundException;
 import dev.farrier.activities.cloud.SecurityGroup;
 import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.Subnet;
@@ -60,6 +61,26 @@ class SimulatedNodeClassResourcesTest {
   }
 
   @Test
+  void aRoleTheAccountLacksIsRoleNotFoundAndMakesNoProfileUntilCreatedOrConfigured() {
+    var cloud = cloud("prod");
+    var missing = InstanceProfileRequest.ofRole("prod", "default", "KarpenterNodeRole-typo");
+    var e = assertThrows(RoleNotFoundException.class, () -> cloud.resolveInstanceProfile(missing));
+    assertEquals(List.of(Kind.NOT_FOUND, "KarpenterNodeRole-typo"), List.of(e.kind(), e.role()));
+    assertTrue(e.getMessage().contains("KarpenterNodeRole-typo") && e.getMessage().contains("default"), e.getMessage());
+    assertTrue(cloud.instanceProfileRole(InstanceProfileNames.managed("us-east-1", "prod", "default")).isEmpty());
+
+    cloud.createRole("KarpenterNodeRole-typo");
+    assertEquals("KarpenterNodeRole-typo", cloud("prod").instanceProfileRole(cloud("prod").resolveInstanceProfile(missing)).orElseThrow(),
+        "another process sees the role");
+
+    var configured = new SimulatedCloud(SimulatedCloudConfig.defaults(stateDir.resolve("other")).withCluster("prod")
+        .withIamRoles(java.util.Set.of("NodeRole")));
+    assertThrows(RoleNotFoundException.class, () -> configured.resolveInstanceProfile(
+        InstanceProfileRequest.ofRole("prod", "default", "KarpenterNodeRole-prod")), "only the configured roles exist");
+    configured.resolveInstanceProfile(InstanceProfileRequest.ofRole("prod", "default", "NodeRole"));
+  }
+
+  @Test
   void roleGetsAManagedProfileCreatedOnceRecordedInStateAndSwappedWhenTheRoleChanges() {
     var cloud = cloud("prod");
     var request = InstanceProfileRequest.ofRole("prod", "default", "KarpenterNodeRole-prod");
@@ -71,6 +92,7 @@ class SimulatedNodeClassResourcesTest {
         cloud.instanceProfileTags(name).orElseThrow());
     assertEquals(1, cloud.calls().read().stream().filter(c -> c.operation() == Operation.INSTANCE_PROFILE_PUT).count(), "created once");
 
+    cloud.createRole("OtherRole");
     cloud.resolveInstanceProfile(InstanceProfileRequest.ofRole("prod", "default", "OtherRole"));
     assertEquals("OtherRole", cloud.instanceProfileRole(name).orElseThrow());
   }

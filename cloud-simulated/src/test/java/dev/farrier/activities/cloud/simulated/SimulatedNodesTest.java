@@ -1,6 +1,7 @@
 package dev.farrier.activities.cloud.simulated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
@@ -14,10 +15,34 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class SimulatedNodesTest {
+  @org.junit.jupiter.api.io.TempDir
+  java.nio.file.Path stateDir;
+
   private static final InstanceTypeCatalog CATALOG = InstanceTypeCatalog.load("us-east-1");
+
+  @Test
+  void aLaunchedNodeCarriesItsTypesAwsLabelsAndItsZoneId() {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(stateDir));
+    InstanceType type = CATALOG.find("g4dn.xlarge").orElseThrow();
+    Instance instance = new Instance("i-0gpu", "aws:///us-east-1a/i-0gpu", type.name(), "us-east-1a", "on-demand", "ami-1",
+        "running", "ip-10-2-0-8.ec2.internal", 0.5, Map.of(), Instant.parse("2026-01-05T10:00:00Z"), "subnet-a", List.of("sg-node"));
+    SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.8", Map.of(), List.of(), false);
+
+    Map<String, String> labels = SimulatedNodes.node(simulated, type, Optional.empty(), "us-east-1",
+        cloud.network().zoneId("us-east-1a")).getMetadata().getLabels();
+
+    assertEquals("use1-az1", labels.get(WellKnown.ZONE_ID_LABEL));
+    assertEquals(List.of("nitro", "intel", "t4", "nvidia", "1", "16384", "125", "false", "true"), Stream.of(
+        WellKnown.INSTANCE_HYPERVISOR_LABEL, WellKnown.INSTANCE_CPU_MANUFACTURER_LABEL, WellKnown.INSTANCE_GPU_NAME_LABEL,
+        WellKnown.INSTANCE_GPU_MANUFACTURER_LABEL, WellKnown.INSTANCE_GPU_COUNT_LABEL, WellKnown.INSTANCE_GPU_MEMORY_LABEL,
+        WellKnown.INSTANCE_LOCAL_NVME_LABEL, WellKnown.INSTANCE_CAPABILITY_FLEX_LABEL, WellKnown.INSTANCE_ENCRYPTION_IN_TRANSIT_LABEL)
+        .map(labels::get).toList());
+    assertTrue(labels.keySet().stream().noneMatch(k -> k.contains("-accelerator-")), labels.toString());
+  }
 
   @Test
   void buildsTheNodeAKubeletWouldRegister() {
@@ -29,7 +54,7 @@ class SimulatedNodesTest {
     SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.7",
         Map.of(WellKnown.NODEPOOL_LABEL, "default", WellKnown.CAPACITY_TYPE_LABEL, "spot"), List.of(WellKnown.UNREGISTERED_TAINT), false, false);
 
-    Node node = SimulatedNodes.node(simulated, type, Optional.of(image), "us-east-1");
+    Node node = SimulatedNodes.node(simulated, type, Optional.of(image), "us-east-1", "use1-az1");
 
     assertEquals("ip-10-2-0-7.ec2.internal", node.getMetadata().getName());
     assertEquals("fake", node.getMetadata().getAnnotations().get("kwok.x-k8s.io/node"));
