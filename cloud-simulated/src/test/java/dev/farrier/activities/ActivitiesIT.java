@@ -10,6 +10,7 @@ import dev.farrier.activities.cloud.simulated.CloudCall;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.crd.Condition;
+import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.disruption.ReplacementTracker;
 import dev.farrier.activities.interruption.InterruptionActivitiesImpl;
@@ -18,6 +19,7 @@ import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
 import dev.farrier.activities.kube.PodEvent;
 import dev.farrier.activities.planning.PlanningActivitiesImpl;
+import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.EventRequest;
@@ -41,6 +43,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -99,6 +102,8 @@ class ActivitiesIT extends ClusterIT {
   void aClaimLaunchesOnceRegistersInitializesAndIsCleanedUpEvenWithoutItsInstanceId() {
     var name = KubeTestSupport.unique(nodePool);
     var ref = new NodeClaimRef(CLUSTER, name);
+    client.genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(nodePool).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"example.com/owner\":\"team-a\"}}}}}");
     claims.createNodeClaim(claim(name));
     claims.createNodeClaim(claim(name));
 
@@ -119,7 +124,18 @@ class ActivitiesIT extends ClusterIT {
     assertEquals(nodePool, node.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL));
     assertEquals(List.of(WellKnown.TERMINATION_FINALIZER), node.getMetadata().getFinalizers());
     assertTrue(node.getSpec().getTaints().stream().noneMatch(t -> t.getKey().equals(WellKnown.UNREGISTERED_TAINT_KEY)));
-    assertEquals(nodeName, cluster.getNodeClaim(name).orElseThrow().getStatus().nodeName());
+    var registered = cluster.getNodeClaim(name).orElseThrow();
+    assertEquals(nodeName, registered.getStatus().nodeName());
+    assertEquals("team-a", registered.getMetadata().getAnnotations().get("example.com/owner"), "the NodePool template's annotation");
+    assertEquals("team-a", node.getMetadata().getAnnotations().get("example.com/owner"), "and the node's, as Karpenter copies it");
+    assertEquals(node.getStatus().getCapacity(), registered.getStatus().capacity(), "status.capacity is the node's");
+    assertEquals(node.getStatus().getAllocatable(), registered.getStatus().allocatable(), "status.allocatable is the node's");
+    assertEquals(new Quantity("2"), registered.getStatus().capacity().get("cpu"), "an m5.large's 2 vCPUs");
+    new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
+    var poolStatus = cluster.getNodePool(nodePool).orElseThrow().getStatus();
+    assertEquals(1L, poolStatus.nodes(), "the NodePool counts its one claim");
+    assertEquals(new Quantity("2"), poolStatus.resources().get("cpu"), "and sums its claims' capacity");
+    assertEquals(registered.getStatus().capacity().get("memory"), poolStatus.resources().get("memory"));
     claims.awaitInitialized(request);
     assertEquals("true", cluster.getNode(nodeName).orElseThrow().getMetadata().getLabels().get(WellKnown.INITIALIZED_LABEL));
 
@@ -131,6 +147,38 @@ class ActivitiesIT extends ClusterIT {
     claims.deleteNodeClaim(ref);
     KubeTestSupport.awaitTrue("node and claim gone", () -> cluster.getNode(nodeName).isEmpty() && cluster.getNodeClaim(name).isEmpty());
     kubelet.close();
+  }
+
+  /** A claim's startup taint is on its node from the start, and the claim is Initialized only once it is gone. */
+  @Test
+  void aClaimIsInitializedOnlyOnceItsStartupTaintIsGone() throws Exception {
+    var name = KubeTestSupport.unique(nodePool);
+    var startup = new dev.farrier.model.Taint("example.com/agent-not-ready", null, "NoSchedule");
+    var base = claim(name);
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, nodeClass, base.instanceTypes(), base.requirements(), base.requests(),
+        base.labels(), List.of(), List.of(startup), "hash-1", null, null, List.of()));
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    var request = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), nodeName);
+    claims.registerNode(request);
+    assertTrue(cluster.getNode(nodeName).orElseThrow().getSpec().getTaints().stream().anyMatch(t -> t.getKey().equals(startup.key())),
+        "the node registers with its startup taint");
+
+    var initialized = java.util.concurrent.CompletableFuture.runAsync(() -> claims.awaitInitialized(request));
+    Thread.sleep(3000);
+    assertFalse(initialized.isDone(), "not Initialized while the startup taint is on the node");
+    assertFalse(Conditions.isTrue(cluster.getNodeClaim(name).orElseThrow().getStatus().conditionsOrEmpty(), "Initialized"));
+    client.nodes().withName(nodeName).edit(n -> {
+      n.getSpec().getTaints().removeIf(t -> t.getKey().equals(startup.key()));
+      return n;
+    });
+    initialized.get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+    assertTrue(Conditions.isTrue(cluster.getNodeClaim(name).orElseThrow().getStatus().conditionsOrEmpty(), "Initialized"));
+    var state = claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, name, launched.instanceId()));
+    claims.awaitInstanceTerminated(new TerminateInstanceRequest(CLUSTER, name, state.instanceId()));
+    claims.deleteNode(new NodeRef(CLUSTER, nodeName, name));
+    claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
   }
 
   /**

@@ -118,6 +118,7 @@ class DisruptionConditionsIT extends ClusterIT {
     var drifted = condition(name, NodeClaimStatus.DRIFTED).orElseThrow();
     assertEquals(List.of("True", "AMIDrift", "image " + image + " is not among " + newer + " resolved for amd64"),
         List.of(drifted.status(), drifted.reason(), drifted.message()));
+    assertEquals(stored(name).getMetadata().getGeneration(), drifted.observedGeneration(), "computed against the claim's spec as it is");
     assertEquals(Optional.empty(), condition(name, NodeClaimStatus.EXPIRED));
     assertEquals("AMIDrift", kubectlGetNodeClaim(stack, name).get("DRIFTED"), "kubectl get nodeclaims says why");
     var written = stored(name);

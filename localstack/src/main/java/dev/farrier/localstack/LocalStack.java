@@ -517,7 +517,8 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
-  static Path defaultBinDir() {
+  /** {@code $FARRIER_CACHE/bin}, else {@code ~/.cache/farrier/bin}: where tools/install.sh puts the local stack. */
+  public static Path defaultBinDir() {
     String cache = System.getenv("FARRIER_CACHE");
     Path root = cache != null && !cache.isBlank()
         ? Path.of(cache)

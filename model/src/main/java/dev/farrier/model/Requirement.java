@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A node selector requirement as Kubernetes and Karpenter write it: {@code key operator values}, with Karpenter's
- * optional {@code minValues}. Operators: In, NotIn, Exists, DoesNotExist, Gt, Lt.
+ * optional {@code minValues}. Operators: In, NotIn, Exists, DoesNotExist, Gt, Lt, and on NodePools Gte, Lte.
  */
 public record Requirement(String key, String operator, List<String> values, Integer minValues) {
   public Requirement {

@@ -8,7 +8,9 @@ import java.util.TreeSet;
 
 /**
  * What one label key may be on a node, after ANDing any number of requirements on that key. Kubernetes semantics:
- * In, Exists, Gt and Lt need the label present; NotIn and DoesNotExist are satisfied by an absent label.
+ * In, Exists, Gt, Lt, Gte and Lte need the label present; NotIn and DoesNotExist are satisfied by an absent label.
+ * Gte and Lte (Karpenter v1.14's NodePool operators; Kubernetes node selectors have only Gt and Lt) are read as the
+ * strict bound one step out, so a NodeClaim says them in the operators Kubernetes knows.
  *
  * @param in           allowed values, null when not restricted to a set
  * @param notIn        forbidden values
@@ -32,7 +34,7 @@ record LabelConstraint(
     return new LabelConstraint(Set.of(value), Set.of(), true, false, null, null, null);
   }
 
-  /** Reads one requirement; an unknown operator or a non-integer Gt/Lt value yields a constraint nothing meets. */
+  /** Reads one requirement; an unknown operator or a non-integer Gt/Lt/Gte/Lte value yields a constraint nothing meets. */
   static LabelConstraint of(Requirement r) {
     String op = r.operator() == null ? "" : r.operator();
     return switch (op) {
@@ -40,17 +42,21 @@ record LabelConstraint(
       case "NotIn" -> new LabelConstraint(null, Set.copyOf(r.values()), false, false, null, null, r.minValues());
       case "Exists" -> new LabelConstraint(null, Set.of(), true, false, null, null, r.minValues());
       case "DoesNotExist" -> new LabelConstraint(null, Set.of(), false, true, null, null, null);
-      case "Gt" -> bound(r, true);
-      case "Lt" -> bound(r, false);
+      case "Gt" -> bound(r, true, 0);
+      case "Lt" -> bound(r, false, 0);
+      case "Gte" -> bound(r, true, -1);
+      case "Lte" -> bound(r, false, 1);
       default -> new LabelConstraint(Set.of(), Set.of(), true, false, null, null, null);
     };
   }
 
-  private static LabelConstraint bound(Requirement r, boolean greater) {
-    Long n = r.values().size() == 1 ? parse(r.values().getFirst()) : null;
-    if (n == null) {
+  /** {@code greater}: a lower bound, else an upper one; {@code step} turns an inclusive bound into a strict one. */
+  private static LabelConstraint bound(Requirement r, boolean greater, long step) {
+    Long value = r.values().size() == 1 ? parse(r.values().getFirst()) : null;
+    if (value == null) {
       return new LabelConstraint(Set.of(), Set.of(), true, false, null, null, null);
     }
+    long n = value + step;
     return new LabelConstraint(null, Set.of(), true, false, greater ? n : null, greater ? null : n, null);
   }
 

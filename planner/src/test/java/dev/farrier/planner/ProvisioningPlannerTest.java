@@ -90,6 +90,19 @@ class ProvisioningPlannerTest {
   }
 
   @Test
+  void aPoolsGteAndLteBoundsIncludeTheirValueAndTheClaimSaysThemAsGtAndLt() {
+    NodePoolView fourCpus = pool("default", 0, List.of(req(WellKnown.INSTANCE_CPU_LABEL, "Gte", "4"),
+        req(WellKnown.INSTANCE_CPU_LABEL, "Lte", "4")), List.of());
+
+    NodeClaimRequest claim = plan(List.of(pod("p", 500, 512)), List.of(fourCpus)).claims().getFirst();
+
+    assertEquals(List.of("m6g.xlarge", "c7i.xlarge", "m5.xlarge", "r6i.xlarge", "g5.xlarge"), claim.instanceTypes());
+    assertEquals(List.of(req(WellKnown.INSTANCE_CPU_LABEL, "Gt", "3"), req(WellKnown.INSTANCE_CPU_LABEL, "Lt", "5")),
+        claim.requirements().stream().filter(r -> r.key().equals(WellKnown.INSTANCE_CPU_LABEL)).toList(),
+        "a node selector knows only Gt and Lt");
+  }
+
+  @Test
   void nodeSelectorConflictWithPoolRequirementNamesBoth() {
     NodePoolView arm = pool("default", 0, List.of(req(WellKnown.ARCH_LABEL, "In", "arm64")), List.of());
     NodePoolView gpu = pool("gpu", 0, List.of(), List.of(taint("nvidia.com/gpu", "NoSchedule")));

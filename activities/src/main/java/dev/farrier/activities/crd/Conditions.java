@@ -21,6 +21,18 @@ public final class Conditions {
   }
 
   /**
+   * The conditions as computed against {@code generation} of their object's spec ({@code observedGeneration}, as
+   * Karpenter's conditions say it); null stays null. Every status write stamps the conditions it sets this way.
+   */
+  public static List<Condition> observedAt(Long generation, List<Condition> conditions) {
+    if (conditions == null) {
+      return null;
+    }
+    return conditions.stream()
+        .map(c -> new Condition(c.type(), c.status(), generation, c.lastTransitionTime(), c.reason(), c.message())).toList();
+  }
+
+  /**
    * Returns {@code current} with each of {@code updates} replacing the condition of the same type. When an update
    * does not change a condition's status, the existing {@code lastTransitionTime} is kept: the time says when the
    * status changed, so rewriting the same status (a retried activity) must not move it.

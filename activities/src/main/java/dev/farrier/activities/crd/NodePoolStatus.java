@@ -6,7 +6,15 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
 import java.util.Map;
 
-/** {@code status} of a NodePool: the sum of its nodes' capacity, their count, and its conditions. */
+/**
+ * {@code status} of a NodePool: the sum of its nodes' capacity, their count, its conditions, and the generation of
+ * its EC2NodeClass that the conditions were computed against (null while the class is missing).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record NodePoolStatus(Map<String, Quantity> resources, Long nodes, List<Condition> conditions) {}
+public record NodePoolStatus(Map<String, Quantity> resources, Long nodes, List<Condition> conditions, Long nodeClassObservedGeneration) {
+  /** A status without the node class's generation (a patch that leaves it as it is). */
+  public NodePoolStatus(Map<String, Quantity> resources, Long nodes, List<Condition> conditions) {
+    this(resources, nodes, conditions, null);
+  }
+}

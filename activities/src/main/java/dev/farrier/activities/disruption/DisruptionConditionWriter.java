@@ -121,7 +121,8 @@ public final class DisruptionConditionWriter {
     List<Condition> stored = claim.getStatus() == null ? List.of() : claim.getStatus().conditionsOrEmpty();
     List<Condition> set = target.set().stream()
         .map(c -> Condition.of(c.type(), c.status() ? Condition.TRUE : Condition.FALSE, c.reason(), c.message(), now)).toList();
-    List<Condition> merged = Conditions.merge(stored, set, target.removed());
+    // As the write will stamp them, so that an unchanged condition is seen as unchanged.
+    List<Condition> merged = Conditions.merge(stored, Conditions.observedAt(claim.getMetadata().getGeneration(), set), target.removed());
     if (merged.equals(stored)) {
       return Optional.empty();
     }

@@ -1,6 +1,7 @@
 package dev.farrier.activities.kube;
 
 import static dev.farrier.activities.kube.MergePatches.mergeConditions;
+import static dev.farrier.activities.kube.MergePatches.observedAt;
 import static dev.farrier.activities.kube.MergePatches.metadataChanges;
 import static dev.farrier.activities.kube.MergePatches.require;
 import static dev.farrier.activities.kube.MergePatches.statusPatch;
@@ -85,7 +86,7 @@ final class Fabric8NodeClaimStore implements NodeClaimStore {
           patch.nodeName() != null ? patch.nodeName() : stored == null ? null : stored.nodeName(),
           patch.capacity() != null ? patch.capacity() : stored == null ? null : stored.capacity(),
           patch.allocatable() != null ? patch.allocatable() : stored == null ? null : stored.allocatable(),
-          mergeConditions(stored == null ? null : stored.conditions(), patch.conditions(), removedConditions),
+          mergeConditions(stored == null ? null : stored.conditions(), observedAt(current, patch.conditions()), removedConditions),
           patch.lastPodEventTime() != null ? patch.lastPodEventTime() : stored == null ? null : stored.lastPodEventTime());
       return statusPatch(stored, target);
     });

@@ -1,6 +1,7 @@
 package dev.farrier.activities.kube;
 
 import static dev.farrier.activities.kube.MergePatches.mergeConditions;
+import static dev.farrier.activities.kube.MergePatches.observedAt;
 import static dev.farrier.activities.kube.MergePatches.require;
 import static dev.farrier.activities.kube.MergePatches.statusPatch;
 
@@ -34,7 +35,7 @@ final class Fabric8StatusWriter implements StatusWriter {
           patch.subnets() != null ? patch.subnets() : stored == null ? null : stored.subnets(),
           patch.securityGroups() != null ? patch.securityGroups() : stored == null ? null : stored.securityGroups(),
           patch.instanceProfile() != null ? patch.instanceProfile() : stored == null ? null : stored.instanceProfile(),
-          mergeConditions(storedConditions, patch.conditions()));
+          mergeConditions(storedConditions, observedAt(current, patch.conditions())));
       return statusPatch(stored, target);
     });
     return require(outcome, EC2NodeClass.KIND, name);
@@ -47,7 +48,9 @@ final class Fabric8StatusWriter implements StatusWriter {
       NodePoolStatus target = new NodePoolStatus(
           patch.resources() != null ? patch.resources() : stored == null ? null : stored.resources(),
           patch.nodes() != null ? patch.nodes() : stored == null ? null : stored.nodes(),
-          mergeConditions(stored == null ? null : stored.conditions(), patch.conditions()));
+          mergeConditions(stored == null ? null : stored.conditions(), observedAt(current, patch.conditions())),
+          patch.nodeClassObservedGeneration() != null ? patch.nodeClassObservedGeneration()
+              : stored == null ? null : stored.nodeClassObservedGeneration());
       return statusPatch(stored, target);
     });
     return require(outcome, NodePool.KIND, name);

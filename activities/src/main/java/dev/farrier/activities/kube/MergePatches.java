@@ -44,6 +44,11 @@ final class MergePatches {
     };
   }
 
+  /** {@link Conditions#observedAt} the generation of {@code object}, the object the status write read. */
+  static List<Condition> observedAt(HasMetadata object, List<Condition> conditions) {
+    return Conditions.observedAt(object.getMetadata().getGeneration(), conditions);
+  }
+
   /** Conditions merged by type; null when there is nothing to merge (the stored list stays as it is). */
   static List<Condition> mergeConditions(List<Condition> stored, List<Condition> updates) {
     if (updates == null || updates.isEmpty()) {

@@ -90,11 +90,12 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   }
 
   /**
-   * The claim's annotations: its NodePool's hash, and the UIDs of the pods it is created for
+   * The claim's annotations: its NodePool template's ({@code spec.template.metadata.annotations}, as Karpenter puts them
+   * on the claim and its node), its NodePool's hash, and the UIDs of the pods it is created for
    * ({@link WellKnown#PLANNED_PODS_ANNOTATION}), so a later batch leaves them to the scheduler while the claim's room is theirs.
    */
-  private static Map<String, String> annotations(NodeClaimRequest request) {
-    Map<String, String> annotations = new LinkedHashMap<>();
+  private static Map<String, String> annotations(NodeClaimRequest request, Map<String, String> template) {
+    Map<String, String> annotations = new LinkedHashMap<>(template);
     annotations.put(WellKnown.NODEPOOL_HASH_ANNOTATION, request.nodePoolHash());
     annotations.put(WellKnown.NODEPOOL_HASH_VERSION_ANNOTATION, NodePoolHash.VERSION);
     String promised = PlannedPods.format(request.pods());
@@ -104,21 +105,27 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     return annotations;
   }
 
+  private static Map<String, String> templateAnnotations(NodePool pool) {
+    return pool.getSpec() == null || pool.getSpec().template() == null ? Map.of()
+        : pool.getSpec().template().metadataOrEmpty().annotationsOrEmpty();
+  }
+
   /** Idempotent: the claim's name is deterministic, and an existing claim of that name is this request's. */
   @Override
   public void createNodeClaim(NodeClaimRequest request) {
     Map<String, String> labels = new LinkedHashMap<>(request.labels());
     labels.put(WellKnown.NODEPOOL_LABEL, request.nodePool());
     labels.put(WellKnown.NODECLASS_LABEL, request.nodeClassName());
+    var pool = reader.getNodePool(request.nodePool());
     var meta = new ObjectMetaBuilder()
         .withName(request.name())
         .withLabels(labels)
-        .withAnnotations(annotations(request))
+        .withAnnotations(annotations(request, pool.map(NodeClaimActivitiesImpl::templateAnnotations).orElse(Map.of())))
         .withFinalizers(WellKnown.TERMINATION_FINALIZER);
     // Owned by its NodePool, as in Karpenter: deleting the pool deletes its claims (and so drains their nodes).
-    reader.getNodePool(request.nodePool()).ifPresent(pool -> meta.withOwnerReferences(new OwnerReferenceBuilder()
+    pool.ifPresent(p -> meta.withOwnerReferences(new OwnerReferenceBuilder()
         .withApiVersion(NodePool.GROUP + "/" + NodePool.VERSION).withKind("NodePool")
-        .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid()).withBlockOwnerDeletion(true).build()));
+        .withName(p.getMetadata().getName()).withUid(p.getMetadata().getUid()).withBlockOwnerDeletion(true).build()));
     var claim = new NodeClaim();
     claim.setMetadata(meta.build());
     claim.setSpec(new NodeClaimSpec(
@@ -248,9 +255,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
     labels.put(WellKnown.REGISTERED_LABEL, "true");
     try {
-      nodes.registerNode(request.nodeName(), labels,
-          Map.of(WellKnown.NODEPOOL_HASH_ANNOTATION, claim.getMetadata().getAnnotations().getOrDefault(WellKnown.NODEPOOL_HASH_ANNOTATION, "")),
-          WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT);
+      nodes.registerNode(request.nodeName(), labels, nodeAnnotations(claim), WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT);
       claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, request.nodeName(),
           node.getStatus().getCapacity(), node.getStatus().getAllocatable(),
           List.of(Condition.of(NodeClaimStatus.REGISTERED, Condition.TRUE, "Registered", "node " + request.nodeName(), clock.instant())), null));
@@ -260,6 +265,17 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     log.atInfo().setMessage("node registered").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
     events.record(request.events());
+  }
+
+  /**
+   * What the node gets of its claim's annotations at registration, as Karpenter copies them: all of them (the NodePool
+   * template's, the hash, the launch's drift facts) except the planned pods, which are the claim's own bookkeeping.
+   */
+  private static Map<String, String> nodeAnnotations(NodeClaim claim) {
+    Map<String, String> annotations = new LinkedHashMap<>(claim.getMetadata().getAnnotations());
+    annotations.remove(WellKnown.PLANNED_PODS_ANNOTATION);
+    annotations.putIfAbsent(WellKnown.NODEPOOL_HASH_ANNOTATION, "");
+    return annotations;
   }
 
   /** Idempotent: waits, then sets a label and a condition that a repeat sets to the same values. */

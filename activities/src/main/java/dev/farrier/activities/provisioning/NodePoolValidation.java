@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * names the field.
  */
 public final class NodePoolValidation {
-  private static final Set<String> OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
+  private static final Set<String> OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte");
   private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
   private static final Pattern BUDGET_NODES = Pattern.compile("^((100|[0-9]{1,2})%|[0-9]+)$");
   private static final Pattern INTEGER = Pattern.compile("^-?[0-9]+$");
@@ -115,7 +115,7 @@ public final class NodePoolValidation {
           problems.add(field + ".values: " + r.operator() + " takes no values, not " + values);
         }
       }
-      case "Gt", "Lt" -> {
+      case "Gt", "Lt", "Gte", "Lte" -> {
         if (values.size() != 1 || !INTEGER.matcher(values.getFirst()).matches()) {
           problems.add(field + ".values: " + r.operator() + " needs exactly one integer, not " + values);
         }

@@ -136,7 +136,9 @@ public final class StatusRefresher {
     if (capacity != null) {
       conditions.add(capacity);
     }
-    status.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(), conditions));
+    EC2NodeClass nodeClass = ref == null ? null : classes.get(ref.name());
+    status.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(), conditions,
+        nodeClass == null ? null : nodeClass.getMetadata().getGeneration()));
     announce(NodePool.KIND, name, before, ready);
     if (capacity != null) {
       announceCapacity(name, pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), CAPACITY_AVAILABLE).orElse(null),

@@ -72,15 +72,18 @@ class NodePoolValidationFieldsTest {
   }
 
   @Test
-  void gtAndLtNeedOneIntegerAndMinValuesFitsTheValues() {
+  void gtLtGteAndLteNeedOneIntegerAndMinValuesFitsTheValues() {
     assertEquals(List.of(), problems(pool(null, List.of(new RequirementWithMinValues("cpu", "Gt", List.of("4"), null),
+        new RequirementWithMinValues("cpu", "Gte", List.of("4"), null), new RequirementWithMinValues("cpu", "Lte", List.of("8"), null),
         new RequirementWithMinValues("cpu", "Lt", List.of("-1"), null), new RequirementWithMinValues("t", "In", List.of("a", "b"), 2),
         new RequirementWithMinValues("t", "In", List.of("a"), 1), new RequirementWithMinValues("u", "Exists", null, null)),
         List.of(), List.of(), null, null)));
     assertEquals(List.of("spec.template.spec.requirements[0].values: Lt needs exactly one integer, not []",
-        "spec.template.spec.requirements[1].minValues: 0 is not between 1 and the 1 value(s) listed"),
+        "spec.template.spec.requirements[1].minValues: 0 is not between 1 and the 1 value(s) listed",
+        "spec.template.spec.requirements[2].values: Gte needs exactly one integer, not [x]"),
         problems(pool(null, List.of(new RequirementWithMinValues("cpu", "Lt", null, null),
-            new RequirementWithMinValues("t", "In", List.of("a"), 0)), List.of(), List.of(), null, null)));
+            new RequirementWithMinValues("t", "In", List.of("a"), 0), new RequirementWithMinValues("cpu", "Gte", List.of("x"), null)),
+            List.of(), List.of(), null, null)));
   }
 
   @Test

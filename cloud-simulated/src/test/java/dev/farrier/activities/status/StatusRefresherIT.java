@@ -42,7 +42,7 @@ class StatusRefresherIT extends ClusterIT {
   }
 
   @Test
-  void unresolvableAmiAndMissingNodeClassBecomeConditionsAndOneEventEach(@TempDir Path cloudDir) {
+  void unresolvableAmiAndMissingNodeClassBecomeConditionsAndOneEventEachAndThePoolSaysWhichClassGenerationItSaw(@TempDir Path cloudDir) {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
     var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
     var className = KubeTestSupport.unique("bad-ami");
@@ -65,6 +65,8 @@ class StatusRefresherIT extends ClusterIT {
     NodePool orphan = cluster.getNodePool(orphanName).orElseThrow();
     assertEquals("NodeClassNotFound", Conditions.find(orphan.getStatus().conditions(), "Ready").orElseThrow().reason());
     assertEquals(1, warnings(orphanName).size());
+    assertEquals(nodeClass.getMetadata().getGeneration(), pool.getStatus().nodeClassObservedGeneration());
+    assertEquals(null, orphan.getStatus().nodeClassObservedGeneration(), "no class, no generation");
 
     var goodAmi = cloud.ssmParameter("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id").orElseThrow();
     client.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(className).patch(PatchContext.of(PatchType.JSON_MERGE),
@@ -76,6 +78,11 @@ class StatusRefresherIT extends ClusterIT {
     assertEquals(List.of(goodAmi), nodeClass.getStatus().amisOrEmpty().stream().map(a -> a.id()).toList());
     pool = cluster.getNodePool(poolName).orElseThrow();
     assertTrue(Conditions.isTrue(pool.getStatus().conditions(), "Ready"));
+    assertEquals(2L, pool.getStatus().nodeClassObservedGeneration(), "the class's edit is seen");
+    assertEquals(List.of(2L), nodeClass.getStatus().conditionsOrEmpty().stream().map(Condition::observedGeneration).distinct().toList(),
+        "the class's conditions say which generation of its spec they were computed against");
+    assertEquals(List.of(pool.getMetadata().getGeneration()),
+        pool.getStatus().conditions().stream().map(Condition::observedGeneration).distinct().toList());
   }
 
   private static Condition condition(EC2NodeClass nodeClass, String type) {

@@ -146,4 +146,55 @@ class KubeletRenderingTest {
     var bad = assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Bottlerocket").render(node(badGrace)));
     assertTrue(bad.getMessage().contains("'soon' is not a duration"), bad.getMessage());
   }
+
+  /**
+   * The kubelet settings the planner does not read reach the node as the family's own setting: the longest grace
+   * period for a soft eviction, the image GC thresholds and the CFS quota.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"AL2023", "AL2", "Bottlerocket"})
+  void theSettingsThePlannerDoesNotReadStillReachTheNode(String family) {
+    var config = new KubeletConfiguration(null, null, null, null, null, null, null, null, 45, 85, 70, false);
+
+    String userData = UserDataFormat.of(family).render(node(config));
+
+    Map<String, String> settings = switch (family) {
+      case "AL2023" -> {
+        JsonNode kubelet = UserDataFormatTest.yaml(MimeMultipart.parse(userData).getLast().body()).at("/spec/kubelet/config");
+        yield Map.of("evictionMaxPodGracePeriod", kubelet.path("evictionMaxPodGracePeriod").asText(),
+            "imageGCHighThresholdPercent", kubelet.path("imageGCHighThresholdPercent").asText(),
+            "imageGCLowThresholdPercent", kubelet.path("imageGCLowThresholdPercent").asText(),
+            "cpuCFSQuota", kubelet.path("cpuCFSQuota").asText());
+      }
+      case "AL2" -> {
+        String script = MimeMultipart.parse(userData).getLast().body();
+        yield Map.of("evictionMaxPodGracePeriod", flag(script, "--eviction-max-pod-grace-period="),
+            "imageGCHighThresholdPercent", flag(script, "--image-gc-high-threshold="),
+            "imageGCLowThresholdPercent", flag(script, "--image-gc-low-threshold="),
+            "cpuCFSQuota", flag(script, "--cpu-cfs-quota="));
+      }
+      default -> {
+        JsonNode kubernetes = UserDataFormatTest.toml(userData).at("/settings/kubernetes");
+        yield Map.of("evictionMaxPodGracePeriod", kubernetes.path("eviction-max-pod-grace-period").asText(),
+            "imageGCHighThresholdPercent", kubernetes.path("image-gc-high-threshold-percent").asText(),
+            "imageGCLowThresholdPercent", kubernetes.path("image-gc-low-threshold-percent").asText(),
+            "cpuCFSQuota", kubernetes.path("cpu-cfs-quota-enforced").asText());
+      }
+    };
+
+    assertEquals(Map.of("evictionMaxPodGracePeriod", "45", "imageGCHighThresholdPercent", "85", "imageGCLowThresholdPercent", "70",
+        "cpuCFSQuota", "false"), settings);
+  }
+
+  private static String flag(String script, String prefix) {
+    int at = script.indexOf(prefix);
+    if (at < 0) {
+      return "";
+    }
+    int end = at + prefix.length();
+    while (end < script.length() && script.charAt(end) != ' ' && script.charAt(end) != '\'') {
+      end++;
+    }
+    return script.substring(at + prefix.length(), end);
+  }
 }
