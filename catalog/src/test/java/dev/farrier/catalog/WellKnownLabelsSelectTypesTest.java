@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.cloud.InstanceTypeLabels;
 import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.model.PodRef;
@@ -51,7 +52,7 @@ class WellKnownLabelsSelectTypesTest {
         "hash", List.of(), "720h", 3600L);
     var pod = new PodSpecView(new PodRef("default", "p", "uid-p"), Resources.of(100, 128L << 20, 1), Map.of(), List.of(), List.of(),
         "ReplicaSet", false);
-    var types = InstanceTypeViews.instanceTypes(catalog.instanceTypes(), Set.of("amd64", "arm64"), 20L << 30);
+    var types = InstanceTypeViews.instanceTypes(catalog.instanceTypes(), Set.of("amd64", "arm64"), EphemeralStorage.DEFAULT);
     var plan = new ProvisioningPlanner().plan(new ProvisioningSnapshot(List.of(pod), List.of(pool), Map.of("default", types), List.of()),
         "b", ClaimNamer.standard());
     assertEquals(List.of(), plan.unschedulable(), "the pod is planned");

@@ -66,7 +66,7 @@ class NodePoolValidationTest {
     List<String> problems = NodePoolValidation.problems(pool, null);
 
     assertEquals(List.of(
-        "spec.template.spec.requirements[1].operator: 'Equals' is not one of [DoesNotExist, Exists, Gt, In, Lt, NotIn]",
+        "spec.template.spec.requirements[1].operator: 'Equals' is not one of [DoesNotExist, Exists, Gt, Gte, In, Lt, Lte, NotIn]",
         "spec.template.spec.requirements[2].values: In needs at least one value (b could never match)",
         "spec.template.spec.requirements[3].values: Gt needs exactly one integer, not [abc]",
         "spec.template.spec.requirements[4].key: missing",

@@ -45,7 +45,7 @@ class LaunchTemplateSettingsOnMotoIT extends MotoIT {
     var request = new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), List.of("m5.large"),
         base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(),
         new NodeClassLaunch(launch.amiFamily(), launch.subnets(), launch.securityGroupIds(), launch.instanceProfile(), launch.userData(),
-            launch.kubelet(), metadata, List.of(root, data), launch.tags(), launch.kubeletSettings()));
+            launch.kubelet(), metadata, List.of(root, data), launch.tags(), launch.kubeletSettings(), null, null, null));
 
     var instance = provider.create(request);
 

@@ -43,7 +43,8 @@ class SubnetsByFreeAddressesOnMotoIT extends MotoIT {
     LaunchRequest base = AwsLaunchOnMotoIT.request(cluster, claim, network, "AL2023", null, List.of("on-demand"));
     NodeClassLaunch n = base.launch();
     var launch = new NodeClassLaunch(n.amiFamily(), subnets, n.securityGroupIds(), n.instanceProfile(), n.userData(), n.kubelet(),
-        n.metadataOptions(), n.blockDeviceMappings(), n.tags(), n.kubeletSettings());
+        n.metadataOptions(), n.blockDeviceMappings(), n.tags(), n.kubeletSettings(), n.instanceStorePolicy(), n.associatePublicIPAddress(),
+        n.detailedMonitoring());
     return provider.create(new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), base.instanceTypes(),
         base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(), launch));
   }

@@ -30,7 +30,7 @@ class SimulatedNodesTest {
     InstanceType type = CATALOG.find("g4dn.xlarge").orElseThrow();
     Instance instance = new Instance("i-0gpu", "aws:///us-east-1a/i-0gpu", type.name(), "us-east-1a", "on-demand", "ami-1",
         "running", "ip-10-2-0-8.ec2.internal", 0.5, Map.of(), Instant.parse("2026-01-05T10:00:00Z"), "subnet-a", List.of("sg-node"));
-    SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.8", Map.of(), List.of(), false);
+    SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.8", Map.of(), List.of(), false, false);
 
     Map<String, String> labels = SimulatedNodes.node(simulated, type, Optional.empty(), "us-east-1",
         cloud.network().zoneId("us-east-1a")).getMetadata().getLabels();
