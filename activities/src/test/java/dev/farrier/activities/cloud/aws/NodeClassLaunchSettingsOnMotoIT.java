@@ -7,20 +7,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.farrier.activities.cloud.LaunchRequest;
+import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.crd.BlockDevice;
+import dev.farrier.activities.crd.BlockDeviceMapping;
+import dev.farrier.activities.crd.MetadataOptions;
 import dev.farrier.activities.cloud.aws.userdata.MimeMultipart;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateBlockDeviceMapping;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMetadataOptions;
 import software.amazon.awssdk.services.ec2.model.ResponseLaunchTemplateData;
 import software.amazon.awssdk.services.ec2.model.Tag;
 
 /**
- * An EC2NodeClass's {@code associatePublicIPAddress}, {@code detailedMonitoring} and {@code instanceStorePolicy}
- * reach the launch template, read back from moto with DescribeLaunchTemplateVersions as EC2 would launch from it.
+ * An EC2NodeClass's {@code associatePublicIPAddress}, {@code detailedMonitoring}, {@code instanceStorePolicy}, block
+ * device mappings and metadata options reach the launch template, read back from moto with
+ * DescribeLaunchTemplateVersions as EC2 would launch from it.
  */
 class NodeClassLaunchSettingsOnMotoIT extends MotoIT {
   private static MotoNetwork network;
@@ -40,6 +49,11 @@ class NodeClassLaunchSettingsOnMotoIT extends MotoIT {
     String claim = unique("claim");
     provider.create(AwsLaunchOnMotoIT.request(cluster, claim, network, family, userData, List.of("on-demand"), List.of("m5d.large"),
         instanceStorePolicy, publicIp, monitoring));
+    return templateOf(claim);
+  }
+
+  /** The data of the launch template the instance of {@code claim} was launched from (its cheapest type's). */
+  private static ResponseLaunchTemplateData templateOf(String claim) {
     var instance = aws.ec2().describeInstances(b -> b.filters(Filter.builder().name("tag:karpenter.sh/nodeclaim").values(claim).build()))
         .reservations().getFirst().instances().getFirst();
     String hashes = instance.tags().stream().filter(t -> t.key().equals(FarrierTags.LAUNCH_TEMPLATE)).map(Tag::value).findFirst().orElseThrow();
@@ -108,5 +122,39 @@ class NodeClassLaunchSettingsOnMotoIT extends MotoIT {
     assertTrue(new YAMLMapper().readTree(MimeMultipart.parse(al2023).getLast().body()).at("/spec/instance").isMissingNode(), al2023);
     assertFalse(decoded(launched("AL2", null, null, null, null)).contains("--local-disks"));
     assertFalse(decoded(launched("Bottlerocket", null, null, null, null)).contains("bootstrap-commands"));
+  }
+
+  /** Every block device and metadata field a class sets away from its default is what the template says. */
+  @Test
+  void everyBlockDeviceAndMetadataFieldTheClassSetsIsInTheLaunchTemplate() {
+    String claim = unique("settings");
+    var root = new BlockDeviceMapping("/dev/xvda", new BlockDevice(false, false, 4000L, "arn:aws:kms:us-east-1:111122223333:key/abcd",
+        null, 250L, "100Gi", "io2"), true);
+    var data = new BlockDeviceMapping("/dev/xvdb", new BlockDevice(true, true, null, null, "snap-0123456789abcdef0", null, "10Gi", "gp2"),
+        null);
+    var metadata = new MetadataOptions("enabled", "enabled", 3L, "optional");
+    LaunchRequest base = AwsLaunchOnMotoIT.request(cluster, claim, network, "AL2023", null, List.of("on-demand"));
+    NodeClassLaunch launch = base.launch();
+    var request = new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), List.of("m5.large"),
+        base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(),
+        new NodeClassLaunch(launch.amiFamily(), launch.subnets(), launch.securityGroupIds(), launch.instanceProfile(), launch.userData(),
+            launch.kubelet(), metadata, List.of(root, data), launch.tags(), launch.kubeletSettings(), null, null, null));
+
+    var instance = provider.create(request);
+
+    var template = templateOf(claim);
+    Map<String, LaunchTemplateBlockDeviceMapping> devices = template.blockDeviceMappings().stream()
+        .collect(java.util.stream.Collectors.toMap(LaunchTemplateBlockDeviceMapping::deviceName, d -> d));
+    var rootEbs = devices.get("/dev/xvda").ebs();
+    assertEquals(List.of(false, false, 4000, "arn:aws:kms:us-east-1:111122223333:key/abcd", 250, 100, "io2"),
+        List.of(rootEbs.deleteOnTermination(), rootEbs.encrypted(), rootEbs.iops(), rootEbs.kmsKeyId(), rootEbs.throughput(),
+            rootEbs.volumeSize(), rootEbs.volumeTypeAsString()));
+    var dataEbs = devices.get("/dev/xvdb").ebs();
+    assertEquals(List.of("snap-0123456789abcdef0", 10, "gp2", true, true),
+        List.of(dataEbs.snapshotId(), dataEbs.volumeSize(), dataEbs.volumeTypeAsString(), dataEbs.encrypted(), dataEbs.deleteOnTermination()));
+    LaunchTemplateInstanceMetadataOptions options = template.metadataOptions();
+    assertEquals(List.of("enabled", "enabled", 3, "optional"), List.of(options.httpEndpointAsString(), options.httpProtocolIpv6AsString(),
+        options.httpPutResponseHopLimit(), options.httpTokensAsString()));
+    provider.delete(cluster, claim, instance.id());
   }
 }
