@@ -151,7 +151,7 @@ class ActivitiesIT extends ClusterIT {
 
   /** A claim's startup taint is on its node from the start, and the claim is Initialized only once it is gone. */
   @Test
-  void aClaimIsInitializedOnlyOnceItsStartupTaintIsGone() throws Exception {
+  void aClaimIsInitializedOnlyOnceItsStartupTaintIsGone() {
     var name = KubeTestSupport.unique(nodePool);
     var startup = new dev.farrier.model.Taint("example.com/agent-not-ready", null, "NoSchedule");
     var base = claim(name);
@@ -164,16 +164,25 @@ class ActivitiesIT extends ClusterIT {
     assertTrue(cluster.getNode(nodeName).orElseThrow().getSpec().getTaints().stream().anyMatch(t -> t.getKey().equals(startup.key())),
         "the node registers with its startup taint");
 
-    var initialized = java.util.concurrent.CompletableFuture.runAsync(() -> claims.awaitInitialized(request));
-    Thread.sleep(3000);
-    assertFalse(initialized.isDone(), "not Initialized while the startup taint is on the node");
-    assertFalse(Conditions.isTrue(cluster.getNodeClaim(name).orElseThrow().getStatus().conditionsOrEmpty(), "Initialized"));
-    client.nodes().withName(nodeName).edit(n -> {
-      n.getSpec().getTaints().removeIf(t -> t.getKey().equals(startup.key()));
-      return n;
-    });
-    initialized.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    // The startup taint's owner (a DaemonSet on EKS) removes it 3 s from now; the claim must not be Initialized before.
+    var initializedBeforeRemoval = new AtomicBoolean(true);
+    var removedAt = new java.util.concurrent.atomic.AtomicReference<Instant>();
+    try (var owner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor()) {
+      owner.schedule(() -> {
+        initializedBeforeRemoval.set(Conditions.isTrue(cluster.getNodeClaim(name).orElseThrow().getStatus().conditionsOrEmpty(), "Initialized"));
+        client.nodes().withName(nodeName).edit(n -> {
+          n.getSpec().getTaints().removeIf(t -> t.getKey().equals(startup.key()));
+          return n;
+        });
+        removedAt.set(Instant.now());
+      }, 3, java.util.concurrent.TimeUnit.SECONDS);
 
+      claims.awaitInitialized(request);
+
+      var returnedAt = Instant.now();
+      assertFalse(initializedBeforeRemoval.get(), "not Initialized while the startup taint is on the node");
+      assertTrue(removedAt.get() != null && !returnedAt.isBefore(removedAt.get()), "initialized only after the taint was removed");
+    }
     assertTrue(Conditions.isTrue(cluster.getNodeClaim(name).orElseThrow().getStatus().conditionsOrEmpty(), "Initialized"));
     var state = claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, name, launched.instanceId()));
     claims.awaitInstanceTerminated(new TerminateInstanceRequest(CLUSTER, name, state.instanceId()));

@@ -156,7 +156,7 @@ class HostileObjectsIT extends ClusterIT {
 
   @Test
   void aBatchOfHostileObjectsNextToAGoodNodePoolNeverStopsIt() {
-    String windows = nodeClass("unsupported alias", "amiSelectorTerms:\n  - alias: windows2022@latest\n");
+    String noImage = nodeClass("alias of a release that does not exist", "amiSelectorTerms:\n  - alias: al2023@v19990101\n");
     String badKubelet = nodeClass("bad kubelet quantities", """
         amiSelectorTerms:
           - alias: al2023@latest
@@ -206,7 +206,7 @@ class HostileObjectsIT extends ClusterIT {
     cases.put("node class of another kind", s -> templateSpec(s).put("nodeClassRef", Map.of("group", "example.com", "kind", "Other",
         "name", activities.nodeClass)));
     cases.put("no nodeClassRef", s -> templateSpec(s).remove("nodeClassRef"));
-    cases.put("unsupported AMI alias", ofClass(windows));
+    cases.put("AMI alias of a release that does not exist", ofClass(noImage));
     cases.put("kubelet quantities past a long", ofClass(badKubelet));
     // Refused by the rules Karpenter v1's CRDs have and Farrier's copies gained: restricted label domains, label-value
     // and taint-key patterns, and limits that are never negative (strings by pattern, integers by minimum).

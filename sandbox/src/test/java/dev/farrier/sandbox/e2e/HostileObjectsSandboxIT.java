@@ -130,8 +130,8 @@ class HostileObjectsSandboxIT {
         requirement("{\"key\": \"kubernetes.io/arch\", \"operator\": \"Exists\", \"values\": [\"amd64\"]}"), ""),
         "spec.template.spec.requirements[0].values"));
     all.add(new Hostile("missing-class", pool("missing-class", "no-such-class", "", ""), "EC2NodeClass no-such-class does not exist"));
-    all.add(new Hostile("windows", nodeClass("windows", "{\"alias\": \"windows2022@latest\"}", ""), CLASS_ADMITTED));
-    all.add(new Hostile("windows-pool", pool("windows-pool", "windows", "", ""), "windows2022@latest"));
+    all.add(new Hostile("no-image", nodeClass("no-image", "{\"alias\": \"al2023@v19990101\"}", ""), CLASS_ADMITTED));
+    all.add(new Hostile("no-image-pool", pool("no-image-pool", "no-image", "", ""), "al2023@v19990101"));
     all.add(new Hostile("reserves-everything", nodeClass("reserves-everything", amiId,
         "\"amiFamily\": \"AL2\", \"kubelet\": {\"kubeReserved\": {\"memory\": \"1e30\"}},"), CLASS_ADMITTED));
     all.add(new Hostile("reserving-pool", pool("reserving-pool", "reserves-everything", "", ""), "spec.kubelet.kubeReserved.memory: '1e30'"));
