@@ -191,6 +191,45 @@ class ActivitiesIT extends ClusterIT {
   }
 
   /**
+   * A GPU type launches from its alias's NVIDIA image, registers before its device plugin has reported the GPU, and is
+   * Initialized only once the node reports it; the claim then says the GPU in its capacity.
+   */
+  @Test
+  void aGpuClaimBootsTheNvidiaImageAndIsInitializedOnlyOnceItsGpuIsReported() {
+    client.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").withName(nodeClass).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"amiFamily\":\"AL2023\",\"amiSelectorTerms\":[{\"alias\":\"al2023@latest\"}]}}");
+    new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC()).refresh();
+    var name = KubeTestSupport.unique(nodePool);
+    claims.createNodeClaim(new NodeClaimRequest(name, nodePool, nodeClass, List.of("g4dn.xlarge"),
+        List.of(Requirement.in(WellKnown.INSTANCE_TYPE_LABEL, List.of("g4dn.xlarge")),
+            Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of(WellKnown.CAPACITY_ON_DEMAND))),
+        Resources.of(1000, 1L << 30, 1), Map.of(), List.of(), List.of(), "hash-1", null, null, List.of()));
+
+    var launched = claims.launchInstance(new NodeClaimRef(CLUSTER, name));
+
+    assertEquals("amazon-eks-node-al2023-x86_64-nvidia-1.34-v20251103", cloud.amis().findById(launched.imageId()).orElseThrow().name());
+    assertEquals(new Quantity("1"), cluster.getNodeClaim(name).orElseThrow().getStatus().capacity().get("nvidia.com/gpu"),
+        "the claim promises the type's GPU from launch on");
+    var nodeName = claims.awaitRegistered(new AwaitNodeRequest(CLUSTER, name, launched.providerId(), null));
+    var request = new AwaitNodeRequest(CLUSTER, name, launched.providerId(), nodeName);
+    claims.registerNode(request);
+    assertFalse(cluster.getNode(nodeName).orElseThrow().getStatus().getAllocatable().containsKey("nvidia.com/gpu"),
+        "registered before the device plugin reports the GPU");
+
+    claims.awaitInitialized(request);
+
+    assertEquals(new Quantity("1"), cluster.getNode(nodeName).orElseThrow().getStatus().getAllocatable().get("nvidia.com/gpu"),
+        "Initialized only once the node reports its GPU");
+    var initialized = cluster.getNodeClaim(name).orElseThrow();
+    assertTrue(Conditions.isTrue(initialized.getStatus().conditionsOrEmpty(), "Initialized"));
+    assertEquals(new Quantity("1"), initialized.getStatus().allocatable().get("nvidia.com/gpu"));
+    var state = claims.terminateInstance(new TerminateInstanceRequest(CLUSTER, name, launched.instanceId()));
+    claims.awaitInstanceTerminated(new TerminateInstanceRequest(CLUSTER, name, state.instanceId()));
+    claims.deleteNode(new NodeRef(CLUSTER, nodeName, name));
+    claims.deleteNodeClaim(new NodeClaimRef(CLUSTER, name));
+  }
+
+  /**
    * Each step records the Events its request names once it has done its work (the launch's names the instance it
    * launched); terminate-and-wait and the final delete are one activity each and idempotent.
    */

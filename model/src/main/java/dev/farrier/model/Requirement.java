@@ -14,4 +14,12 @@ public record Requirement(String key, String operator, List<String> values, Inte
   public static Requirement in(String key, List<String> values) {
     return new Requirement(key, "In", values, null);
   }
+
+  public static Requirement exists(String key) {
+    return new Requirement(key, "Exists", List.of(), null);
+  }
+
+  public static Requirement doesNotExist(String key) {
+    return new Requirement(key, "DoesNotExist", List.of(), null);
+  }
 }

@@ -62,6 +62,9 @@ public final class Sandbox {
         + "gated on its own and its slot refilled as soon as it passed; exit 0, every node on the new AMI");
     all.put("bad-ami", "the same rollout to an AMI whose nodes never join: it stops after the canary, the old nodes stay, "
         + "the class is back on its images, farrier upgrade exits 5 naming the cause");
+    all.put("gpu", "a pod asking for nvidia.com/gpu on an al2023@latest NodePool of NVIDIA types: a GPU type launched from the"
+        + " alias's NVIDIA image, registered before its device plugin reports the GPU (" + GpuScenario.DEVICE_PLUGIN_DELAY + " later),"
+        + " Initialized and the pod bound only once it does");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
@@ -126,10 +129,19 @@ public final class Sandbox {
       boolean safety = scenarioName.equals("safety");
       boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("upgrade-rolling") || scenarioName.equals("bad-ami")
           || scenarioName.equals("abort-then-upgrade");
+      boolean gpu = scenarioName.equals("gpu");
       var worker = safety ? env.startWorker(SandboxEnvironment.FAST_GC)
           : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
+          : gpu ? env.startWorker(Map.of("FARRIER_SIMULATED_DEVICE_PLUGIN_DELAY", GpuScenario.DEVICE_PLUGIN_DELAY))
           : env.startWorker();
       out.println("== farrier worker running (pid " + worker.pid() + ", log " + worker.log() + ")");
+      if (gpu) {
+        out.println("== applying a GPU NodePool (al2023@latest, NVIDIA types, tainted nvidia.com/gpu) and pod " + GpuScenario.POD
+            + " asking for one GPU");
+        GpuScenario.report(new GpuScenario(env.kube(), CLUSTER, AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION),
+            Duration.ofMinutes(5)).play(), out);
+        return finish(env, keep, out);
+      }
       if (scenarioName.equals("migrate")) {
         var migrate = new MigrateScenario(env, Duration.ofMinutes(5));
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {

@@ -15,8 +15,9 @@ import java.util.Set;
  *   <li>{@code bottlerocket}: {@code <root>/bottlerocket/aws-k8s-<k8s>/<arch>/latest/image_id}, pinned with the
  *       version without its {@code v} ({@code .../x86_64/1.50.0/image_id})</li>
  * </ul>
- * The root is {@code /aws/service} in AWS; tests point it at a writable prefix. GPU/accelerated variants (AL2 gpu,
- * Bottlerocket nvidia) and Windows are not resolved yet.
+ * The root is {@code /aws/service} in AWS; tests point it at a writable prefix. Each family also publishes accelerated
+ * images ({@link #parameters}), which an alias resolves too, each for the kinds of instance type it is built for
+ * ({@link ImageVariant}).
  */
 public record AmiAlias(String family, String version) {
   public static final String AWS_PARAMETER_ROOT = "/aws/service";
@@ -24,6 +25,12 @@ public record AmiAlias(String family, String version) {
   public static final Set<String> FAMILIES = Set.of("al2", "al2023", "bottlerocket");
   /** EC2's architecture names, in the order aliases are resolved. */
   public static final List<String> ARCHITECTURES = List.of("x86_64", "arm64");
+  /** The flavours of a family's images, as their parameter paths name them. */
+  public static final String STANDARD = "standard";
+  public static final String NVIDIA = "nvidia";
+  public static final String NEURON = "neuron";
+  /** AL2's one accelerated image, for NVIDIA and Neuron types alike. */
+  public static final String GPU = "gpu";
 
   /** Parses {@code family@version}; an unknown family or a missing version is an {@link Kind#INVALID_REQUEST}. */
   public static AmiAlias parse(String alias) {
@@ -55,9 +62,9 @@ public record AmiAlias(String family, String version) {
           "amiSelectorTerms: an alias cannot be combined with other terms; use one alias term alone");
     }
     AmiSelectorTerm term = terms.getFirst();
-    if (term.id() != null || term.name() != null || term.owner() != null || !term.tags().isEmpty()) {
+    if (term.id() != null || term.name() != null || term.owner() != null || !term.tags().isEmpty() || term.ssmParameter() != null) {
       throw new CloudProviderException(Kind.INVALID_REQUEST,
-          "amiSelectorTerms: a term with an alias cannot also set id, name, owner or tags");
+          "amiSelectorTerms: a term with an alias cannot also set id, name, owner, tags or ssmParameter");
     }
     parse(term.alias());
   }
@@ -66,18 +73,59 @@ public record AmiAlias(String family, String version) {
     return LATEST.equals(version);
   }
 
-  /** The parameter holding the image id for EC2 architecture {@code arch} and Kubernetes minor version {@code k8s}. */
+  /** One SSM parameter an alias reads, with the kinds of instance type its image is for. */
+  public record Parameter(String name, List<ImageVariant> variants) {}
+
+  /**
+   * Every parameter the alias reads for Kubernetes minor version {@code k8s}, as Karpenter's AWS provider reads them:
+   * the standard image per architecture and the accelerated ones (AL2023 {@code nvidia} on both architectures and
+   * {@code neuron} on x86_64; AL2's one {@code gpu} image on x86_64, for NVIDIA and Neuron types; Bottlerocket's
+   * {@code -nvidia} images, its standard x86_64 image serving Neuron types too).
+   */
+  public List<Parameter> parameters(String root, String k8s) {
+    List<ImageVariant> standard = List.of(ImageVariant.STANDARD);
+    List<ImageVariant> nvidia = List.of(ImageVariant.NVIDIA);
+    return switch (family) {
+      case "al2023" -> List.of(
+          new Parameter(parameter(root, "x86_64", STANDARD, k8s), standard),
+          new Parameter(parameter(root, "x86_64", NVIDIA, k8s), nvidia),
+          new Parameter(parameter(root, "x86_64", NEURON, k8s), List.of(ImageVariant.NEURON)),
+          new Parameter(parameter(root, "arm64", STANDARD, k8s), standard),
+          new Parameter(parameter(root, "arm64", NVIDIA, k8s), nvidia));
+      case "al2" -> List.of(
+          new Parameter(parameter(root, "x86_64", STANDARD, k8s), standard),
+          new Parameter(parameter(root, "arm64", STANDARD, k8s), standard),
+          new Parameter(parameter(root, "x86_64", GPU, k8s), List.of(ImageVariant.NEURON, ImageVariant.NVIDIA)));
+      case "bottlerocket" -> List.of(
+          new Parameter(parameter(root, "x86_64", STANDARD, k8s), List.of(ImageVariant.STANDARD, ImageVariant.NEURON)),
+          new Parameter(parameter(root, "arm64", STANDARD, k8s), standard),
+          new Parameter(parameter(root, "x86_64", NVIDIA, k8s), nvidia),
+          new Parameter(parameter(root, "arm64", NVIDIA, k8s), nvidia));
+      default -> throw new IllegalStateException("parse admits only known families, not " + family);
+    };
+  }
+
+  /** The parameter holding the standard image id for EC2 architecture {@code arch} and Kubernetes version {@code k8s}. */
   public String parameter(String root, String arch, String k8s) {
+    return parameter(root, arch, STANDARD, k8s);
+  }
+
+  /**
+   * The parameter holding the image id of one flavour of the family's images ({@link #STANDARD}, {@link #NVIDIA},
+   * {@link #NEURON}; AL2's accelerated image is {@link #GPU}) for EC2 architecture {@code arch} and Kubernetes
+   * version {@code k8s}, by the paths AWS publishes them under.
+   */
+  public String parameter(String root, String arch, String flavour, String k8s) {
     String base = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
     return base + switch (family) {
-      case "al2023" -> "/eks/optimized-ami/" + k8s + "/amazon-linux-2023/" + arch + "/standard/"
-          + (latest() ? "recommended" : "amazon-eks-node-al2023-" + arch + "-standard-" + k8s + "-" + version) + "/image_id";
+      case "al2023" -> "/eks/optimized-ami/" + k8s + "/amazon-linux-2023/" + arch + "/" + flavour + "/"
+          + (latest() ? "recommended" : "amazon-eks-node-al2023-" + arch + "-" + flavour + "-" + k8s + "-" + version) + "/image_id";
       case "al2" -> {
-        boolean arm = "arm64".equals(arch);
-        yield "/eks/optimized-ami/" + k8s + "/amazon-linux-2" + (arm ? "-arm64" : "") + "/"
-            + (latest() ? "recommended" : "amazon-eks-" + (arm ? "arm64-" : "") + "node-" + k8s + "-" + version) + "/image_id";
+        String kind = GPU.equals(flavour) ? "gpu" : "arm64".equals(arch) ? "arm64" : "";
+        yield "/eks/optimized-ami/" + k8s + "/amazon-linux-2" + (kind.isEmpty() ? "" : "-" + kind) + "/"
+            + (latest() ? "recommended" : "amazon-eks-" + (kind.isEmpty() ? "" : kind + "-") + "node-" + k8s + "-" + version) + "/image_id";
       }
-      case "bottlerocket" -> "/bottlerocket/aws-k8s-" + k8s + "/" + arch + "/"
+      case "bottlerocket" -> "/bottlerocket/aws-k8s-" + k8s + (NVIDIA.equals(flavour) ? "-nvidia" : "") + "/" + arch + "/"
           + (latest() ? LATEST : version.startsWith("v") ? version.substring(1) : version) + "/image_id";
       default -> throw new IllegalStateException("parse admits only known families, not " + family);
     };

@@ -3,6 +3,7 @@ package dev.farrier.activities.cloud;
 import dev.farrier.model.Resources;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * An instance type with its offerings. {@code arch} is x86_64 or arm64 (EC2's words); {@code facts} are the rest of
@@ -64,14 +65,36 @@ public record InstanceType(
 
   /** The NVIDIA device plugin's resource name, which a node of an NVIDIA GPU type reports its GPUs as. */
   public static final String GPU_RESOURCE = "nvidia.com/gpu";
+  /** The AMD device plugin's resource name. */
+  public static final String AMD_GPU_RESOURCE = "amd.com/gpu";
+  /** The Neuron device plugin's resource name, one per Inferentia or Trainium device. */
+  public static final String NEURON_RESOURCE = "aws.amazon.com/neuron";
+
+  /**
+   * The devices a node of this type reports once their device plugin runs, by resource name, as Karpenter's AWS
+   * provider counts them: NVIDIA and AMD GPUs, and AWS's Neuron devices. Empty for a type without any.
+   */
+  public Map<String, Long> extendedResources() {
+    Map<String, Long> devices = new TreeMap<>();
+    if (gpuCount > 0 && "NVIDIA".equalsIgnoreCase(gpuManufacturer)) {
+      devices.put(GPU_RESOURCE, (long) gpuCount);
+    }
+    if (gpuCount > 0 && "AMD".equalsIgnoreCase(gpuManufacturer)) {
+      devices.put(AMD_GPU_RESOURCE, (long) gpuCount);
+    }
+    if ("AWS".equalsIgnoreCase(facts.acceleratorManufacturer()) && facts.acceleratorCount() != null && facts.acceleratorCount() > 0) {
+      devices.put(NEURON_RESOURCE, (long) facts.acceleratorCount());
+    }
+    return devices;
+  }
 
   /**
    * What a node of this type has before any reserve: vCPUs as millicores, memory as EC2 lists it, the ENI max pods,
-   * {@code ephemeralStorageBytes} (the root volume or the instance store, {@code EphemeralStorage}) and NVIDIA GPUs.
+   * {@code ephemeralStorageBytes} (the root volume or the instance store, {@code EphemeralStorage}) and its devices
+   * ({@link #extendedResources}).
    */
   public Resources capacity(long ephemeralStorageBytes) {
-    Map<String, Long> gpus = gpuCount > 0 && "NVIDIA".equalsIgnoreCase(gpuManufacturer) ? Map.of(GPU_RESOURCE, (long) gpuCount) : Map.of();
-    return new Resources(vcpu * 1000L, memoryMiB * 1024 * 1024, ephemeralStorageBytes, eniMaxPods(), gpus);
+    return new Resources(vcpu * 1000L, memoryMiB * 1024 * 1024, ephemeralStorageBytes, eniMaxPods(), extendedResources());
   }
 
   /** EKS's max pods from ENI limits: ENIs x (IPv4 per ENI - 1) + 2. */

@@ -44,6 +44,7 @@ import dev.farrier.model.Resources;
 import dev.farrier.model.Taint;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
@@ -53,6 +54,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -202,9 +204,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
       throw Failures.of(e);
     }
     var type = cloud.instanceTypes().stream().filter(t -> t.name().equals(instance.instanceType())).findFirst();
-    var capacity = type
-        .map(t -> ResourceQuantities.toQuantities(Resources.of(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, t.eniMaxPods())))
-        .orElse(null);
+    var capacity = type.map(t -> ResourceQuantities.toQuantities(new Resources(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, 0,
+        t.eniMaxPods(), t.extendedResources()))).orElse(null);
     // Recorded once, from the class this launch used, so that planning compares without asking the cloud (DriftFacts).
     claims.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type, launch.subnets()),
         DriftFacts.launchAnnotations(nodeClass, instance));
@@ -278,18 +279,27 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     return annotations;
   }
 
-  /** Idempotent: waits, then sets a label and a condition that a repeat sets to the same values. */
+  /**
+   * Idempotent: waits until the node is Ready, without the unregistered and startup taints, and reports every device
+   * its instance type promises ({@link InstanceType#extendedResources}: GPUs, Neuron devices; as Karpenter waits for
+   * them, since a pod asking for one could not run before its device plugin registers it), then sets a label, the
+   * conditions, and the claim's capacity as the node now reports it; a repeat sets the same values.
+   */
   @Override
   public void awaitInitialized(AwaitNodeRequest request) {
-    var startupTaints = claim(request.nodeClaim()).getSpec().startupTaintsOrEmpty();
-    Polling.until(() -> reader.findNode(request.nodeName()).filter(n -> initialized(n, startupTaints)),
-        () -> "waiting for node " + request.nodeName() + " to be Ready without startup taints");
+    var claim = claim(request.nodeClaim());
+    var startupTaints = claim.getSpec().startupTaintsOrEmpty();
+    Set<String> devices = promisedDevices(claim);
+    Node node = Polling.until(() -> reader.findNode(request.nodeName()).filter(n -> initialized(n, startupTaints, devices)),
+        () -> "waiting for node " + request.nodeName() + " to be Ready without startup taints"
+            + (devices.isEmpty() ? "" : " and with its devices " + devices));
     try {
       nodes.patchNodeMetadata(request.nodeName(), Map.of(WellKnown.INITIALIZED_LABEL, "true"), Map.of());
       var now = clock.instant();
-      claims.patchNodeClaimStatus(request.nodeClaim(), NodeClaimStatus.ofConditions(
+      claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, null, node.getStatus().getCapacity(),
+          node.getStatus().getAllocatable(), List.of(
           Condition.of(NodeClaimStatus.INITIALIZED, Condition.TRUE, "Initialized", "node " + request.nodeName() + " is Ready", now),
-          Condition.of(NodeClaimStatus.READY, Condition.TRUE, "Ready", "", now)));
+          Condition.of(NodeClaimStatus.READY, Condition.TRUE, "Ready", "", now)), null));
     } catch (ObjectNotFoundException e) {
       throw Failures.of(e);
     }
@@ -298,13 +308,24 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     events.record(request.events());
   }
 
-  static boolean initialized(Node node, List<io.fabric8.kubernetes.api.model.Taint> startupTaints) {
+  static boolean initialized(Node node, List<io.fabric8.kubernetes.api.model.Taint> startupTaints, Set<String> devices) {
     boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
         && node.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     var taints = node.getSpec().getTaints() == null ? List.<io.fabric8.kubernetes.api.model.Taint>of() : node.getSpec().getTaints();
     boolean blocked = taints.stream().anyMatch(t -> t.getKey().equals(WellKnown.UNREGISTERED_TAINT_KEY)
         || startupTaints.stream().anyMatch(s -> s.getKey().equals(t.getKey()) && s.getEffect().equals(t.getEffect())));
-    return ready && !blocked;
+    var allocatable = node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.<String, Quantity>of()
+        : node.getStatus().getAllocatable();
+    boolean devicesReported = devices.stream().allMatch(d -> allocatable.containsKey(d)
+        && Quantity.getAmountInBytes(allocatable.get(d)).signum() > 0);
+    return ready && !blocked && devicesReported;
+  }
+
+  /** The devices the claim's instance type promises (none when its type is unknown to the cloud). */
+  private Set<String> promisedDevices(NodeClaim claim) {
+    String type = claim.getMetadata().getLabels() == null ? null : claim.getMetadata().getLabels().get(WellKnown.INSTANCE_TYPE_LABEL);
+    return cloud.instanceTypes().stream().filter(t -> t.name().equals(type)).findFirst()
+        .map(t -> t.extendedResources().keySet()).orElse(Set.of());
   }
 
   /**

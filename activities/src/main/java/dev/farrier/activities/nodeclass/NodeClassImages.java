@@ -18,7 +18,7 @@ public final class NodeClassImages {
 
   public static List<AmiSelectorTerm> terms(EC2NodeClass nodeClass) {
     return nodeClass.getSpec().amiSelectorTermsOrEmpty().stream()
-        .map(t -> new AmiSelectorTerm(t.id(), t.name(), t.owner(), t.tags(), t.alias())).toList();
+        .map(t -> new AmiSelectorTerm(t.id(), t.name(), t.owner(), t.tags(), t.alias(), t.ssmParameter())).toList();
   }
 
   /**
@@ -34,7 +34,8 @@ public final class NodeClassImages {
     for (ResolvedAmi ami : nodeClass.getStatus().amisOrEmpty()) {
       for (RequirementWithMinValues r : ami.requirements() == null ? List.<RequirementWithMinValues>of() : ami.requirements()) {
         if (WellKnown.ARCH_LABEL.equals(r.key()) && "In".equals(r.operator()) && r.values() != null) {
-          r.values().forEach(arch -> byArch.computeIfAbsent(arch, a -> new ArrayList<>()).add(ami.id()));
+          r.values().stream().map(arch -> byArch.computeIfAbsent(arch, a -> new ArrayList<>()))
+              .filter(ids -> !ids.contains(ami.id())).forEach(ids -> ids.add(ami.id())); // an alias lists an image once per kind
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.farrier.activities.provisioning;
 
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.crd.Condition;
@@ -18,8 +19,6 @@ import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,17 +97,13 @@ public final class PlanningInputs {
   }
 
   /**
-   * The catalogue's types a node of the class can be launched as: those of the archs its images resolve to now, with
-   * the ephemeral storage its volumes offer.
+   * The catalogue's types a node of the class can be launched as: those an image it resolves to now fits (its
+   * architecture; for an alias, the NVIDIA or Neuron image a GPU or accelerator type needs), with the ephemeral
+   * storage its volumes offer. None when the class is missing or resolves nothing.
    */
   public List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, EC2NodeClass nodeClass) {
-    return InstanceTypeViews.instanceTypes(catalog, nodeClassArchs(nodeClass), ephemeralStorage(nodeClass));
-  }
-
-  /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
-  private Set<String> nodeClassArchs(EC2NodeClass nodeClass) {
-    return nodeClass == null ? Set.of() : NodeClassImages.resolve(cloud, nodeClass).stream()
-        .map(i -> i.kubernetesArch()).collect(Collectors.toSet());
+    List<Image> images = nodeClass == null ? List.of() : NodeClassImages.resolve(cloud, nodeClass);
+    return InstanceTypeViews.instanceTypes(catalog, t -> images.stream().anyMatch(i -> i.fits(t)), ephemeralStorage(nodeClass));
   }
 
   /**

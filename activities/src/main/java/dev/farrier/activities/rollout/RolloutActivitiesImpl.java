@@ -360,16 +360,16 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   }
 
   private static AmiTerm term(dev.farrier.activities.cloud.AmiSelectorTerm t) {
-    return new AmiTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags());
+    return new AmiTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags(), t.ssmParameter());
   }
 
   private static AmiSelectorTerm crdTerm(AmiTerm t) {
-    return new AmiSelectorTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags());
+    return new AmiSelectorTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags(), t.ssmParameter());
   }
 
   private static String describe(List<AmiTerm> terms) {
     return terms.stream().map(t -> t.alias() != null ? "alias " + t.alias() : t.id() != null ? "id " + t.id()
-        : (t.name() == null ? "" : "name " + t.name()) + (t.owner() == null ? "" : " owner " + t.owner())
+        : t.ssmParameter() != null ? "ssmParameter " + t.ssmParameter() : (t.name() == null ? "" : "name " + t.name()) + (t.owner() == null ? "" : " owner " + t.owner())
             + (t.tags() == null ? "" : " tags " + t.tags())).toList().toString();
   }
 

@@ -58,7 +58,7 @@ final class NodeClassResolution {
 
     var terms = NodeClassImages.terms(nodeClass);
     Part<List<ResolvedAmi>> amis = part(name, EC2NodeClassStatus.AMIS_READY, "AMIs", previous, now,
-        () -> terms.isEmpty() ? List.of() : cloud.resolveImages(terms).stream().map(NodeClassResolution::ami).toList(),
+        () -> terms.isEmpty() ? List.of() : cloud.resolveImages(terms).stream().flatMap(i -> amis(i).stream()).toList(),
         List::isEmpty, v -> "amiSelectorTerms matched no image: " + terms);
 
     List<SubnetTerm> subnetTerms = spec.subnetSelectorTerms() == null ? List.of()
@@ -90,9 +90,20 @@ final class NodeClassResolution {
     return new Result(new EC2NodeClassStatus(amis.value(), subnets.value(), groups.value(), profile.value(), conditions), ready);
   }
 
-  private static ResolvedAmi ami(Image image) {
-    return new ResolvedAmi(image.id(), image.name(), null,
-        List.of(new RequirementWithMinValues(WellKnown.ARCH_LABEL, "In", List.of(image.kubernetesArch()), null)));
+  /**
+   * The image as {@code status.amis} lists it: one entry per kind of instance type it is for (an alias's
+   * accelerated images say which), each with its architecture and that kind's requirements, as Karpenter writes them.
+   */
+  private static List<ResolvedAmi> amis(Image image) {
+    var arch = new RequirementWithMinValues(WellKnown.ARCH_LABEL, "In", List.of(image.kubernetesArch()), null);
+    if (image.variants().isEmpty()) {
+      return List.of(new ResolvedAmi(image.id(), image.name(), null, List.of(arch)));
+    }
+    return image.variants().stream().map(v -> {
+      List<RequirementWithMinValues> requirements = new ArrayList<>(List.of(arch));
+      v.requirements().forEach(r -> requirements.add(RequirementWithMinValues.from(r)));
+      return new ResolvedAmi(image.id(), image.name(), null, requirements);
+    }).toList();
   }
 
   /**

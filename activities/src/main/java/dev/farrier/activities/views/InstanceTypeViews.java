@@ -7,6 +7,7 @@ import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.OfferingView;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The planner's view of the cloud's instance types: what planning, the status loop's capacity check and the scheduling
@@ -20,7 +21,12 @@ public final class InstanceTypeViews {
    * each with the ephemeral storage a node of it offers ({@link EphemeralStorage#bytes}: the instance store under RAID0).
    */
   public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, EphemeralStorage storage) {
-    return catalog.stream().filter(t -> archs.contains(t.kubernetesArch())).map(t -> view(t, storage.bytes(t))).toList();
+    return instanceTypes(catalog, t -> archs.contains(t.kubernetesArch()), storage);
+  }
+
+  /** The catalogue's types {@code launchable} admits (planning: those an image of the class fits), as the planner sees them. */
+  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Predicate<InstanceType> launchable, EphemeralStorage storage) {
+    return catalog.stream().filter(launchable).map(t -> view(t, storage.bytes(t))).toList();
   }
 
   /** The planner's view of a catalogue type with Karpenter's default root volume ({@link EphemeralStorage#DEFAULT_BYTES}). */

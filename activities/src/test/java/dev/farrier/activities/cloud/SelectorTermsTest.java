@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,32 @@ class SelectorTermsTest {
         AmiAlias.parse("bottlerocket@latest").parameter(AmiAlias.AWS_PARAMETER_ROOT, "arm64", "1.35"));
     assertEquals("/test-root/bottlerocket/aws-k8s-1.35/x86_64/1.50.0/image_id",
         AmiAlias.parse("bottlerocket@v1.50.0").parameter("/test-root/", "x86_64", "1.35"));
+  }
+
+  /** Each family's accelerated images, by the paths AWS publishes them under, each for the kinds of type it serves. */
+  @Test
+  void aliasesReadTheAcceleratedParametersToo() {
+    var root = AmiAlias.AWS_PARAMETER_ROOT;
+    assertEquals(Map.of(
+            "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/x86_64/standard/recommended/image_id", List.of(ImageVariant.STANDARD),
+            "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/x86_64/nvidia/recommended/image_id", List.of(ImageVariant.NVIDIA),
+            "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/x86_64/neuron/recommended/image_id", List.of(ImageVariant.NEURON),
+            "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/arm64/standard/recommended/image_id", List.of(ImageVariant.STANDARD),
+            "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/arm64/nvidia/recommended/image_id", List.of(ImageVariant.NVIDIA)),
+        byName(AmiAlias.parse("al2023@latest").parameters(root, "1.34")));
+    assertEquals(List.of(ImageVariant.NEURON, ImageVariant.NVIDIA),
+        byName(AmiAlias.parse("al2@v20251020").parameters(root, "1.33"))
+            .get("/aws/service/eks/optimized-ami/1.33/amazon-linux-2-gpu/amazon-eks-gpu-node-1.33-v20251020/image_id"));
+    assertEquals(Map.of(
+            "/aws/service/bottlerocket/aws-k8s-1.35/x86_64/1.50.0/image_id", List.of(ImageVariant.STANDARD, ImageVariant.NEURON),
+            "/aws/service/bottlerocket/aws-k8s-1.35/arm64/1.50.0/image_id", List.of(ImageVariant.STANDARD),
+            "/aws/service/bottlerocket/aws-k8s-1.35-nvidia/x86_64/1.50.0/image_id", List.of(ImageVariant.NVIDIA),
+            "/aws/service/bottlerocket/aws-k8s-1.35-nvidia/arm64/1.50.0/image_id", List.of(ImageVariant.NVIDIA)),
+        byName(AmiAlias.parse("bottlerocket@v1.50.0").parameters(root, "1.35")));
+  }
+
+  private static Map<String, List<ImageVariant>> byName(List<AmiAlias.Parameter> parameters) {
+    return parameters.stream().collect(java.util.stream.Collectors.toMap(AmiAlias.Parameter::name, AmiAlias.Parameter::variants));
   }
 
   @Test

@@ -68,6 +68,26 @@ class CrdsIT extends ClusterIT {
   }
 
   @Test
+  void anSsmParameterTermStandsAloneInItsTerm() {
+    EC2NodeClass nodeClass = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
+    nodeClass.getMetadata().setName(KubeTestSupport.unique("ssm"));
+    var spec = nodeClass.getSpec();
+    var alone = new dev.farrier.activities.crd.AmiSelectorTerm(null, null, null, null, null, "/team/ami/prod");
+    var withName = new dev.farrier.activities.crd.AmiSelectorTerm(null, null, "my-ami-*", null, null, "/team/ami/prod");
+    nodeClass.setSpec(new dev.farrier.activities.crd.EC2NodeClassSpec(spec.amiFamily(), List.of(alone), spec.subnetSelectorTerms(),
+        spec.securityGroupSelectorTerms(), spec.role(), null, null, null, null, null, null, null, null, null));
+    assertEquals("/team/ami/prod", client.resource(nodeClass).create().getSpec().amiSelectorTermsOrEmpty().getFirst().ssmParameter());
+
+    nodeClass.getMetadata().setName(KubeTestSupport.unique("ssm-and-name"));
+    nodeClass.setSpec(new dev.farrier.activities.crd.EC2NodeClassSpec(spec.amiFamily(), List.of(withName), spec.subnetSelectorTerms(),
+        spec.securityGroupSelectorTerms(), spec.role(), null, null, null, null, null, null, null, null, null));
+    KubernetesClientException rejected = assertThrows(KubernetesClientException.class, () -> client.resource(nodeClass).create());
+
+    assertEquals(422, rejected.getCode());
+    assertTrue(rejected.getMessage().contains("'ssmParameter' is mutually exclusive"), rejected.getMessage());
+  }
+
+  @Test
   void aNodeClassWithBothRoleAndInstanceProfileIsRejected() {
     EC2NodeClass nodeClass = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
     nodeClass.getMetadata().setName(KubeTestSupport.unique("both"));

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,7 +131,20 @@ class StatusRefresherIT extends ClusterIT {
         EC2NodeClassStatus.INSTANCE_PROFILE_READY, EC2NodeClassStatus.READY)) {
       assertEquals(Condition.TRUE, condition(nodeClass, type).status(), type + ": " + condition(nodeClass, type));
     }
-    assertEquals(List.of("amd64", "arm64"), status.amisOrEmpty().stream().map(a -> a.requirements().getFirst().values().getFirst()).sorted().toList());
+    assertEquals(List.of("amd64", "amd64", "amd64", "arm64", "arm64"),
+        status.amisOrEmpty().stream().map(a -> a.requirements().getFirst().values().getFirst()).sorted().toList(),
+        "per architecture the standard and NVIDIA images, and amd64's Neuron image");
+    assertEquals(Set.of(
+            List.of("kubernetes.io/arch In [amd64]", "karpenter.k8s.aws/instance-accelerator-count DoesNotExist",
+                "karpenter.k8s.aws/instance-gpu-count DoesNotExist"),
+            List.of("kubernetes.io/arch In [amd64]", "karpenter.k8s.aws/instance-gpu-count Exists"),
+            List.of("kubernetes.io/arch In [amd64]", "karpenter.k8s.aws/instance-accelerator-count Exists"),
+            List.of("kubernetes.io/arch In [arm64]", "karpenter.k8s.aws/instance-accelerator-count DoesNotExist",
+                "karpenter.k8s.aws/instance-gpu-count DoesNotExist"),
+            List.of("kubernetes.io/arch In [arm64]", "karpenter.k8s.aws/instance-gpu-count Exists")),
+        status.amisOrEmpty().stream().map(a -> a.requirements().stream()
+            .map(r -> r.key() + " " + r.operator() + (r.values() == null ? "" : " " + r.values())).toList()).collect(Collectors.toSet()),
+        "each image with the requirements of the types it is for, as Karpenter writes them");
     assertTrue(status.amisOrEmpty().stream().allMatch(a -> a.name().startsWith("amazon-eks-node-al2023-") && a.name().contains("-1.34-")), status.amis().toString());
     assertEquals(cloud.network().subnets().stream().map(s -> new ResolvedSubnet(s.id(), s.zone(), s.zoneId())).toList(), status.subnets());
     assertEquals(cloud.catalog().zones(), status.subnets().stream().map(ResolvedSubnet::zone).sorted().toList());
@@ -139,7 +153,7 @@ class StatusRefresherIT extends ClusterIT {
     assertEquals("KarpenterNodeRole-test", cloud.instanceProfileRole(status.instanceProfile()).orElseThrow());
     assertEquals(List.of(), warnings(name));
     var resolved = cloud.resolveImages(NodeClassImages.terms(nodeClass));
-    assertEquals(resolved.stream().collect(Collectors.toMap(Image::kubernetesArch, i -> List.of(i.id()))), NodeClassImages.fromStatus(nodeClass),
+    assertEquals(resolved.stream().collect(Collectors.groupingBy(Image::kubernetesArch, java.util.TreeMap::new, Collectors.mapping(Image::id, Collectors.toList()))), NodeClassImages.fromStatus(nodeClass),
         "drift planning reads back per arch what the refresher resolved");
   }
 

@@ -140,7 +140,7 @@ public final class AwsCloudProvider implements CloudProvider {
   }
 
   /**
-   * The launch template of each planned instance type, in the plan's order: one per architecture and per kubelet
+   * The launch template of each planned instance type, in the plan's order: one per image and per kubelet
    * values ({@link NodeKubelet}: the max pods and kube-reserved the planner assumed for that type), as Karpenter
    * groups its launch templates. At most {@link #MAX_TEMPLATES} templates; the types of further groups (the
    * priciest) are left out of this fleet, so the instance's template tag stays within EC2's 256 characters.
@@ -161,7 +161,7 @@ public final class AwsCloudProvider implements CloudProvider {
         continue;
       }
       NodeKubelet kubelet = NodeKubelet.of(type.capacity(ephemeralStorage.bytes(type)), nodeClass.kubeletSettings());
-      LaunchTemplateSpec spec = templateSpec(request, plan.imageByArch().get(type.arch()), plan.capacityType(), kubelet,
+      LaunchTemplateSpec spec = templateSpec(request, plan.imageByType().get(type.name()), plan.capacityType(), kubelet,
           ephemeralStorage.instanceStoreRaid0());
       if (!templateBySpec.containsKey(spec.name()) && templateBySpec.size() == MAX_TEMPLATES) {
         continue;

@@ -3,21 +3,21 @@ package dev.farrier.activities.cloud.aws;
 import dev.farrier.activities.cloud.AmiAlias;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.ImageVariant;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.ec2.model.DescribeImagesRequest;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ssm.model.Parameter;
+import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 
 /**
  * {@code amiSelectorTerms} against EC2 and SSM, as Karpenter resolves them:
@@ -26,6 +26,8 @@ import software.amazon.awssdk.services.ssm.model.Parameter;
  *       DescribeImages filters, ANDed within a term; {@code owner} (comma-separated ids or aliases, {@code self})
  *       becomes the Owners parameter and defaults to {@code self,amazon} when a name is given, so a name never
  *       matches a stranger's public image.</li>
+ *   <li>{@code ssmParameter} reads the image id the parameter holds (a public one, such as an EKS-optimized image's, or
+ *       the account's own), then describes it.</li>
  *   <li>{@code alias} {@code family@version} reads the image ids from the SSM public parameters under
  *       {@code parameterRoot} ({@link AmiAlias#parameter}) for the cluster's Kubernetes minor version, one per
  *       architecture, then describes them.</li>
@@ -57,7 +59,7 @@ public final class AwsImageResolver {
     AmiAlias.validate(terms);
     Map<String, Image> resolved = new LinkedHashMap<>();
     for (AmiSelectorTerm term : terms) {
-      for (Image image : newestPerArch(resolve(term))) {
+      for (Image image : Image.newestPerKind(resolve(term))) {
         resolved.putIfAbsent(image.id(), image);
       }
     }
@@ -67,6 +69,9 @@ public final class AwsImageResolver {
   private List<Image> resolve(AmiSelectorTerm term) {
     if (term.alias() != null) {
       return resolveAlias(AmiAlias.parse(term.alias()));
+    }
+    if (term.ssmParameter() != null) {
+      return resolveParameter(term.ssmParameter());
     }
     if (term.id() == null && term.name() == null && term.tags().isEmpty()) {
       return List.of();
@@ -86,20 +91,50 @@ public final class AwsImageResolver {
     return describe(DescribeImagesRequest.builder().filters(filters).owners(owners).build(), null, "amiSelectorTerms " + term);
   }
 
+  /**
+   * The image whose id the parameter holds, as Karpenter reads an {@code ssmParameter} term: a parameter that does not
+   * exist, or whose value is not an image id, resolves to nothing (the class's AMIsReady condition then says the terms
+   * matched no image), any other SSM failure is the call's.
+   */
+  private List<Image> resolveParameter(String name) {
+    String value;
+    try {
+      value = aws.ssm().getParameter(b -> b.name(name)).parameter().value();
+    } catch (ParameterNotFoundException e) {
+      return List.of();
+    } catch (AwsServiceException e) {
+      throw AwsCallFailures.translate("SSM parameter " + name, e);
+    }
+    if (value == null || !value.startsWith("ami-")) {
+      return List.of();
+    }
+    return describe(DescribeImagesRequest.builder().filters(Ec2Filters.of("state", "available"), Ec2Filters.of("image-id", value)).build(),
+        null, "ssmParameter " + name + " (" + value + ")");
+  }
+
+  /**
+   * The alias's images: the ids its parameters hold ({@link AmiAlias#parameters}: standard and accelerated), each
+   * described and marked with the kinds of instance type its parameters say it is for. A parameter AWS does not
+   * publish (an accelerated flavour for an old version) is left out, as upstream does.
+   */
   private List<Image> resolveAlias(AmiAlias alias) {
     String k8s = kubernetesVersion.get();
-    List<String> names = AmiAlias.ARCHITECTURES.stream().map(arch -> alias.parameter(parameterRoot, arch, k8s)).toList();
-    List<String> ids;
+    Map<String, List<ImageVariant>> variantsByName = new LinkedHashMap<>();
+    alias.parameters(parameterRoot, k8s).forEach(p -> variantsByName.put(p.name(), p.variants()));
+    Map<String, Set<ImageVariant>> variantsById = new LinkedHashMap<>();
     try {
-      ids = aws.ssm().getParameters(b -> b.names(names)).parameters().stream().map(Parameter::value).distinct().toList();
+      for (Parameter parameter : aws.ssm().getParameters(b -> b.names(variantsByName.keySet())).parameters()) {
+        variantsById.computeIfAbsent(parameter.value(), id -> new TreeSet<>()).addAll(variantsByName.get(parameter.name()));
+      }
     } catch (AwsServiceException e) {
       throw AwsCallFailures.translate("SSM parameters of alias " + alias.family() + "@" + alias.version(), e);
     }
-    if (ids.isEmpty()) {
+    if (variantsById.isEmpty()) {
       return List.of();
     }
     return describe(DescribeImagesRequest.builder().filters(Ec2Filters.of("state", "available"),
-        Filter.builder().name("image-id").values(ids).build()).build(), k8s, "alias images " + ids);
+        Filter.builder().name("image-id").values(variantsById.keySet()).build()).build(), k8s, "alias images " + variantsById.keySet())
+        .stream().map(i -> i.withVariants(List.copyOf(variantsById.getOrDefault(i.id(), Set.of())))).toList();
   }
 
   private List<Image> describe(DescribeImagesRequest request, String k8s, String what) {
@@ -111,14 +146,5 @@ public final class AwsImageResolver {
     } catch (AwsServiceException e) {
       throw AwsCallFailures.translate("DescribeImages for " + what, e);
     }
-  }
-
-  /** One image per architecture: the newest by creation date, then name. */
-  static List<Image> newestPerArch(List<Image> images) {
-    Comparator<Image> newest = Comparator.comparing(Image::creationDate).thenComparing(i -> i.name() == null ? "" : i.name());
-    return images.stream()
-        .filter(i -> i.arch() != null)
-        .collect(Collectors.groupingBy(Image::arch, TreeMap::new, Collectors.maxBy(newest)))
-        .values().stream().flatMap(Optional::stream).toList();
   }
 }

@@ -20,9 +20,11 @@ import java.util.Optional;
  * Karpenter prefers it, else on-demand), and at most {@link #MAX_OVERRIDES} (instance type, subnet) overrides over
  * the available offerings in the subnets' zones, cheapest first (ties keep the caller's ranking), each zone through
  * its subnet with the most free addresses ({@link ZonalSubnets}). Offerings marked unavailable (no capacity recently)
- * are skipped, so the next attempt asks for other pools.
+ * are skipped, so the next attempt asks for other pools. Each type launches from the newest image that fits it
+ * ({@link Image#newestFor}: its architecture, and for an alias the NVIDIA or Neuron image a GPU or accelerator type
+ * needs); a type no image fits is left out.
  */
-public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByArch) {
+public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByType) {
   /** EC2 Fleet's limit per request is 300; Karpenter asks for at most 60 to keep requests small and fast. */
   public static final int MAX_OVERRIDES = 60;
   private static final List<String> CAPACITY_PREFERENCE = List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND);
@@ -32,7 +34,7 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
 
   public FleetPlan {
     overrides = List.copyOf(overrides);
-    imageByArch = Map.copyOf(imageByArch);
+    imageByType = Map.copyOf(imageByType);
   }
 
   /** With the subnets' free addresses unknown: each zone through its first subnet by id. */
@@ -60,16 +62,15 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
       throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no free IP address left in any subnet of the allowed zones "
           + allowed.stream().map(s -> s.id() + "@" + s.zone()).toList());
     }
-    Map<String, Image> imageByArch = new LinkedHashMap<>();
-    images.stream().sorted(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
-        .forEach(i -> imageByArch.putIfAbsent(i.arch(), i));
     List<InstanceType> known = rankedTypes.stream().map(types::get).filter(t -> t != null).toList();
     if (known.isEmpty()) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "none of the instance types " + rankedTypes + " is offered in the region");
     }
-    List<InstanceType> fitting = known.stream().filter(t -> imageByArch.containsKey(t.arch())).toList();
+    Map<String, Image> imageByType = new LinkedHashMap<>();
+    known.forEach(t -> Image.newestFor(images, t).ifPresent(i -> imageByType.put(t.name(), i)));
+    List<InstanceType> fitting = known.stream().filter(t -> imageByType.containsKey(t.name())).toList();
     if (fitting.isEmpty()) {
-      throw new CloudProviderException(Kind.INVALID_REQUEST, "no image matches the architecture of any of " + rankedTypes);
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "no image fits (architecture, accelerator) any of " + rankedTypes);
     }
     for (String capacityType : CAPACITY_PREFERENCE) {
       if (!capacityTypes.contains(capacityType)) {
@@ -85,7 +86,7 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
       if (!overrides.isEmpty()) {
         // A stable sort: equal prices keep the ranking the scheduler chose.
         overrides.sort(Comparator.comparingDouble(Override::pricePerHour));
-        return new FleetPlan(capacityType, overrides.subList(0, Math.min(MAX_OVERRIDES, overrides.size())), imageByArch);
+        return new FleetPlan(capacityType, overrides.subList(0, Math.min(MAX_OVERRIDES, overrides.size())), imageByType);
       }
     }
     throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no available offering of " + rankedTypes + " in zones "
@@ -100,11 +101,6 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
 
   /** This plan with only the overrides of {@code instanceTypes}, in the same order. */
   public FleetPlan onlyTypes(java.util.Set<String> instanceTypes) {
-    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByArch);
-  }
-
-  /** The architectures the overrides use, each needing its own launch template (one image per architecture). */
-  public List<String> archs() {
-    return overrides.stream().map(Override::arch).distinct().sorted().toList();
+    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByType);
   }
 }

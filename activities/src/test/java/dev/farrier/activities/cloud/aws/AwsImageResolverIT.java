@@ -8,6 +8,7 @@ import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.ImageVariant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -136,6 +137,42 @@ class AwsImageResolverIT extends MotoIT {
     assertEquals(List.of(), ids(alias("bottlerocket@latest")), "no parameter published: nothing, not an error");
     assertEquals(List.of(x86V1), new AwsImageResolver(aws, () -> "1.33", parameterRoot).resolve(List.of(alias("al2023@latest")))
         .stream().map(Image::id).toList(), "the Kubernetes version is read on every resolution");
+  }
+
+  /**
+   * An {@code ssmParameter} term resolves to the image its parameter holds, read again at each resolution; a missing
+   * parameter or one that holds no image id resolves to nothing, not an error.
+   */
+  @Test
+  void anSsmParameterTermResolvesTheImageItsParameterHolds() {
+    String name = "/" + unique("team") + "/ami/prod";
+    parameter(name, x86V1);
+    assertEquals(List.of(x86V1), ids(AmiSelectorTerm.bySsmParameter(name)));
+    parameter(name, x86V2);
+    assertEquals(List.of(x86V2), ids(AmiSelectorTerm.bySsmParameter(name)), "the parameter moved on: so does the term");
+
+    assertEquals(List.of(), ids(AmiSelectorTerm.bySsmParameter(name + "-missing")));
+    parameter(name + "-text", "not-an-image");
+    assertEquals(List.of(), ids(AmiSelectorTerm.bySsmParameter(name + "-text")));
+  }
+
+  /** An alias reads its family's accelerated parameters too, and says which kinds of type each image is for. */
+  @Test
+  void anAliasResolvesItsNvidiaAndNeuronImagesEachForItsKindOfType() {
+    parameter(parameterRoot + "/eks/optimized-ami/1.32/amazon-linux-2023/x86_64/standard/recommended/image_id", x86V2);
+    parameter(parameterRoot + "/eks/optimized-ami/1.32/amazon-linux-2023/x86_64/nvidia/recommended/image_id", x86V1);
+    parameter(parameterRoot + "/eks/optimized-ami/1.32/amazon-linux-2023/arm64/nvidia/recommended/image_id", armV1);
+    parameter(parameterRoot + "/eks/optimized-ami/1.32/amazon-linux-2-gpu/recommended/image_id", x86V1);
+    var resolver132 = new AwsImageResolver(aws, () -> "1.32", parameterRoot);
+
+    Map<String, List<ImageVariant>> al2023 = resolver132.resolve(List.of(alias("al2023@latest"))).stream()
+        .collect(java.util.stream.Collectors.toMap(Image::id, Image::variants));
+    Map<String, List<ImageVariant>> al2 = resolver132.resolve(List.of(alias("al2@latest"))).stream()
+        .collect(java.util.stream.Collectors.toMap(Image::id, Image::variants));
+
+    assertEquals(Map.of(x86V2, List.of(ImageVariant.STANDARD), x86V1, List.of(ImageVariant.NVIDIA), armV1, List.of(ImageVariant.NVIDIA)),
+        al2023, "no Neuron or arm64 standard parameter published for 1.32 here: those are left out");
+    assertEquals(Map.of(x86V1, List.of(ImageVariant.NVIDIA, ImageVariant.NEURON)), al2, "AL2's one gpu image serves both kinds");
   }
 
   @Test

@@ -39,7 +39,7 @@ class FleetPlanTest {
     }
     assertEquals(List.of("subnet-a", "subnet-b"), plan.overrides().stream().map(FleetPlan.Override::subnetId).distinct().sorted().toList(),
         "one subnet per zone");
-    assertEquals("ami-arm", plan.imageByArch().get("arm64").id());
+    assertEquals("ami-arm", plan.imageByType().get(plan.overrides().stream().filter(o -> o.arch().equals("arm64")).findFirst().orElseThrow().instanceType()).id());
   }
 
   @Test

@@ -4,15 +4,16 @@ import dev.farrier.activities.cloud.AmiAlias;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CsvResource;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.ImageVariant;
 import dev.farrier.activities.cloud.SelectorTags;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -70,7 +71,8 @@ public final class AmiCatalog {
           row.get("kubernetes_version"),
           row.get("kubelet_version"),
           Instant.parse(row.get("creation_date")));
-      images.add(new CatalogImage(image, row.get("owner_alias"), row.get("family"), row.get("release"), tags(row.get("tags"))));
+      images.add(new CatalogImage(image, row.get("owner_alias"), row.get("family"), row.get("flavour"), row.get("release"),
+          tags(row.get("tags"))));
     }
     TreeSet<String> versions = images.stream().map(i -> i.image().kubernetesVersion()).collect(Collectors.toCollection(TreeSet::new));
     if (!versions.contains(clusterKubernetesVersion)) {
@@ -142,18 +144,15 @@ public final class AmiCatalog {
     List<CatalogImage> matches;
     if (term.alias() != null) {
       matches = resolveAlias(term.alias());
+    } else if (term.ssmParameter() != null) {
+      // The simulated account publishes no parameters of its own: AWS's public ones (the EKS-optimized images') resolve.
+      matches = ssmParameter(term.ssmParameter()).map(byId::get).stream().toList();
     } else if (term.id() == null && term.name() == null && term.tags().isEmpty()) {
       matches = List.of();
     } else {
       matches = images.stream().filter(image -> matches(term, image)).toList();
     }
-    Comparator<Image> newest = Comparator.comparing(Image::creationDate).thenComparing(Image::name);
-    return matches.stream()
-        .map(CatalogImage::image)
-        .collect(Collectors.groupingBy(Image::arch, TreeMap::new, Collectors.maxBy(newest)))
-        .values().stream()
-        .flatMap(Optional::stream)
-        .toList();
+    return Image.newestPerKind(matches.stream().map(CatalogImage::image).toList());
   }
 
   private boolean matches(AmiSelectorTerm term, CatalogImage candidate) {
@@ -212,14 +211,16 @@ public final class AmiCatalog {
     return Pattern.compile(regex.toString());
   }
 
+  /** The alias's images, each marked with the kinds of instance type its parameters say it is for. */
   private List<CatalogImage> resolveAlias(String text) {
     AmiAlias alias = AmiAlias.parse(text);
-    List<CatalogImage> found = new ArrayList<>();
-    for (String arch : AmiAlias.ARCHITECTURES) {
-      ssmParameter(alias.parameter(AmiAlias.AWS_PARAMETER_ROOT, arch, clusterKubernetesVersion))
-          .map(byId::get)
-          .ifPresent(found::add);
+    Map<String, Set<ImageVariant>> variantsById = new LinkedHashMap<>();
+    for (AmiAlias.Parameter parameter : alias.parameters(AmiAlias.AWS_PARAMETER_ROOT, clusterKubernetesVersion)) {
+      ssmParameter(parameter.name()).filter(byId::containsKey)
+          .ifPresent(id -> variantsById.computeIfAbsent(id, i -> new TreeSet<>()).addAll(parameter.variants()));
     }
+    List<CatalogImage> found = new ArrayList<>();
+    variantsById.forEach((id, variants) -> found.add(byId.get(id).withVariants(List.copyOf(variants))));
     return found;
   }
 }

@@ -4,6 +4,7 @@ import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A simulated node's capacity and allocatable, computed as an EKS node reports them with Karpenter's defaults, so
@@ -16,8 +17,9 @@ import java.util.Map;
  *   <li>allocatable = capacity - EKS kube-reserved (cpu: 6% of the first core, 1% of the second, 0.5% of the third
  *       and fourth, 0.25% of the rest; memory: 11 MiB per pod + 255 MiB; ephemeral-storage 1 GiB) - eviction
  *       threshold (memory 100 MiB, ephemeral-storage 10%);</li>
- *   <li>{@code nvidia.com/gpu} = the GPU count of NVIDIA GPU types, in capacity and allocatable, as the NVIDIA device
- *       plugin reports it on an EKS GPU node.</li>
+ *   <li>the devices ({@code nvidia.com/gpu}, {@code amd.com/gpu}, {@code aws.amazon.com/neuron}) in capacity and
+ *       allocatable, as the device plugins report them on an EKS node, but only once they run: the simulated kubelet
+ *       adds them a while after registration ({@link #devices}).</li>
  * </ul>
  * Public for the side-by-side benchmark, which gives Karpenter's kwok provider the same allocatable per type.
  */
@@ -28,39 +30,41 @@ public final class NodeResources {
 
   private NodeResources() {}
 
-  static final String GPU_RESOURCE = "nvidia.com/gpu";
-
+  /** What the kubelet reports before any device plugin runs: no GPUs or Neuron devices yet ({@link #devices}). */
   static Map<String, Quantity> capacity(InstanceType type, long ephemeralStorageBytes) {
-    return withGpus(type, Map.of(
+    return Map.of(
         "cpu", new Quantity(Integer.toString(type.vcpu())),
         "memory", new Quantity(memoryCapacityMiB(type) + "Mi"),
         "pods", new Quantity(Long.toString(type.eniMaxPods())),
-        "ephemeral-storage", bytes(ephemeralStorageBytes)));
+        "ephemeral-storage", bytes(ephemeralStorageBytes));
   }
 
-  private static Map<String, Quantity> withGpus(InstanceType type, Map<String, Quantity> resources) {
-    if (type.gpuCount() <= 0 || !"NVIDIA".equalsIgnoreCase(type.gpuManufacturer())) {
-      return resources;
-    }
-    var all = new java.util.TreeMap<>(resources);
-    all.put(GPU_RESOURCE, new Quantity(Integer.toString(type.gpuCount())));
-    return Map.copyOf(all);
+  /**
+   * The devices the type's device plugins report once they run ({@link InstanceType#extendedResources}), in capacity
+   * and allocatable alike.
+   */
+  static Map<String, Quantity> devices(InstanceType type) {
+    var devices = new TreeMap<String, Quantity>();
+    type.extendedResources().forEach((name, count) -> devices.put(name, new Quantity(Long.toString(count))));
+    return devices;
   }
 
-  /** With the default 20 GiB root volume. */
+  /** With the default 20 GiB root volume and its devices reported: a settled node of the type. */
   public static Map<String, Quantity> allocatable(InstanceType type) {
-    return allocatable(type, EphemeralStorage.DEFAULT_BYTES);
+    var all = new TreeMap<>(allocatable(type, EphemeralStorage.DEFAULT_BYTES));
+    all.putAll(devices(type));
+    return Map.copyOf(all);
   }
 
   static Map<String, Quantity> allocatable(InstanceType type, long ephemeralStorageBytes) {
     long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
     long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
     long storage = ephemeralStorageBytes - GIB - (ephemeralStorageBytes + 9) / 10;
-    return withGpus(type, Map.of(
+    return Map.of(
         "cpu", new Quantity(cpuMillis + "m"),
         "memory", new Quantity(Math.max(0, memoryMiB) + "Mi"),
         "pods", new Quantity(Long.toString(type.eniMaxPods())),
-        "ephemeral-storage", bytes(Math.max(0, storage))));
+        "ephemeral-storage", bytes(Math.max(0, storage)));
   }
 
   /** In Gi or Mi when whole, as kubelet's own figures read; else in bytes (an instance store's decimal GB). */

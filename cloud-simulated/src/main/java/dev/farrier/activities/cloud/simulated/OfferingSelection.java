@@ -43,9 +43,7 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
         continue;
       }
       anyKnownType = true;
-      Optional<Image> image = request.images().stream()
-          .filter(i -> type.get().arch().equals(i.arch()))
-          .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())));
+      Optional<Image> image = Image.newestFor(request.images(), type.get());
       if (image.isEmpty()) {
         continue;
       }
@@ -67,7 +65,7 @@ record OfferingSelection(InstanceType type, Offering offering, Image image) {
           + " exists in " + catalog.region());
     }
     if (!anyImage) {
-      throw new CloudProviderException(Kind.INVALID_REQUEST, "no image matches the architecture of any of "
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "no image fits (architecture, accelerator) any of "
           + request.instanceTypes());
     }
     return candidates;

@@ -15,7 +15,8 @@ import java.time.Duration;
  * every running instance (in a real cluster the instance's own kubelet does that). Its settings:
  * <ul>
  *   <li>{@code farrier.simulated.state-dir} (required): where the cloud's state lives, shared with the sandbox;
- *   <li>{@code farrier.simulated.kubernetes-version} (1.35), {@code boot-delay} and {@code terminate-delay} (2s);
+ *   <li>{@code farrier.simulated.kubernetes-version} (1.35), {@code boot-delay} and {@code terminate-delay} (2s),
+ *       {@code device-plugin-delay} (5s: how long a GPU or Neuron node takes to report its devices);
  *   <li>{@code farrier.simulated.kubelet-kubeconfig}: the identity the kubelet registers Nodes with (empty = the
  *       worker's own). A real kubelet is not Farrier, so the sandbox gives it its own credentials and the worker keeps
  *       exactly its RBAC.
@@ -39,7 +40,8 @@ public final class SimulatedCloudPlugin implements CloudPlugin {
             .map(s -> java.util.Set.of(s.split("\\s*,\\s*"))).orElse(null)));
     var kubeletKubeconfig = properties.get("farrier.simulated.kubelet-kubeconfig", String.class).filter(s -> !s.isBlank());
     var kubeletClient = kubeletKubeconfig.map(p -> ClientsFactory.client(Path.of(p), "farrier.simulated.kubelet-kubeconfig")).orElse(null);
-    var kubelet = new SimulatedKubelet(kubeletClient == null ? kube : kubeletClient, cloud);
+    var kubelet = new SimulatedKubelet(kubeletClient == null ? kube : kubeletClient, cloud, SimulatedKubelet.DEFAULT_INTERVAL,
+        properties.get("farrier.simulated.device-plugin-delay", Duration.class).orElse(SimulatedKubelet.DEFAULT_DEVICE_PLUGIN_DELAY));
     kubelet.start();
     return new OpenCloud(cloud, CloudSweep.NONE, () -> {
       kubelet.close();

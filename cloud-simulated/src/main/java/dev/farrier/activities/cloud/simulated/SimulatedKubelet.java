@@ -1,16 +1,20 @@
 package dev.farrier.activities.cloud.simulated;
 
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -35,11 +39,17 @@ import org.slf4j.LoggerFactory;
  * The instances new in a pass register side by side, up to {@value #REGISTRATIONS_AT_ONCE} at once, as their own
  * kubelets would: one after the other, a burst of launches waited here tens of seconds (issue 40).
  *
+ * <p>A node of a GPU or Neuron type registers without its devices; its device plugins report them
+ * {@code devicePluginDelay} later (a pass adds them to its status), so Farrier's initialization has to wait for them as
+ * on EKS.
+ *
  * <p>An instance of an image that never joins ({@link AmiCatalog#neverJoins}, a broken custom AMI) keeps running
  * but never gets a Node, so Farrier sees a launch that never registers; the kubelet logs that once per instance.
  */
 public final class SimulatedKubelet implements AutoCloseable {
   public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
+  /** How long after registration a node's device plugins report its GPUs or Neuron devices, unless configured. */
+  public static final Duration DEFAULT_DEVICE_PLUGIN_DELAY = Duration.ofSeconds(5);
   /** Registrations in flight at once within a pass (each its own kubelet on EC2). */
   static final int REGISTRATIONS_AT_ONCE = 16;
   private static final Logger log = LoggerFactory.getLogger(SimulatedKubelet.class);
@@ -50,6 +60,9 @@ public final class SimulatedKubelet implements AutoCloseable {
   private final Object passLock = new Object();
   private final Set<String> registered = new HashSet<>();
   private final Set<String> neverJoining = new HashSet<>();
+  private final Duration devicePluginDelay;
+  /** Node name -> when its device plugins report its devices; registrations add to it side by side. */
+  private final Map<String, Instant> devicesDue = new ConcurrentHashMap<>();
   private ScheduledExecutorService loop;
 
   public SimulatedKubelet(KubernetesClient client, SimulatedCloud cloud) {
@@ -57,9 +70,19 @@ public final class SimulatedKubelet implements AutoCloseable {
   }
 
   public SimulatedKubelet(KubernetesClient client, SimulatedCloud cloud, Duration interval) {
+    this(client, cloud, interval, DEFAULT_DEVICE_PLUGIN_DELAY);
+  }
+
+  /**
+   * @param devicePluginDelay how long after registering a node of a GPU or Neuron type its device plugins take to
+   *                          report the devices ({@link NodeResources#devices}); until then the node has none, as an
+   *                          EKS node whose plugin DaemonSet is still starting
+   */
+  public SimulatedKubelet(KubernetesClient client, SimulatedCloud cloud, Duration interval, Duration devicePluginDelay) {
     this.client = client;
     this.cloud = cloud;
     this.interval = interval;
+    this.devicePluginDelay = devicePluginDelay;
   }
 
   /** Starts the background loop (one daemon thread); returns this for try-with-resources. */
@@ -86,7 +109,37 @@ public final class SimulatedKubelet implements AutoCloseable {
    */
   public List<String> registerNodes() {
     synchronized (passLock) {
-      return registerUnseen();
+      List<String> created = registerUnseen();
+      reportDevices();
+      return created;
+    }
+  }
+
+  /**
+   * Adds the devices of each node whose device plugins are due to its status; a node gone meanwhile is forgotten, a
+   * failed write is tried again next pass.
+   */
+  private void reportDevices() {
+    Instant now = cloud.config().clock().instant();
+    for (var due : List.copyOf(devicesDue.entrySet())) {
+      if (due.getValue().isAfter(now)) {
+        continue;
+      }
+      try {
+        Node node = client.nodes().withName(due.getKey()).get();
+        Optional<InstanceType> type = node == null ? Optional.empty()
+            : cloud.catalog().find(node.getMetadata().getLabels().get(WellKnown.INSTANCE_TYPE_LABEL));
+        if (type.isPresent() && !node.getStatus().getAllocatable().keySet().containsAll(NodeResources.devices(type.get()).keySet())) {
+          node.getStatus().getCapacity().putAll(NodeResources.devices(type.get()));
+          node.getStatus().getAllocatable().putAll(NodeResources.devices(type.get()));
+          client.nodes().resource(node).patchStatus();
+          log.atInfo().setMessage("simulated device plugins reported the node's devices").addKeyValue("node", due.getKey())
+              .addKeyValue("devices", NodeResources.devices(type.get()).keySet()).log();
+        }
+        devicesDue.remove(due.getKey());
+      } catch (KubernetesClientException e) {
+        log.warn("simulated device plugins could not report node {}'s devices: {}", due.getKey(), e.toString());
+      }
     }
   }
 
@@ -144,6 +197,10 @@ public final class SimulatedKubelet implements AutoCloseable {
     Node node = SimulatedNodes.node(instance, type.get(), cloud.amis().findById(instance.instance().imageId()), cloud.config().region(),
         cloud.network().zoneId(instance.instance().zone()));
     String name = node.getMetadata().getName();
+    if (!type.get().extendedResources().isEmpty()) {
+      // Registered before a restart too: the report checks what the node has and adds only what is missing.
+      devicesDue.putIfAbsent(name, cloud.config().clock().instant().plus(devicePluginDelay));
+    }
     Node created;
     try {
       created = client.nodes().resource(node).create();

@@ -18,7 +18,7 @@ final class SsmParameters {
 
   /**
    * Every parameter for the images AWS publishes: one pinned per image, one recommended/latest per (family,
-   * version, arch). The account's own images are left out, as AWS never publishes parameters for them, so a newer
+   * version, arch, flavour). The account's own images are left out, as AWS never publishes parameters for them, so a newer
    * private image of a known family changes neither an alias nor what "recommended" points at.
    */
   static Map<String, String> derive(List<CatalogImage> catalogue) {
@@ -27,21 +27,24 @@ final class SsmParameters {
     for (CatalogImage image : images) {
       String k8s = image.image().kubernetesVersion();
       String arch = image.image().arch();
-      aliasParameter(image.family(), image.release(), arch, k8s).ifPresent(p -> parameters.put(p, image.image().id()));
+      aliasParameter(image.family(), image.release(), arch, image.flavour(), k8s).ifPresent(p -> parameters.put(p, image.image().id()));
     }
     Map<List<String>, Optional<CatalogImage>> newest = images.stream().collect(Collectors.groupingBy(
-        i -> List.of(i.family(), i.image().kubernetesVersion(), i.image().arch()),
+        i -> List.of(i.family(), i.image().kubernetesVersion(), i.image().arch(), i.flavour()),
         Collectors.maxBy(Comparator.comparing((CatalogImage i) -> i.image().creationDate()).thenComparing(i -> i.image().name()))));
     newest.forEach((key, image) -> image.ifPresent(i ->
-        aliasParameter(key.get(0), "latest", key.get(2), key.get(1)).ifPresent(p -> parameters.put(p, i.image().id()))));
+        aliasParameter(key.get(0), "latest", key.get(2), key.get(3), key.get(1)).ifPresent(p -> parameters.put(p, i.image().id()))));
     return parameters;
   }
 
-  /** The parameter holding the image id of alias {@code family@version} for one architecture, if the family is known. */
-  static Optional<String> aliasParameter(String family, String version, String arch, String k8s) {
+  /**
+   * The parameter holding the image id of alias {@code family@version} for one architecture and flavour (standard,
+   * nvidia, neuron, AL2's gpu), if the family is known.
+   */
+  static Optional<String> aliasParameter(String family, String version, String arch, String flavour, String k8s) {
     if (!AmiAlias.FAMILIES.contains(family)) {
       return Optional.empty();
     }
-    return Optional.of(new AmiAlias(family, version).parameter(AmiAlias.AWS_PARAMETER_ROOT, arch, k8s));
+    return Optional.of(new AmiAlias(family, version).parameter(AmiAlias.AWS_PARAMETER_ROOT, arch, flavour, k8s));
   }
 }

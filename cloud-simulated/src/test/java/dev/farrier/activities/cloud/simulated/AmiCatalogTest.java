@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.ImageVariant;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -73,15 +74,17 @@ class AmiCatalogTest {
 
   @Test
   void aliasesResolveForTheClusterVersion() {
-    assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-1.34-v20251103", "amazon-eks-node-al2023-x86_64-standard-1.34-v20251103"),
-        names(alias("al2023@latest")));
-    assertEquals(List.of("amazon-eks-arm64-node-1.34-v20251020", "amazon-eks-node-1.34-v20251020"), names(alias("al2@v20251020")));
+    assertEquals(List.of("amazon-eks-node-al2023-arm64-nvidia-1.34-v20251103", "amazon-eks-node-al2023-arm64-standard-1.34-v20251103",
+        "amazon-eks-node-al2023-x86_64-neuron-1.34-v20251103", "amazon-eks-node-al2023-x86_64-nvidia-1.34-v20251103",
+        "amazon-eks-node-al2023-x86_64-standard-1.34-v20251103"), names(alias("al2023@latest")));
+    assertEquals(List.of("amazon-eks-arm64-node-1.34-v20251020", "amazon-eks-gpu-node-1.34-v20251020", "amazon-eks-node-1.34-v20251020"),
+        names(alias("al2@v20251020")));
     List<String> bottlerocket = names(alias("bottlerocket@latest"));
-    assertEquals(2, bottlerocket.size());
+    assertEquals(4, bottlerocket.size(), "the standard and the NVIDIA image of each architecture " + bottlerocket);
     assertTrue(bottlerocket.stream().allMatch(n -> n.startsWith("bottlerocket-aws-k8s-1.34-") && n.contains("-v1.50.0-")), bottlerocket.toString());
     assertTrue(names(alias("bottlerocket@v1.49.0")).stream().allMatch(n -> n.contains("-v1.49.0-")));
-    assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-1.35-v20251103", "amazon-eks-node-al2023-x86_64-standard-1.35-v20251103"),
-        AmiCatalog.load("1.35").resolve(List.of(alias("al2023@latest"))).stream().map(Image::name).sorted().toList());
+    assertTrue(AmiCatalog.load("1.35").resolve(List.of(alias("al2023@latest"))).stream()
+        .allMatch(i -> i.name().endsWith("-1.35-v20251103")), "the other cluster version's");
   }
 
   @Test
@@ -157,12 +160,21 @@ class AmiCatalogTest {
   }
 
   @Test
+  void anSsmParameterTermResolvesThePublicParameterOfAnEksImage() {
+    String parameter = "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/arm64/standard/recommended/image_id";
+    assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-1.34-v20251103"),
+        amis.resolve(List.of(AmiSelectorTerm.bySsmParameter(parameter))).stream().map(Image::name).toList());
+    assertEquals(List.of(), amis.resolve(List.of(AmiSelectorTerm.bySsmParameter("/team/no-such-parameter"))));
+  }
+
+  @Test
   void theBrokenImagesChangeNoAliasAndNoSsmParameter() {
     for (String version : List.of("1.33", "1.34", "1.35")) {
       AmiCatalog catalog = AmiCatalog.load(version);
       assertEquals(List.of("amazon-eks-node-al2023-arm64-standard-" + version + "-v20251103",
               "amazon-eks-node-al2023-x86_64-standard-" + version + "-v20251103"),
-          catalog.resolve(List.of(alias("al2023@latest"))).stream().map(Image::name).sorted().toList(), version);
+          catalog.resolve(List.of(alias("al2023@latest"))).stream().filter(i -> i.variants().contains(ImageVariant.STANDARD))
+              .map(Image::name).sorted().toList(), version);
       assertEquals(List.of(), catalog.resolve(List.of(alias("al2023@v20251117"))), version);
       assertTrue(catalog.ssmParameters().values().stream()
               .allMatch(id -> AmiCatalog.AMAZON_OWNER_ID.equals(catalog.findById(id).orElseThrow().owner())),

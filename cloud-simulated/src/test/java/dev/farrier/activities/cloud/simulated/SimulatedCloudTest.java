@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.ImageVariant;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.NodeClassLaunch;
@@ -44,7 +45,7 @@ class SimulatedCloudTest {
     clock = new MutableClock(Instant.parse("2026-01-05T10:00:00Z"));
     cloud = new SimulatedCloud(config());
     images = cloud.resolveImages(List.of(new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest")));
-    assertEquals(2, images.size());
+    assertEquals(5, images.size(), "al2023's standard and NVIDIA images of both architectures and its x86_64 Neuron image");
   }
 
   private SimulatedCloudConfig config() {
@@ -106,8 +107,9 @@ class SimulatedCloudTest {
     assertEquals(0.096, instance.pricePerHour());
     assertEquals("aws:///us-east-1a/" + instance.id(), instance.providerId());
     assertTrue(instance.privateDnsName().matches("ip-10-\\d+-\\d+-\\d+\\.ec2\\.internal"), instance.privateDnsName());
-    Image x86 = images.stream().filter(i -> i.arch().equals("x86_64")).findFirst().orElseThrow();
-    assertEquals(x86.id(), instance.imageId());
+    Image x86 = images.stream().filter(i -> i.arch().equals("x86_64") && i.variants().equals(List.of(ImageVariant.STANDARD)))
+        .findFirst().orElseThrow();
+    assertEquals(x86.id(), instance.imageId(), "the standard image: an m5.large has neither GPUs nor accelerators");
 
     SimulatedInstance simulated = cloud.instances().getFirst();
     assertEquals("on-demand", simulated.nodeLabels().get(WellKnown.CAPACITY_TYPE_LABEL));
