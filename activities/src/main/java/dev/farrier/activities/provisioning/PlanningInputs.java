@@ -99,10 +99,11 @@ public final class PlanningInputs {
 
   /**
    * The catalogue's types a node of the class can be launched as: those of the archs its images resolve to now, with
-   * the ephemeral storage its volumes offer.
+   * the ephemeral storage its volumes offer and the os of its AMI family.
    */
   public List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, EC2NodeClass nodeClass) {
-    return InstanceTypeViews.instanceTypes(catalog, nodeClassArchs(nodeClass), ephemeralStorage(nodeClass));
+    return InstanceTypeViews.instanceTypes(catalog, nodeClassArchs(nodeClass), ephemeralStorage(nodeClass),
+        nodeClass == null ? null : NodeClassLaunches.amiFamily(nodeClass));
   }
 
   /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */

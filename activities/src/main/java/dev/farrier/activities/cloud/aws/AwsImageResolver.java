@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.ssm.model.Parameter;
  *       matches a stranger's public image.</li>
  *   <li>{@code alias} {@code family@version} reads the image ids from the SSM public parameters under
  *       {@code parameterRoot} ({@link AmiAlias#parameter}) for the cluster's Kubernetes minor version, one per
- *       architecture, then describes them.</li>
+ *       architecture the family has images for (Windows: x86_64 only), then describes them.</li>
  * </ul>
  * Only available images count. Per term the newest image (creation date, then name) of each architecture wins;
  * terms are ORed. A term that sets nothing matches nothing (never "every image"). Read-only.
@@ -88,7 +88,8 @@ public final class AwsImageResolver {
 
   private List<Image> resolveAlias(AmiAlias alias) {
     String k8s = kubernetesVersion.get();
-    List<String> names = AmiAlias.ARCHITECTURES.stream().map(arch -> alias.parameter(parameterRoot, arch, k8s)).toList();
+    alias.requireImagesFor(k8s);
+    List<String> names = alias.architectures().stream().map(arch -> alias.parameter(parameterRoot, arch, k8s)).toList();
     List<String> ids;
     try {
       ids = aws.ssm().getParameters(b -> b.names(names)).parameters().stream().map(Parameter::value).distinct().toList();
