@@ -130,8 +130,9 @@ class HostileObjectsSandboxIT {
         requirement("{\"key\": \"kubernetes.io/arch\", \"operator\": \"Exists\", \"values\": [\"amd64\"]}"), ""),
         "spec.template.spec.requirements[0].values"));
     all.add(new Hostile("missing-class", pool("missing-class", "no-such-class", "", ""), "EC2NodeClass no-such-class does not exist"));
-    all.add(new Hostile("windows", nodeClass("windows", "{\"alias\": \"windows2022@latest\"}", ""), CLASS_ADMITTED));
-    all.add(new Hostile("windows-pool", pool("windows-pool", "windows", "", ""), "windows2022@latest"));
+    // Windows Server 2025 images start with Kubernetes 1.35; the sandbox runs 1.34, so the class resolves no image.
+    all.add(new Hostile("windows", nodeClass("windows", "{\"alias\": \"windows2025@latest\"}", ""), CLASS_ADMITTED));
+    all.add(new Hostile("windows-pool", pool("windows-pool", "windows", "", ""), "windows2025@latest"));
     all.add(new Hostile("reserves-everything", nodeClass("reserves-everything", amiId,
         "\"amiFamily\": \"AL2\", \"kubelet\": {\"kubeReserved\": {\"memory\": \"1e30\"}},"), CLASS_ADMITTED));
     all.add(new Hostile("reserving-pool", pool("reserving-pool", "reserves-everything", "", ""), "spec.kubelet.kubeReserved.memory: '1e30'"));
