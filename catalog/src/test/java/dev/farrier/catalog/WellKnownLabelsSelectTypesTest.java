@@ -52,7 +52,7 @@ class WellKnownLabelsSelectTypesTest {
         "hash", List.of(), "720h", 3600L);
     var pod = new PodSpecView(new PodRef("default", "p", "uid-p"), Resources.of(100, 128L << 20, 1), Map.of(), List.of(), List.of(),
         "ReplicaSet", false);
-    var types = InstanceTypeViews.instanceTypes(catalog.instanceTypes(), Set.of("amd64", "arm64"), EphemeralStorage.DEFAULT);
+    var types = InstanceTypeViews.instanceTypes(catalog.instanceTypes(), Set.of("amd64", "arm64"), EphemeralStorage.DEFAULT, "AL2023");
     var plan = new ProvisioningPlanner().plan(new ProvisioningSnapshot(List.of(pod), List.of(pool), Map.of("default", types), List.of()),
         "b", ClaimNamer.standard());
     assertEquals(List.of(), plan.unschedulable(), "the pod is planned");

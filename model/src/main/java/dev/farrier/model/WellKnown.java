@@ -13,6 +13,8 @@ public final class WellKnown {
   public static final String REGION_LABEL = "topology.kubernetes.io/region";
   public static final String ARCH_LABEL = "kubernetes.io/arch";
   public static final String OS_LABEL = "kubernetes.io/os";
+  /** The Windows Server build a Windows node's kubelet labels it with ({@code 10.0.20348}). */
+  public static final String WINDOWS_BUILD_LABEL = "node.kubernetes.io/windows-build";
   public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
   public static final String INSTANCE_CATEGORY_LABEL = "karpenter.k8s.aws/instance-category";
   public static final String INSTANCE_FAMILY_LABEL = "karpenter.k8s.aws/instance-family";

@@ -14,8 +14,9 @@ import java.util.TreeMap;
  * @param name      e.g. {@code m5.large}
  * @param arch      the Kubernetes arch label value: {@code amd64} or {@code arm64}
  * @param labels    the {@code karpenter.k8s.aws/instance-*} labels a node of this type carries (category, family,
- *                  generation, size, cpu, memory, gpu-*...); {@link #standardLabels} derives the usual ones. The
- *                  constructor adds instance type, arch and os, so {@link #labels()} is every label a node of this type
+ *                  generation, size, cpu, memory, gpu-*...) and, for a Windows node class, {@code kubernetes.io/os}
+ *                  and {@code node.kubernetes.io/windows-build}; {@link #standardLabels} derives the usual ones. The
+ *                  constructor adds instance type, arch and os (linux unless given), so {@link #labels()} is every label a node of this type
  *                  has that does not depend on the offering, made once per type rather than once per plan
  * @param capacity  what the machine has before any reserve: vCPUs as millicores, memory as EC2 reports it, pods =
  *                  the max pods (ENI formula), ephemeral storage of the root volume, extended resources (GPUs)
@@ -23,7 +24,7 @@ import java.util.TreeMap;
  */
 public record InstanceTypeView(
     String name, String arch, Map<String, String> labels, Resources capacity, List<OfferingView> offerings) {
-  /** The os label of every node (Farrier launches Linux nodes only). */
+  /** The os label of a type whose labels name none (Windows types name theirs). */
   private static final String LINUX = "linux";
 
   public InstanceTypeView {
@@ -31,16 +32,19 @@ public record InstanceTypeView(
     offerings = offerings == null ? List.of() : List.copyOf(offerings);
   }
 
-  /** {@code given} (immutable) with instance type, arch and os; itself when it has them already (a copy's labels). */
+  /**
+   * {@code given} (immutable) with instance type, arch and os (linux unless given); itself when it has them already
+   * (a copy's labels).
+   */
   private static Map<String, String> withNodeLabels(Map<String, String> given, String name, String arch) {
     if (Objects.equals(given.get(WellKnown.INSTANCE_TYPE_LABEL), name) && Objects.equals(given.get(WellKnown.ARCH_LABEL), arch)
-        && LINUX.equals(given.get(WellKnown.OS_LABEL))) {
+        && given.containsKey(WellKnown.OS_LABEL)) {
       return given;
     }
     Map<String, String> all = new HashMap<>(given);
     all.put(WellKnown.INSTANCE_TYPE_LABEL, name);
     all.put(WellKnown.ARCH_LABEL, arch);
-    all.put(WellKnown.OS_LABEL, LINUX);
+    all.putIfAbsent(WellKnown.OS_LABEL, LINUX);
     return Map.copyOf(all);
   }
 

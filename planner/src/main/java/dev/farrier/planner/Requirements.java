@@ -147,7 +147,7 @@ final class Requirements {
   /** Labels whose value follows from the instance type alone. */
   static boolean isInstanceTypeKey(String key) {
     return key.equals(WellKnown.INSTANCE_TYPE_LABEL) || key.equals(WellKnown.ARCH_LABEL) || key.equals(WellKnown.OS_LABEL)
-        || key.startsWith("karpenter.k8s.aws/instance-");
+        || key.equals(WellKnown.WINDOWS_BUILD_LABEL) || key.startsWith("karpenter.k8s.aws/instance-");
   }
 
   /** Labels whose value follows from the offering (where and how the instance is bought). */

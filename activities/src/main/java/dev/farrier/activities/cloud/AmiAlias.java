@@ -2,6 +2,7 @@ package dev.farrier.activities.cloud;
 
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -14,10 +15,12 @@ import java.util.Set;
  *       {@code .../amazon-linux-2[-arm64]/amazon-eks-[arm64-]node-<k8s>-<version>/image_id}</li>
  *   <li>{@code bottlerocket}: {@code <root>/bottlerocket/aws-k8s-<k8s>/<arch>/latest/image_id}, pinned with the
  *       version without its {@code v} ({@code .../x86_64/1.50.0/image_id})</li>
+ *   <li>{@code windows2019}, {@code windows2022}, {@code windows2025} ({@link WindowsFamily}): only {@code latest},
+ *       x86_64 only, {@code <root>/ami-windows-latest/Windows_Server-<year>-English-Core-EKS_Optimized-<k8s>/image_id}</li>
  * </ul>
- * The root is {@code /aws/service} in AWS; tests point it at a writable prefix. Each family also publishes accelerated
- * images ({@link #parameters}), which an alias resolves too, each for the kinds of instance type it is built for
- * ({@link ImageVariant}).
+ * The root is {@code /aws/service} in AWS; tests point it at a writable prefix. Each Linux family also publishes
+ * accelerated images ({@link #parameters}), which an alias resolves too, each for the kinds of instance type it is
+ * built for ({@link ImageVariant}).
  */
 public record AmiAlias(String family, String version) {
   public static final String AWS_PARAMETER_ROOT = "/aws/service";
@@ -40,11 +43,50 @@ public record AmiAlias(String family, String version) {
           "amiSelectorTerms alias '" + alias + "' must be family@version, e.g. al2023@latest or al2@v20251103");
     }
     String family = alias.substring(0, at);
-    if (!FAMILIES.contains(family)) {
+    if (!known(family)) {
       throw new CloudProviderException(Kind.INVALID_REQUEST,
-          "amiSelectorTerms alias '" + alias + "': family must be one of al2, al2023, bottlerocket");
+          "amiSelectorTerms alias '" + alias + "': family must be one of al2, al2023, bottlerocket, windows2019, windows2022, windows2025");
     }
-    return new AmiAlias(family, alias.substring(at + 1));
+    AmiAlias parsed = new AmiAlias(family, alias.substring(at + 1));
+    if (parsed.windows().isPresent() && !parsed.latest()) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST,
+          "amiSelectorTerms alias '" + alias + "': windows families may only specify version 'latest'");
+    }
+    return parsed;
+  }
+
+  /** Whether {@code family} is an alias family this resolves: {@link #FAMILIES} or a {@link WindowsFamily}. */
+  public static boolean known(String family) {
+    return FAMILIES.contains(family) || WindowsFamily.of(family).map(w -> w.aliasFamily().equals(family)).orElse(false);
+  }
+
+  /** The Windows family the alias names, if it is one. */
+  public Optional<WindowsFamily> windows() {
+    return WindowsFamily.of(family).filter(w -> w.aliasFamily().equals(family));
+  }
+
+  /** The EC2 architectures the family publishes images for, in the order they are resolved: Windows is x86_64 only. */
+  public List<String> architectures() {
+    return windows().isPresent() ? List.of("x86_64") : ARCHITECTURES;
+  }
+
+  /**
+   * Throws {@link Kind#INVALID_REQUEST} when AWS publishes no images of the family for Kubernetes minor version
+   * {@code k8s} (Windows Server 2025 before 1.35), as Karpenter refuses such an alias rather than finding nothing.
+   */
+  public void requireImagesFor(String k8s) {
+    windows().filter(w -> minor(k8s) < w.minimumKubernetesMinor()).ifPresent(w -> {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "amiSelectorTerms alias '" + family + "@" + version + "': Windows Server "
+          + w.year() + " requires Kubernetes 1." + w.minimumKubernetesMinor() + " or higher, the cluster runs " + k8s);
+    });
+  }
+
+  private static int minor(String k8s) {
+    try {
+      return Integer.parseInt(k8s.substring(k8s.indexOf('.') + 1));
+    } catch (RuntimeException e) {
+      return Integer.MAX_VALUE; // an unreadable version is left to the parameter lookup, which finds nothing
+    }
   }
 
   /**
@@ -80,7 +122,8 @@ public record AmiAlias(String family, String version) {
    * Every parameter the alias reads for Kubernetes minor version {@code k8s}, as Karpenter's AWS provider reads them:
    * the standard image per architecture and the accelerated ones (AL2023 {@code nvidia} on both architectures and
    * {@code neuron} on x86_64; AL2's one {@code gpu} image on x86_64, for NVIDIA and Neuron types; Bottlerocket's
-   * {@code -nvidia} images, its standard x86_64 image serving Neuron types too).
+   * {@code -nvidia} images, its standard x86_64 image serving Neuron types too). A Windows family has its one image,
+   * for every x86_64 type.
    */
   public List<Parameter> parameters(String root, String k8s) {
     List<ImageVariant> standard = List.of(ImageVariant.STANDARD);
@@ -101,7 +144,7 @@ public record AmiAlias(String family, String version) {
           new Parameter(parameter(root, "arm64", STANDARD, k8s), standard),
           new Parameter(parameter(root, "x86_64", NVIDIA, k8s), nvidia),
           new Parameter(parameter(root, "arm64", NVIDIA, k8s), nvidia));
-      default -> throw new IllegalStateException("parse admits only known families, not " + family);
+      default -> architectures().stream().map(arch -> new Parameter(parameter(root, arch, k8s), List.<ImageVariant>of())).toList();
     };
   }
 
@@ -127,7 +170,13 @@ public record AmiAlias(String family, String version) {
       }
       case "bottlerocket" -> "/bottlerocket/aws-k8s-" + k8s + (NVIDIA.equals(flavour) ? "-nvidia" : "") + "/" + arch + "/"
           + (latest() ? LATEST : version.startsWith("v") ? version.substring(1) : version) + "/image_id";
-      default -> throw new IllegalStateException("parse admits only known families, not " + family);
+      default -> windows().map(w -> windowsParameter(w, k8s))
+          .orElseThrow(() -> new IllegalStateException("parse admits only known families, not " + family));
     };
+  }
+
+  /** Windows images have one parameter, the latest, per Kubernetes version and no architecture in its name. */
+  private static String windowsParameter(WindowsFamily windows, String k8s) {
+    return "/ami-windows-latest/Windows_Server-" + windows.year() + "-English-Core-EKS_Optimized-" + k8s + "/image_id";
   }
 }

@@ -28,7 +28,7 @@ public record EC2NodeClassSpec(
     Boolean associatePublicIPAddress,
     Boolean detailedMonitoring) {
   /**
-   * {@code amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023), as Karpenter v1 derives it
+   * {@code amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023, {@code windows2022@latest} -> Windows2022), as Karpenter v1 derives it
    * ({@code EC2NodeClass.AMIFamily()}); Custom when neither says.
    */
   public String resolvedAmiFamily() {
@@ -40,6 +40,7 @@ public record EC2NodeClassSpec(
           case "al2023" -> "AL2023";
           case "al2" -> "AL2";
           case "bottlerocket" -> "Bottlerocket";
+          case "windows2019", "windows2022", "windows2025" -> "Windows" + t.alias().substring("windows".length(), t.alias().indexOf('@'));
           default -> t.alias().split("@")[0];
         })
         .orElse("Custom");

@@ -158,7 +158,7 @@ public final class DisruptionSnapshots {
       EC2NodeClass nodeClass = classes.get(pool.name());
       if (nodeClass != null) {
         types.put(pool.name(), InstanceTypeViews.instanceTypes(catalog, NodeClassImages.fromStatus(nodeClass).keySet(),
-            PlanningInputs.ephemeralStorage(nodeClass)));
+            PlanningInputs.ephemeralStorage(nodeClass), NodeClassLaunches.amiFamily(nodeClass)));
         kubelets.put(pool.name(), NodeClassLaunches.kubelet(nodeClass));
       }
     }

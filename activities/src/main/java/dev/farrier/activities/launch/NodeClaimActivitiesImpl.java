@@ -207,7 +207,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var capacity = type.map(t -> ResourceQuantities.toQuantities(new Resources(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, 0,
         t.eniMaxPods(), t.extendedResources()))).orElse(null);
     // Recorded once, from the class this launch used, so that planning compares without asking the cloud (DriftFacts).
-    claims.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type, launch.subnets()),
+    claims.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type, launch.subnets(), launch.amiFamily()),
         DriftFacts.launchAnnotations(nodeClass, instance));
     claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
         List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));

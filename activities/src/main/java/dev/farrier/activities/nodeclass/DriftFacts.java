@@ -3,6 +3,7 @@ package dev.farrier.activities.nodeclass;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeLabels;
+import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassHash;
 import dev.farrier.activities.crd.NodeClaim;
@@ -29,16 +30,18 @@ public final class DriftFacts {
   private DriftFacts() {}
 
   /**
-   * The labels Karpenter puts on a launched NodeClaim: the instance type's own (arch, os, type, {@code instance-*}),
+   * The labels Karpenter puts on a launched NodeClaim: the instance type's own (arch, os, type, {@code instance-*};
+   * a Windows family's nodes are {@code windows} with their {@code windows-build}),
    * the zone, its id when known (from the subnet the instance was launched into) and the capacity type. Requirements
    * drift checks them against the NodePool's requirements.
    */
-  public static Map<String, String> launchLabels(Instance instance, Optional<InstanceType> type, List<ResolvedSubnet> subnets) {
+  public static Map<String, String> launchLabels(Instance instance, Optional<InstanceType> type, List<ResolvedSubnet> subnets,
+      String amiFamily) {
     Map<String, String> labels = new LinkedHashMap<>();
     type.ifPresent(t -> {
       labels.putAll(InstanceTypeLabels.of(t));
       labels.put(WellKnown.ARCH_LABEL, t.kubernetesArch());
-      labels.put(WellKnown.OS_LABEL, "linux");
+      labels.putAll(WindowsFamily.of(amiFamily).map(WindowsFamily::nodeLabels).orElse(Map.of(WellKnown.OS_LABEL, "linux")));
     });
     labels.put(WellKnown.INSTANCE_TYPE_LABEL, instance.instanceType());
     labels.put(WellKnown.ZONE_LABEL, instance.zone());

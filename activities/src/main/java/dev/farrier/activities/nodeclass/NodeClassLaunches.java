@@ -1,6 +1,7 @@
 package dev.farrier.activities.nodeclass;
 
 import dev.farrier.activities.cloud.NodeClassLaunch;
+import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
@@ -62,13 +63,20 @@ public final class NodeClassLaunches {
     return nodeClass.getSpec().resolvedAmiFamily();
   }
 
-  /** The kubelet settings of the class's nodes as the planner counts them: max pods, reserved resources, eviction thresholds. */
+  /**
+   * The kubelet settings of the class's nodes as the planner counts them: max pods, reserved resources, eviction
+   * thresholds. A Windows class without {@code maxPods} gets {@link WindowsFamily#DEFAULT_MAX_PODS} (Karpenter's
+   * Windows families have no ENI-limited pod density), which kube-reserved memory then follows.
+   */
   public static KubeletSettings kubelet(EC2NodeClass nodeClass) {
     KubeletConfiguration k = nodeClass == null || nodeClass.getSpec() == null ? null : nodeClass.getSpec().kubelet();
+    Integer windowsMaxPods = nodeClass != null && nodeClass.getSpec() != null && WindowsFamily.isWindows(amiFamily(nodeClass))
+        ? WindowsFamily.DEFAULT_MAX_PODS : null;
     if (k == null) {
-      return KubeletSettings.DEFAULTS;
+      return windowsMaxPods == null ? KubeletSettings.DEFAULTS
+          : new KubeletSettings(windowsMaxPods, null, null, null, List.of(), List.of());
     }
-    return new KubeletSettings(k.maxPods(), k.podsPerCore(), quantities(k.kubeReserved()), quantities(k.systemReserved()),
+    return new KubeletSettings(k.maxPods() != null ? k.maxPods() : windowsMaxPods, k.podsPerCore(), quantities(k.kubeReserved()), quantities(k.systemReserved()),
         thresholds("memory.available", k.evictionHard(), k.evictionSoft()), thresholds("nodefs.available", k.evictionHard(), k.evictionSoft()));
   }
 

@@ -14,9 +14,9 @@ final class KubernetesVersionImages {
   private KubernetesVersionImages() {}
 
   /**
-   * @param family the EC2NodeClass's AMI family ({@code AL2023}, {@code AL2}, {@code Bottlerocket}; an alias's
+   * @param family the EC2NodeClass's AMI family ({@code AL2023}, {@code AL2}, {@code Bottlerocket}, {@code Windows2022}...; an alias's
    *               family when it has no {@code amiFamily})
-   * @throws IllegalArgumentException for a family without EKS-optimized images (Custom, Windows), or a version that
+   * @throws IllegalArgumentException for a family without EKS-optimized images (Custom), or a version that
    *                                  is not {@code major.minor}
    */
   static List<AmiTerm> terms(String family, String version) {
@@ -27,6 +27,8 @@ final class KubernetesVersionImages {
       case "al2023" -> List.of(amazon("amazon-eks-node-al2023-*-standard-" + version + "-*"));
       case "al2" -> List.of(amazon("amazon-eks-node-" + version + "-*"), amazon("amazon-eks-arm64-node-" + version + "-*"));
       case "bottlerocket" -> List.of(amazon("bottlerocket-aws-k8s-" + version + "-*"));
+      case "windows2019", "windows2022", "windows2025" ->
+          List.of(amazon("Windows_Server-" + family.substring("windows".length()) + "-English-Core-EKS_Optimized-" + version + "-*"));
       default -> throw new IllegalArgumentException("AMI family " + family + " has no EKS-optimized images to pick by "
           + "Kubernetes version: name the AMI with --ami");
     };

@@ -17,6 +17,7 @@ import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.nodeclass.NodeClassImages;
+import dev.farrier.activities.nodeclass.NodeClassLaunches;
 import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.activities.views.ResourceQuantities;
@@ -153,7 +154,8 @@ public final class StatusRefresher {
   private Condition capacity(NodeClaimTemplateSpec spec, EC2NodeClass nodeClass, Instant now) {
     var archs = NodeClassImages.fromStatus(nodeClass).keySet();
     // Storage does not change which offerings exist: the default root volume will do.
-    var types = InstanceTypeViews.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT);
+    var types = InstanceTypeViews.instanceTypes(cloud.instanceTypes(), archs, EphemeralStorage.DEFAULT,
+        NodeClassLaunches.amiFamily(nodeClass));
     var offerings = OfferingCapacity.of(spec.requirementsOrEmpty().stream().map(RequirementWithMinValues::toRequirement).toList(), types);
     if (offerings.exhausted()) {
       return Condition.of(CAPACITY_AVAILABLE, Condition.FALSE, "InsufficientCapacity", "every one of the " + offerings.allowed()

@@ -2,10 +2,13 @@ package dev.farrier.activities.views;
 
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeLabels;
+import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.OfferingView;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -18,15 +21,36 @@ public final class InstanceTypeViews {
 
   /**
    * The catalogue's types of the given Kubernetes archs, as the planner sees them (also the status loop's capacity check),
-   * each with the ephemeral storage a node of it offers ({@link EphemeralStorage#bytes}: the instance store under RAID0).
+   * each with the ephemeral storage a node of it offers ({@link EphemeralStorage#bytes}: the instance store under RAID0)
+   * and the os of {@code amiFamily}'s nodes: a Windows family's types are labelled {@code kubernetes.io/os=windows}
+   * with their {@code node.kubernetes.io/windows-build}, and only amd64 ones are offered (as Karpenter's AWS
+   * provider gives its Windows types no os on arm64); every other family's are Linux.
    */
-  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, EphemeralStorage storage) {
-    return instanceTypes(catalog, t -> archs.contains(t.kubernetesArch()), storage);
+  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, EphemeralStorage storage,
+      String amiFamily) {
+    return instanceTypes(catalog, t -> archs.contains(t.kubernetesArch()), storage, amiFamily);
   }
 
-  /** The catalogue's types {@code launchable} admits (planning: those an image of the class fits), as the planner sees them. */
-  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Predicate<InstanceType> launchable, EphemeralStorage storage) {
-    return catalog.stream().filter(launchable).map(t -> view(t, storage.bytes(t))).toList();
+  /**
+   * The catalogue's types {@code launchable} admits (planning: those an image of the class fits), as the planner sees
+   * them; for a Windows family only amd64 types, labelled as Windows nodes of its build.
+   */
+  public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Predicate<InstanceType> launchable, EphemeralStorage storage,
+      String amiFamily) {
+    Optional<WindowsFamily> windows = WindowsFamily.of(amiFamily);
+    return catalog.stream()
+        .filter(t -> launchable.test(t) && (windows.isEmpty() || WINDOWS_ARCH.equals(t.kubernetesArch())))
+        .map(t -> windows.map(w -> windowsView(t, storage.bytes(t), w)).orElseGet(() -> view(t, storage.bytes(t))))
+        .toList();
+  }
+
+  private static final String WINDOWS_ARCH = "amd64";
+
+  private static InstanceTypeView windowsView(InstanceType t, long ephemeralStorageBytes, WindowsFamily windows) {
+    InstanceTypeView linux = view(t, ephemeralStorageBytes);
+    var labels = new HashMap<>(linux.labels());
+    labels.putAll(windows.nodeLabels());
+    return new InstanceTypeView(linux.name(), linux.arch(), labels, linux.capacity(), linux.offerings());
   }
 
   /** The planner's view of a catalogue type with Karpenter's default root volume ({@link EphemeralStorage#DEFAULT_BYTES}). */

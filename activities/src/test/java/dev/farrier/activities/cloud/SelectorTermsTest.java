@@ -56,6 +56,9 @@ class SelectorTermsTest {
         AmiAlias.parse("bottlerocket@latest").parameter(AmiAlias.AWS_PARAMETER_ROOT, "arm64", "1.35"));
     assertEquals("/test-root/bottlerocket/aws-k8s-1.35/x86_64/1.50.0/image_id",
         AmiAlias.parse("bottlerocket@v1.50.0").parameter("/test-root/", "x86_64", "1.35"));
+    assertEquals("/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.35/image_id",
+        AmiAlias.parse("windows2022@latest").parameter(AmiAlias.AWS_PARAMETER_ROOT, "x86_64", "1.35"));
+    assertEquals(List.of("x86_64"), AmiAlias.parse("windows2019@latest").architectures(), "Windows images are x86_64 only");
   }
 
   /** Each family's accelerated images, by the paths AWS publishes them under, each for the kinds of type it serves. */
@@ -86,7 +89,7 @@ class SelectorTermsTest {
 
   @Test
   void malformedAliasesAreInvalidRequests() {
-    for (String alias : new String[] {"al2023", "@latest", "al2023@", "windows2022@latest", "al2@latest@x"}) {
+    for (String alias : new String[] {"al2023", "@latest", "al2023@", "windows2022@v20251020", "ubuntu@latest", "Windows2022@latest", "al2@latest@x"}) {
       var e = assertThrows(CloudProviderException.class, () -> AmiAlias.parse(alias), alias);
       assertEquals(CloudProviderException.Kind.INVALID_REQUEST, e.kind());
     }

@@ -101,4 +101,26 @@ class CrdsIT extends ClusterIT {
 
     assertTrue(rejected.getMessage().contains("must specify exactly one of ['role', 'instanceProfile']"), rejected.getMessage());
   }
+
+  @Test
+  void aWindowsAliasIsAdmittedWithItsOwnFamilyOrCustomAndRejectedWithAnother() {
+    for (String family : new String[] {null, "Windows2022", "Custom"}) {
+      client.resource(windowsClass("win", family)).create();
+    }
+    KubernetesClientException rejected = assertThrows(KubernetesClientException.class,
+        () -> client.resource(windowsClass("win-al2023", "AL2023")).create());
+    assertTrue(rejected.getMessage().contains("if set, amiFamily must be 'Windows2022' or 'Custom' when using a Windows2022 alias"),
+        rejected.getMessage());
+  }
+
+  private static EC2NodeClass windowsClass(String name, String amiFamily) {
+    EC2NodeClass nodeClass = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
+    nodeClass.getMetadata().setName(KubeTestSupport.unique(name));
+    var spec = nodeClass.getSpec();
+    nodeClass.setSpec(new dev.farrier.activities.crd.EC2NodeClassSpec(amiFamily,
+        List.of(new dev.farrier.activities.crd.AmiSelectorTerm("windows2022@latest", null, null, null, null)),
+        spec.subnetSelectorTerms(), spec.securityGroupSelectorTerms(), spec.role(), spec.instanceProfile(), null, null, null, null,
+        null, null, null, null));
+    return nodeClass;
+  }
 }

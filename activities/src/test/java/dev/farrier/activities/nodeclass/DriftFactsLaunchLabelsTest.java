@@ -27,7 +27,8 @@ class DriftFactsLaunchLabelsTest {
   @Test
   void theClaimGetsTheTypesLabelsAndTheZoneIdOfItsSubnet() {
     var subnets = List.of(new ResolvedSubnet("subnet-a", "us-east-1a", "use1-az6"), new ResolvedSubnet("subnet-b", "us-east-1b", "use1-az1"));
-    Map<String, String> labels = DriftFacts.launchLabels(instance("us-east-1b", "subnet-b"), Optional.of(INF2), subnets);
+    Map<String, String> labels = DriftFacts.launchLabels(instance("us-east-1b", "subnet-b"), Optional.of(INF2), subnets, "AL2023");
+    assertEquals("linux", labels.get(WellKnown.OS_LABEL));
     assertEquals("use1-az1", labels.get(WellKnown.ZONE_ID_LABEL));
     assertEquals(List.of("amd", "3600", "2083", "10000", "inferentia2", "aws", "1", "true", "false", "nitro"), List.of(
         labels.get(WellKnown.INSTANCE_CPU_MANUFACTURER_LABEL), labels.get(WellKnown.INSTANCE_CPU_SUSTAINED_CLOCK_SPEED_MHZ_LABEL),
@@ -42,6 +43,13 @@ class DriftFactsLaunchLabelsTest {
   @Test
   void noZoneIdWithoutASubnetThatNamesOne() {
     assertFalse(DriftFacts.launchLabels(instance("us-east-1a", null), Optional.of(INF2), List.of(new ResolvedSubnet("subnet-a", "us-east-1a",
-        null))).containsKey(WellKnown.ZONE_ID_LABEL));
+        null)), "AL2023").containsKey(WellKnown.ZONE_ID_LABEL));
+  }
+
+  @Test
+  void aWindowsClaimIsWindowsWithItsBuild() {
+    Map<String, String> labels = DriftFacts.launchLabels(instance("us-east-1a", null), Optional.of(INF2), List.of(), "Windows2022");
+    assertEquals("windows", labels.get(WellKnown.OS_LABEL));
+    assertEquals("10.0.20348", labels.get(WellKnown.WINDOWS_BUILD_LABEL));
   }
 }

@@ -142,6 +142,23 @@ class ProvisioningSnapshotsTest {
     assertEquals(List.of(), kubeletOf(null, null).memoryEviction(), "none: the planner's defaults");
   }
 
+  @Test
+  void aWindowsClassHas110MaxPodsUnlessItSetsMaxPods() {
+    assertEquals(110, kubeletOf("Windows2022", null, null).maxPods(), "Karpenter's Windows default, not the ENI limit");
+    assertEquals(110, kubeletOf(null, "windows2019@latest", null).maxPods(), "the family of the alias");
+    assertEquals(30, kubeletOf("Windows2022", null, 30).maxPods());
+    assertEquals(null, kubeletOf("AL2023", null, null).maxPods(), "Linux: the ENI limit");
+  }
+
+  private static KubeletSettings kubeletOf(String amiFamily, String alias, Integer maxPods) {
+    var nodeClass = new EC2NodeClass();
+    nodeClass.setSpec(new EC2NodeClassSpec(amiFamily, alias == null ? null : List.of(new dev.farrier.activities.crd.AmiSelectorTerm(
+        alias, null, null, null, null)), null, null, null, null,
+        maxPods == null ? null : new KubeletConfiguration(null, maxPods, null, null, null, null, null, null, null, null, null, null),
+        null, null, null, null, null, null, null));
+    return NodeClassLaunches.kubelet(nodeClass);
+  }
+
   private static KubeletSettings kubeletOf(Map<String, String> hard, Map<String, String> soft) {
     var nodeClass = new EC2NodeClass();
     nodeClass.setSpec(new EC2NodeClassSpec(null, null, null, null, null, null,

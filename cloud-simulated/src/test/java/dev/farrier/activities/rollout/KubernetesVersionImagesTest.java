@@ -31,6 +31,14 @@ class KubernetesVersionImagesTest {
   }
 
   @Test
+  void aWindowsFamilyGetsItsNewestX86ImageOfThatVersion() {
+    assertEquals(List.of("Windows_Server-2022-English-Core-EKS_Optimized-1.35-2025.11.03"),
+        resolve("Windows2022", "1.35").stream().map(Image::name).toList());
+    assertEquals(List.of("Windows_Server-2019-English-Core-EKS_Optimized-1.33-2025.11.03"),
+        resolve("windows2019", "1.33").stream().map(Image::name).toList());
+  }
+
+  @Test
   void theBrokenSandboxImagesAndOtherVersionsAreNeverPicked() {
     assertTrue(resolve("AL2023", "1.35").stream().noneMatch(i -> i.name().startsWith("farrier-sandbox-broken")));
     assertTrue(resolve("AL2023", "1.33").stream().allMatch(i -> i.kubernetesVersion().equals("1.33")));

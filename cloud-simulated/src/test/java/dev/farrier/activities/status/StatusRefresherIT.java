@@ -185,7 +185,7 @@ class StatusRefresherIT extends ClusterIT {
     var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
     var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
     var name = KubeTestSupport.unique("unresolved");
-    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: al2023@v19990101",
+    KubeTestSupport.apply(client, nodeClassYaml(name, "- alias: windows2025@latest",
         "- tags:\n    karpenter.sh/discovery: nobody", "- name: " + CLUSTER + "-node", "instanceProfile: NoSuchProfile"));
 
     refresher.refresh();
@@ -193,8 +193,8 @@ class StatusRefresherIT extends ClusterIT {
 
     var nodeClass = cluster.getNodeClass(name).orElseThrow();
     var amis = condition(nodeClass, EC2NodeClassStatus.AMIS_READY);
-    assertEquals(List.of(Condition.FALSE, "AMIsNotFound"), List.of(amis.status(), amis.reason()));
-    assertTrue(amis.message().contains("matched no image") && amis.message().contains("al2023@v19990101"), amis.message());
+    assertEquals(List.of(Condition.FALSE, "AMIsResolutionFailed"), List.of(amis.status(), amis.reason()));
+    assertTrue(amis.message().contains("windows2025@latest") && amis.message().contains("requires Kubernetes 1.35"), amis.message());
     var subnets = condition(nodeClass, EC2NodeClassStatus.SUBNETS_READY);
     assertEquals(List.of(Condition.FALSE, "SubnetsNotFound"), List.of(subnets.status(), subnets.reason()));
     assertTrue(subnets.message().contains("subnetSelectorTerms matched no subnet") && subnets.message().contains("nobody"), subnets.message());

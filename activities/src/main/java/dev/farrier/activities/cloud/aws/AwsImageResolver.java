@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
  *       the account's own), then describes it.</li>
  *   <li>{@code alias} {@code family@version} reads the image ids from the SSM public parameters under
  *       {@code parameterRoot} ({@link AmiAlias#parameter}) for the cluster's Kubernetes minor version, one per
- *       architecture, then describes them.</li>
+ *       architecture the family has images for (Windows: x86_64 only), then describes them.</li>
  * </ul>
  * Only available images count. Per term the newest image (creation date, then name) of each architecture wins;
  * terms are ORed. A term that sets nothing matches nothing (never "every image"). Read-only.
@@ -119,6 +119,7 @@ public final class AwsImageResolver {
    */
   private List<Image> resolveAlias(AmiAlias alias) {
     String k8s = kubernetesVersion.get();
+    alias.requireImagesFor(k8s);
     Map<String, List<ImageVariant>> variantsByName = new LinkedHashMap<>();
     alias.parameters(parameterRoot, k8s).forEach(p -> variantsByName.put(p.name(), p.variants()));
     Map<String, Set<ImageVariant>> variantsById = new LinkedHashMap<>();

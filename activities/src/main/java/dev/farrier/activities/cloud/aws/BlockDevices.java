@@ -12,10 +12,12 @@ import software.amazon.awssdk.services.ec2.model.LaunchTemplateEbsBlockDeviceReq
 /**
  * The volumes of a launch template: the EC2NodeClass's {@code blockDeviceMappings} when it has any, else
  * Karpenter v1's defaults per family (AL2/AL2023: 20Gi gp3 root on /dev/xvda; Bottlerocket: 4Gi OS volume on
- * /dev/xvda and 20Gi data volume on /dev/xvdb; Custom: the image's own). Every volume Farrier fills in is encrypted
+ * /dev/xvda and 20Gi data volume on /dev/xvdb; Windows: 50Gi gp3 root on /dev/sda1; Custom: the image's own). Every volume Farrier fills in is encrypted
  * and deleted with the instance.
  */
 final class BlockDevices {
+  /** The root device of Windows images, where kubelet's root directory lives. */
+  static final String WINDOWS_ROOT_DEVICE = "/dev/sda1";
   private static final Pattern QUANTITY = Pattern.compile("^(\\d+)(Gi|G|Ti|T|Mi|M)?$");
 
   private BlockDevices() {}
@@ -24,6 +26,7 @@ final class BlockDevices {
     return switch (amiFamily.toLowerCase(Locale.ROOT)) {
       case "al2", "al2023" -> List.of(gp3("/dev/xvda", "20Gi"));
       case "bottlerocket" -> List.of(gp3("/dev/xvda", "4Gi"), gp3("/dev/xvdb", "20Gi"));
+      case "windows2019", "windows2022", "windows2025" -> List.of(gp3(WINDOWS_ROOT_DEVICE, "50Gi"));
       default -> List.of();
     };
   }

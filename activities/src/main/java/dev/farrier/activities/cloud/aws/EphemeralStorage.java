@@ -39,7 +39,7 @@ public record EphemeralStorage(long rootVolumeBytes, boolean instanceStoreRaid0)
   /**
    * The size of the volume kubelet's root directory lives on: the mapping marked {@code rootVolume}; else, for
    * Custom, the last mapping; else the mapping on the family's ephemeral device (/dev/xvda for AL2 and AL2023,
-   * Bottlerocket's data volume /dev/xvdb); else that device's default size ({@link BlockDevices#defaults}); else 20Gi.
+   * Bottlerocket's data volume /dev/xvdb, /dev/sda1 for Windows); else that device's default size ({@link BlockDevices#defaults}); else 20Gi.
    * Sizes are whole GiB, rounded up, as EBS creates them ({@link BlockDevices#gib}). Throws
    * {@link IllegalArgumentException} naming the size when a chosen volume's size is not a quantity.
    */
@@ -57,7 +57,11 @@ public record EphemeralStorage(long rootVolumeBytes, boolean instanceStoreRaid0)
   }
 
   private static Optional<BlockDeviceMapping> onDevice(List<BlockDeviceMapping> mappings, String family) {
-    String device = family.equals("bottlerocket") ? "/dev/xvdb" : "/dev/xvda";
+    String device = switch (family) {
+      case "bottlerocket" -> "/dev/xvdb";
+      case "windows2019", "windows2022", "windows2025" -> BlockDevices.WINDOWS_ROOT_DEVICE;
+      default -> "/dev/xvda";
+    };
     return mappings.stream().filter(m -> device.equals(m.deviceName())).findFirst();
   }
 

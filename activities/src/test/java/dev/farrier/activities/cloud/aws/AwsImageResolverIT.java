@@ -176,6 +176,23 @@ class AwsImageResolverIT extends MotoIT {
   }
 
   @Test
+  void aWindowsAliasReadsItsOneLatestParameterAndIsX86Only() {
+    parameter(parameterRoot + "/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.34/image_id", x86V2);
+    parameter(parameterRoot + "/ami-windows-latest/Windows_Server-2019-English-Core-EKS_Optimized-1.33/image_id", x86V1);
+
+    List<Image> windows = resolver.resolve(List.of(alias("windows2022@latest")));
+    assertEquals(List.of(x86V2), windows.stream().map(Image::id).toList());
+    assertEquals("amd64", windows.getFirst().kubernetesArch());
+    assertEquals(List.of(), ids(alias("windows2019@latest")), "1.34 has no 2019 parameter here: nothing, not an error");
+    assertEquals(List.of(x86V1), new AwsImageResolver(aws, () -> "1.33", parameterRoot).resolve(List.of(alias("windows2019@latest")))
+        .stream().map(Image::id).toList());
+    for (String refused : List.of("windows2022@v20251020", "windows2025@latest")) {
+      var e = assertThrows(CloudProviderException.class, () -> resolver.resolve(List.of(alias(refused))), refused);
+      assertEquals(Kind.INVALID_REQUEST, e.kind());
+    }
+  }
+
+  @Test
   void anAliasMixedWithOtherTermsIsAnInvalidRequest() {
     var e = assertThrows(CloudProviderException.class, () -> resolver.resolve(List.of(alias("al2023@latest"), AmiSelectorTerm.byId(x86V1))));
     assertEquals(Kind.INVALID_REQUEST, e.kind());

@@ -215,6 +215,24 @@ class AwsLaunchOnMotoIT extends MotoIT {
     assertTrue(devices.stream().allMatch(d -> d.ebs().encrypted()));
   }
 
+  @Test
+  void windowsTemplatesRunTheUsersPowerShellThenTheEksBootstrapOnA50GiRootVolume() {
+    String claim = unique("windows");
+    provider.create(request(cluster, claim, network, "Windows2022", "Write-Host \"hello-from-user\"", List.of("on-demand")));
+    String name = firstTemplate(cluster, tag(instancesOfClaim(claim).getFirst(), FarrierTags.LAUNCH_TEMPLATE));
+    assertEquals("<powershell>\nWrite-Host \"hello-from-user\"\n"
+        + "[string]$EKSBootstrapScriptFile = \"$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1\"\n"
+        + "& $EKSBootstrapScriptFile -EKSClusterName '" + cluster + "' -APIServerEndpoint 'https://api.example.test'"
+        + " -Base64ClusterCA 'Q0EtYnVuZGxl' -KubeletExtraArgs '--node-labels=intent=apps,karpenter.sh/capacity-type=on-demand,"
+        + "karpenter.sh/nodepool=default --register-with-taints=dedicated=apps:NoSchedule,karpenter.sh/unregistered:NoExecute"
+        + " --max-pods=58 --kube-reserved=cpu=70m,ephemeral-storage=1Gi,memory=893Mi' -DNSClusterIP '10.100.0.10'\n</powershell>",
+        userData(name));
+    var devices = template(name).launchTemplateData().blockDeviceMappings();
+    assertEquals(List.of("/dev/sda1"), devices.stream().map(d -> d.deviceName()).toList());
+    assertEquals(List.of(50), devices.stream().map(d -> d.ebs().volumeSize()).toList());
+    assertEquals("gp3", devices.getFirst().ebs().volumeTypeAsString());
+  }
+
   private String launchedTemplate(String family, String userData) {
     String claim = unique("claim");
     provider.create(request(cluster, claim, network, family, userData, List.of("on-demand")));

@@ -27,6 +27,8 @@ class EphemeralStorageTest {
     assertEquals(80 * GIB, EphemeralStorage.rootVolume("AL2", List.of(volume("/dev/xvdb", "10Gi", null), volume("/dev/xvda", "80Gi", null))));
     assertEquals(60 * GIB, EphemeralStorage.rootVolume("Bottlerocket", List.of(volume("/dev/xvda", "4Gi", null), volume("/dev/xvdb", "60Gi", null))),
         "Bottlerocket's data volume, not its OS volume");
+    assertEquals(70 * GIB, EphemeralStorage.rootVolume("Windows2022", List.of(volume("/dev/xvda", "10Gi", null), volume("/dev/sda1", "70Gi", null))),
+        "Windows: the root device /dev/sda1");
     assertEquals(40 * GIB, EphemeralStorage.rootVolume("Custom", List.of(volume("/dev/sda1", "8Gi", null), volume("/dev/sdb", "40Gi", null))),
         "Custom: the last mapping");
   }
@@ -35,6 +37,9 @@ class EphemeralStorageTest {
   void elseTheFamilysDefaultAndSizesRoundUpToWholeGib() {
     assertEquals(20 * GIB, EphemeralStorage.rootVolume("AL2023", List.of()));
     assertEquals(20 * GIB, EphemeralStorage.rootVolume("Bottlerocket", null));
+    assertEquals(50 * GIB, EphemeralStorage.rootVolume("Windows2019", null), "Windows: Karpenter's 50Gi on /dev/sda1");
+    assertEquals(List.of(new BlockDeviceMapping("/dev/sda1", new BlockDevice(true, true, null, null, null, null, "50Gi", "gp3"), null)),
+        BlockDevices.defaults("Windows2025"));
     assertEquals(20 * GIB, EphemeralStorage.rootVolume("AL2023", List.of(volume("/dev/xvdc", "100Gi", null))), "no mapping on /dev/xvda");
     assertEquals(20 * GIB, EphemeralStorage.rootVolume(null, List.of()));
     assertEquals(10 * GIB, EphemeralStorage.rootVolume("AL2", List.of(volume("/dev/xvda", "10G", null))), "10G is 9.3GiB, EBS makes 10GiB");

@@ -28,8 +28,9 @@ import java.util.stream.Collectors;
  *       account id, an owner alias such as {@code amazon}, or {@code self}); owner defaults to {@code self,amazon}.</li>
  *   <li>{@code tags}: every tag must match; the value {@code *} matches any value.</li>
  *   <li>{@code alias} {@code family@version} ({@code al2023}, {@code al2}, {@code bottlerocket}; {@code latest} or a
- *       release such as {@code v20251103} / {@code v1.50.0}) for the cluster's Kubernetes version, looked up in the
- *       same SSM parameters the aws provider reads.</li>
+ *       release such as {@code v20251103} / {@code v1.50.0}; {@code windows2019}, {@code windows2022},
+ *       {@code windows2025} only {@code latest}) for the cluster's Kubernetes version, looked up in the same SSM
+ *       parameters the aws provider reads.</li>
  * </ul>
  * Per term only the newest image (by creation date, then name) of each architecture survives; terms are ORed.
  *
@@ -214,6 +215,7 @@ public final class AmiCatalog {
   /** The alias's images, each marked with the kinds of instance type its parameters say it is for. */
   private List<CatalogImage> resolveAlias(String text) {
     AmiAlias alias = AmiAlias.parse(text);
+    alias.requireImagesFor(clusterKubernetesVersion);
     Map<String, Set<ImageVariant>> variantsById = new LinkedHashMap<>();
     for (AmiAlias.Parameter parameter : alias.parameters(AmiAlias.AWS_PARAMETER_ROOT, clusterKubernetesVersion)) {
       ssmParameter(parameter.name()).filter(byId::containsKey)

@@ -1,6 +1,7 @@
 package dev.farrier.activities.cloud.simulated;
 
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
@@ -12,7 +13,7 @@ import java.util.TreeMap;
  * <ul>
  *   <li>memory capacity = nominal MiB minus 7.5% (Karpenter's default {@code vmMemoryOverheadPercent}: the
  *       hypervisor keeps part of the memory), rounded up;</li>
- *   <li>pods = ENI max pods; ephemeral-storage = what the node's disk holds: 20 GiB (the default root volume), or the
+ *   <li>pods = ENI max pods (110 on Windows, {@link WindowsFamily#DEFAULT_MAX_PODS}); ephemeral-storage = what the node's disk holds: 20 GiB (the default root volume), or the
  *       instance store of a node that made it its ephemeral storage ({@code instanceStorePolicy: RAID0});</li>
  *   <li>allocatable = capacity - EKS kube-reserved (cpu: 6% of the first core, 1% of the second, 0.5% of the third
  *       and fourth, 0.25% of the rest; memory: 11 MiB per pod + 255 MiB; ephemeral-storage 1 GiB) - eviction
@@ -30,12 +31,16 @@ public final class NodeResources {
 
   private NodeResources() {}
 
-  /** What the kubelet reports before any device plugin runs: no GPUs or Neuron devices yet ({@link #devices}). */
-  static Map<String, Quantity> capacity(InstanceType type, long ephemeralStorageBytes) {
+  /**
+   * What the kubelet reports before any device plugin runs: no GPUs or Neuron devices yet ({@link #devices}).
+   *
+   * @param pods the node's max pods: the ENI limit, or 110 on Windows
+   */
+  static Map<String, Quantity> capacity(InstanceType type, long ephemeralStorageBytes, long pods) {
     return Map.of(
         "cpu", new Quantity(Integer.toString(type.vcpu())),
         "memory", new Quantity(memoryCapacityMiB(type) + "Mi"),
-        "pods", new Quantity(Long.toString(type.eniMaxPods())),
+        "pods", new Quantity(Long.toString(pods)),
         "ephemeral-storage", bytes(ephemeralStorageBytes));
   }
 
@@ -51,19 +56,20 @@ public final class NodeResources {
 
   /** With the default 20 GiB root volume and its devices reported: a settled node of the type. */
   public static Map<String, Quantity> allocatable(InstanceType type) {
-    var all = new TreeMap<>(allocatable(type, EphemeralStorage.DEFAULT_BYTES));
+    var all = new TreeMap<>(allocatable(type, EphemeralStorage.DEFAULT_BYTES, type.eniMaxPods()));
     all.putAll(devices(type));
     return Map.copyOf(all);
   }
 
-  static Map<String, Quantity> allocatable(InstanceType type, long ephemeralStorageBytes) {
+  /** Before any device plugin runs; {@code pods} as for {@link #capacity}. */
+  static Map<String, Quantity> allocatable(InstanceType type, long ephemeralStorageBytes, long pods) {
     long cpuMillis = type.vcpu() * 1000L - reservedCpuMillis(type.vcpu() * 1000L);
-    long memoryMiB = memoryCapacityMiB(type) - (11 * type.eniMaxPods() + 255) - 100;
+    long memoryMiB = memoryCapacityMiB(type) - (11 * pods + 255) - 100;
     long storage = ephemeralStorageBytes - GIB - (ephemeralStorageBytes + 9) / 10;
     return Map.of(
         "cpu", new Quantity(cpuMillis + "m"),
         "memory", new Quantity(Math.max(0, memoryMiB) + "Mi"),
-        "pods", new Quantity(Long.toString(type.eniMaxPods())),
+        "pods", new Quantity(Long.toString(pods)),
         "ephemeral-storage", bytes(Math.max(0, storage)));
   }
 

@@ -5,6 +5,7 @@ import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeName;
 import dev.farrier.activities.cloud.InstanceTypeLabels;
+import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.model.Taint;
 import dev.farrier.model.WellKnown;
@@ -21,10 +22,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-/** The Node object a real kubelet would register for an instance, from its bootstrap and the catalogues. */
+/**
+ * The Node object a real kubelet would register for an instance, from its bootstrap and the catalogues. A node of a
+ * Windows Server image ({@code Windows_Server-<year>-...}) registers as Windows: os {@code windows}, its
+ * {@code node.kubernetes.io/windows-build} (which the kubelet sets on Windows), 110 max pods and a Windows
+ * {@code nodeInfo}.
+ */
 final class SimulatedNodes {
   /** kwok manages Nodes with this annotation (the local stack starts it with that selector) and keeps them Ready. */
   static final String KWOK_ANNOTATION = "kwok.x-k8s.io/node";
+  private static final String LINUX = "linux";
+  private static final String WINDOWS_IMAGE_PREFIX = "Windows_Server-";
 
   private SimulatedNodes() {}
 
@@ -33,9 +41,11 @@ final class SimulatedNodes {
     Instance instance = simulated.instance();
     String name = instance.privateDnsName();
     InstanceTypeName typeName = InstanceTypeName.parse(type.name());
+    Optional<WindowsFamily> windows = image.flatMap(i -> windowsFamily(i.name()));
+    long pods = windows.isPresent() ? WindowsFamily.DEFAULT_MAX_PODS : type.eniMaxPods();
     Map<String, String> labels = new HashMap<>(simulated.nodeLabels());
     labels.put(WellKnown.ARCH_LABEL, type.kubernetesArch());
-    labels.put(WellKnown.OS_LABEL, "linux");
+    labels.putAll(windows.map(WindowsFamily::nodeLabels).orElse(Map.of(WellKnown.OS_LABEL, LINUX)));
     labels.put(WellKnown.HOSTNAME_LABEL, name);
     labels.put(WellKnown.INSTANCE_TYPE_LABEL, type.name());
     labels.put(WellKnown.ZONE_LABEL, instance.zone());
@@ -56,13 +66,13 @@ final class SimulatedNodes {
             .withTaints(simulated.nodeTaints().stream().map(SimulatedNodes::taint).toList())
         .endSpec()
         .withNewStatus()
-            .withCapacity(NodeResources.capacity(type, ephemeralStorage(simulated, type)))
-            .withAllocatable(NodeResources.allocatable(type, ephemeralStorage(simulated, type)))
+            .withCapacity(NodeResources.capacity(type, ephemeralStorage(simulated, type), pods))
+            .withAllocatable(NodeResources.allocatable(type, ephemeralStorage(simulated, type), pods))
             .withAddresses(List.of(
                 new NodeAddress(simulated.privateIp(), "InternalIP"),
                 new NodeAddress(name, "InternalDNS"),
                 new NodeAddress(name, "Hostname")))
-            .withNodeInfo(nodeInfo(instance, type, image))
+            .withNodeInfo(windows.map(w -> windowsNodeInfo(instance, type, image.get(), w)).orElseGet(() -> nodeInfo(instance, type, image)))
         .endStatus()
         .build();
   }
@@ -83,22 +93,44 @@ final class SimulatedNodes {
         .build();
   }
 
+  /** The Windows family of an image named as AWS names its Windows Server images, if it is one. */
+  static Optional<WindowsFamily> windowsFamily(String imageName) {
+    if (imageName == null || !imageName.startsWith(WINDOWS_IMAGE_PREFIX)) {
+      return Optional.empty();
+    }
+    String rest = imageName.substring(WINDOWS_IMAGE_PREFIX.length());
+    return rest.length() < 4 ? Optional.empty() : WindowsFamily.of("windows" + rest.substring(0, 4));
+  }
+
   private static NodeSystemInfo nodeInfo(Instance instance, InstanceType type, Optional<Image> image) {
     String imageName = image.map(Image::name).orElse("");
-    String kubelet = image.map(Image::kubeletVersion).orElse("v0.0.0-unknown");
+    return systemInfo(instance, type, image)
+        .withOperatingSystem(LINUX)
+        .withOsImage(osImage(imageName))
+        .withKernelVersion(imageName.startsWith("bottlerocket") ? "6.12.46" : imageName.contains("al2023") ? "6.12.46-66.121.amzn2023." + type.arch() : "5.10.245-241.978.amzn2." + type.arch())
+        .withContainerRuntimeVersion("containerd://2.1.4")
+        .build();
+  }
+
+  /** As a Windows kubelet reports itself: the build as the kernel version, containerd 1.7 (what EKS Windows images run). */
+  private static NodeSystemInfo windowsNodeInfo(Instance instance, InstanceType type, Image image, WindowsFamily windows) {
+    return systemInfo(instance, type, Optional.of(image))
+        .withOperatingSystem(WindowsFamily.OS)
+        .withOsImage("Windows Server " + windows.year() + " Datacenter")
+        .withKernelVersion(windows.build() + ".0")
+        .withContainerRuntimeVersion("containerd://1.7.27")
+        .build();
+  }
+
+  private static NodeSystemInfoBuilder systemInfo(Instance instance, InstanceType type, Optional<Image> image) {
     UUID machine = UUID.nameUUIDFromBytes(instance.id().getBytes(StandardCharsets.UTF_8));
     UUID boot = UUID.nameUUIDFromBytes((instance.id() + "/" + instance.launchTime()).getBytes(StandardCharsets.UTF_8));
     return new NodeSystemInfoBuilder()
         .withArchitecture(type.kubernetesArch())
-        .withOperatingSystem("linux")
-        .withOsImage(osImage(imageName))
-        .withKernelVersion(imageName.startsWith("bottlerocket") ? "6.12.46" : imageName.contains("al2023") ? "6.12.46-66.121.amzn2023." + type.arch() : "5.10.245-241.978.amzn2." + type.arch())
-        .withContainerRuntimeVersion("containerd://2.1.4")
-        .withKubeletVersion(kubelet)
+        .withKubeletVersion(image.map(Image::kubeletVersion).orElse("v0.0.0-unknown"))
         .withMachineID(machine.toString().replace("-", ""))
         .withSystemUUID("ec2" + machine.toString().substring(3))
-        .withBootID(boot.toString())
-        .build();
+        .withBootID(boot.toString());
   }
 
   private static String osImage(String imageName) {

@@ -39,12 +39,17 @@ final class SsmParameters {
 
   /**
    * The parameter holding the image id of alias {@code family@version} for one architecture and flavour (standard,
-   * nvidia, neuron, AL2's gpu), if the family is known.
+   * nvidia, neuron, AL2's gpu), if the family is known and publishes one for that version (Windows only its latest,
+   * for x86_64).
    */
   static Optional<String> aliasParameter(String family, String version, String arch, String flavour, String k8s) {
-    if (!AmiAlias.FAMILIES.contains(family)) {
+    if (!AmiAlias.known(family)) {
       return Optional.empty();
     }
-    return Optional.of(new AmiAlias(family, version).parameter(AmiAlias.AWS_PARAMETER_ROOT, arch, flavour, k8s));
+    AmiAlias alias = new AmiAlias(family, version);
+    if (alias.windows().isPresent() && !alias.latest() || !alias.architectures().contains(arch)) {
+      return Optional.empty();
+    }
+    return Optional.of(alias.parameter(AmiAlias.AWS_PARAMETER_ROOT, arch, flavour, k8s));
   }
 }

@@ -88,6 +88,26 @@ class AmiCatalogTest {
   }
 
   @Test
+  void windowsAliasesResolveToTheLatestX86ImageThroughTheirSsmParameter() {
+    String latest2022 = "/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.34/image_id";
+    assertEquals(idOf("Windows_Server-2022-English-Core-EKS_Optimized-1.34-2025.11.03"), amis.ssmParameter(latest2022).orElseThrow());
+    assertEquals(List.of("Windows_Server-2022-English-Core-EKS_Optimized-1.34-2025.11.03"), names(alias("windows2022@latest")));
+    assertEquals(List.of("Windows_Server-2019-English-Core-EKS_Optimized-1.34-2025.11.03"), names(alias("windows2019@latest")));
+    assertEquals("x86_64", amis.resolve(List.of(alias("windows2019@latest"))).getFirst().arch());
+    assertEquals(List.of("Windows_Server-2025-English-Core-EKS_Optimized-1.35-2025.11.03"),
+        AmiCatalog.load("1.35").resolve(List.of(alias("windows2025@latest"))).stream().map(Image::name).toList());
+    assertTrue(amis.ssmParameters().keySet().stream().filter(p -> p.contains("Windows_Server")).allMatch(p -> p.startsWith(
+        "/aws/service/ami-windows-latest/")), "Windows has only latest parameters");
+  }
+
+  @Test
+  void windows2025BeforeKubernetes135IsRefusedAsKarpenterDoes() {
+    CloudProviderException e = assertThrows(CloudProviderException.class, () -> amis.resolve(List.of(alias("windows2025@latest"))));
+    assertEquals(CloudProviderException.Kind.INVALID_REQUEST, e.kind());
+    assertTrue(e.getMessage().contains("requires Kubernetes 1.35"), e.getMessage());
+  }
+
+  @Test
   void unknownSelectorsResolveToNothing() {
     assertEquals(List.of(), names(AmiSelectorTerm.byId("ami-00000000000000000")));
     assertEquals(List.of(), names(name("ubuntu-*", null)));
@@ -108,7 +128,8 @@ class AmiCatalogTest {
         List.of(alias("al2023@latest"), alias("al2@latest")),
         List.of(alias("al2023@latest"), AmiSelectorTerm.byId(idOf("amazon-eks-node-1.34-v20251103"))),
         List.of(new AmiSelectorTerm(null, "amazon-eks-*", null, Map.of(), "al2@latest")),
-        List.of(alias("windows2022@latest")),
+        List.of(alias("windows2022@2025.11.03")),
+        List.of(alias("ubuntu@latest")),
         List.of(alias("al2023")))) {
       CloudProviderException e = assertThrows(CloudProviderException.class, () -> amis.resolve(terms), terms.toString());
       assertEquals(CloudProviderException.Kind.INVALID_REQUEST, e.kind());

@@ -89,6 +89,28 @@ class SimulatedNodesTest {
   }
 
   @Test
+  void aNodeOfAWindowsImageRegistersAsWindowsWithItsBuildAnd110Pods() {
+    InstanceType type = CATALOG.find("m5.xlarge").orElseThrow();
+    Image image = AmiCatalog.load("1.34").images().stream()
+        .filter(i -> i.name().equals("Windows_Server-2022-English-Core-EKS_Optimized-1.34-2025.11.03")).findFirst().orElseThrow();
+    Instance instance = new Instance("i-0win", "aws:///us-east-1a/i-0win", type.name(), "us-east-1a", "on-demand", image.id(),
+        "running", "ip-10-2-0-9.ec2.internal", 0.19, Map.of(), Instant.parse("2026-01-05T10:00:00Z"), "subnet-a", List.of("sg-node"));
+    SimulatedInstance simulated = new SimulatedInstance(instance, "10.2.0.9", Map.of(WellKnown.OS_LABEL, "windows"), List.of(), false, false);
+
+    Node node = SimulatedNodes.node(simulated, type, Optional.of(image), "us-east-1", "use1-az1");
+
+    Map<String, String> labels = node.getMetadata().getLabels();
+    assertEquals("windows", labels.get(WellKnown.OS_LABEL));
+    assertEquals("10.0.20348", labels.get(WellKnown.WINDOWS_BUILD_LABEL));
+    assertEquals("windows", node.getStatus().getNodeInfo().getOperatingSystem());
+    assertEquals("Windows Server 2022 Datacenter", node.getStatus().getNodeInfo().getOsImage());
+    assertEquals(image.kubeletVersion(), node.getStatus().getNodeInfo().getKubeletVersion());
+    assertEquals(new Quantity("110"), node.getStatus().getCapacity().get("pods"), "Windows: 110 pods, not the ENI limit");
+    assertEquals(new Quantity((16384 - 1229 - (11 * 110 + 255) - 100) + "Mi"), node.getStatus().getAllocatable().get("memory"));
+    assertEquals(Optional.empty(), SimulatedNodes.windowsFamily("amazon-eks-node-1.34-v20251103"));
+  }
+
+  @Test
   void reservesCpuLikeEks() {
     assertEquals(60, NodeResources.reservedCpuMillis(1000));
     assertEquals(70, NodeResources.reservedCpuMillis(2000));

@@ -44,9 +44,16 @@ class PeerSystemIT {
       assertTrue(r.scaleOut().fleet().nodes() > 0 && r.scaleOut().fleet().unpriced() == 0, "every node priced: " + r.scaleOut().fleet() + who);
       assertTrue(r.scaleOut().settledSeconds().isPresent(), who);
       assertTrue(r.scaleOut().cost().controller().peakRssMiB() > 20, "the controller's own process is measured: " + r.scaleOut().cost() + who);
-      assertTrue(r.consolidation().settledSeconds().isPresent(), who);
-      assertTrue(r.consolidation().after().dollarsPerHour() < r.consolidation().before().dollarsPerHour(),
-          "30% of the pods cost less once consolidated: " + r.consolidation() + who);
+      // Karpenter's first consolidation move comes when its own loops get to it: on a loaded 2-core machine it has made
+      // none within the phase's 5 minutes (a .ci/run of 25abe48). The harness then reports it unsettled, unchanged;
+      // Farrier, the controller under test, must have consolidated.
+      boolean peerMadeNoMove = r.controller().startsWith("Karpenter") && r.consolidation().settledSeconds().isEmpty()
+          && r.consolidation().podsDisrupted() == 0 && r.consolidation().after().equals(r.consolidation().before());
+      if (!peerMadeNoMove) {
+        assertTrue(r.consolidation().settledSeconds().isPresent(), who);
+        assertTrue(r.consolidation().after().dollarsPerHour() < r.consolidation().before().dollarsPerHour(),
+            "30% of the pods cost less once consolidated: " + r.consolidation() + who);
+      }
       var drift = r.drift().orElseThrow();
       assertTrue(drift.makespanSeconds().isPresent(), "the template change rolled the fleet: " + drift + who);
       assertTrue(drift.podsDisrupted() >= 2 && drift.claimsLaunched() >= 2, "every node replaced, each pod moved: " + drift + who);

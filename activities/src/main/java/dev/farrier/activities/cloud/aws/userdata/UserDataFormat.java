@@ -8,8 +8,8 @@ public interface UserDataFormat {
   String render(NodeBootstrap node);
 
   /**
-   * The format of {@code amiFamily} (AL2023, AL2, Bottlerocket, Custom; case-insensitive). Throws
-   * {@link IllegalArgumentException} for any other family (Windows is not supported).
+   * The format of {@code amiFamily} (AL2023, AL2, Bottlerocket, Windows2019, Windows2022, Windows2025, Custom;
+   * case-insensitive). Throws {@link IllegalArgumentException} for any other family.
    */
   static UserDataFormat of(String amiFamily) {
     return switch (amiFamily == null ? "" : amiFamily.toLowerCase(Locale.ROOT)) {
@@ -17,7 +17,9 @@ public interface UserDataFormat {
       case "al2" -> new Al2UserData();
       case "bottlerocket" -> new BottlerocketUserData();
       case "custom" -> new CustomUserData();
-      default -> throw new IllegalArgumentException("amiFamily '" + amiFamily + "' is not supported; use AL2023, AL2, Bottlerocket or Custom");
+      case "windows2019", "windows2022", "windows2025" -> new WindowsUserData();
+      default -> throw new IllegalArgumentException("amiFamily '" + amiFamily
+          + "' is not supported; use AL2023, AL2, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom");
     };
   }
 }

@@ -64,9 +64,11 @@ class KubeletRenderingTest {
             UserDataFormatTest.strings(config.get("systemReserved")), UserDataFormatTest.strings(config.get("evictionHard")),
             UserDataFormatTest.strings(config.get("evictionSoft")), UserDataFormatTest.strings(config.get("evictionSoftGracePeriod")), taints);
       }
-      case "AL2" -> {
-        String script = MimeMultipart.parse(userData).getLast().body();
-        String args = script.substring(script.indexOf("--kubelet-extra-args '") + "--kubelet-extra-args '".length(), script.lastIndexOf('\''));
+      case "AL2", "Windows2022" -> {
+        String script = family.equals("AL2") ? MimeMultipart.parse(userData).getLast().body() : userData;
+        String opening = family.equals("AL2") ? "--kubelet-extra-args '" : "-KubeletExtraArgs '";
+        int from = script.indexOf(opening) + opening.length();
+        String args = script.substring(from, script.indexOf('\'', from));
         Map<String, String> flags = Arrays.stream(args.split(" ")).collect(Collectors.toMap(
             f -> f.substring(2, f.indexOf('=')), f -> f.substring(f.indexOf('=') + 1)));
         yield new Rendered(Long.parseLong(flags.get("max-pods")), flagMap(flags.get("kube-reserved"), "="),
@@ -97,7 +99,7 @@ class KubeletRenderingTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"AL2023", "AL2", "Bottlerocket"})
+  @ValueSource(strings = {"AL2023", "AL2", "Bottlerocket", "Windows2022"})
   void theNodeIsToldWhatThePlannerAssumed(String family) {
     Rendered rendered = rendered(family);
 
@@ -152,7 +154,7 @@ class KubeletRenderingTest {
    * period for a soft eviction, the image GC thresholds and the CFS quota.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"AL2023", "AL2", "Bottlerocket"})
+  @ValueSource(strings = {"AL2023", "AL2", "Bottlerocket", "Windows2022"})
   void theSettingsThePlannerDoesNotReadStillReachTheNode(String family) {
     var config = new KubeletConfiguration(null, null, null, null, null, null, null, null, 45, 85, 70, false);
 
@@ -166,8 +168,8 @@ class KubeletRenderingTest {
             "imageGCLowThresholdPercent", kubelet.path("imageGCLowThresholdPercent").asText(),
             "cpuCFSQuota", kubelet.path("cpuCFSQuota").asText());
       }
-      case "AL2" -> {
-        String script = MimeMultipart.parse(userData).getLast().body();
+      case "AL2", "Windows2022" -> {
+        String script = family.equals("AL2") ? MimeMultipart.parse(userData).getLast().body() : userData;
         yield Map.of("evictionMaxPodGracePeriod", flag(script, "--eviction-max-pod-grace-period="),
             "imageGCHighThresholdPercent", flag(script, "--image-gc-high-threshold="),
             "imageGCLowThresholdPercent", flag(script, "--image-gc-low-threshold="),

@@ -134,8 +134,45 @@ class UserDataFormatTest {
   void customPassesTheUsersUserDataThroughAndUnknownFamiliesAreRefused() {
     assertEquals("anything at all\n", UserDataFormat.of("Custom").render(node("anything at all\n")));
     assertEquals("", UserDataFormat.of("Custom").render(node(null)));
-    var error = assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Windows2022"));
-    assertTrue(error.getMessage().contains("Windows2022"));
+    var error = assertThrows(IllegalArgumentException.class, () -> UserDataFormat.of("Ubuntu"));
+    assertTrue(error.getMessage().contains("Ubuntu"), error.getMessage());
+  }
+
+  @Test
+  void windowsIsOnePowerShellScriptRunningTheUsersCommandsThenTheEksBootstrap() {
+    String rendered = UserDataFormat.of("Windows2022").render(node("Write-Host \"custom\""));
+    assertEquals("""
+        <powershell>
+        Write-Host "custom"
+        [string]$EKSBootstrapScriptFile = "$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1"
+        & $EKSBootstrapScriptFile -EKSClusterName 'prod' -APIServerEndpoint 'https://api.example' -Base64ClusterCA 'Q0E=' \
+        -KubeletExtraArgs '--node-labels=intent=apps,karpenter.sh/nodepool=default \
+        --register-with-taints=dedicated=apps:NoSchedule,gpu:NoExecute --max-pods=110' -DNSClusterIP '10.100.0.10'
+        </powershell>""", rendered);
+  }
+
+  @Test
+  void windowsWithoutUserDataOrClusterDnsLeavesThemOutAndEscapesQuotesForPowerShell() {
+    var kubelet = new KubeletConfiguration(null, null, null, null, null, null, null, null, null, null, null, null);
+    var node = new NodeBootstrap("o'brien", "https://api.example", "Q0E=", "10.100.0.0/16", Map.of(), List.of(), kubelet, null, null, false);
+    for (String family : List.of("Windows2019", "windows2022", "WINDOWS2025")) {
+      assertEquals("""
+          <powershell>
+          [string]$EKSBootstrapScriptFile = "$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1"
+          & $EKSBootstrapScriptFile -EKSClusterName 'o''brien' -APIServerEndpoint 'https://api.example' -Base64ClusterCA 'Q0E='
+          </powershell>""", UserDataFormat.of(family).render(node), family);
+    }
+  }
+
+  @Test
+  void windowsPassesReservesAndEvictionAsKubeletFlags() {
+    var kubelet = new KubeletConfiguration(null, null, null, Map.of("memory", "1Gi"), null, Map.of("memory.available", "5%"),
+        null, null, null, null, null, null);
+    var node = new NodeBootstrap("prod", "https://api.example", "Q0E=", "10.100.0.0/16", Map.of(), List.of(), kubelet,
+        new dev.farrier.planner.NodeKubelet(110, new dev.farrier.model.Resources(80, 1465L << 20, 0, 0, Map.of())), null, false);
+    String rendered = UserDataFormat.of("Windows2022").render(node);
+    assertTrue(rendered.contains("-KubeletExtraArgs '--max-pods=110 --kube-reserved=cpu=80m,memory=1465Mi --system-reserved=memory=1Gi "
+        + "--eviction-hard=memory.available<5%'"), rendered);
   }
 
   @Test
