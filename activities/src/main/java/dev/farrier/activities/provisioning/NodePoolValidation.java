@@ -12,6 +12,7 @@ import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.views.ResourceQuantities;
 import dev.farrier.planner.BudgetSchedule;
 import dev.farrier.model.GoDurations;
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import java.util.ArrayList;
@@ -101,6 +102,13 @@ public final class NodePoolValidation {
     }
     if (!OPERATORS.contains(r.operator())) {
       problems.add(field + ".operator: '" + r.operator() + "' is not one of " + new java.util.TreeSet<>(OPERATORS));
+      return;
+    }
+    if (WellKnown.ZONE_ID_LABEL.equals(r.key())) {
+      // Karpenter reads it as the offering's zone; Farrier labels nodes with it but plans zones by name only, so a
+      // requirement on it would label claims with an id their zone may not have. Refused until zones are planned by id.
+      problems.add(field + ".key: " + r.key() + " is not supported in NodePool requirements yet (Farrier chooses zones by name);"
+          + " use " + WellKnown.ZONE_LABEL);
       return;
     }
     List<String> values = r.values() == null ? List.of() : r.values();

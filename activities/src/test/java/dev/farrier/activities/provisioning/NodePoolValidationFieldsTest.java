@@ -87,6 +87,14 @@ class NodePoolValidationFieldsTest {
   }
 
   @Test
+  void aRequirementOnTheZoneIdIsAProblemNamingTheZoneLabelToUseInstead() {
+    assertEquals(List.of("spec.template.spec.requirements[0].key: topology.k8s.aws/zone-id is not supported in NodePool requirements yet"
+            + " (Farrier chooses zones by name); use topology.kubernetes.io/zone"),
+        problems(pool(null, List.of(new RequirementWithMinValues("topology.k8s.aws/zone-id", "In", List.of("use1-az1"), null)),
+            List.of(), List.of(), null, null)));
+  }
+
+  @Test
   void aBudgetsDurationIsADuration() {
     assertEquals(List.of("spec.disruption.budgets[0].duration: '1x' is not a duration (e.g. 30s, 15m, 720h)"),
         problems(pool(null, List.of(AMD64), List.of(), List.of(), null,
