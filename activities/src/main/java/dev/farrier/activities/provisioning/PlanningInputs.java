@@ -1,7 +1,10 @@
 package dev.farrier.activities.provisioning;
 
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CapacityReservation;
+import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.crd.CapacityReservationSelectorTerm;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
@@ -102,7 +105,26 @@ public final class PlanningInputs {
    * the ephemeral storage its volumes offer.
    */
   public List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, EC2NodeClass nodeClass) {
-    return InstanceTypeViews.instanceTypes(catalog, nodeClassArchs(nodeClass), ephemeralStorage(nodeClass));
+    return InstanceTypeViews.instanceTypes(catalog, nodeClassArchs(nodeClass), ephemeralStorage(nodeClass), reservations(nodeClass));
+  }
+
+  /**
+   * The capacity reservations the class selects, with the instances each can still take now (the status has no
+   * counts, so the cloud is asked); none when it selects none, or when the cloud cannot say now (the pods then plan
+   * without reserved offerings, as on-demand, until it can).
+   */
+  private List<CapacityReservation> reservations(EC2NodeClass nodeClass) {
+    var terms = nodeClass == null ? List.<CapacityReservationSelectorTerm>of() : nodeClass.getSpec().capacityReservationSelectorTermsOrEmpty();
+    if (terms.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return cloud.resolveCapacityReservations(terms.stream().map(CapacityReservationSelectorTerm::toTerm).toList());
+    } catch (CloudProviderException e) {
+      log.warn("capacity reservations not read, planning without them nodeclass={} kind={} reason=\"{}\"",
+          nodeClass.getMetadata().getName(), e.kind(), e.getMessage());
+      return List.of();
+    }
   }
 
   /** The Kubernetes archs the node class has an image for; empty when the class is missing or resolves nothing. */
