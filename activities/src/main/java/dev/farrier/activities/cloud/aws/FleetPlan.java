@@ -3,6 +3,7 @@ package dev.farrier.activities.cloud.aws;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.ZonalSubnets;
@@ -22,7 +23,7 @@ import java.util.Optional;
  * its subnet with the most free addresses ({@link ZonalSubnets}). Offerings marked unavailable (no capacity recently)
  * are skipped, so the next attempt asks for other pools.
  */
-public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByArch) {
+public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByArch, CapacityReservation reservation) {
   /** EC2 Fleet's limit per request is 300; Karpenter asks for at most 60 to keep requests small and fast. */
   public static final int MAX_OVERRIDES = 60;
   private static final List<String> CAPACITY_PREFERENCE = List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND);
@@ -33,6 +34,47 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
   public FleetPlan {
     overrides = List.copyOf(overrides);
     imageByArch = Map.copyOf(imageByArch);
+  }
+
+  /** A plan for spot or on-demand capacity (no reservation). */
+  public FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByArch) {
+    this(capacityType, overrides, imageByArch, null);
+  }
+
+  /**
+   * As {@link #plan(List, Map, List, List, Map, List, List)}, first into a capacity reservation of {@code reservations}
+   * (those the launch may use, in order; Karpenter prefers reserved over spot and on-demand): the first whose instance
+   * type fits an image and whose zone has a subnet, as one override in that subnet. Without one, the other capacity
+   * types are planned; when {@code reserved} was the only one, {@link Kind#INSUFFICIENT_CAPACITY}.
+   */
+  public static FleetPlan plan(List<String> rankedTypes, Map<String, InstanceType> types, List<String> capacityTypes,
+      List<ResolvedSubnet> subnets, Map<String, Integer> freeAddresses, List<String> allowedZones, List<Image> images,
+      List<CapacityReservation> reservations) {
+    List<String> others = capacityTypes.stream().filter(c -> !c.equals(WellKnown.CAPACITY_RESERVED)).toList();
+    if (!reservations.isEmpty()) {
+      Map<String, ResolvedSubnet> subnetByZone = ZonalSubnets.choose(subnets, freeAddresses);
+      Map<String, Image> imageByArch = newestByArch(images);
+      for (CapacityReservation r : reservations) {
+        InstanceType type = types.get(r.instanceType());
+        ResolvedSubnet subnet = subnetByZone.get(r.zone());
+        if (type != null && subnet != null && imageByArch.containsKey(type.arch())) {
+          return new FleetPlan(WellKnown.CAPACITY_RESERVED, List.of(new Override(type.name(), type.arch(), subnet.id(), subnet.zone(), 0)),
+              imageByArch, r);
+        }
+      }
+    }
+    if (others.isEmpty()) {
+      throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity reservation of " + rankedTypes + " with room in zones "
+          + allowedZones + " (reservations: " + reservations.stream().map(CapacityReservation::id).toList() + ")");
+    }
+    return plan(rankedTypes, types, others, subnets, freeAddresses, allowedZones, images);
+  }
+
+  private static Map<String, Image> newestByArch(List<Image> images) {
+    Map<String, Image> imageByArch = new LinkedHashMap<>();
+    images.stream().sorted(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
+        .forEach(i -> imageByArch.putIfAbsent(i.arch(), i));
+    return imageByArch;
   }
 
   /** With the subnets' free addresses unknown: each zone through its first subnet by id. */
@@ -60,9 +102,7 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
       throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no free IP address left in any subnet of the allowed zones "
           + allowed.stream().map(s -> s.id() + "@" + s.zone()).toList());
     }
-    Map<String, Image> imageByArch = new LinkedHashMap<>();
-    images.stream().sorted(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
-        .forEach(i -> imageByArch.putIfAbsent(i.arch(), i));
+    Map<String, Image> imageByArch = newestByArch(images);
     List<InstanceType> known = rankedTypes.stream().map(types::get).filter(t -> t != null).toList();
     if (known.isEmpty()) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "none of the instance types " + rankedTypes + " is offered in the region");
@@ -100,7 +140,8 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
 
   /** This plan with only the overrides of {@code instanceTypes}, in the same order. */
   public FleetPlan onlyTypes(java.util.Set<String> instanceTypes) {
-    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByArch);
+    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByArch,
+        reservation);
   }
 
   /** The architectures the overrides use, each needing its own launch template (one image per architecture). */
