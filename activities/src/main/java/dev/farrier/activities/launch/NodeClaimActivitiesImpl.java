@@ -195,7 +195,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     singleValued(requirements).forEach(nodeLabels::putIfAbsent);
     List<Taint> nodeTaints = new ArrayList<>(fromKube(spec.taintsOrEmpty()));
     nodeTaints.addAll(fromKube(spec.startupTaintsOrEmpty()));
-    List<CapacityReservation> reservations = ReservationLabels.reservationsFor(nodeClass, values(requirements,
+    List<CapacityReservation> reservations = ReservationLabels.reservationsFor(cloud, nodeClass, values(requirements,
         WellKnown.CAPACITY_RESERVATION_ID_LABEL));
     Instance instance;
     try {

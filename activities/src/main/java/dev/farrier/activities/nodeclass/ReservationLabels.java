@@ -1,6 +1,9 @@
 package dev.farrier.activities.nodeclass;
 
 import dev.farrier.activities.cloud.CapacityReservation;
+import dev.farrier.activities.cloud.CapacityReservationTerm;
+import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.ResolvedCapacityReservation;
@@ -12,13 +15,25 @@ import java.util.Map;
 public final class ReservationLabels {
   private ReservationLabels() {}
 
-  /** The class's reservations (from its status) that {@code ids} name, in that order; none when {@code ids} is empty. */
-  public static List<CapacityReservation> reservationsFor(EC2NodeClass nodeClass, List<String> ids) {
-    if (ids.isEmpty() || nodeClass.getStatus() == null) {
+  /**
+   * The reservations {@code ids} name, in that order, as the cloud reports them now (their room included); from the
+   * class's status when the cloud cannot say (a pinned launch then lets EC2 decide); none when {@code ids} is empty.
+   * Asked of the cloud rather than read from the status alone: a claim planned right after its class started
+   * selecting a reservation may launch before the status loop has written it.
+   */
+  public static List<CapacityReservation> reservationsFor(CloudProvider cloud, EC2NodeClass nodeClass, List<String> ids) {
+    if (ids.isEmpty()) {
       return List.of();
     }
-    return ids.stream().flatMap(id -> nodeClass.getStatus().capacityReservationsOrEmpty().stream().filter(r -> id.equals(r.id())))
-        .map(ResolvedCapacityReservation::toReservation).toList();
+    List<CapacityReservation> found;
+    try {
+      found = cloud.resolveCapacityReservations(ids.stream().map(CapacityReservationTerm::byId).toList());
+    } catch (CloudProviderException e) {
+      found = nodeClass.getStatus() == null ? List.of()
+          : nodeClass.getStatus().capacityReservationsOrEmpty().stream().map(ResolvedCapacityReservation::toReservation).toList();
+    }
+    List<CapacityReservation> known = found;
+    return ids.stream().flatMap(id -> known.stream().filter(r -> id.equals(r.id()))).toList();
   }
 
   /**
