@@ -46,6 +46,16 @@ public record CapacityReservation(
     return expiring ? EXPIRING : ACTIVE;
   }
 
+  /**
+   * The labels a node launched into it carries: {@code karpenter.k8s.aws/capacity-reservation-id}, {@code -type} and
+   * {@code -interruptible} (karpenter-provider-aws's reserved offering requirements).
+   */
+  public java.util.Map<String, String> nodeLabels() {
+    return java.util.Map.of(dev.farrier.model.WellKnown.CAPACITY_RESERVATION_ID_LABEL, id,
+        dev.farrier.model.WellKnown.CAPACITY_RESERVATION_TYPE_LABEL, reservationType,
+        dev.farrier.model.WellKnown.CAPACITY_RESERVATION_INTERRUPTIBLE_LABEL, Boolean.toString(interruptible));
+  }
+
   /** Whether a launch may go into it now: active, and (when the count is known) with room left. */
   public boolean launchable() {
     return ACTIVE.equals(state) && availableInstanceCount != 0;

@@ -2,7 +2,6 @@ package dev.farrier.activities.crd;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.farrier.activities.cloud.CapacityReservationTerm;
 import java.util.Map;
 
 /**
@@ -11,8 +10,4 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record CapacityReservationSelectorTerm(String id, String ownerID, Map<String, String> tags, String instanceMatchCriteria) {
-  public CapacityReservationTerm toTerm() {
-    return new CapacityReservationTerm(id, ownerID, tags, instanceMatchCriteria);
-  }
-}
+public record CapacityReservationSelectorTerm(String id, String ownerID, Map<String, String> tags, String instanceMatchCriteria) {}

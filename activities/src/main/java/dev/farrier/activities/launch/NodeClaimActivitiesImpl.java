@@ -5,7 +5,7 @@ import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
-import dev.farrier.activities.nodeclass.ReservationLabels;
+import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClass;
@@ -195,7 +195,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     singleValued(requirements).forEach(nodeLabels::putIfAbsent);
     List<Taint> nodeTaints = new ArrayList<>(fromKube(spec.taintsOrEmpty()));
     nodeTaints.addAll(fromKube(spec.startupTaintsOrEmpty()));
-    List<CapacityReservation> reservations = ReservationLabels.reservationsFor(cloud, nodeClass, values(requirements,
+    List<CapacityReservation> reservations = NodeClassReservations.reservationsFor(cloud, nodeClass, values(requirements,
         WellKnown.CAPACITY_RESERVATION_ID_LABEL));
     Instance instance;
     try {
@@ -211,7 +211,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
         .orElse(null);
     // Recorded once, from the class this launch used, so that planning compares without asking the cloud (DriftFacts).
     Map<String, String> launchLabels = new LinkedHashMap<>(DriftFacts.launchLabels(instance, type, launch.subnets()));
-    launchLabels.putAll(ReservationLabels.of(instance, reservations));
+    launchLabels.putAll(NodeClassReservations.of(instance, reservations));
     claims.patchNodeClaimMetadata(request.nodeClaim(), launchLabels,
         DriftFacts.launchAnnotations(nodeClass, instance));
     claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,

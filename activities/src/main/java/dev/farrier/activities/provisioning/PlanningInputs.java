@@ -4,7 +4,6 @@ import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.InstanceType;
-import dev.farrier.activities.crd.CapacityReservationSelectorTerm;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
@@ -14,6 +13,7 @@ import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.activities.views.PodViews;
 import dev.farrier.planner.InstanceTypeView;
@@ -114,12 +114,12 @@ public final class PlanningInputs {
    * without reserved offerings, as on-demand, until it can).
    */
   private List<CapacityReservation> reservations(EC2NodeClass nodeClass) {
-    var terms = nodeClass == null ? List.<CapacityReservationSelectorTerm>of() : nodeClass.getSpec().capacityReservationSelectorTermsOrEmpty();
+    var terms = NodeClassReservations.terms(nodeClass);
     if (terms.isEmpty()) {
       return List.of();
     }
     try {
-      return cloud.resolveCapacityReservations(terms.stream().map(CapacityReservationSelectorTerm::toTerm).toList());
+      return cloud.resolveCapacityReservations(terms);
     } catch (CloudProviderException e) {
       log.warn("capacity reservations not read, planning without them nodeclass={} kind={} reason=\"{}\"",
           nodeClass.getMetadata().getName(), e.kind(), e.getMessage());

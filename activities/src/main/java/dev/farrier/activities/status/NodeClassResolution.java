@@ -10,7 +10,6 @@ import dev.farrier.activities.cloud.SecurityGroupTerm;
 import dev.farrier.activities.cloud.SubnetTerm;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
-import dev.farrier.activities.crd.CapacityReservationSelectorTerm;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassSpec;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
@@ -20,6 +19,7 @@ import dev.farrier.activities.crd.ResolvedCapacityReservation;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.activities.nodeclass.NodeClassImages;
+import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.model.WellKnown;
 import java.time.Instant;
@@ -83,13 +83,12 @@ final class NodeClassResolution {
         () -> cloud.resolveInstanceProfile(new InstanceProfileRequest(clusterName, name, spec.role(), spec.instanceProfile())),
         p -> p == null || p.isBlank(), v -> "no instance profile");
 
-    List<CapacityReservationTerm> reservationTerms = spec.capacityReservationSelectorTermsOrEmpty().stream()
-        .map(CapacityReservationSelectorTerm::toTerm).toList();
+    List<CapacityReservationTerm> reservationTerms = NodeClassReservations.terms(nodeClass);
     // As Karpenter: True also when nothing is selected (a class may name reservations that come later, or none).
     Part<List<ResolvedCapacityReservation>> reservations = part(name, EC2NodeClassStatus.CAPACITY_RESERVATIONS_READY,
         "CapacityReservations", previous, now,
         () -> reservationTerms.isEmpty() ? List.of() : cloud.resolveCapacityReservations(reservationTerms).stream()
-            .map(ResolvedCapacityReservation::of).toList(),
+            .map(NodeClassReservations::status).toList(),
         v -> false, v -> "");
 
     List<String> problems = NodePoolValidation.nodeClassProblems(nodeClass);

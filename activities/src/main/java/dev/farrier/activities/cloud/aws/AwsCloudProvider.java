@@ -2,7 +2,6 @@ package dev.farrier.activities.cloud.aws;
 
 import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.CapacityReservationTerm;
-import dev.farrier.activities.nodeclass.ReservationLabels;
 import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
@@ -185,7 +184,7 @@ public final class AwsCloudProvider implements CloudProvider {
     Map<String, String> labels = new TreeMap<>(request.nodeLabels());
     labels.put(WellKnown.CAPACITY_TYPE_LABEL, plan.capacityType());
     if (plan.reservation() != null) {
-      labels.putAll(ReservationLabels.of(plan.reservation()));
+      labels.putAll(plan.reservation().nodeLabels());
     }
     // Registered tainted, as Karpenter does: nothing schedules before registration has set the node up, which removes it.
     List<Taint> taints = new ArrayList<>(request.nodeTaints());

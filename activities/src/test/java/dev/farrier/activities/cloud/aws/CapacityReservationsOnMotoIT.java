@@ -72,13 +72,24 @@ class CapacityReservationsOnMotoIT extends MotoIT {
     };
   }
 
+  /** A cluster's network in moto and a provider whose EC2 calls {@link #recording} sees. */
+  private record Moto(String cluster, MotoNetwork network, String zone, AwsCloudProvider provider) {
+    static Moto of(CapacityReservationsOnMotoIT test, String prefix) {
+      String cluster = unique(prefix);
+      MotoNetwork network = MotoNetwork.create(aws, cluster);
+      String zone = network.subnets().getFirst().zone();
+      return new Moto(cluster, network, zone, new AwsCloudProvider(aws, test.recording(Ec2Api.of(aws.ec2()), zone),
+          AwsLaunchOnMotoIT.settings(cluster), () -> "1.34", Clock.systemUTC()));
+    }
+  }
+
   @Test
   void termsBecomeDescribeCapacityReservationsFiltersAndAnEndingCapacityBlockIsExpiring() {
-    String cluster = unique("cr-terms");
-    MotoNetwork network = MotoNetwork.create(aws, cluster);
-    String zone = network.subnets().getFirst().zone();
-    var provider = new AwsCloudProvider(aws, recording(Ec2Api.of(aws.ec2()), zone), AwsLaunchOnMotoIT.settings(cluster), () -> "1.34",
-        Clock.systemUTC());
+    var on = Moto.of(this, "cr-terms");
+    String cluster = on.cluster();
+    MotoNetwork network = on.network();
+    String zone = on.zone();
+    var provider = on.provider();
 
     List<CapacityReservation> found = provider.resolveCapacityReservations(List.of(CapacityReservationTerm.byId(ODCR),
         new CapacityReservationTerm(null, "123456789012", Map.of("team", "ml", "env", "*"), "targeted"),
@@ -103,11 +114,11 @@ class CapacityReservationsOnMotoIT extends MotoIT {
 
   @Test
   void aReservedLaunchTargetsTheReservationThroughItsLaunchTemplateAndIsLabelledReserved() {
-    String cluster = unique("cr-launch");
-    MotoNetwork network = MotoNetwork.create(aws, cluster);
-    String zone = network.subnets().getFirst().zone();
-    var provider = new AwsCloudProvider(aws, recording(Ec2Api.of(aws.ec2()), zone), AwsLaunchOnMotoIT.settings(cluster), () -> "1.34",
-        Clock.systemUTC());
+    var on = Moto.of(this, "cr-launch");
+    String cluster = on.cluster();
+    MotoNetwork network = on.network();
+    String zone = on.zone();
+    var provider = on.provider();
     var odcr = provider.resolveCapacityReservations(List.of(CapacityReservationTerm.byId(ODCR))).getFirst();
     var base = AwsLaunchOnMotoIT.request(cluster, unique("claim"), network, "AL2023", null, List.of("reserved", "on-demand"));
     var request = new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), List.of("m5.xlarge", "m5.large"),
@@ -136,11 +147,11 @@ class CapacityReservationsOnMotoIT extends MotoIT {
 
   @Test
   void aCapacityBlockLaunchAsksForCapacityBlockCapacityWithoutOnDemandOptions() {
-    String cluster = unique("cr-block");
-    MotoNetwork network = MotoNetwork.create(aws, cluster);
-    String zone = network.subnets().getFirst().zone();
-    var provider = new AwsCloudProvider(aws, recording(Ec2Api.of(aws.ec2()), zone), AwsLaunchOnMotoIT.settings(cluster), () -> "1.34",
-        Clock.systemUTC());
+    var on = Moto.of(this, "cr-block");
+    String cluster = on.cluster();
+    MotoNetwork network = on.network();
+    String zone = on.zone();
+    var provider = on.provider();
     var block = new CapacityReservation(BLOCK, "m5.xlarge", zone, "123456789012", "targeted", CapacityReservation.CAPACITY_BLOCK, false,
         Instant.now().plusSeconds(3600 * 24), 1, CapacityReservation.ACTIVE);
     var base = AwsLaunchOnMotoIT.request(cluster, unique("claim"), network, "AL2023", null, List.of("reserved"));

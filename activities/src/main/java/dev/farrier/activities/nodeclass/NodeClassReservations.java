@@ -5,15 +5,44 @@ import dev.farrier.activities.cloud.CapacityReservationTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.crd.CapacityReservationSelectorTerm;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.ResolvedCapacityReservation;
 import dev.farrier.model.WellKnown;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** The capacity reservations of a launch, and the labels a node launched into one carries (as Karpenter's offering requirements). */
-public final class ReservationLabels {
-  private ReservationLabels() {}
+/**
+ * An EC2NodeClass's capacity reservations: its terms and status entries as the cloud's records, the reservations of a
+ * launch, and the labels a node launched into one carries (as Karpenter's offering requirements).
+ */
+public final class NodeClassReservations {
+  private NodeClassReservations() {}
+
+  /** A {@code capacityReservationSelectorTerms} entry as the cloud takes it. */
+  public static CapacityReservationTerm term(CapacityReservationSelectorTerm t) {
+    return new CapacityReservationTerm(t.id(), t.ownerID(), t.tags(), t.instanceMatchCriteria());
+  }
+
+  /** The class's terms as the cloud takes them; none when it selects no reservation. */
+  public static List<CapacityReservationTerm> terms(EC2NodeClass nodeClass) {
+    return nodeClass == null ? List.of()
+        : nodeClass.getSpec().capacityReservationSelectorTermsOrEmpty().stream().map(NodeClassReservations::term).toList();
+  }
+
+  /** A {@code status.capacityReservations} entry, as karpenter-provider-aws writes it ({@code CapacityReservationFromEC2}). */
+  public static ResolvedCapacityReservation status(CapacityReservation r) {
+    return new ResolvedCapacityReservation(r.zone(), r.endTime() == null ? null : r.endTime().toString(), r.id(),
+        r.instanceMatchCriteria(), r.instanceType(), r.ownerId(), r.reservationType(), r.interruptible(), r.state());
+  }
+
+  /** A status entry back as the cloud's record; its room is unknown (a status has none). */
+  public static CapacityReservation reservation(ResolvedCapacityReservation r) {
+    return new CapacityReservation(r.id(), r.instanceType(), r.availabilityZone(), r.ownerID(), r.instanceMatchCriteria(),
+        r.reservationType(), Boolean.TRUE.equals(r.interruptible()), r.endTime() == null ? null : Instant.parse(r.endTime()),
+        CapacityReservation.UNKNOWN_COUNT, r.state());
+  }
 
   /**
    * The reservations {@code ids} name, in that order, as the cloud reports them now (their room included); from the
@@ -30,7 +59,7 @@ public final class ReservationLabels {
       found = cloud.resolveCapacityReservations(ids.stream().map(CapacityReservationTerm::byId).toList());
     } catch (CloudProviderException e) {
       found = nodeClass.getStatus() == null ? List.of()
-          : nodeClass.getStatus().capacityReservationsOrEmpty().stream().map(ResolvedCapacityReservation::toReservation).toList();
+          : nodeClass.getStatus().capacityReservationsOrEmpty().stream().map(NodeClassReservations::reservation).toList();
     }
     List<CapacityReservation> known = found;
     return ids.stream().flatMap(id -> known.stream().filter(r -> id.equals(r.id()))).toList();
@@ -45,12 +74,7 @@ public final class ReservationLabels {
       return Map.of();
     }
     return reservations.stream().filter(r -> r.id().equals(instance.capacityReservationId())).findFirst()
-        .map(ReservationLabels::of)
+        .map(CapacityReservation::nodeLabels)
         .orElse(Map.of(WellKnown.CAPACITY_RESERVATION_ID_LABEL, instance.capacityReservationId()));
-  }
-
-  public static Map<String, String> of(CapacityReservation r) {
-    return Map.of(WellKnown.CAPACITY_RESERVATION_ID_LABEL, r.id(), WellKnown.CAPACITY_RESERVATION_TYPE_LABEL, r.reservationType(),
-        WellKnown.CAPACITY_RESERVATION_INTERRUPTIBLE_LABEL, Boolean.toString(r.interruptible()));
   }
 }
