@@ -48,12 +48,17 @@ public final class ReservedScenario {
 
   /** The blueprint selecting {@code reservation}, allowing reserved capacity, and {@link #REPLICAS} pods of 3 vCPU. */
   static String edit(String blueprint, String reservation) {
+    return selecting(blueprint, reservation)
+        .replace("replicas: 3", "replicas: " + REPLICAS)
+        .replace("cpu: \"1\"", "cpu: \"3\"");
+  }
+
+  /** The blueprint with its EC2NodeClass selecting {@code reservation} by id and its NodePool allowing reserved and on-demand. */
+  public static String selecting(String blueprint, String reservation) {
     return blueprint
         .replace("  tags:\n    NodeType: latest-current-ami", "  capacityReservationSelectorTerms:\n    - id: " + reservation
             + "\n  tags:\n    NodeType: latest-current-ami")
-        .replace("values: [\"spot\", \"on-demand\"]", "values: [\"reserved\", \"on-demand\"]")
-        .replace("replicas: 3", "replicas: " + REPLICAS)
-        .replace("cpu: \"1\"", "cpu: \"3\"");
+        .replace("values: [\"spot\", \"on-demand\"]", "values: [\"reserved\", \"on-demand\"]");
   }
 
   public Played play(PrintStream out) {
