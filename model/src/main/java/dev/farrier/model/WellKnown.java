@@ -43,6 +43,12 @@ public final class WellKnown {
 
   public static final String CAPACITY_ON_DEMAND = "on-demand";
   public static final String CAPACITY_SPOT = "spot";
+  /** Karpenter's capacity type of an instance launched into a capacity reservation (ReservedCapacity, on by default). */
+  public static final String CAPACITY_RESERVED = "reserved";
+  public static final String CAPACITY_RESERVATION_ID_LABEL = "karpenter.k8s.aws/capacity-reservation-id";
+  /** {@code default} (an On-Demand Capacity Reservation) or {@code capacity-block}. */
+  public static final String CAPACITY_RESERVATION_TYPE_LABEL = "karpenter.k8s.aws/capacity-reservation-type";
+  public static final String CAPACITY_RESERVATION_INTERRUPTIBLE_LABEL = "karpenter.k8s.aws/capacity-reservation-interruptible";
 
   public static final String DO_NOT_DISRUPT_ANNOTATION = "karpenter.sh/do-not-disrupt";
   public static final String NODEPOOL_HASH_ANNOTATION = "karpenter.sh/nodepool-hash";

@@ -202,9 +202,11 @@ final class Scheduler {
     }
     unschedulable.sort(Comparator.comparing(u -> u.pod().key()));
     List<NodeClaimRequest> claims = new ArrayList<>();
+    ReservationLedger reservations = ReservationLedger.of(pools);
     for (int i = 0; i < drafts.size(); i++) {
       Draft draft = drafts.get(i);
-      claims.add(draft.toRequest(namer.name(draft.pool.name(), batchId, i)));
+      NodeClaimRequest claim = draft.toRequest(namer.name(draft.pool.name(), batchId, i));
+      claims.add(reservations.isEmpty() ? claim : reservations.assign(claim, draft.pool.types));
     }
     List<ExistingPlacement> onExisting = new ArrayList<>();
     existing.stream().filter(s -> !s.placed.isEmpty()).sorted(Comparator.comparing(s -> s.node.name()))

@@ -66,11 +66,7 @@ public final class DriftScenario {
 
   /** As {@link #provision(String)}, with the blueprint's manifests edited first (e.g. a spot-only NodePool). */
   public Provisioned provision(String fromVersion, java.util.function.UnaryOperator<String> edit) {
-    var manifest = edit.apply(blueprint())
-        .replace("<<CLUSTER_NAME>>", cluster)
-        .replace("<<KARPENTER_NODE_IAM_ROLE_NAME>>", "KarpenterNodeRole-" + cluster)
-        .replace("<<AMD64PREVAMI>>", amiLookup.apply(fromVersion, "amd64"))
-        .replace("<<ARM64PREVAMI>>", amiLookup.apply(fromVersion, "arm64"));
+    var manifest = blueprintFor(edit, fromVersion);
     kube.load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     var node = Await.until(REPLICAS + " " + APP + " pods Ready on one Farrier node", timeout, () -> {
       var nodes = readyAppPods().stream().map(p -> p.getSpec().getNodeName()).distinct().toList();
@@ -78,6 +74,15 @@ public final class DriftScenario {
     }, this::diagnostics);
     var claim = claimOfNode(node);
     return new Provisioned(claim.getMetadata().getName(), node, instanceId(claim), imageId(claim), Instant.now());
+  }
+
+  /** The blueprint's manifests, edited, with its placeholders filled for this cluster and {@code fromVersion}'s AMIs. */
+  String blueprintFor(java.util.function.UnaryOperator<String> edit, String fromVersion) {
+    return edit.apply(blueprint())
+        .replace("<<CLUSTER_NAME>>", cluster)
+        .replace("<<KARPENTER_NODE_IAM_ROLE_NAME>>", "KarpenterNodeRole-" + cluster)
+        .replace("<<AMD64PREVAMI>>", amiLookup.apply(fromVersion, "amd64"))
+        .replace("<<ARM64PREVAMI>>", amiLookup.apply(fromVersion, "arm64"));
   }
 
   /** Switches the EC2NodeClass to {@code toVersion}'s AMIs and waits until the drifted node has been replaced. */

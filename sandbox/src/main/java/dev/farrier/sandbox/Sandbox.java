@@ -65,6 +65,9 @@ public final class Sandbox {
     all.put("gpu", "a pod asking for nvidia.com/gpu on an al2023@latest NodePool of NVIDIA types: a GPU type launched from the"
         + " alias's NVIDIA image, registered before its device plugin reports the GPU (" + GpuScenario.DEVICE_PLUGIN_DELAY + " later),"
         + " Initialized and the pod bound only once it does");
+    all.put("reserved", "a capacity reservation of " + ReservedScenario.RESERVED + " " + ReservedScenario.TYPE + " selected by the"
+        + " EC2NodeClass and " + ReservedScenario.REPLICAS + " pods needing a node each: the reservation is filled first"
+        + " (capacity type reserved, labelled with its id), the rest spill over to on-demand");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
@@ -146,6 +149,15 @@ public final class Sandbox {
         var migrate = new MigrateScenario(env, Duration.ofMinutes(5));
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
           MigrateScenario.report(migrate.play(Path.of("bin", "farrier").toAbsolutePath(), runDir.resolve("migrate"), out), out);
+          printTimeline(env, recorder, started, out);
+        }
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("reserved")) {
+        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
+          ReservedScenario.report(new ReservedScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
         }
         return finish(env, keep, out);

@@ -61,6 +61,16 @@ public interface CloudProvider {
   List<SecurityGroup> resolveSecurityGroups(List<SecurityGroupTerm> terms);
 
   /**
+   * Resolves capacity reservation selector terms (id; tags, a {@code *} value matching any value, and/or instance match
+   * criteria, optionally with the owner account; terms ORed) to the reservations that are active in EC2's sense and not
+   * yet past their end, each once, sorted by id, with the instances each can still take; an empty list when nothing
+   * matches (an unknown id is no error). Read-only. A cloud without reservations returns none.
+   */
+  default List<CapacityReservation> resolveCapacityReservations(List<CapacityReservationTerm> terms) {
+    return List.of();
+  }
+
+  /**
    * The name of the instance profile an EC2NodeClass's nodes launch with.
    * <ul>
    *   <li>{@code instanceProfile} set: it must exist ({@link CloudProviderException.Kind#NOT_FOUND} otherwise); its

@@ -13,6 +13,9 @@ import java.util.Map;
  * @param nodeLabels    labels and taints the node registers with (what user data passes to the kubelet)
  * @param tags          tags for the instance (ownership tags included by the caller)
  * @param launch        the EC2NodeClass's subnets, security groups, instance profile and boot settings
+ * @param capacityReservations the reservations a {@code reserved} launch may go into (the claim's
+ *                      {@code karpenter.k8s.aws/capacity-reservation-id} values, from the EC2NodeClass's status);
+ *                      tried before spot and on-demand when {@code capacityTypes} has {@code reserved}
  */
 public record LaunchRequest(
     String cluster,
@@ -26,7 +29,16 @@ public record LaunchRequest(
     Map<String, String> tags,
     Map<String, String> nodeLabels,
     List<Taint> nodeTaints,
-    NodeClassLaunch launch) {
+    NodeClassLaunch launch,
+    List<CapacityReservation> capacityReservations) {
+  /** A launch into no capacity reservation. */
+  public LaunchRequest(String cluster, String nodeClaim, String nodePool, String nodeClass, List<String> instanceTypes,
+      List<String> capacityTypes, List<String> zones, List<Image> images, Map<String, String> tags,
+      Map<String, String> nodeLabels, List<Taint> nodeTaints, NodeClassLaunch launch) {
+    this(cluster, nodeClaim, nodePool, nodeClass, instanceTypes, capacityTypes, zones, images, tags, nodeLabels, nodeTaints, launch,
+        List.of());
+  }
+
   /** A launch without node class constraints (the simulated cloud's tests). */
   public LaunchRequest(String cluster, String nodeClaim, String nodePool, String nodeClass, List<String> instanceTypes,
       List<String> capacityTypes, List<String> zones, List<Image> images, Map<String, String> tags,
@@ -44,6 +56,20 @@ public record LaunchRequest(
     nodeLabels = Map.copyOf(nodeLabels);
     nodeTaints = List.copyOf(nodeTaints);
     launch = launch == null ? NodeClassLaunch.NONE : launch;
+    capacityReservations = capacityReservations == null ? List.of() : List.copyOf(capacityReservations);
+  }
+
+  /**
+   * The reservations this launch may go into now, in the order given: none unless {@code capacityTypes} has
+   * {@code reserved}; those of a listed instance type, in an allowed zone, active and (when known) with room.
+   */
+  public List<CapacityReservation> usableReservations() {
+    if (!capacityTypes.contains(dev.farrier.model.WellKnown.CAPACITY_RESERVED)) {
+      return List.of();
+    }
+    List<String> zones = allowedZones();
+    return capacityReservations.stream().filter(r -> instanceTypes.contains(r.instanceType()))
+        .filter(r -> zones.isEmpty() || zones.contains(r.zone())).filter(CapacityReservation::launchable).toList();
   }
 
   /**

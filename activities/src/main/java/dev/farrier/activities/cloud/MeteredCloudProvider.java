@@ -113,4 +113,9 @@ public final class MeteredCloudProvider implements CloudProvider {
       return null;
     });
   }
+
+  @Override
+  public List<CapacityReservation> resolveCapacityReservations(List<CapacityReservationTerm> terms) {
+    return measured("DescribeCapacityReservations", () -> delegate.resolveCapacityReservations(terms));
+  }
 }

@@ -26,7 +26,21 @@ public record EC2NodeClassSpec(
     String userData,
     Map<String, String> tags,
     Boolean associatePublicIPAddress,
-    Boolean detailedMonitoring) {
+    Boolean detailedMonitoring,
+    List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms) {
+  /** A class that selects no capacity reservation. */
+  public EC2NodeClassSpec(String amiFamily, List<AmiSelectorTerm> amiSelectorTerms, List<SubnetSelectorTerm> subnetSelectorTerms,
+      List<SecurityGroupSelectorTerm> securityGroupSelectorTerms, String role, String instanceProfile, KubeletConfiguration kubelet,
+      MetadataOptions metadataOptions, List<BlockDeviceMapping> blockDeviceMappings, String instanceStorePolicy, String userData,
+      Map<String, String> tags, Boolean associatePublicIPAddress, Boolean detailedMonitoring) {
+    this(amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role, instanceProfile, kubelet, metadataOptions,
+        blockDeviceMappings, instanceStorePolicy, userData, tags, associatePublicIPAddress, detailedMonitoring, null);
+  }
+
+  public List<CapacityReservationSelectorTerm> capacityReservationSelectorTermsOrEmpty() {
+    return capacityReservationSelectorTerms == null ? List.of() : capacityReservationSelectorTerms;
+  }
+
   /**
    * {@code amiFamily}, or the family an alias term names ({@code al2023@latest} -> AL2023, {@code windows2022@latest} -> Windows2022), as Karpenter v1 derives it
    * ({@code EC2NodeClass.AMIFamily()}); Custom when neither says.

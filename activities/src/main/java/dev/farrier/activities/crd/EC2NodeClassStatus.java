@@ -15,7 +15,14 @@ public record EC2NodeClassStatus(
     List<ResolvedSubnet> subnets,
     List<ResolvedSecurityGroup> securityGroups,
     String instanceProfile,
+    List<ResolvedCapacityReservation> capacityReservations,
     List<Condition> conditions) {
+  /** A status (or patch) that says nothing of capacity reservations. */
+  public EC2NodeClassStatus(List<ResolvedAmi> amis, List<ResolvedSubnet> subnets, List<ResolvedSecurityGroup> securityGroups,
+      String instanceProfile, List<Condition> conditions) {
+    this(amis, subnets, securityGroups, instanceProfile, null, conditions);
+  }
+
   public static final String READY = "Ready";
   public static final String AMIS_READY = "AMIsReady";
   public static final String SUBNETS_READY = "SubnetsReady";
@@ -23,9 +30,15 @@ public record EC2NodeClassStatus(
   public static final String INSTANCE_PROFILE_READY = "InstanceProfileReady";
   /** Karpenter's condition for a spec the API server admitted but the controller cannot use. */
   public static final String VALIDATION_SUCCEEDED = "ValidationSucceeded";
+  /** Karpenter's condition for the capacityReservationSelectorTerms (True once they are resolved, also when there are none). */
+  public static final String CAPACITY_RESERVATIONS_READY = "CapacityReservationsReady";
 
   public List<ResolvedAmi> amisOrEmpty() {
     return amis == null ? List.of() : amis;
+  }
+
+  public List<ResolvedCapacityReservation> capacityReservationsOrEmpty() {
+    return capacityReservations == null ? List.of() : capacityReservations;
   }
 
   public List<Condition> conditionsOrEmpty() {

@@ -16,10 +16,22 @@ public final class EventBridgeEvents {
 
   /** An {@code EC2 Spot Instance Interruption Warning}: the instance is reclaimed about two minutes after {@code time}. */
   public static String spotInterruptionWarning(String instanceId, String region, String zone, Instant time) {
+    return instanceWarning(EventBridgeParser.SPOT_INTERRUPTION, instanceId, region, zone, time);
+  }
+
+  /**
+   * An {@code EC2 Capacity Reservation Instance Interruption Warning}: the instance's reservation (a Capacity Block
+   * reaching its end) takes it back.
+   */
+  public static String capacityReservationInterruptionWarning(String instanceId, String region, String zone, Instant time) {
+    return instanceWarning(EventBridgeParser.CAPACITY_RESERVATION_INTERRUPTION, instanceId, region, zone, time);
+  }
+
+  private static String instanceWarning(String detailType, String instanceId, String region, String zone, Instant time) {
     Map<String, Object> event = new LinkedHashMap<>();
     event.put("version", "0");
     event.put("id", UUID.randomUUID().toString());
-    event.put("detail-type", EventBridgeParser.SPOT_INTERRUPTION);
+    event.put("detail-type", detailType);
     event.put("source", "aws.ec2");
     event.put("account", "123456789012");
     event.put("time", time.toString());

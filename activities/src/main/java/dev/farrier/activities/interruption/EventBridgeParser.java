@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  *   <li>{@code aws.ec2} / {@code EC2 Spot Instance Interruption Warning}: {@code detail.instance-id},
  *       {@code detail.instance-action};</li>
  *   <li>{@code aws.ec2} / {@code EC2 Instance Rebalance Recommendation}: {@code detail.instance-id};</li>
+ *   <li>{@code aws.ec2} / {@code EC2 Capacity Reservation Instance Interruption Warning}: {@code detail.instance-id},
+ *       {@code detail.instance-action} (a Capacity Block's end, or an interruptible reservation taken back);</li>
  *   <li>{@code aws.ec2} / {@code EC2 Instance State-change Notification}: {@code detail.instance-id},
  *       {@code detail.state}; stopping, stopped, shutting-down and terminated are notices, other states ignored;</li>
  *   <li>{@code aws.health} / {@code AWS Health Event} with {@code detail.service = EC2} and
@@ -31,6 +33,7 @@ import java.util.regex.Pattern;
 public final class EventBridgeParser {
   static final String SPOT_INTERRUPTION = "EC2 Spot Instance Interruption Warning";
   static final String REBALANCE = "EC2 Instance Rebalance Recommendation";
+  static final String CAPACITY_RESERVATION_INTERRUPTION = "EC2 Capacity Reservation Instance Interruption Warning";
   static final String STATE_CHANGE = "EC2 Instance State-change Notification";
   static final String HEALTH = "AWS Health Event";
   static final Set<String> LEAVING_STATES = Set.of("stopping", "stopped", "shutting-down", "terminated");
@@ -68,6 +71,9 @@ public final class EventBridgeParser {
     return switch (source + "|" + detailType) {
       case "aws.ec2|" + SPOT_INTERRUPTION -> withInstance(detail, detailType, id -> new Notice(InterruptionKind.SpotInterruption,
           List.of(id), time, "instance-action " + orElse(text(detail, "instance-action"), "terminate")));
+      case "aws.ec2|" + CAPACITY_RESERVATION_INTERRUPTION -> withInstance(detail, detailType, id -> new Notice(
+          InterruptionKind.CapacityReservationInterruption, List.of(id), time,
+          "capacity reservation instance-action " + orElse(text(detail, "instance-action"), "terminate")));
       case "aws.ec2|" + REBALANCE -> withInstance(detail, detailType,
           id -> new Notice(InterruptionKind.RebalanceRecommendation, List.of(id), time, "rebalance recommended"));
       case "aws.ec2|" + STATE_CHANGE -> stateChange(detail, time);

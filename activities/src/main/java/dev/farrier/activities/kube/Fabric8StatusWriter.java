@@ -35,6 +35,7 @@ final class Fabric8StatusWriter implements StatusWriter {
           patch.subnets() != null ? patch.subnets() : stored == null ? null : stored.subnets(),
           patch.securityGroups() != null ? patch.securityGroups() : stored == null ? null : stored.securityGroups(),
           patch.instanceProfile() != null ? patch.instanceProfile() : stored == null ? null : stored.instanceProfile(),
+          patch.capacityReservations() != null ? patch.capacityReservations() : stored == null ? null : stored.capacityReservations(),
           mergeConditions(storedConditions, observedAt(current, patch.conditions())));
       return statusPatch(stored, target);
     });

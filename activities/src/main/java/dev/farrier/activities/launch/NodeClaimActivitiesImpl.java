@@ -2,8 +2,10 @@ package dev.farrier.activities.launch;
 
 import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClass;
@@ -195,11 +197,13 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     singleValued(requirements).forEach(nodeLabels::putIfAbsent);
     List<Taint> nodeTaints = new ArrayList<>(fromKube(spec.taintsOrEmpty()));
     nodeTaints.addAll(fromKube(spec.startupTaintsOrEmpty()));
+    List<CapacityReservation> reservations = NodeClassReservations.reservationsFor(cloud, nodeClass, values(requirements,
+        WellKnown.CAPACITY_RESERVATION_ID_LABEL));
     Instance instance;
     try {
       instance = cloud.create(new LaunchRequest(request.cluster(), request.nodeClaim(), nodePool, nodeClassName, instanceTypes,
           capacityTypes.isEmpty() ? List.of(WellKnown.CAPACITY_ON_DEMAND) : capacityTypes,
-          values(requirements, WellKnown.ZONE_LABEL), images, tags, nodeLabels, nodeTaints, launch));
+          values(requirements, WellKnown.ZONE_LABEL), images, tags, nodeLabels, nodeTaints, launch, reservations));
     } catch (CloudProviderException e) {
       throw Failures.of(e);
     }
@@ -207,7 +211,9 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var capacity = type.map(t -> ResourceQuantities.toQuantities(new Resources(t.vcpu() * 1000L, t.memoryMiB() * 1024 * 1024, 0,
         t.eniMaxPods(), t.extendedResources()))).orElse(null);
     // Recorded once, from the class this launch used, so that planning compares without asking the cloud (DriftFacts).
-    claims.patchNodeClaimMetadata(request.nodeClaim(), DriftFacts.launchLabels(instance, type, launch.subnets(), launch.amiFamily()),
+    Map<String, String> launchLabels = new LinkedHashMap<>(DriftFacts.launchLabels(instance, type, launch.subnets(), launch.amiFamily()));
+    launchLabels.putAll(NodeClassReservations.of(instance, reservations));
+    claims.patchNodeClaimMetadata(request.nodeClaim(), launchLabels,
         DriftFacts.launchAnnotations(nodeClass, instance));
     claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(instance.providerId(), instance.imageId(), null, capacity, null,
         List.of(Condition.of(NodeClaimStatus.LAUNCHED, Condition.TRUE, "Launched", "instance " + instance.id(), clock.instant())), null));

@@ -1,6 +1,8 @@
 package dev.farrier.activities.provisioning;
 
 import dev.farrier.activities.cloud.CloudProvider;
+import dev.farrier.activities.cloud.CapacityReservation;
+import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
@@ -12,6 +14,7 @@ import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.activities.views.PodViews;
 import dev.farrier.planner.InstanceTypeView;
@@ -104,7 +107,26 @@ public final class PlanningInputs {
   public List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, EC2NodeClass nodeClass) {
     List<Image> images = nodeClass == null ? List.of() : NodeClassImages.resolve(cloud, nodeClass);
     return InstanceTypeViews.instanceTypes(catalog, t -> images.stream().anyMatch(i -> i.fits(t)), ephemeralStorage(nodeClass),
-        nodeClass == null ? null : NodeClassLaunches.amiFamily(nodeClass));
+        nodeClass == null ? null : NodeClassLaunches.amiFamily(nodeClass), reservations(nodeClass));
+  }
+
+  /**
+   * The capacity reservations the class selects, with the instances each can still take now (the status has no
+   * counts, so the cloud is asked); none when it selects none, or when the cloud cannot say now (the pods then plan
+   * without reserved offerings, as on-demand, until it can).
+   */
+  private List<CapacityReservation> reservations(EC2NodeClass nodeClass) {
+    var terms = NodeClassReservations.terms(nodeClass);
+    if (terms.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return cloud.resolveCapacityReservations(terms);
+    } catch (CloudProviderException e) {
+      log.warn("capacity reservations not read, planning without them nodeclass={} kind={} reason=\"{}\"",
+          nodeClass.getMetadata().getName(), e.kind(), e.getMessage());
+      return List.of();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.farrier.activities.status;
 
+import dev.farrier.activities.cloud.CapacityReservationTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
@@ -14,9 +15,11 @@ import dev.farrier.activities.crd.EC2NodeClassSpec;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.activities.crd.ResolvedAmi;
+import dev.farrier.activities.crd.ResolvedCapacityReservation;
 import dev.farrier.activities.crd.ResolvedSecurityGroup;
 import dev.farrier.activities.crd.ResolvedSubnet;
 import dev.farrier.activities.nodeclass.NodeClassImages;
+import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.model.WellKnown;
 import java.time.Instant;
@@ -29,9 +32,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an EC2NodeClass resolves to now: AMIs, subnets, security groups and the instance profile, each with its own
- * condition (AMIsReady, SubnetsReady, SecurityGroupsReady, InstanceProfileReady), ValidationSucceeded (the kubelet
- * amounts {@link NodePoolValidation#nodeClassProblems} refuses), and Ready over all five. Each part
+ * What an EC2NodeClass resolves to now: AMIs, subnets, security groups, the instance profile and the capacity
+ * reservations, each with its own condition (AMIsReady, SubnetsReady, SecurityGroupsReady, InstanceProfileReady,
+ * CapacityReservationsReady: True also when no reservation is selected, as Karpenter's), ValidationSucceeded (the kubelet
+ * amounts {@link NodePoolValidation#nodeClassProblems} refuses), and Ready over all six. Each part
  * is resolved on its own, so a cloud error in one leaves the others' results standing:
  * <ul>
  *   <li>nothing matched: the part's condition is False and its message names the selector terms that matched
@@ -79,15 +83,25 @@ final class NodeClassResolution {
         () -> cloud.resolveInstanceProfile(new InstanceProfileRequest(clusterName, name, spec.role(), spec.instanceProfile())),
         p -> p == null || p.isBlank(), v -> "no instance profile");
 
+    List<CapacityReservationTerm> reservationTerms = NodeClassReservations.terms(nodeClass);
+    // As Karpenter: True also when nothing is selected (a class may name reservations that come later, or none).
+    Part<List<ResolvedCapacityReservation>> reservations = part(name, EC2NodeClassStatus.CAPACITY_RESERVATIONS_READY,
+        "CapacityReservations", previous, now,
+        () -> reservationTerms.isEmpty() ? List.of() : cloud.resolveCapacityReservations(reservationTerms).stream()
+            .map(NodeClassReservations::status).toList(),
+        v -> false, v -> "");
+
     List<String> problems = NodePoolValidation.nodeClassProblems(nodeClass);
     Condition validation = problems.isEmpty()
         ? Condition.of(EC2NodeClassStatus.VALIDATION_SUCCEEDED, Condition.TRUE, EC2NodeClassStatus.VALIDATION_SUCCEEDED, "", now)
         : Condition.of(EC2NodeClassStatus.VALIDATION_SUCCEEDED, Condition.FALSE, "ValidationFailed", String.join("; ", problems), now);
-    List<Condition> parts = List.of(amis.condition(), subnets.condition(), groups.condition(), profile.condition(), validation);
+    List<Condition> parts = List.of(amis.condition(), subnets.condition(), groups.condition(), profile.condition(),
+        reservations.condition(), validation);
     Condition ready = ready(parts, now);
     List<Condition> conditions = new ArrayList<>(parts);
     conditions.add(ready);
-    return new Result(new EC2NodeClassStatus(amis.value(), subnets.value(), groups.value(), profile.value(), conditions), ready);
+    return new Result(new EC2NodeClassStatus(amis.value(), subnets.value(), groups.value(), profile.value(),
+        reservations.value(), conditions), ready);
   }
 
   /**

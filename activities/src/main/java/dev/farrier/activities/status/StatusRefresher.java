@@ -35,7 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the status of EC2NodeClasses (resolved AMIs, subnets, security groups and instance profile, their conditions
+ * Keeps the status of EC2NodeClasses (resolved AMIs, subnets, security groups, instance profile and capacity
+ * reservations, their conditions
  * and Ready; see {@link NodeClassResolution}) and NodePools (resources, nodes, ValidationSucceeded,
  * NodeClassReady, Ready) true, and records an Event whenever a Ready condition changes, so a user who writes a
  * selector that matches nothing or points a NodePool at a missing class sees why in {@code kubectl describe}.

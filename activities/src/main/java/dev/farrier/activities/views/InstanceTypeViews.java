@@ -1,11 +1,14 @@
 package dev.farrier.activities.views;
 
+import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.InstanceTypeLabels;
 import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.cloud.aws.EphemeralStorage;
 import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.OfferingView;
+import dev.farrier.model.WellKnown;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
@@ -28,19 +31,24 @@ public final class InstanceTypeViews {
    */
   public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Set<String> archs, EphemeralStorage storage,
       String amiFamily) {
-    return instanceTypes(catalog, t -> archs.contains(t.kubernetesArch()), storage, amiFamily);
+    return instanceTypes(catalog, t -> archs.contains(t.kubernetesArch()), storage, amiFamily, List.of());
   }
 
   /**
    * The catalogue's types {@code launchable} admits (planning: those an image of the class fits), as the planner sees
-   * them; for a Windows family only amd64 types, labelled as Windows nodes of its build.
+   * them; for a Windows family only amd64 types, labelled as Windows nodes of its build; with a {@code reserved}
+   * offering per capacity reservation of the type (karpenter-provider-aws's {@code ReservedCapacityResolver}): in the
+   * reservation's zone, priced at the on-demand price divided by {@link #RESERVED_PRICE_DIVISOR} (free, as the instances
+   * are paid for already, yet ordered as on-demand is for consolidation), available while the reservation is active with
+   * room left and the type is offered in that zone at all.
    */
   public static List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, Predicate<InstanceType> launchable, EphemeralStorage storage,
-      String amiFamily) {
+      String amiFamily, List<CapacityReservation> reservations) {
     Optional<WindowsFamily> windows = WindowsFamily.of(amiFamily);
     return catalog.stream()
         .filter(t -> launchable.test(t) && (windows.isEmpty() || WINDOWS_ARCH.equals(t.kubernetesArch())))
-        .map(t -> windows.map(w -> windowsView(t, storage.bytes(t), w)).orElseGet(() -> view(t, storage.bytes(t))))
+        .map(t -> withReservations(windows.map(w -> windowsView(t, storage.bytes(t), w)).orElseGet(() -> view(t, storage.bytes(t))), t,
+            reservations))
         .toList();
   }
 
@@ -51,6 +59,26 @@ public final class InstanceTypeViews {
     var labels = new HashMap<>(linux.labels());
     labels.putAll(windows.nodeLabels());
     return new InstanceTypeView(linux.name(), linux.arch(), labels, linux.capacity(), linux.offerings());
+  }
+
+  /** Karpenter's divisor of the on-demand price for a reserved offering. */
+  public static final double RESERVED_PRICE_DIVISOR = 10_000_000.0;
+
+  private static InstanceTypeView withReservations(InstanceTypeView view, InstanceType type, List<CapacityReservation> reservations) {
+    List<OfferingView> offerings = new ArrayList<>(view.offerings());
+    for (CapacityReservation r : reservations) {
+      if (!r.instanceType().equals(type.name())) {
+        continue;
+      }
+      double onDemand = type.offerings().stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND))
+          .mapToDouble(o -> o.pricePerHour()).min().orElse(0);
+      boolean zoneOffered = type.offerings().stream().anyMatch(o -> o.zone().equals(r.zone()));
+      int room = r.availableInstanceCount() == CapacityReservation.UNKNOWN_COUNT ? Integer.MAX_VALUE : r.availableInstanceCount();
+      offerings.add(new OfferingView(r.zone(), WellKnown.CAPACITY_RESERVED, onDemand / RESERVED_PRICE_DIVISOR,
+          zoneOffered && r.launchable(), new OfferingView.Reservation(r.id(), r.reservationType(), r.interruptible(), room)));
+    }
+    return offerings.size() == view.offerings().size() ? view
+        : new InstanceTypeView(view.name(), view.arch(), view.labels(), view.capacity(), offerings);
   }
 
   /** The planner's view of a catalogue type with Karpenter's default root volume ({@link EphemeralStorage#DEFAULT_BYTES}). */

@@ -23,6 +23,12 @@ class EventBridgeParserTest {
        "source":"aws.ec2","account":"123456789012","time":"2026-11-21T10:00:00Z","region":"us-east-1",
        "resources":["arn:aws:ec2:us-east-1b:instance/i-0b662ef9931388ba0"],
        "detail":{"instance-id":"i-0b662ef9931388ba0","instance-action":"terminate"}}""";
+  /** As EventBridge delivers aws.ec2@EC2CapacityReservationInstanceInterruptionWarning (a Capacity Block's end). */
+  static final String CAPACITY_BLOCK_END = """
+      {"version":"0","id":"9","detail-type":"EC2 Capacity Reservation Instance Interruption Warning","source":"aws.ec2",
+       "account":"123456789012","time":"2026-11-21T10:04:00Z","region":"us-east-1",
+       "resources":["arn:aws:ec2:us-east-1a:instance/i-0c1d2e3f405162738"],
+       "detail":{"instance-id":"i-0c1d2e3f405162738","instance-action":"terminate"}}""";
   static final String REBALANCE = """
       {"version":"0","id":"2","detail-type":"EC2 Instance Rebalance Recommendation","source":"aws.ec2",
        "account":"123456789012","time":"2026-11-21T10:01:00Z","region":"us-east-1",
@@ -50,6 +56,8 @@ class EventBridgeParserTest {
     return Stream.of(
         Arguments.of("spot interruption", SPOT, InterruptionKind.SpotInterruption, List.of("i-0b662ef9931388ba0"),
             "2026-11-21T10:00:00Z", "instance-action terminate"),
+        Arguments.of("capacity block end", CAPACITY_BLOCK_END, InterruptionKind.CapacityReservationInterruption,
+            List.of("i-0c1d2e3f405162738"), "2026-11-21T10:04:00Z", "capacity reservation instance-action terminate"),
         Arguments.of("rebalance", REBALANCE, InterruptionKind.RebalanceRecommendation, List.of("i-0abcdef1234567890"),
             "2026-11-21T10:01:00Z", "rebalance recommended"),
         Arguments.of("health scheduled change", HEALTH, InterruptionKind.ScheduledChange,

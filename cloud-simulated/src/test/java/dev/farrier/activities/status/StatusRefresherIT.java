@@ -243,4 +243,41 @@ class StatusRefresherIT extends ClusterIT {
     assertEquals(List.of(Condition.FALSE, "ValidationFailed"), List.of(ready(nodeClass).status(), ready(nodeClass).reason()));
     assertEquals(1, warnings(name).size(), "one Event for the change to NotReady");
   }
+
+  @Test
+  void capacityReservationSelectorTermsResolveIntoStatusCapacityReservationsWithTheirReadyCondition(@TempDir Path cloudDir) {
+    var cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster(CLUSTER));
+    var refresher = new StatusRefresher(cluster, cloud, CLUSTER, Clock.systemUTC());
+    var odcr = cloud.createCapacityReservation("m5.xlarge", "us-east-1a", 3, "default", null, java.util.Map.of("team", "ml"));
+    var block = cloud.createCapacityReservation("p5.48xlarge", "us-east-1b", 1, "capacity-block",
+        java.time.Instant.now().plus(java.time.Duration.ofMinutes(30)), java.util.Map.of());
+    cloud.createCapacityReservation("c5.large", "us-east-1a", 1, "default", null, java.util.Map.of("team", "web"));
+    var name = KubeTestSupport.unique("reserved");
+    KubeTestSupport.apply(client, discoveredNodeClassYaml(name, "role: KarpenterNodeRole-test").stripTrailing() + """
+
+          capacityReservationSelectorTerms:
+          - tags:
+              team: ml
+          - id: %s
+        """.formatted(block.id()));
+
+    refresher.refresh();
+
+    var nodeClass = cluster.getNodeClass(name).orElseThrow();
+    var reservations = nodeClass.getStatus().capacityReservationsOrEmpty();
+    assertEquals(List.of(odcr.id(), block.id()).stream().sorted().toList(), reservations.stream().map(r -> r.id()).toList());
+    var odcrStatus = reservations.stream().filter(r -> r.id().equals(odcr.id())).findFirst().orElseThrow();
+    assertEquals(List.of("m5.xlarge", "us-east-1a", SimulatedCloud.OWNER_ID, "targeted", "default", "active"),
+        List.of(odcrStatus.instanceType(), odcrStatus.availabilityZone(), odcrStatus.ownerID(), odcrStatus.instanceMatchCriteria(),
+            odcrStatus.reservationType(), odcrStatus.state()));
+    assertEquals(Boolean.FALSE, odcrStatus.interruptible());
+    assertEquals(null, odcrStatus.endTime());
+    var blockStatus = reservations.stream().filter(r -> r.id().equals(block.id())).findFirst().orElseThrow();
+    assertEquals("capacity-block", blockStatus.reservationType());
+    assertEquals("expiring", blockStatus.state(), "30 minutes before its end a Capacity Block is expiring");
+    assertTrue(blockStatus.endTime() != null);
+    Condition reservationsReady = condition(nodeClass, EC2NodeClassStatus.CAPACITY_RESERVATIONS_READY);
+    assertEquals(Condition.TRUE, reservationsReady.status());
+    assertEquals(Condition.TRUE, ready(nodeClass).status(), ready(nodeClass).message());
+  }
 }

@@ -11,6 +11,11 @@ public enum InterruptionKind {
   ScheduledChange(true),
   /** {@code EC2 Instance State-change Notification}: stopping, stopped, shutting-down or terminated. */
   InstanceStateChange(true),
+  /**
+   * {@code EC2 Capacity Reservation Instance Interruption Warning}: the instance's capacity reservation (a Capacity
+   * Block reaching its end) takes it back; drained and replaced like a spot interruption, as Karpenter does.
+   */
+  CapacityReservationInterruption(true),
   /** {@code EC2 Instance Rebalance Recommendation}: elevated risk of a spot interruption; an Event, and opt-in replacement. */
   RebalanceRecommendation(false);
 

@@ -1,5 +1,7 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.CapacityReservation;
+import dev.farrier.activities.cloud.CapacityReservationTerm;
 import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
@@ -59,6 +61,7 @@ public final class AwsCloudProvider implements CloudProvider {
   private final UnavailableOfferings unavailable;
   private final AwsInstanceTypes instanceTypes;
   private final LaunchTemplates launchTemplates;
+  private final AwsCapacityReservations reservations;
   private final FleetLauncher fleet;
   private final Ec2Instances instances;
   private final AwsImageResolver images;
@@ -86,6 +89,7 @@ public final class AwsCloudProvider implements CloudProvider {
     this.instanceTypes = new AwsInstanceTypes(ec2, unavailable, settings.region(), settings.onDemandPricesFile(), clock,
         settings.catalogueRefresh());
     this.launchTemplates = new LaunchTemplates(ec2);
+    this.reservations = new AwsCapacityReservations(ec2, clock);
     this.fleet = new FleetLauncher(ec2, unavailable);
     this.instances = new Ec2Instances(ec2, this::price);
   }
@@ -108,7 +112,7 @@ public final class AwsCloudProvider implements CloudProvider {
     Map<String, InstanceType> types = instanceTypes().stream().collect(Collectors.toMap(InstanceType::name, Function.identity()));
     Map<String, Integer> freeAddresses = subnets.freeAddresses(nodeClass.subnets().stream().map(ResolvedSubnet::id).toList());
     FleetPlan planned = FleetPlan.plan(request.instanceTypes(), types, request.capacityTypes(), nodeClass.subnets(), freeAddresses,
-        request.allowedZones(), request.images());
+        request.allowedZones(), request.images(), request.usableReservations());
     Map<String, String> templateByType = templatesByType(request, planned, types);
     FleetPlan plan = planned.onlyTypes(templateByType.keySet());
     Map<String, String> tags = new LinkedHashMap<>(request.tags());
@@ -117,7 +121,10 @@ public final class AwsCloudProvider implements CloudProvider {
     tags.put(FarrierTags.LAUNCH_TEMPLATE, templateByType.values().stream().distinct().map(LaunchTemplateSpec::hashOf)
         .collect(Collectors.joining(",")));
     String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByType, tags);
-    Instance launched = awaitVisible(instanceId);
+    Instance visible = awaitVisible(instanceId);
+    // The fleet targeted the reservation, so the instance is in it, whether or not DescribeInstances says so yet.
+    Instance launched = plan.reservation() == null || visible.capacityReservationId() != null ? visible
+        : visible.inReservation(plan.reservation().id());
     log.info("launch nodeclaim={} instance={} instanceType={} zone={} capacityType={} templates={}", request.nodeClaim(), launched.id(),
         launched.instanceType(), launched.zone(), launched.capacityType(), templateByType.values().stream().distinct().toList());
     return launched;
@@ -161,7 +168,7 @@ public final class AwsCloudProvider implements CloudProvider {
         continue;
       }
       NodeKubelet kubelet = NodeKubelet.of(type.capacity(ephemeralStorage.bytes(type)), nodeClass.kubeletSettings());
-      LaunchTemplateSpec spec = templateSpec(request, plan.imageByType().get(type.name()), plan.capacityType(), kubelet,
+      LaunchTemplateSpec spec = templateSpec(request, plan.imageByType().get(type.name()), plan, kubelet,
           ephemeralStorage.instanceStoreRaid0());
       if (!templateBySpec.containsKey(spec.name()) && templateBySpec.size() == MAX_TEMPLATES) {
         continue;
@@ -171,11 +178,14 @@ public final class AwsCloudProvider implements CloudProvider {
     return templateByType;
   }
 
-  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, String capacityType, NodeKubelet kubelet,
+  private LaunchTemplateSpec templateSpec(LaunchRequest request, Image image, FleetPlan plan, NodeKubelet kubelet,
       boolean instanceStoreRaid0) {
     NodeClassLaunch nodeClass = request.launch();
     Map<String, String> labels = new TreeMap<>(request.nodeLabels());
-    labels.put(WellKnown.CAPACITY_TYPE_LABEL, capacityType);
+    labels.put(WellKnown.CAPACITY_TYPE_LABEL, plan.capacityType());
+    if (plan.reservation() != null) {
+      labels.putAll(plan.reservation().nodeLabels());
+    }
     // Registered tainted, as Karpenter does: nothing schedules before registration has set the node up, which removes it.
     List<Taint> taints = new ArrayList<>(request.nodeTaints());
     if (taints.stream().noneMatch(t -> WellKnown.UNREGISTERED_TAINT_KEY.equals(t.key()))) {
@@ -195,7 +205,8 @@ public final class AwsCloudProvider implements CloudProvider {
       return new LaunchTemplateSpec(request.cluster(), image.id(), nodeClass.securityGroupIds(), userData,
           LaunchTemplateSpec.withDefaults(nodeClass.metadataOptions()),
           BlockDevices.effective(nodeClass.amiFamily(), nodeClass.blockDeviceMappings()), templateTags, nodeClass.instanceProfile(),
-          nodeClass.associatePublicIPAddress(), nodeClass.detailedMonitoring());
+          nodeClass.associatePublicIPAddress(), nodeClass.detailedMonitoring(),
+          plan.reservation() == null ? null : plan.reservation().id(), plan.reservation() == null ? null : plan.reservation().reservationType());
     } catch (IllegalArgumentException e) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
     }
@@ -268,6 +279,11 @@ public final class AwsCloudProvider implements CloudProvider {
   @Override
   public List<InstanceType> instanceTypes() {
     return instanceTypes.instanceTypes();
+  }
+
+  @Override
+  public List<CapacityReservation> resolveCapacityReservations(List<CapacityReservationTerm> terms) {
+    return reservations.resolve(terms);
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.farrier.activities.cloud.aws;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.CreateFleetRequest;
+import software.amazon.awssdk.services.ec2.model.DescribeCapacityReservationsRequest;
+import software.amazon.awssdk.services.ec2.model.DescribeCapacityReservationsResponse;
 import software.amazon.awssdk.services.ec2.model.CreateFleetResponse;
 import software.amazon.awssdk.services.ec2.model.CreateLaunchTemplateRequest;
 import software.amazon.awssdk.services.ec2.model.CreateLaunchTemplateResponse;
@@ -44,6 +46,8 @@ public interface Ec2Api {
 
   DescribeSpotPriceHistoryResponse describeSpotPriceHistory(DescribeSpotPriceHistoryRequest request);
 
+  DescribeCapacityReservationsResponse describeCapacityReservations(DescribeCapacityReservationsRequest request);
+
   // Builder-style overloads, as the SDK client has them.
 
   default DescribeInstancesResponse describeInstances(Consumer<DescribeInstancesRequest.Builder> request) {
@@ -80,6 +84,10 @@ public interface Ec2Api {
 
   default DescribeSpotPriceHistoryResponse describeSpotPriceHistory(Consumer<DescribeSpotPriceHistoryRequest.Builder> request) {
     return describeSpotPriceHistory(DescribeSpotPriceHistoryRequest.builder().applyMutation(request).build());
+  }
+
+  default DescribeCapacityReservationsResponse describeCapacityReservations(Consumer<DescribeCapacityReservationsRequest.Builder> request) {
+    return describeCapacityReservations(DescribeCapacityReservationsRequest.builder().applyMutation(request).build());
   }
 
   /** The SDK client behind the interface. */
@@ -128,6 +136,11 @@ public interface Ec2Api {
       @Override
       public DescribeSpotPriceHistoryResponse describeSpotPriceHistory(DescribeSpotPriceHistoryRequest request) {
         return ec2.describeSpotPriceHistory(request);
+      }
+
+      @Override
+      public DescribeCapacityReservationsResponse describeCapacityReservations(DescribeCapacityReservationsRequest request) {
+        return ec2.describeCapacityReservations(request);
       }
     };
   }

@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.aws;
 
+import software.amazon.awssdk.services.ec2.model.CapacityReservationPreference;
 import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.Instance;
 import dev.farrier.model.WellKnown;
@@ -94,12 +95,17 @@ final class Ec2Instances {
 
   Instance toInstance(software.amazon.awssdk.services.ec2.model.Instance i) {
     String zone = i.placement() == null ? "" : i.placement().availabilityZone();
-    String capacityType = i.instanceLifecycle() == InstanceLifecycleType.SPOT ? WellKnown.CAPACITY_SPOT : WellKnown.CAPACITY_ON_DEMAND;
+    // As karpenter-provider-aws's capacityTypeFromInstance: in a reservation it was targeted at, it is reserved.
+    boolean reserved = i.instanceLifecycle() != InstanceLifecycleType.SPOT && i.capacityReservationId() != null
+        && i.capacityReservationSpecification() != null
+        && i.capacityReservationSpecification().capacityReservationPreference() == CapacityReservationPreference.CAPACITY_RESERVATIONS_ONLY;
+    String capacityType = i.instanceLifecycle() == InstanceLifecycleType.SPOT ? WellKnown.CAPACITY_SPOT
+        : reserved ? WellKnown.CAPACITY_RESERVED : WellKnown.CAPACITY_ON_DEMAND;
     Map<String, String> tags = i.tags().stream().collect(Collectors.toMap(Tag::key, t -> t.value() == null ? "" : t.value(), (a, b) -> b));
     String type = i.instanceTypeAsString();
     return new Instance(i.instanceId(), "aws:///" + zone + "/" + i.instanceId(), type, zone, capacityType, i.imageId(),
         i.state() == null ? "unknown" : i.state().nameAsString(), i.privateDnsName() == null ? "" : i.privateDnsName(),
         pricing.price(type, zone, capacityType), tags, i.launchTime(), i.subnetId(),
-        i.securityGroups().stream().map(GroupIdentifier::groupId).sorted().toList());
+        i.securityGroups().stream().map(GroupIdentifier::groupId).sorted().toList(), reserved ? i.capacityReservationId() : null);
   }
 }

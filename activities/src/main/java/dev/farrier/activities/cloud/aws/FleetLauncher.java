@@ -1,5 +1,6 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.model.WellKnown;
@@ -62,21 +63,43 @@ final class FleetLauncher {
         .launchTemplateSpecification(s -> s.launchTemplateName(template).version("$Latest")).overrides(overrides).build()));
     List<Tag> tagList = tags.entrySet().stream().map(e -> Tag.builder().key(e.getKey()).value(e.getValue()).build()).toList();
     boolean spot = WellKnown.CAPACITY_SPOT.equals(plan.capacityType());
+    boolean capacityBlock = plan.reservation() != null && CapacityReservation.CAPACITY_BLOCK.equals(plan.reservation().reservationType());
     CreateFleetResponse response;
     try {
-      response = ec2.createFleet(b -> b
-          .type(FleetType.INSTANT)
-          .clientToken(clientToken(cluster, nodeClaim, plan))
-          .launchTemplateConfigs(configs)
-          .targetCapacitySpecification(t -> t.totalTargetCapacity(1)
-              .defaultTargetCapacityType(spot ? DefaultTargetCapacityType.SPOT : DefaultTargetCapacityType.ON_DEMAND))
-          .onDemandOptions(o -> o.allocationStrategy(FleetOnDemandAllocationStrategy.LOWEST_PRICE))
-          .spotOptions(o -> o.allocationStrategy(SpotAllocationStrategy.PRICE_CAPACITY_OPTIMIZED))
-          .tagSpecifications(tagSpecifications(tagList, spot)));
+      response = ec2.createFleet(b -> {
+        b.type(FleetType.INSTANT)
+            .clientToken(clientToken(cluster, nodeClaim, plan))
+            .launchTemplateConfigs(configs)
+            .targetCapacitySpecification(t -> t.totalTargetCapacity(1).defaultTargetCapacityType(targetCapacityType(plan)))
+            .tagSpecifications(tagSpecifications(tagList, spot));
+        // As karpenter-provider-aws: a Capacity Block takes no on-demand options; the launch template targets the reservation.
+        if (!capacityBlock) {
+          b.onDemandOptions(o -> o.allocationStrategy(FleetOnDemandAllocationStrategy.LOWEST_PRICE));
+        }
+        if (spot) {
+          b.spotOptions(o -> o.allocationStrategy(SpotAllocationStrategy.PRICE_CAPACITY_OPTIMIZED));
+        }
+      });
     } catch (SdkException e) {
       throw Ec2Errors.map("CreateFleet for NodeClaim " + nodeClaim, e);
     }
     return instanceId(nodeClaim, plan, response);
+  }
+
+  /**
+   * Karpenter's target capacity type: spot, on-demand, and for a reservation {@code capacity-block} (a Capacity Block),
+   * {@code reserved-capacity} (an interruptible reservation) or {@code on-demand} (an On-Demand Capacity Reservation,
+   * which the launch template targets).
+   */
+  static DefaultTargetCapacityType targetCapacityType(FleetPlan plan) {
+    if (WellKnown.CAPACITY_SPOT.equals(plan.capacityType())) {
+      return DefaultTargetCapacityType.SPOT;
+    }
+    if (plan.reservation() == null) {
+      return DefaultTargetCapacityType.ON_DEMAND;
+    }
+    return CapacityReservation.CAPACITY_BLOCK.equals(plan.reservation().reservationType()) ? DefaultTargetCapacityType.CAPACITY_BLOCK
+        : plan.reservation().interruptible() ? DefaultTargetCapacityType.RESERVED_CAPACITY : DefaultTargetCapacityType.ON_DEMAND;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.farrier.activities.cloud.aws;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.CloudProviderException.Kind;
 import dev.farrier.activities.cloud.Image;
+import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.ZonalSubnets;
@@ -24,7 +25,7 @@ import java.util.Optional;
  * ({@link Image#newestFor}: its architecture, and for an alias the NVIDIA or Neuron image a GPU or accelerator type
  * needs); a type no image fits is left out.
  */
-public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByType) {
+public record FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByType, CapacityReservation reservation) {
   /** EC2 Fleet's limit per request is 300; Karpenter asks for at most 60 to keep requests small and fast. */
   public static final int MAX_OVERRIDES = 60;
   private static final List<String> CAPACITY_PREFERENCE = List.of(WellKnown.CAPACITY_SPOT, WellKnown.CAPACITY_ON_DEMAND);
@@ -35,6 +36,40 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
   public FleetPlan {
     overrides = List.copyOf(overrides);
     imageByType = Map.copyOf(imageByType);
+  }
+
+  /** A plan for spot or on-demand capacity (no reservation). */
+  public FleetPlan(String capacityType, List<Override> overrides, Map<String, Image> imageByType) {
+    this(capacityType, overrides, imageByType, null);
+  }
+
+  /**
+   * As {@link #plan(List, Map, List, List, Map, List, List)}, first into a capacity reservation of {@code reservations}
+   * (those the launch may use, in order; Karpenter prefers reserved over spot and on-demand): the first whose instance
+   * type fits an image and whose zone has a subnet, as one override in that subnet. Without one, the other capacity
+   * types are planned; when {@code reserved} was the only one, {@link Kind#INSUFFICIENT_CAPACITY}.
+   */
+  public static FleetPlan plan(List<String> rankedTypes, Map<String, InstanceType> types, List<String> capacityTypes,
+      List<ResolvedSubnet> subnets, Map<String, Integer> freeAddresses, List<String> allowedZones, List<Image> images,
+      List<CapacityReservation> reservations) {
+    List<String> others = capacityTypes.stream().filter(c -> !c.equals(WellKnown.CAPACITY_RESERVED)).toList();
+    if (!reservations.isEmpty()) {
+      Map<String, ResolvedSubnet> subnetByZone = ZonalSubnets.choose(subnets, freeAddresses);
+      for (CapacityReservation r : reservations) {
+        InstanceType type = types.get(r.instanceType());
+        ResolvedSubnet subnet = subnetByZone.get(r.zone());
+        Optional<Image> image = type == null ? Optional.empty() : Image.newestFor(images, type);
+        if (subnet != null && image.isPresent()) {
+          return new FleetPlan(WellKnown.CAPACITY_RESERVED, List.of(new Override(type.name(), type.arch(), subnet.id(), subnet.zone(), 0)),
+              Map.of(type.name(), image.get()), r);
+        }
+      }
+    }
+    if (others.isEmpty()) {
+      throw new CloudProviderException(Kind.INSUFFICIENT_CAPACITY, "no capacity reservation of " + rankedTypes + " with room in zones "
+          + allowedZones + " (reservations: " + reservations.stream().map(CapacityReservation::id).toList() + ")");
+    }
+    return plan(rankedTypes, types, others, subnets, freeAddresses, allowedZones, images);
   }
 
   /** With the subnets' free addresses unknown: each zone through its first subnet by id. */
@@ -101,6 +136,7 @@ public record FleetPlan(String capacityType, List<Override> overrides, Map<Strin
 
   /** This plan with only the overrides of {@code instanceTypes}, in the same order. */
   public FleetPlan onlyTypes(java.util.Set<String> instanceTypes) {
-    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByType);
+    return new FleetPlan(capacityType, overrides.stream().filter(o -> instanceTypes.contains(o.instanceType())).toList(), imageByType,
+        reservation);
   }
 }

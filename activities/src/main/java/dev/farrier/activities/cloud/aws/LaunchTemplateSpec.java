@@ -1,5 +1,11 @@
 package dev.farrier.activities.cloud.aws;
 
+import dev.farrier.activities.cloud.CapacityReservation;
+import software.amazon.awssdk.services.ec2.model.CapacityReservationPreference;
+import software.amazon.awssdk.services.ec2.model.CapacityReservationTarget;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateCapacityReservationSpecificationRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMarketOptionsRequest;
+import software.amazon.awssdk.services.ec2.model.MarketType;
 import dev.farrier.activities.crd.BlockDeviceMapping;
 import dev.farrier.activities.crd.MetadataOptions;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +33,10 @@ import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
  * @param associatePublicIpAddress set on the primary network interface, which then carries the security groups
  *                                 (EC2 takes them in one place only); null = no interface, the subnet decides
  * @param detailedMonitoring       {@code Monitoring.Enabled}; null = left out, EC2's basic monitoring
+ * @param capacityReservationId    a reserved launch's reservation: {@code CapacityReservationSpecification} targets it
+ *                                 with preference {@code capacity-reservations-only} (karpenter-provider-aws's
+ *                                 launch template for capacity type reserved); null for any other launch
+ * @param capacityReservationType  {@code capacity-block} adds {@code InstanceMarketOptions.MarketType=capacity-block}
  */
 public record LaunchTemplateSpec(
     String cluster,
@@ -38,8 +48,18 @@ public record LaunchTemplateSpec(
     Map<String, String> tags,
     String instanceProfile,
     Boolean associatePublicIpAddress,
-    Boolean detailedMonitoring) {
+    Boolean detailedMonitoring,
+    String capacityReservationId,
+    String capacityReservationType) {
   public static final String NAME_PREFIX = "farrier/";
+
+  /** A template for spot or on-demand launches (no capacity reservation). */
+  public LaunchTemplateSpec(String cluster, String imageId, List<String> securityGroupIds, String userData, MetadataOptions metadataOptions,
+      List<BlockDeviceMapping> blockDevices, Map<String, String> tags, String instanceProfile, Boolean associatePublicIpAddress,
+      Boolean detailedMonitoring) {
+    this(cluster, imageId, securityGroupIds, userData, metadataOptions, blockDevices, tags, instanceProfile, associatePublicIpAddress,
+        detailedMonitoring, null, null);
+  }
 
   public LaunchTemplateSpec {
     securityGroupIds = securityGroupIds.stream().sorted().distinct().toList();
@@ -54,6 +74,9 @@ public record LaunchTemplateSpec(
     // Appended only when set, so the templates of classes that set neither keep the names they had.
     if (associatePublicIpAddress != null || detailedMonitoring != null) {
       canonical += "\npublicIp=" + associatePublicIpAddress + "\nmonitoring=" + detailedMonitoring;
+    }
+    if (capacityReservationId != null) {
+      canonical += "\ncapacityReservation=" + capacityReservationId + "/" + capacityReservationType;
     }
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
@@ -92,6 +115,14 @@ public record LaunchTemplateSpec(
     }
     if (detailedMonitoring != null) {
       data.monitoring(LaunchTemplatesMonitoringRequest.builder().enabled(detailedMonitoring).build());
+    }
+    if (capacityReservationId != null) {
+      data.capacityReservationSpecification(LaunchTemplateCapacityReservationSpecificationRequest.builder()
+          .capacityReservationPreference(CapacityReservationPreference.CAPACITY_RESERVATIONS_ONLY)
+          .capacityReservationTarget(CapacityReservationTarget.builder().capacityReservationId(capacityReservationId).build()).build());
+      if (CapacityReservation.CAPACITY_BLOCK.equals(capacityReservationType)) {
+        data.instanceMarketOptions(LaunchTemplateInstanceMarketOptionsRequest.builder().marketType(MarketType.CAPACITY_BLOCK).build());
+      }
     }
     if (instanceProfile != null) {
       data.iamInstanceProfile(LaunchTemplateIamInstanceProfileSpecificationRequest.builder().name(instanceProfile).build());

@@ -70,4 +70,10 @@ class DelegatingEc2Api implements Ec2Api {
   public DescribeSpotPriceHistoryResponse describeSpotPriceHistory(DescribeSpotPriceHistoryRequest request) {
     return delegate.describeSpotPriceHistory(request);
   }
+
+  @Override
+  public software.amazon.awssdk.services.ec2.model.DescribeCapacityReservationsResponse describeCapacityReservations(
+      software.amazon.awssdk.services.ec2.model.DescribeCapacityReservationsRequest request) {
+    return delegate.describeCapacityReservations(request);
+  }
 }

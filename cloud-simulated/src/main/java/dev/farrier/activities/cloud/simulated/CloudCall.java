@@ -49,6 +49,10 @@ public record CloudCall(Instant time, Operation operation, String instanceId, St
     /** a test or the sandbox injected an API fault (throttling, server errors, slow calls) or cleared them. */
     INJECT_FAULT,
     /** an API call failed (throttling, server error) or answered late because of an injected fault. */
-    FAULT
+    FAULT,
+    /** a test or the sandbox created a capacity reservation (or a Capacity Block). */
+    CREATE_CAPACITY_RESERVATION,
+    /** a test or the sandbox ended a Capacity Block: its instances are reclaimed at the time in the detail. */
+    CAPACITY_BLOCK_END
   }
 }

@@ -25,16 +25,17 @@ import java.util.Optional;
  * @param addedSubnets          subnets added to the cluster's VPC by {@link SimulatedCloud#addSubnet}, beside the one per
  *                              zone {@link SimulatedNetwork} derives
  * @param roles                 IAM roles made by {@link SimulatedCloud#createRole}, beside the configured ones
+ * @param reservations          capacity reservations made by {@link SimulatedCloud#createCapacityReservation}
  */
 record CloudState(int network, long launches, List<StoredInstance> instances,
     @JsonAlias("unavailableOfferings") List<OfferingKey> exhaustedOfferings,
     List<StoredInstanceProfile> instanceProfiles, List<UnavailableOffering> unavailableUntil, List<InjectedFault> faults,
-    List<StoredSubnet> addedSubnets, List<String> roles) {
+    List<StoredSubnet> addedSubnets, List<String> roles, List<StoredReservation> reservations) {
   /** An offering taken out for a while (a spot interruption, a launch that found no capacity). */
   record UnavailableOffering(OfferingKey offering, Instant until, String reason) {}
 
   static CloudState initial(int network) {
-    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    return new CloudState(network, 0, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
   CloudState {
@@ -45,6 +46,15 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     faults = faults == null ? List.of() : List.copyOf(faults);
     addedSubnets = addedSubnets == null ? List.of() : List.copyOf(addedSubnets);
     roles = roles == null ? List.of() : List.copyOf(roles);
+    reservations = reservations == null ? List.of() : List.copyOf(reservations);
+  }
+
+  /** {@code reservation} added, or in place of the one with its id. */
+  CloudState withReservation(StoredReservation reservation) {
+    List<StoredReservation> next = new ArrayList<>(reservations.stream().filter(r -> !r.id().equals(reservation.id())).toList());
+    next.add(reservation);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles,
+        next);
   }
 
   /** Offerings marked unavailable whose marks have not expired at {@code now}: what the cloud reports. */
@@ -56,7 +66,7 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     List<UnavailableOffering> next = new ArrayList<>(unavailableUntil.stream()
         .filter(u -> !u.offering().equals(offering) && now.isBefore(u.until())).toList());
     next.add(new UnavailableOffering(offering, until, reason));
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next, faults, addedSubnets, roles);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, next, faults, addedSubnets, roles, reservations);
   }
 
   Optional<StoredInstanceProfile> instanceProfile(String name) {
@@ -66,28 +76,28 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
   CloudState withInstanceProfile(StoredInstanceProfile profile) {
     List<StoredInstanceProfile> next = new ArrayList<>(instanceProfiles.stream().filter(p -> !p.name().equals(profile.name())).toList());
     next.add(profile);
-    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil, faults, addedSubnets, roles);
+    return new CloudState(network, launches, instances, exhaustedOfferings, next, unavailableUntil, faults, addedSubnets, roles, reservations);
   }
 
   CloudState withLaunched(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
+    return new CloudState(network, launches + 1, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles, reservations);
   }
 
   CloudState withRegistered(StoredInstance instance) {
     List<StoredInstance> next = new ArrayList<>(instances);
     next.add(instance);
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles, reservations);
   }
 
   CloudState withReplaced(StoredInstance instance) {
     List<StoredInstance> next = instances.stream().map(i -> i.id().equals(instance.id()) ? instance : i).toList();
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles, reservations);
   }
 
   CloudState withInstances(List<StoredInstance> next) {
-    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
+    return new CloudState(network, launches, next, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, roles, reservations);
   }
 
   CloudState withOfferingExhausted(OfferingKey offering, boolean exhausted) {
@@ -96,7 +106,7 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     if (exhausted) {
       next.add(offering);
     }
-    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil, faults, addedSubnets, roles);
+    return new CloudState(network, launches, instances, next, instanceProfiles, unavailableUntil, faults, addedSubnets, roles, reservations);
   }
 
   /** The faults in force at {@code now} for an EC2 API operation (or for every one, {@code *}). */
@@ -105,18 +115,18 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
   }
 
   CloudState withFaults(List<InjectedFault> next) {
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, next, addedSubnets, roles);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, next, addedSubnets, roles, reservations);
   }
 
   CloudState withoutUnavailable(List<OfferingKey> offerings) {
     return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles,
-        unavailableUntil.stream().filter(u -> !offerings.contains(u.offering())).toList(), faults, addedSubnets, roles);
+        unavailableUntil.stream().filter(u -> !offerings.contains(u.offering())).toList(), faults, addedSubnets, roles, reservations);
   }
 
   CloudState withAddedSubnet(StoredSubnet subnet) {
     List<StoredSubnet> next = new ArrayList<>(addedSubnets);
     next.add(subnet);
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, next, roles);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, next, roles, reservations);
   }
 
   CloudState withRole(String role) {
@@ -124,6 +134,6 @@ record CloudState(int network, long launches, List<StoredInstance> instances,
     if (!next.contains(role)) {
       next.add(role);
     }
-    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, next);
+    return new CloudState(network, launches, instances, exhaustedOfferings, instanceProfiles, unavailableUntil, faults, addedSubnets, next, reservations);
   }
 }

@@ -1,6 +1,8 @@
 package dev.farrier.activities.cloud.simulated;
 
 import dev.farrier.activities.cloud.Ownership;
+import dev.farrier.activities.cloud.CapacityReservation;
+import dev.farrier.activities.cloud.CapacityReservationTerm;
 import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.CloudProviderException;
@@ -151,6 +153,11 @@ public final class SimulatedCloud implements CloudProvider {
       List<CloudCall> calls = new ArrayList<>();
       Optional<OfferingSelection> chosen = Optional.empty();
       Set<String> zonesWithoutAddresses = new java.util.TreeSet<>();
+      Optional<ReservedSelection> reserved = reservedSelection(state, request, subnetByZone, now);
+      if (reserved.isPresent()) {
+        chosen = Optional.of(reserved.get().selection());
+        candidates = List.of();
+      }
       for (OfferingSelection candidate : candidates) {
         String zone = candidate.offering().zone();
         if (!request.launch().subnets().isEmpty() && !subnetByZone.containsKey(zone)) {
@@ -203,7 +210,8 @@ public final class SimulatedCloud implements CloudProvider {
           null,
           Optional.ofNullable(subnetByZone.get(selection.offering().zone())).map(ResolvedSubnet::id).orElse(null),
           request.launch().securityGroupIds(),
-          request.launch().instanceStorePolicy());
+          request.launch().instanceStorePolicy(),
+          reserved.map(r -> r.reservation().id()).orElse(null));
       log.atInfo().setMessage("simulated launch").addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("instance", launched.id()).addKeyValue("instanceType", launched.instanceType())
           .addKeyValue("zone", launched.zone()).addKeyValue("capacityType", launched.capacityType()).log();
@@ -211,6 +219,131 @@ public final class SimulatedCloud implements CloudProvider {
       return Change.of(pruned(marked.withLaunched(launched), now), toInstance(launched, now), calls);
     });
   }
+
+  /** A launch into a capacity reservation: the offering it takes (capacity type reserved) and the reservation. */
+  private record ReservedSelection(OfferingSelection selection, StoredReservation reservation) {}
+
+  /**
+   * The first reservation the launch may use ({@link LaunchRequest#usableReservations}) that exists here, has not
+   * ended, is not expiring, has room left and a subnet with a free address in its zone, with the image of its type's
+   * architecture; empty when none (the launch then tries spot and on-demand as its capacity types allow).
+   */
+  private Optional<ReservedSelection> reservedSelection(CloudState state, LaunchRequest request, Map<String, ResolvedSubnet> subnetByZone,
+      Instant now) {
+    for (CapacityReservation wanted : request.usableReservations()) {
+      Optional<StoredReservation> stored = state.reservations().stream().filter(r -> r.id().equals(wanted.id())).findFirst();
+      if (stored.isEmpty() || stored.get().ended(now)) {
+        continue;
+      }
+      CapacityReservation now_ = stored.get().at(now, used(state, stored.get().id(), now));
+      Optional<InstanceType> type = catalog.find(now_.instanceType());
+      Optional<Image> image = type.flatMap(t -> request.images().stream().filter(i -> t.arch().equals(i.arch()))
+          .max(java.util.Comparator.comparing(Image::creationDate, java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))));
+      boolean subnet = request.launch().subnets().isEmpty() || subnetByZone.containsKey(now_.zone());
+      if (now_.launchable() && image.isPresent() && subnet) {
+        double onDemand = type.get().offerings().stream().filter(o -> o.capacityType().equals(WellKnown.CAPACITY_ON_DEMAND))
+            .mapToDouble(Offering::pricePerHour).min().orElse(0);
+        Offering offering = new Offering(now_.zone(), WellKnown.CAPACITY_RESERVED, onDemand / RESERVED_PRICE_DIVISOR, true);
+        return Optional.of(new ReservedSelection(new OfferingSelection(type.get(), offering, image.get()), stored.get()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** What a reserved instance costs: its reservation is paid for whether used or not (Karpenter's divisor). */
+  static final double RESERVED_PRICE_DIVISOR = 10_000_000.0;
+
+  /** Instances launched into {@code reservation} that are not terminated: what it has given out. */
+  private int used(CloudState state, String reservation, Instant now) {
+    return (int) state.instances().stream().filter(i -> reservation.equals(i.capacityReservationId()))
+        .filter(i -> !StoredInstance.TERMINATED.equals(stateOf(i, now))).count();
+  }
+
+  /**
+   * The reservations the terms select (as {@link CloudProvider#resolveCapacityReservations} says: ended ones left
+   * out), each with the instances it can still take now.
+   */
+  @Override
+  public List<CapacityReservation> resolveCapacityReservations(List<CapacityReservationTerm> terms) {
+    playFaults(DESCRIBE_CAPACITY_RESERVATIONS);
+    CloudState state = store.read();
+    Instant now = config.clock().instant();
+    return state.reservations().stream().filter(r -> !r.ended(now))
+        .map(r -> java.util.Map.entry(r, r.at(now, used(state, r.id(), now))))
+        .filter(e -> terms.stream().anyMatch(t -> t.selects(e.getValue(), e.getKey().tags())))
+        .map(java.util.Map.Entry::getValue)
+        .sorted(java.util.Comparator.comparing(CapacityReservation::id)).toList();
+  }
+
+  /**
+   * Test and sandbox hook: a capacity reservation of {@code count} instances of {@code instanceType} in {@code zone}
+   * (as {@code aws ec2 create-capacity-reservation}; a Capacity Block is bought, not created, but is the same record
+   * here), owned by this account ({@link #OWNER_ID}), targeted. Persisted; its id derives from the ones made before.
+   *
+   * @param reservationType {@code default} or {@code capacity-block}
+   * @param endTime         when it ends; null for a reservation without end
+   */
+  public CapacityReservation createCapacityReservation(String instanceType, String zone, int count, String reservationType,
+      Instant endTime, Map<String, String> tags) {
+    if (catalog.find(instanceType).isEmpty() || !catalog.zones().contains(zone) || count < 1) {
+      throw new CloudProviderException(Kind.INVALID_REQUEST, "cannot reserve " + count + " " + instanceType + " in " + zone);
+    }
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      String id = "cr-" + instanceId("reservation/" + (state.reservations().size() + 1) + "/" + config.cluster()).substring(2);
+      StoredReservation reservation = new StoredReservation(id, instanceType, zone, OWNER_ID, "targeted", reservationType, false, count,
+          endTime, tags);
+      log.atInfo().setMessage("simulated capacity reservation").addKeyValue("reservation", id).addKeyValue("instanceType", instanceType)
+          .addKeyValue("zone", zone).addKeyValue("count", count).addKeyValue("type", reservationType).log();
+      return Change.of(state.withReservation(reservation), reservation.at(now, 0),
+          call(now, Operation.CREATE_CAPACITY_RESERVATION, "", "", id + " " + count + " x " + instanceType + " " + zone + " "
+              + reservationType + (endTime == null ? "" : " until " + endTime)));
+    });
+  }
+
+  /** The account that owns the simulated cloud's reservations (the account id EventBridge events carry). */
+  public static final String OWNER_ID = "123456789012";
+
+  /** A Capacity Block reaching its end: the instances EC2 takes back with it, and when. */
+  public record CapacityBlockEnd(CapacityReservation reservation, List<Instance> instances, Instant warnedAt, Instant reclaimAt) {}
+
+  /**
+   * Sandbox and test hook: Capacity Block {@code reservationId} is about to end. Its end moves to
+   * {@code now + notice + 30 min} (so it is {@code expiring} from now on, and EC2 reclaims its instances 30 minutes
+   * before the end), and each of its running instances is reclaimed {@code notice} from now, as a spot interruption
+   * is. The warning is posted by {@link SimulatedInterruptions#expireCapacityBlock}. Refuses a reservation that is
+   * unknown or not a Capacity Block.
+   */
+  public CapacityBlockEnd expireCapacityBlock(String reservationId, Duration notice) {
+    return store.mutate(state -> {
+      Instant now = config.clock().instant();
+      Optional<StoredReservation> found = state.reservations().stream().filter(r -> r.id().equals(reservationId)).findFirst();
+      if (found.isEmpty() || !CapacityReservation.CAPACITY_BLOCK.equals(found.get().reservationType())) {
+        String problem = found.isEmpty() ? "is unknown" : "is not a capacity block";
+        return Change.fail(call(now, Operation.CAPACITY_BLOCK_END, "", "", reservationId + " refused: " + problem),
+            new CloudProviderException(Kind.INVALID_REQUEST, "cannot end capacity reservation " + reservationId + ": it " + problem));
+      }
+      Instant reclaimAt = now.plus(notice);
+      StoredReservation ending = found.get().endingAt(reclaimAt.plus(CAPACITY_BLOCK_RECLAIM_LEAD));
+      CloudState next = state.withReservation(ending);
+      List<Instance> reclaimed = new ArrayList<>();
+      for (StoredInstance i : state.instances()) {
+        if (reservationId.equals(i.capacityReservationId()) && StoredInstance.RUNNING.equals(stateOf(i, now))) {
+          StoredInstance interrupted = i.interrupted(reclaimAt);
+          next = next.withReplaced(interrupted);
+          reclaimed.add(toInstance(interrupted, now));
+        }
+      }
+      log.atInfo().setMessage("simulated capacity block end").addKeyValue("reservation", reservationId)
+          .addKeyValue("instances", reclaimed.size()).addKeyValue("reclaimAt", reclaimAt).log();
+      return Change.of(next, new CapacityBlockEnd(ending.at(now, used(next, reservationId, now)), reclaimed, now, reclaimAt),
+          call(now, Operation.CAPACITY_BLOCK_END, "", "", reservationId + " ends " + ending.endTime() + ", " + reclaimed.size()
+              + " instances reclaimed at " + reclaimAt));
+    });
+  }
+
+  /** EC2 reclaims a Capacity Block's instances this long before its end. */
+  public static final Duration CAPACITY_BLOCK_RECLAIM_LEAD = Duration.ofMinutes(30);
 
   /**
    * Free addresses by subnet of the VPC: each instance not yet terminated holds one (its primary private IP) in the
@@ -495,6 +628,7 @@ public final class SimulatedCloud implements CloudProvider {
   public static final String TERMINATE_INSTANCES = "TerminateInstances";
   public static final String DESCRIBE_INSTANCES = "DescribeInstances";
   public static final String DESCRIBE_INSTANCE_TYPES = "DescribeInstanceTypes";
+  public static final String DESCRIBE_CAPACITY_RESERVATIONS = "DescribeCapacityReservations";
 
   /**
    * Test and sandbox hook: {@code operation} (an EC2 API name above, or {@code *}) is throttled, fails with a server
@@ -607,7 +741,7 @@ public final class SimulatedCloud implements CloudProvider {
           .mapToDouble(Offering::pricePerHour).findFirst().orElse(0);
       StoredInstance foreign = new StoredInstance(instanceId("foreign/" + sequence), instanceType, zone,
           WellKnown.CAPACITY_ON_DEMAND, "", ip, PrivateAddresses.dnsName(ip, config.region()), price, tags, Map.of(),
-          List.of(), now.minus(config.bootDelay()), null, true, null, null, List.of(), null);
+          List.of(), now.minus(config.bootDelay()), null, true, null, null, List.of(), null, null);
       return Change.of(state.withLaunched(foreign), toInstance(foreign, now),
           call(now, Operation.REGISTER_FOREIGN, foreign.id(), "", describe(foreign)));
     });
@@ -619,7 +753,8 @@ public final class SimulatedCloud implements CloudProvider {
 
   private Instance toInstance(StoredInstance i, Instant now) {
     return new Instance(i.id(), i.providerId(), i.instanceType(), i.zone(), i.capacityType(), i.imageId(),
-        stateOf(i, now), i.privateDnsName(), i.pricePerHour(), i.tags(), i.launchTime(), i.subnetId(), i.securityGroupIds());
+        stateOf(i, now), i.privateDnsName(), i.pricePerHour(), i.tags(), i.launchTime(), i.subnetId(), i.securityGroupIds(),
+        i.capacityReservationId());
   }
 
   /** Drops instances terminated longer than {@link #TERMINATED_VISIBILITY} ago, as EC2 forgets them. */

@@ -7,7 +7,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The simulated cloud's EventBridge: interrupts a spot instance and posts the real {@code EC2 Spot Instance
- * Interruption Warning} to an SQS queue (moto in the sandbox and the tests), as the EventBridge rule of a real
+ * Interruption Warning}, or ends a Capacity Block and posts an {@code EC2 Capacity Reservation Instance Interruption
+ * Warning} per instance, to an SQS queue (moto in the sandbox and the tests), as the EventBridge rule of a real
  * installation does. The instance is reclaimed {@link SimulatedCloud#SPOT_INTERRUPTION_NOTICE} later on the cloud's clock.
  */
 public final class SimulatedInterruptions {
@@ -32,5 +33,20 @@ public final class SimulatedInterruptions {
         interruption.instance().zone(), interruption.warnedAt());
     sqs.sendMessage(r -> r.queueUrl(queue.url()).messageBody(body));
     return interruption;
+  }
+
+  /**
+   * Ends Capacity Block {@code reservationId} ({@link SimulatedCloud#expireCapacityBlock}) and posts an
+   * {@code EC2 Capacity Reservation Instance Interruption Warning} for each instance it reclaims, as EC2 does ahead of
+   * a block's end.
+   */
+  public SimulatedCloud.CapacityBlockEnd expireCapacityBlock(String reservationId, Duration notice) {
+    var end = cloud.expireCapacityBlock(reservationId, notice);
+    for (var instance : end.instances()) {
+      String body = EventBridgeEvents.capacityReservationInterruptionWarning(instance.id(), cloud.config().region(), instance.zone(),
+          end.warnedAt());
+      sqs.sendMessage(r -> r.queueUrl(queue.url()).messageBody(body));
+    }
+    return end;
   }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param subnetId           the subnet it was launched into (null in state files from before it was kept)
  * @param securityGroupIds   the security groups it was launched with (empty likewise)
  * @param instanceStorePolicy its EC2NodeClass's {@code instanceStorePolicy} (RAID0 or null)
+ * @param capacityReservationId the capacity reservation it was launched into (capacity type reserved), else null
  */
 record StoredInstance(
     String id,
@@ -36,7 +37,8 @@ record StoredInstance(
     Instant reclaimAt,
     String subnetId,
     List<String> securityGroupIds,
-    String instanceStorePolicy) {
+    String instanceStorePolicy,
+    String capacityReservationId) {
   static final String PENDING = "pending";
   static final String RUNNING = "running";
   static final String SHUTTING_DOWN = "shutting-down";
@@ -67,12 +69,12 @@ record StoredInstance(
 
   StoredInstance terminating(Instant now) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt, subnetId, securityGroupIds, instanceStorePolicy);
+        tags, nodeLabels, nodeTaints, launchTime, now, foreign, reclaimAt, subnetId, securityGroupIds, instanceStorePolicy, capacityReservationId);
   }
 
   StoredInstance interrupted(Instant reclaim) {
     return new StoredInstance(id, instanceType, zone, capacityType, imageId, privateIp, privateDnsName, pricePerHour,
-        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim, subnetId, securityGroupIds, instanceStorePolicy);
+        tags, nodeLabels, nodeTaints, launchTime, terminateRequested, foreign, reclaim, subnetId, securityGroupIds, instanceStorePolicy, capacityReservationId);
   }
 
   String providerId() {

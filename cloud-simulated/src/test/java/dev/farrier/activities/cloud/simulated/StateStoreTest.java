@@ -41,7 +41,7 @@ class StateStoreTest {
     assertEquals(List.of("p1"), profiles(first));
 
     writer.mutate(s -> StateStore.Change.of(new CloudState(s.network(), s.launches(), s.instances(), s.exhaustedOfferings(),
-        List.of(new StoredInstanceProfile("p2", "role", Map.of())), s.unavailableUntil(), s.faults(), s.addedSubnets(), s.roles()), null, List.of()));
+        List.of(new StoredInstanceProfile("p2", "role", Map.of())), s.unavailableUntil(), s.faults(), s.addedSubnets(), s.roles(), s.reservations()), null, List.of()));
     assertEquals(size, Files.size(stateDir.resolve("state.json")), "a change that keeps the file's size");
     var second = reader.read();
     assertNotSame(first, second);
