@@ -1,6 +1,8 @@
 package dev.farrier.activities.cloud;
 
 import dev.farrier.activities.crd.BlockDeviceMapping;
+import dev.farrier.activities.crd.ConnectionTracking;
+import dev.farrier.activities.crd.CpuOptions;
 import dev.farrier.activities.crd.KubeletConfiguration;
 import dev.farrier.activities.crd.MetadataOptions;
 import dev.farrier.activities.crd.ResolvedSubnet;
@@ -25,6 +27,10 @@ import java.util.Map;
  * @param instanceStorePolicy RAID0 (the node makes its instance-store disks its ephemeral storage), or null
  * @param associatePublicIPAddress null = the subnet's {@code MapPublicIpOnLaunch}
  * @param detailedMonitoring null = EC2's basic monitoring
+ * @param connectionTracking the primary network interface's idle timeouts; null = EC2's
+ * @param ipPrefixCount      IPv4 prefixes assigned to the primary network interface; null = none asked for
+ * @param cpuOptions         {@code nestedVirtualization}; null = EC2's default
+ * @param context            the EC2 Fleet {@code Context} of the launch's CreateFleet; null = none
  */
 public record NodeClassLaunch(
     String amiFamily,
@@ -39,7 +45,11 @@ public record NodeClassLaunch(
     KubeletSettings kubeletSettings,
     String instanceStorePolicy,
     Boolean associatePublicIPAddress,
-    Boolean detailedMonitoring) {
+    Boolean detailedMonitoring,
+    ConnectionTracking connectionTracking,
+    Integer ipPrefixCount,
+    CpuOptions cpuOptions,
+    String context) {
   public static final NodeClassLaunch NONE = new NodeClassLaunch(null, List.of(), List.of(), null, null, null, null, List.of(), Map.of());
 
   /**
@@ -51,6 +61,15 @@ public record NodeClassLaunch(
       Map<String, String> tags) {
     this(amiFamily, subnets, securityGroupIds, instanceProfile, userData, kubelet, metadataOptions, blockDeviceMappings, tags,
         KubeletSettings.DEFAULTS, null, null, null);
+  }
+
+  /** With EC2's defaults for the network interface's connection tracking and prefixes, the CPU options and no fleet context. */
+  public NodeClassLaunch(String amiFamily, List<ResolvedSubnet> subnets, List<String> securityGroupIds, String instanceProfile,
+      String userData, KubeletConfiguration kubelet, MetadataOptions metadataOptions, List<BlockDeviceMapping> blockDeviceMappings,
+      Map<String, String> tags, KubeletSettings kubeletSettings, String instanceStorePolicy, Boolean associatePublicIPAddress,
+      Boolean detailedMonitoring) {
+    this(amiFamily, subnets, securityGroupIds, instanceProfile, userData, kubelet, metadataOptions, blockDeviceMappings, tags,
+        kubeletSettings, instanceStorePolicy, associatePublicIPAddress, detailedMonitoring, null, null, null, null);
   }
 
   public NodeClassLaunch {

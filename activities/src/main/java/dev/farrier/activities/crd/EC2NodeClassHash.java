@@ -23,12 +23,14 @@ import java.util.TreeSet;
  * <ul>
  *   <li>hashed: the AMI family as resolved (the field, else the alias's family: writing {@code amiFamily: AL2023} next to
  *       {@code al2023@latest} changes nothing), role, instanceProfile, userData, tags, kubelet (hashed since
- *       Karpenter v1.1), metadataOptions, blockDeviceMappings (a set), instanceStorePolicy, associatePublicIPAddress,
- *       detailedMonitoring.</li>
+ *       Karpenter v1.1), metadataOptions, blockDeviceMappings (a set, a volume's {@code volumeInitializationRate} with
+ *       it), instanceStorePolicy, associatePublicIPAddress, detailedMonitoring, connectionTracking, cpuOptions and
+ *       context.</li>
  *   <li>not hashed: {@code amiSelectorTerms}, {@code subnetSelectorTerms} and {@code securityGroupSelectorTerms}: they
  *       drift nodes through what they resolve to ({@code status.amis}, {@code status.subnets},
  *       {@code status.securityGroups}: {@code AMIDrift}, {@code SubnetDrift}, {@code SecurityGroupDrift}), not as
- *       written; the literal {@code amiFamily}; and the status.</li>
+ *       written; {@code ipPrefixCount} (tagged {@code hash:"ignore"} upstream: a new count reaches new nodes only);
+ *       the literal {@code amiFamily}; and the status.</li>
  * </ul>
  * Zero values count as absent (false, an empty string, list or map equal an unset field), and an absent
  * {@code metadataOptions} counts as the API server's default, so a class read from a file hashes like the same class
@@ -71,6 +73,9 @@ public final class EC2NodeClassHash {
     putUnlessZero(hashed, "instanceStorePolicy", spec.instanceStorePolicy());
     putUnlessZero(hashed, "associatePublicIPAddress", spec.associatePublicIPAddress());
     putUnlessZero(hashed, "detailedMonitoring", spec.detailedMonitoring());
+    putUnlessZero(hashed, "connectionTracking", spec.connectionTracking());
+    putUnlessZero(hashed, "cpuOptions", spec.cpuOptions());
+    putUnlessZero(hashed, "context", spec.context());
     return json(hashed);
   }
 

@@ -27,14 +27,30 @@ public record EC2NodeClassSpec(
     Map<String, String> tags,
     Boolean associatePublicIPAddress,
     Boolean detailedMonitoring,
-    List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms) {
+    List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms,
+    ConnectionTracking connectionTracking,
+    Integer ipPrefixCount,
+    CpuOptions cpuOptions,
+    String context) {
+  /** A class that leaves the network interface's connection tracking and prefixes, CPU options and fleet context to EC2. */
+  public EC2NodeClassSpec(String amiFamily, List<AmiSelectorTerm> amiSelectorTerms, List<SubnetSelectorTerm> subnetSelectorTerms,
+      List<SecurityGroupSelectorTerm> securityGroupSelectorTerms, String role, String instanceProfile, KubeletConfiguration kubelet,
+      MetadataOptions metadataOptions, List<BlockDeviceMapping> blockDeviceMappings, String instanceStorePolicy, String userData,
+      Map<String, String> tags, Boolean associatePublicIPAddress, Boolean detailedMonitoring,
+      List<CapacityReservationSelectorTerm> capacityReservationSelectorTerms) {
+    this(amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role, instanceProfile, kubelet, metadataOptions,
+        blockDeviceMappings, instanceStorePolicy, userData, tags, associatePublicIPAddress, detailedMonitoring,
+        capacityReservationSelectorTerms, null, null, null, null);
+  }
+
   /** A class that selects no capacity reservation. */
   public EC2NodeClassSpec(String amiFamily, List<AmiSelectorTerm> amiSelectorTerms, List<SubnetSelectorTerm> subnetSelectorTerms,
       List<SecurityGroupSelectorTerm> securityGroupSelectorTerms, String role, String instanceProfile, KubeletConfiguration kubelet,
       MetadataOptions metadataOptions, List<BlockDeviceMapping> blockDeviceMappings, String instanceStorePolicy, String userData,
       Map<String, String> tags, Boolean associatePublicIPAddress, Boolean detailedMonitoring) {
     this(amiFamily, amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms, role, instanceProfile, kubelet, metadataOptions,
-        blockDeviceMappings, instanceStorePolicy, userData, tags, associatePublicIPAddress, detailedMonitoring, null);
+        blockDeviceMappings, instanceStorePolicy, userData, tags, associatePublicIPAddress, detailedMonitoring,
+        (List<CapacityReservationSelectorTerm>) null);
   }
 
   public List<CapacityReservationSelectorTerm> capacityReservationSelectorTermsOrEmpty() {

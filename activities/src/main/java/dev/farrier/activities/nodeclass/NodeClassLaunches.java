@@ -55,7 +55,8 @@ public final class NodeClassLaunches {
     return new NodeClassLaunch(amiFamily(nodeClass), status.subnets(),
         status.securityGroups().stream().map(ResolvedSecurityGroup::id).toList(), status.instanceProfile(), spec.userData(),
         spec.kubelet(), spec.metadataOptions(), spec.blockDeviceMappings(), spec.tagsOrEmpty(),
-        kubelet(nodeClass), spec.instanceStorePolicy(), spec.associatePublicIPAddress(), spec.detailedMonitoring());
+        kubelet(nodeClass), spec.instanceStorePolicy(), spec.associatePublicIPAddress(), spec.detailedMonitoring(),
+        spec.connectionTracking(), spec.ipPrefixCount(), spec.cpuOptions(), spec.context());
   }
 
   /** {@code spec.amiFamily}, or the family an alias term names ({@link dev.farrier.activities.crd.EC2NodeClassSpec#resolvedAmiFamily}). */

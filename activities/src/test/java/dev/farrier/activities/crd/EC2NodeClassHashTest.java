@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Which EC2NodeClass fields drift its nodes through the hash, as karpenter-provider-aws's {@code EC2NodeClass.Hash()}:
  * the selector terms do not (they drift through what they resolve to), nor the literal {@code amiFamily} (the family
- * it resolves to does); every other field does.
+ * it resolves to does), nor {@code ipPrefixCount} (tagged {@code hash:"ignore"}); every other field does.
  */
 class EC2NodeClassHashTest {
   private static final EC2NodeClass EXAMPLE = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
@@ -41,6 +41,14 @@ class EC2NodeClassHashTest {
       Boolean publicIp, Boolean monitoring) {
     return new EC2NodeClassSpec(s.amiFamily(), s.amiSelectorTerms(), s.subnetSelectorTerms(), s.securityGroupSelectorTerms(), role,
         instanceProfile, kubelet, metadata, devices, storePolicy, userData, tags, publicIp, monitoring);
+  }
+
+  private static EC2NodeClassSpec knobs(EC2NodeClassSpec s, List<BlockDeviceMapping> devices, ConnectionTracking connectionTracking,
+      Integer ipPrefixCount, CpuOptions cpuOptions, String context) {
+    return new EC2NodeClassSpec(s.amiFamily(), s.amiSelectorTerms(), s.subnetSelectorTerms(), s.securityGroupSelectorTerms(), s.role(),
+        s.instanceProfile(), s.kubelet(), s.metadataOptions(), devices, s.instanceStorePolicy(), s.userData(), s.tags(),
+        s.associatePublicIPAddress(), s.detailedMonitoring(), s.capacityReservationSelectorTerms(), connectionTracking, ipPrefixCount,
+        cpuOptions, context);
   }
 
   @Test
@@ -92,7 +100,30 @@ class EC2NodeClassHashTest {
         Arguments.of("associatePublicIPAddress", (UnaryOperator<EC2NodeClassSpec>) s -> launch(s, s.role(), null, s.kubelet(),
             s.metadataOptions(), s.blockDeviceMappings(), s.instanceStorePolicy(), s.userData(), s.tags(), true, null)),
         Arguments.of("detailedMonitoring", (UnaryOperator<EC2NodeClassSpec>) s -> launch(s, s.role(), null, s.kubelet(),
-            s.metadataOptions(), s.blockDeviceMappings(), s.instanceStorePolicy(), s.userData(), s.tags(), null, true)));
+            s.metadataOptions(), s.blockDeviceMappings(), s.instanceStorePolicy(), s.userData(), s.tags(), null, true)),
+        Arguments.of("connectionTracking", (UnaryOperator<EC2NodeClassSpec>) s -> knobs(s, s.blockDeviceMappings(),
+            new ConnectionTracking(600, null, null), null, null, null)),
+        Arguments.of("cpuOptions", (UnaryOperator<EC2NodeClassSpec>) s -> knobs(s, s.blockDeviceMappings(), null, null,
+            new CpuOptions("enabled"), null)),
+        Arguments.of("context", (UnaryOperator<EC2NodeClassSpec>) s -> knobs(s, s.blockDeviceMappings(), null, null, null, "cr-context")));
+  }
+
+  @Test
+  void aVolumesInitializationRateIsHashedWithItsMapping() {
+    var fromSnapshot = new BlockDevice(true, true, null, null, "snap-0123456789abcdef0", null, "100Gi", "gp3");
+    var atRate = new BlockDevice(true, true, null, null, "snap-0123456789abcdef0", null, "100Gi", "gp3", 200);
+    assertNotEquals(hash(s -> knobs(s, List.of(new BlockDeviceMapping("/dev/xvda", fromSnapshot, true)), null, null, null, null)),
+        hash(s -> knobs(s, List.of(new BlockDeviceMapping("/dev/xvda", atRate, true)), null, null, null, null)));
+  }
+
+  @Test
+  void ipPrefixCountIsNotHashedAsUpstreamIgnoresIt() {
+    assertEquals(hash(s -> s), hash(s -> knobs(s, s.blockDeviceMappings(), null, 2, null, null)));
+  }
+
+  @Test
+  void classesWithoutTheNewFieldsKeepTheirHash() {
+    assertEquals(hash(s -> s), hash(s -> knobs(s, s.blockDeviceMappings(), null, null, null, null)));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -113,6 +113,39 @@ class CrdsIT extends ClusterIT {
         rejected.getMessage());
   }
 
+  @Test
+  void theLaunchKnobsAreAdmittedAndReadBackWithUpstreamsRules() {
+    var fromSnapshot = new dev.farrier.activities.crd.BlockDeviceMapping("/dev/xvdb",
+        new dev.farrier.activities.crd.BlockDevice(null, null, null, null, "snap-0123456789abcdef0", null, null, null, 200), null);
+    var knobs = knobs("knobs", List.of(fromSnapshot), new dev.farrier.activities.crd.ConnectionTracking(600, null, 45));
+    client.resource(knobs).create();
+    var read = client.resources(EC2NodeClass.class).withName(knobs.getMetadata().getName()).get().getSpec();
+    assertEquals(List.of(knobs.getSpec().connectionTracking(), 2, "enabled", "cr-context", 200), List.of(read.connectionTracking(),
+        read.ipPrefixCount(), read.cpuOptions().nestedVirtualization(), read.context(),
+        read.blockDeviceMappings().getFirst().ebs().volumeInitializationRate()));
+
+    var noTimeout = assertThrows(KubernetesClientException.class, () -> client.resource(knobs("no-timeout", null,
+        new dev.farrier.activities.crd.ConnectionTracking(null, null, null))).create());
+    assertTrue(noTimeout.getMessage().contains("at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set"),
+        noTimeout.getMessage());
+    var sized = new dev.farrier.activities.crd.BlockDeviceMapping("/dev/xvdb",
+        new dev.farrier.activities.crd.BlockDevice(null, null, null, null, null, null, "20Gi", null, 200), null);
+    var noSnapshot = assertThrows(KubernetesClientException.class, () -> client.resource(knobs("no-snapshot", List.of(sized), null)).create());
+    assertTrue(noSnapshot.getMessage().contains("snapshotID must be set when volumeInitializationRate is set"), noSnapshot.getMessage());
+  }
+
+  private static EC2NodeClass knobs(String name, List<dev.farrier.activities.crd.BlockDeviceMapping> devices,
+      dev.farrier.activities.crd.ConnectionTracking tracking) {
+    EC2NodeClass nodeClass = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
+    nodeClass.getMetadata().setName(KubeTestSupport.unique(name));
+    var s = nodeClass.getSpec();
+    nodeClass.setSpec(new dev.farrier.activities.crd.EC2NodeClassSpec(s.amiFamily(), s.amiSelectorTerms(), s.subnetSelectorTerms(),
+        s.securityGroupSelectorTerms(), s.role(), s.instanceProfile(), s.kubelet(), s.metadataOptions(), devices, s.instanceStorePolicy(),
+        s.userData(), s.tags(), s.associatePublicIPAddress(), s.detailedMonitoring(), s.capacityReservationSelectorTerms(), tracking, 2,
+        new dev.farrier.activities.crd.CpuOptions("enabled"), "cr-context"));
+    return nodeClass;
+  }
+
   private static EC2NodeClass windowsClass(String name, String amiFamily) {
     EC2NodeClass nodeClass = Manifests.read(Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"), EC2NodeClass.class);
     nodeClass.getMetadata().setName(KubeTestSupport.unique(name));

@@ -120,7 +120,7 @@ public final class AwsCloudProvider implements CloudProvider {
     tags.putIfAbsent("Name", request.nodePool() + "/" + request.nodeClaim());
     tags.put(FarrierTags.LAUNCH_TEMPLATE, templateByType.values().stream().distinct().map(LaunchTemplateSpec::hashOf)
         .collect(Collectors.joining(",")));
-    String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByType, tags);
+    String instanceId = fleet.launch(request.cluster(), request.nodeClaim(), plan, templateByType, tags, request.launch().context());
     Instance visible = awaitVisible(instanceId);
     // The fleet targeted the reservation, so the instance is in it, whether or not DescribeInstances says so yet.
     Instance launched = plan.reservation() == null || visible.capacityReservationId() != null ? visible
@@ -206,7 +206,8 @@ public final class AwsCloudProvider implements CloudProvider {
           LaunchTemplateSpec.withDefaults(nodeClass.metadataOptions()),
           BlockDevices.effective(nodeClass.amiFamily(), nodeClass.blockDeviceMappings()), templateTags, nodeClass.instanceProfile(),
           nodeClass.associatePublicIPAddress(), nodeClass.detailedMonitoring(),
-          plan.reservation() == null ? null : plan.reservation().id(), plan.reservation() == null ? null : plan.reservation().reservationType());
+          plan.reservation() == null ? null : plan.reservation().id(), plan.reservation() == null ? null : plan.reservation().reservationType(),
+          nodeClass.connectionTracking(), nodeClass.ipPrefixCount(), nodeClass.cpuOptions());
     } catch (IllegalArgumentException e) {
       throw new CloudProviderException(Kind.INVALID_REQUEST, "EC2NodeClass " + request.nodeClass() + ": " + e.getMessage());
     }

@@ -55,6 +55,7 @@ final class BlockDevices {
             .throughput(ebs.throughput() == null ? null : ebs.throughput().intValue())
             .kmsKeyId(ebs.kmsKeyID())
             .snapshotId(ebs.snapshotID())
+            .volumeInitializationRate(ebs.volumeInitializationRate())
             .build())
         .build();
   }

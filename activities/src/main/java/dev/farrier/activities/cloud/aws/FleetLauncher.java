@@ -50,9 +50,12 @@ final class FleetLauncher {
 
   /**
    * Returns the launched instance's id. The client token derives from the claim and the plan, so EC2 answers a
-   * repeat of the same request (after a lost response) with the same fleet instead of a second instance.
+   * repeat of the same request (after a lost response) with the same fleet instead of a second instance. A
+   * {@code context} (the EC2NodeClass's, null for none) is the request's {@code Context}, as karpenter-provider-aws
+   * passes it.
    */
-  String launch(String cluster, String nodeClaim, FleetPlan plan, Map<String, String> templateByType, Map<String, String> tags) {
+  String launch(String cluster, String nodeClaim, FleetPlan plan, Map<String, String> templateByType, Map<String, String> tags,
+      String context) {
     Map<String, List<FleetLaunchTemplateOverridesRequest>> overridesByTemplate = new LinkedHashMap<>();
     for (FleetPlan.Override o : plan.overrides()) {
       overridesByTemplate.computeIfAbsent(templateByType.get(o.instanceType()), t -> new ArrayList<>())
@@ -71,7 +74,8 @@ final class FleetLauncher {
             .clientToken(clientToken(cluster, nodeClaim, plan))
             .launchTemplateConfigs(configs)
             .targetCapacitySpecification(t -> t.totalTargetCapacity(1).defaultTargetCapacityType(targetCapacityType(plan)))
-            .tagSpecifications(tagSpecifications(tagList, spot));
+            .tagSpecifications(tagSpecifications(tagList, spot))
+            .context(context);
         // As karpenter-provider-aws: a Capacity Block takes no on-demand options; the launch template targets the reservation.
         if (!capacityBlock) {
           b.onDemandOptions(o -> o.allocationStrategy(FleetOnDemandAllocationStrategy.LOWEST_PRICE));

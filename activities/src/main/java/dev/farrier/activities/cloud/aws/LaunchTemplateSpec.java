@@ -7,6 +7,8 @@ import software.amazon.awssdk.services.ec2.model.LaunchTemplateCapacityReservati
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMarketOptionsRequest;
 import software.amazon.awssdk.services.ec2.model.MarketType;
 import dev.farrier.activities.crd.BlockDeviceMapping;
+import dev.farrier.activities.crd.ConnectionTracking;
+import dev.farrier.activities.crd.CpuOptions;
 import dev.farrier.activities.crd.MetadataOptions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,6 +18,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import software.amazon.awssdk.services.ec2.model.ConnectionTrackingSpecificationRequest;
+import software.amazon.awssdk.services.ec2.model.LaunchTemplateCpuOptionsRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateIamInstanceProfileSpecificationRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMetadataOptionsRequest;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest;
@@ -25,18 +29,23 @@ import software.amazon.awssdk.services.ec2.model.RequestLaunchTemplateData;
 /**
  * Everything a launch template holds: one template per distinct value, named by a hash of it
  * ({@code farrier/<cluster>/<hash>}), so launches with the same image, security groups, user data, metadata
- * options, block devices, tags, instance profile, public IP and monitoring share a template, and a change makes a new
- * one.
+ * options, block devices, tags, instance profile, public IP, monitoring, connection tracking, IPv4 prefixes and CPU
+ * options share a template, and a change makes a new one.
  *
  * @param userData                 plain text (encoded to base64 for EC2)
  * @param tags                     the EC2NodeClass's tags plus Farrier's ownership tags (on the template itself)
  * @param associatePublicIpAddress set on the primary network interface, which then carries the security groups
- *                                 (EC2 takes them in one place only); null = no interface, the subnet decides
+ *                                 (EC2 takes them in one place only); null = the subnet decides
  * @param detailedMonitoring       {@code Monitoring.Enabled}; null = left out, EC2's basic monitoring
  * @param capacityReservationId    a reserved launch's reservation: {@code CapacityReservationSpecification} targets it
  *                                 with preference {@code capacity-reservations-only} (karpenter-provider-aws's
  *                                 launch template for capacity type reserved); null for any other launch
  * @param capacityReservationType  {@code capacity-block} adds {@code InstanceMarketOptions.MarketType=capacity-block}
+ * @param connectionTracking       the primary network interface's {@code ConnectionTrackingSpecification}; null = EC2's
+ * @param ipPrefixCount            the primary network interface's {@code Ipv4PrefixCount}; null = none asked for. The
+ *                                 template has a primary network interface only when one of these two or
+ *                                 {@code associatePublicIpAddress} is set
+ * @param cpuOptions               {@code CpuOptions.NestedVirtualization}; null = left out, EC2's default
  */
 public record LaunchTemplateSpec(
     String cluster,
@@ -50,7 +59,10 @@ public record LaunchTemplateSpec(
     Boolean associatePublicIpAddress,
     Boolean detailedMonitoring,
     String capacityReservationId,
-    String capacityReservationType) {
+    String capacityReservationType,
+    ConnectionTracking connectionTracking,
+    Integer ipPrefixCount,
+    CpuOptions cpuOptions) {
   public static final String NAME_PREFIX = "farrier/";
 
   /** A template for spot or on-demand launches (no capacity reservation). */
@@ -59,6 +71,14 @@ public record LaunchTemplateSpec(
       Boolean detailedMonitoring) {
     this(cluster, imageId, securityGroupIds, userData, metadataOptions, blockDevices, tags, instanceProfile, associatePublicIpAddress,
         detailedMonitoring, null, null);
+  }
+
+  /** A template leaving the network interface's connection tracking and prefixes and the CPU options to EC2. */
+  public LaunchTemplateSpec(String cluster, String imageId, List<String> securityGroupIds, String userData, MetadataOptions metadataOptions,
+      List<BlockDeviceMapping> blockDevices, Map<String, String> tags, String instanceProfile, Boolean associatePublicIpAddress,
+      Boolean detailedMonitoring, String capacityReservationId, String capacityReservationType) {
+    this(cluster, imageId, securityGroupIds, userData, metadataOptions, blockDevices, tags, instanceProfile, associatePublicIpAddress,
+        detailedMonitoring, capacityReservationId, capacityReservationType, null, null, null);
   }
 
   public LaunchTemplateSpec {
@@ -77,6 +97,9 @@ public record LaunchTemplateSpec(
     }
     if (capacityReservationId != null) {
       canonical += "\ncapacityReservation=" + capacityReservationId + "/" + capacityReservationType;
+    }
+    if (connectionTracking != null || ipPrefixCount != null || cpuOptions != null) {
+      canonical += "\nconnectionTracking=" + connectionTracking + "\nipPrefixCount=" + ipPrefixCount + "\ncpuOptions=" + cpuOptions;
     }
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
@@ -107,11 +130,13 @@ public record LaunchTemplateSpec(
             .httpTokens(metadataOptions.httpTokens())
             .build())
         .blockDeviceMappings(blockDevices.stream().map(BlockDevices::toRequest).toList());
-    if (associatePublicIpAddress == null) {
+    if (associatePublicIpAddress == null && connectionTracking == null && ipPrefixCount == null) {
       data.securityGroupIds(securityGroupIds);
     } else {
-      data.networkInterfaces(LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.builder()
-          .deviceIndex(0).associatePublicIpAddress(associatePublicIpAddress).groups(securityGroupIds).build());
+      data.networkInterfaces(primaryNetworkInterface());
+    }
+    if (cpuOptions != null && cpuOptions.nestedVirtualization() != null) {
+      data.cpuOptions(LaunchTemplateCpuOptionsRequest.builder().nestedVirtualization(cpuOptions.nestedVirtualization()).build());
     }
     if (detailedMonitoring != null) {
       data.monitoring(LaunchTemplatesMonitoringRequest.builder().enabled(detailedMonitoring).build());
@@ -128,6 +153,18 @@ public record LaunchTemplateSpec(
       data.iamInstanceProfile(LaunchTemplateIamInstanceProfileSpecificationRequest.builder().name(instanceProfile).build());
     }
     return data.build();
+  }
+
+  /** Device 0 with the security groups (EC2 takes them here once there is an interface) and what the class set on it. */
+  private LaunchTemplateInstanceNetworkInterfaceSpecificationRequest primaryNetworkInterface() {
+    var primary = LaunchTemplateInstanceNetworkInterfaceSpecificationRequest.builder().deviceIndex(0).groups(securityGroupIds)
+        .associatePublicIpAddress(associatePublicIpAddress).ipv4PrefixCount(ipPrefixCount);
+    if (connectionTracking != null) {
+      primary.connectionTrackingSpecification(ConnectionTrackingSpecificationRequest.builder()
+          .tcpEstablishedTimeout(connectionTracking.tcpEstablishedTimeout()).udpStreamTimeout(connectionTracking.udpStreamTimeout())
+          .udpTimeout(connectionTracking.udpTimeout()).build());
+    }
+    return primary.build();
   }
 
   /** The EC2NodeClass's metadata options with Karpenter v1's default for every field left out. */

@@ -11,15 +11,20 @@ import dev.farrier.activities.cloud.LaunchRequest;
 import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.crd.BlockDevice;
 import dev.farrier.activities.crd.BlockDeviceMapping;
+import dev.farrier.activities.crd.ConnectionTracking;
+import dev.farrier.activities.crd.CpuOptions;
 import dev.farrier.activities.crd.MetadataOptions;
 import dev.farrier.activities.cloud.aws.userdata.MimeMultipart;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.ec2.model.CreateFleetRequest;
+import software.amazon.awssdk.services.ec2.model.CreateFleetResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateBlockDeviceMapping;
 import software.amazon.awssdk.services.ec2.model.LaunchTemplateInstanceMetadataOptions;
@@ -27,9 +32,10 @@ import software.amazon.awssdk.services.ec2.model.ResponseLaunchTemplateData;
 import software.amazon.awssdk.services.ec2.model.Tag;
 
 /**
- * An EC2NodeClass's {@code associatePublicIPAddress}, {@code detailedMonitoring}, {@code instanceStorePolicy}, block
- * device mappings and metadata options reach the launch template, read back from moto with
- * DescribeLaunchTemplateVersions as EC2 would launch from it.
+ * An EC2NodeClass's {@code associatePublicIPAddress}, {@code detailedMonitoring}, {@code instanceStorePolicy},
+ * {@code connectionTracking}, {@code ipPrefixCount}, {@code cpuOptions}, block device mappings and metadata options reach
+ * the launch template, read back from moto with DescribeLaunchTemplateVersions as EC2 would launch from it; its
+ * {@code context} reaches the CreateFleet request, recorded on its way to moto (which keeps no fleet context).
  */
 class NodeClassLaunchSettingsOnMotoIT extends MotoIT {
   private static MotoNetwork network;
@@ -60,6 +66,25 @@ class NodeClassLaunchSettingsOnMotoIT extends MotoIT {
     String name = LaunchTemplateSpec.nameOf(cluster, hashes.split(",")[0]);
     return aws.ec2().describeLaunchTemplateVersions(b -> b.launchTemplateName(name).versions("$Latest")).launchTemplateVersions()
         .getFirst().launchTemplateData();
+  }
+
+  /** Launches one m5.large from the default test class with {@code change} applied to its settings. */
+  private static ResponseLaunchTemplateData launchedWith(AwsCloudProvider through, java.util.function.UnaryOperator<NodeClassLaunch> change) {
+    String claim = unique("knobs");
+    LaunchRequest base = AwsLaunchOnMotoIT.request(cluster, claim, network, "AL2023", null, List.of("on-demand"));
+    var request = new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), List.of("m5.large"),
+        base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(), change.apply(base.launch()));
+    var instance = through.create(request);
+    var template = templateOf(claim);
+    through.delete(cluster, claim, instance.id());
+    return template;
+  }
+
+  private static NodeClassLaunch with(NodeClassLaunch l, List<BlockDeviceMapping> devices, ConnectionTracking tracking, Integer prefixes,
+      CpuOptions cpu, String context) {
+    return new NodeClassLaunch(l.amiFamily(), l.subnets(), l.securityGroupIds(), l.instanceProfile(), l.userData(), l.kubelet(),
+        l.metadataOptions(), devices, l.tags(), l.kubeletSettings(), l.instanceStorePolicy(), l.associatePublicIPAddress(),
+        l.detailedMonitoring(), tracking, prefixes, cpu, context);
   }
 
   private static String decoded(ResponseLaunchTemplateData data) {
@@ -156,5 +181,77 @@ class NodeClassLaunchSettingsOnMotoIT extends MotoIT {
     assertEquals(List.of("enabled", "enabled", 3, "optional"), List.of(options.httpEndpointAsString(), options.httpProtocolIpv6AsString(),
         options.httpPutResponseHopLimit(), options.httpTokensAsString()));
     provider.delete(cluster, claim, instance.id());
+  }
+
+  @Test
+  void connectionTrackingIsThePrimaryNetworkInterfacesConnectionTrackingSpecification() {
+    var data = launchedWith(provider, l -> with(l, l.blockDeviceMappings(), new ConnectionTracking(600, 120, 45), null, null, null));
+    assertEquals(1, data.networkInterfaces().size(), data.toString());
+    var primary = data.networkInterfaces().getFirst();
+    assertEquals(0, primary.deviceIndex());
+    assertEquals(List.of(network.securityGroupId()), primary.groups(), "EC2 takes the groups on the interface when there is one");
+    assertTrue(data.securityGroupIds().isEmpty(), data.toString());
+    var tracking = primary.connectionTrackingSpecification();
+    assertEquals(List.of(600, 120, 45), List.of(tracking.tcpEstablishedTimeout(), tracking.udpStreamTimeout(), tracking.udpTimeout()),
+        data.toString());
+    assertNull(primary.associatePublicIpAddress(), "the subnet still decides the public IP " + data);
+
+    var onlyTcp = launchedWith(provider, l -> with(l, l.blockDeviceMappings(), new ConnectionTracking(600, null, null), null, null, null))
+        .networkInterfaces().getFirst().connectionTrackingSpecification();
+    assertEquals(600, onlyTcp.tcpEstablishedTimeout());
+    assertNull(onlyTcp.udpTimeout(), "an unset timeout is EC2's default " + onlyTcp);
+  }
+
+  @Test
+  void ipPrefixCountIsThePrimaryNetworkInterfacesIpv4PrefixCount() {
+    var data = launchedWith(provider, l -> with(l, l.blockDeviceMappings(), null, 2, null, null));
+    assertEquals(1, data.networkInterfaces().size(), data.toString());
+    var primary = data.networkInterfaces().getFirst();
+    assertEquals(2, primary.ipv4PrefixCount(), data.toString());
+    assertEquals(List.of(network.securityGroupId()), primary.groups());
+    assertNull(primary.connectionTrackingSpecification(), data.toString());
+  }
+
+  @Test
+  void nestedVirtualizationIsTheTemplatesCpuOptions() {
+    var enabled = launchedWith(provider, l -> with(l, l.blockDeviceMappings(), null, null, new CpuOptions("enabled"), null));
+    assertEquals("enabled", enabled.cpuOptions().nestedVirtualizationAsString(), enabled.toString());
+    assertTrue(enabled.networkInterfaces().isEmpty(), "CPU options need no network interface " + enabled);
+    var disabled = launchedWith(provider, l -> with(l, l.blockDeviceMappings(), null, null, new CpuOptions("disabled"), null));
+    assertEquals("disabled", disabled.cpuOptions().nestedVirtualizationAsString(), disabled.toString());
+    assertNull(launchedWith(provider, l -> l).cpuOptions(), "no cpuOptions: EC2's default");
+  }
+
+  @Test
+  void aVolumeInitializationRateIsOnItsEbsMapping() {
+    var root = new BlockDeviceMapping("/dev/xvda", new BlockDevice(true, true, null, null, null, null, "20Gi", "gp3"), true);
+    var fromSnapshot = new BlockDeviceMapping("/dev/xvdb", new BlockDevice(true, true, null, null, "snap-0123456789abcdef0", null, null,
+        "gp3", 200), null);
+    var data = launchedWith(provider, l -> with(l, List.of(root, fromSnapshot), null, null, null, null));
+    Map<String, LaunchTemplateBlockDeviceMapping> devices = data.blockDeviceMappings().stream()
+        .collect(java.util.stream.Collectors.toMap(LaunchTemplateBlockDeviceMapping::deviceName, d -> d));
+    assertEquals(200, devices.get("/dev/xvdb").ebs().volumeInitializationRate(), data.toString());
+    assertEquals("snap-0123456789abcdef0", devices.get("/dev/xvdb").ebs().snapshotId());
+    assertNull(devices.get("/dev/xvda").ebs().volumeInitializationRate(), "unset: EBS's default rate " + data);
+  }
+
+  @Test
+  void contextIsTheCreateFleetRequestsContext() {
+    List<CreateFleetRequest> fleets = new ArrayList<>();
+    Ec2Api recording = new DelegatingEc2Api(Ec2Api.of(aws.ec2())) {
+      @Override
+      public CreateFleetResponse createFleet(CreateFleetRequest request) {
+        fleets.add(request);
+        return super.createFleet(request);
+      }
+    };
+    var recorded = new AwsCloudProvider(aws, recording, AwsLaunchOnMotoIT.settings(cluster), () -> "1.34", Clock.systemUTC());
+
+    launchedWith(recorded, l -> with(l, l.blockDeviceMappings(), null, null, null, "cr-context"));
+    launchedWith(recorded, l -> l);
+
+    assertEquals(2, fleets.size());
+    assertEquals("cr-context", fleets.getFirst().context());
+    assertNull(fleets.getLast().context(), "no context: none sent");
   }
 }

@@ -789,6 +789,22 @@ public final class SimulatedCloud implements CloudProvider {
     if (launch.instanceStorePolicy() != null) {
       settings.append(" instanceStorePolicy=").append(launch.instanceStorePolicy());
     }
+    var tracking = launch.connectionTracking();
+    if (tracking != null) {
+      settings.append(" connectionTracking=").append(tracking.tcpEstablishedTimeout()).append('/').append(tracking.udpStreamTimeout())
+          .append('/').append(tracking.udpTimeout());
+    }
+    if (launch.ipPrefixCount() != null) {
+      settings.append(" ipPrefixCount=").append(launch.ipPrefixCount());
+    }
+    if (launch.cpuOptions() != null && launch.cpuOptions().nestedVirtualization() != null) {
+      settings.append(" nestedVirtualization=").append(launch.cpuOptions().nestedVirtualization());
+    }
+    launch.blockDeviceMappings().stream().filter(m -> m.ebs() != null && m.ebs().volumeInitializationRate() != null)
+        .forEach(m -> settings.append(" volumeInitializationRate=").append(m.deviceName()).append(':').append(m.ebs().volumeInitializationRate()));
+    if (launch.context() != null) {
+      settings.append(" context=").append(launch.context());
+    }
     return settings.toString();
   }
 

@@ -81,6 +81,26 @@ class SimulatedCloudTest {
   }
 
   @Test
+  void theCallLogRecordsTheClassesNetworkInterfaceCpuVolumeAndFleetSettings() {
+    LaunchRequest base = onDemand("claim-knobs", "m5d.large");
+    var fromSnapshot = new dev.farrier.activities.crd.BlockDeviceMapping("/dev/xvdb", new dev.farrier.activities.crd.BlockDevice(true, true,
+        null, null, "snap-0123456789abcdef0", null, null, "gp3", 200), null);
+    var settings = new NodeClassLaunch("AL2023", List.of(), List.of("sg-1"), "profile", null, null, null, List.of(fromSnapshot), Map.of(),
+        dev.farrier.planner.KubeletSettings.DEFAULTS, null, null, null, new dev.farrier.activities.crd.ConnectionTracking(600, null, 45), 2,
+        new dev.farrier.activities.crd.CpuOptions("enabled"), "cr-context");
+    cloud.create(new LaunchRequest(base.cluster(), base.nodeClaim(), base.nodePool(), base.nodeClass(), base.instanceTypes(),
+        base.capacityTypes(), base.zones(), base.images(), base.tags(), base.nodeLabels(), base.nodeTaints(), settings));
+    cloud.create(onDemand("claim-plain", "m5d.large"));
+
+    String detail = cloud.calls().read(Operation.CREATE).getFirst().detail();
+    assertTrue(detail.endsWith(" connectionTracking=600/null/45 ipPrefixCount=2 nestedVirtualization=enabled"
+        + " volumeInitializationRate=/dev/xvdb:200 context=cr-context"), detail);
+    String plain = cloud.calls().read(Operation.CREATE).getLast().detail();
+    assertFalse(plain.contains("connectionTracking") || plain.contains("ipPrefixCount") || plain.contains("nestedVirtualization")
+        || plain.contains("volumeInitializationRate") || plain.contains("context="), plain);
+  }
+
+  @Test
   void theNodeClassSubnetsBoundTheZones() {
     LaunchRequest base = request("claim-subnets", List.of("m5.large"), List.of("on-demand"), List.of());
     var inC = new NodeClassLaunch("AL2023", List.of(new ResolvedSubnet("subnet-c", "us-east-1c", null)), List.of("sg-1"), "profile",
