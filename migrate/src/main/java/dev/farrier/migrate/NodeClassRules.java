@@ -45,10 +45,7 @@ final class NodeClassRules {
           + "write what launch template " + Tree.flow(launchTemplate.getValueNode()) + " set (AMI, user data, block devices, "
           + "security groups, instance profile) as EC2NodeClass fields; removed");
     }
-    NodeTuple context = Tree.remove(spec, "context");
-    if (context != null) {
-      ctx.person(doc, at + "context", context.getKeyNode(), "Farrier's EC2NodeClass has no context field; removed");
-    }
+    // context is v1's spec.context too (the EC2 Fleet context Farrier passes with its launches): kept as it is.
     selectors(ctx, doc, spec, at, "subnetSelector", "subnetSelectorTerms", false);
     selectors(ctx, doc, spec, at, "securityGroupSelector", "securityGroupSelectorTerms", false);
     for (String required : List.of("subnetSelector", "securityGroupSelector")) {
@@ -76,10 +73,6 @@ final class NodeClassRules {
   static void fromBeta(Ctx ctx, Doc doc, MappingNode spec) {
     if (!known(ctx, doc, spec, "spec.", BETA_FIELDS, "karpenter.k8s.aws/v1beta1 EC2NodeClass")) {
       return;
-    }
-    NodeTuple context = Tree.remove(spec, "context");
-    if (context != null) {
-      ctx.person(doc, "spec.context", context.getKeyNode(), "Farrier's EC2NodeClass has no context field; removed");
     }
     if (!Tree.has(spec, "role") && !Tree.has(spec, "instanceProfile")) {
       ctx.person(doc, "spec.role", null, "v1 needs role or instanceProfile: set one");

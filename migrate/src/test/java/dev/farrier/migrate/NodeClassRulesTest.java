@@ -219,4 +219,13 @@ class NodeClassRulesTest {
     m.finding(Kind.NEEDS_PERSON, "spec.subnetSelector", "v1 needs subnetSelectorTerms");
     m.finding(Kind.NEEDS_PERSON, "spec.securityGroupSelector", "v1 needs securityGroupSelectorTerms");
   }
+
+  @Test
+  void anEc2FleetContextIsKeptAsV1sContext() {
+    var beta = nodeClass(Migration.of(beta("amiFamily: AL2023\ncontext: reservation-context\n")));
+    var alpha = nodeClass(Migration.of(template(SELECTORS + "context: reservation-context\n")));
+
+    assertEquals("reservation-context", at(beta, "spec.context"));
+    assertEquals("reservation-context", at(alpha, "spec.context"), "Farrier passes it with its launches, as v1 does");
+  }
 }

@@ -157,8 +157,10 @@ public final class DisruptionSnapshots {
     for (NodePoolView pool : pools) {
       EC2NodeClass nodeClass = classes.get(pool.name());
       if (nodeClass != null) {
-        types.put(pool.name(), InstanceTypeViews.instanceTypes(catalog, NodeClassImages.fromStatus(nodeClass).keySet(),
-            PlanningInputs.ephemeralStorage(nodeClass), NodeClassLaunches.amiFamily(nodeClass)));
+        var archs = NodeClassImages.fromStatus(nodeClass).keySet();
+        types.put(pool.name(), InstanceTypeViews.instanceTypes(catalog,
+            t -> archs.contains(t.kubernetesArch()) && NodeClassLaunches.admits(nodeClass, t), PlanningInputs.ephemeralStorage(nodeClass),
+            NodeClassLaunches.amiFamily(nodeClass), List.of()));
         kubelets.put(pool.name(), NodeClassLaunches.kubelet(nodeClass));
       }
     }

@@ -1,5 +1,6 @@
 package dev.farrier.activities.nodeclass;
 
+import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.activities.cloud.WindowsFamily;
 import dev.farrier.activities.crd.Conditions;
@@ -57,6 +58,15 @@ public final class NodeClassLaunches {
         spec.kubelet(), spec.metadataOptions(), spec.blockDeviceMappings(), spec.tagsOrEmpty(),
         kubelet(nodeClass), spec.instanceStorePolicy(), spec.associatePublicIPAddress(), spec.detailedMonitoring(),
         spec.connectionTracking(), spec.ipPrefixCount(), spec.cpuOptions(), spec.context());
+  }
+
+  /**
+   * Whether a node of the class can be launched as {@code type} whatever its image: with {@code connectionTracking} only
+   * as a Nitro type, as Karpenter narrows it (EC2 sets connection tracking timeouts on Nitro network interfaces only).
+   */
+  public static boolean admits(EC2NodeClass nodeClass, InstanceType type) {
+    return nodeClass == null || nodeClass.getSpec() == null || nodeClass.getSpec().connectionTracking() == null
+        || "nitro".equals(type.facts().hypervisor());
   }
 
   /** {@code spec.amiFamily}, or the family an alias term names ({@link dev.farrier.activities.crd.EC2NodeClassSpec#resolvedAmiFamily}). */

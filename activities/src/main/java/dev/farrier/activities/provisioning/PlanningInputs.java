@@ -101,12 +101,14 @@ public final class PlanningInputs {
 
   /**
    * The catalogue's types a node of the class can be launched as: those an image it resolves to now fits (its
-   * architecture; for an alias, the NVIDIA or Neuron image a GPU or accelerator type needs), with the ephemeral
+   * architecture; for an alias, the NVIDIA or Neuron image a GPU or accelerator type needs) and the class admits
+   * ({@link NodeClassLaunches#admits}), with the ephemeral
    * storage its volumes offer and the os of its AMI family. None when the class is missing or resolves nothing.
    */
   public List<InstanceTypeView> instanceTypes(List<InstanceType> catalog, EC2NodeClass nodeClass) {
     List<Image> images = nodeClass == null ? List.of() : NodeClassImages.resolve(cloud, nodeClass);
-    return InstanceTypeViews.instanceTypes(catalog, t -> images.stream().anyMatch(i -> i.fits(t)), ephemeralStorage(nodeClass),
+    return InstanceTypeViews.instanceTypes(catalog, t -> NodeClassLaunches.admits(nodeClass, t) && images.stream().anyMatch(i -> i.fits(t)),
+        ephemeralStorage(nodeClass),
         nodeClass == null ? null : NodeClassLaunches.amiFamily(nodeClass), reservations(nodeClass));
   }
 
