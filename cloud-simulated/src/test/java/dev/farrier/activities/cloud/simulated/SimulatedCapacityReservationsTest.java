@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CapacityReservation;
 import dev.farrier.activities.cloud.CapacityReservationTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
@@ -16,7 +15,6 @@ import dev.farrier.activities.cloud.NodeClassLaunch;
 import dev.farrier.model.WellKnown;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,15 +28,17 @@ class SimulatedCapacityReservationsTest {
   @TempDir
   Path stateDir;
 
+  private ClockedCloud fixture;
   private MutableClock clock;
   private SimulatedCloud cloud;
   private List<Image> images;
 
   @BeforeEach
   void setUp() {
-    clock = new MutableClock(Instant.parse("2026-01-05T10:00:00Z"));
-    cloud = new SimulatedCloud(SimulatedCloudConfig.defaults(stateDir).withClock(clock).withDelays(Duration.ofSeconds(2), Duration.ofSeconds(5)));
-    images = cloud.resolveImages(List.of(new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest")));
+    fixture = ClockedCloud.start(stateDir);
+    clock = fixture.clock();
+    cloud = fixture.cloud();
+    images = fixture.images();
   }
 
   private LaunchRequest request(String claim, List<String> capacityTypes, CapacityReservation reservation) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.ImageVariant;
@@ -21,7 +20,6 @@ import dev.farrier.model.WellKnown;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,20 +34,22 @@ class SimulatedCloudTest {
   @TempDir
   Path stateDir;
 
+  private ClockedCloud fixture;
   private MutableClock clock;
   private SimulatedCloud cloud;
   private List<Image> images;
 
   @BeforeEach
   void setUp() {
-    clock = new MutableClock(Instant.parse("2026-01-05T10:00:00Z"));
-    cloud = new SimulatedCloud(config());
-    images = cloud.resolveImages(List.of(new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest")));
+    fixture = ClockedCloud.start(stateDir);
+    clock = fixture.clock();
+    cloud = fixture.cloud();
+    images = fixture.images();
     assertEquals(5, images.size(), "al2023's standard and NVIDIA images of both architectures and its x86_64 Neuron image");
   }
 
   private SimulatedCloudConfig config() {
-    return SimulatedCloudConfig.defaults(stateDir).withClock(clock).withDelays(Duration.ofSeconds(2), Duration.ofSeconds(5));
+    return fixture.config();
   }
 
   private LaunchRequest request(String claim, List<String> types, List<String> capacityTypes, List<String> zones) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.farrier.activities.cloud.AmiSelectorTerm;
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.cloud.Instance;
@@ -14,7 +13,6 @@ import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.activities.cloud.simulated.CloudCall.Operation;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,19 +24,21 @@ class SimulatedFaultsTest {
   @TempDir
   Path stateDir;
 
+  private ClockedCloud fixture;
   private MutableClock clock;
   private SimulatedCloud cloud;
   private List<Image> images;
 
   @BeforeEach
   void setUp() {
-    clock = new MutableClock(Instant.parse("2026-01-05T10:00:00Z"));
-    cloud = new SimulatedCloud(config());
-    images = cloud.resolveImages(List.of(new AmiSelectorTerm(null, null, null, Map.of(), "al2023@latest")));
+    fixture = ClockedCloud.start(stateDir);
+    clock = fixture.clock();
+    cloud = fixture.cloud();
+    images = fixture.images();
   }
 
   private SimulatedCloudConfig config() {
-    return SimulatedCloudConfig.defaults(stateDir).withClock(clock).withDelays(Duration.ofSeconds(2), Duration.ofSeconds(5));
+    return fixture.config();
   }
 
   private LaunchRequest request(String claim) {
