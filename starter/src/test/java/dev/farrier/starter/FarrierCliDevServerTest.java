@@ -1,6 +1,7 @@
 package dev.farrier.starter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -204,6 +205,21 @@ class FarrierCliDevServerTest {
     assertTrue(lines.get(1).matches("plan-a +node-plan-a +keep +not drifted; not empty: 2 pod\\(s\\)"), lines.get(1));
     assertTrue(lines.get(2).matches("plan-b +node-plan-b +keep +drifted \\(image is old\\) but budget exhausted"), lines.get(2));
     assertEquals("... and 3 more NodeClaims kept (a plan lists at most 2)", lines.get(3));
+  }
+
+  /** The same plan for a script: one JSON object, every decision with its fields, and how many were left out. */
+  @Test
+  void planInJsonIsOneObjectWithEveryDecision() throws Exception {
+    var run = run("plan", "--cluster", PLAN_CLUSTER, "-o", "json");
+
+    assertEquals(0, run.exitCode(), run::toString);
+    var json = Json.MAPPER.readTree(run.out());
+    assertEquals("reconciler/" + PLAN_CLUSTER, json.get("reconciler").asText());
+    assertEquals(0, json.at("/status/pendingPods").asInt());
+    assertEquals(List.of("plan-a", "plan-b"), List.of(json.at("/plan/decisions/0/nodeClaim").asText(), json.at("/plan/decisions/1/nodeClaim").asText()));
+    assertEquals("drifted (image is old) but budget exhausted", json.at("/plan/decisions/1/reason").asText());
+    assertFalse(json.at("/plan/decisions/0/disrupt").asBoolean());
+    assertEquals(3, json.at("/plan/omittedDecisions").asInt());
   }
 
   @Test

@@ -41,6 +41,8 @@ public final class FailureTypes {
   public static final String INVALID_UPGRADE = "InvalidUpgrade";
   /** Another running fleet upgrade owns one of the NodePools. */
   public static final String ROLLOUT_CONFLICT = "RolloutConflict";
+  /** An Update its validator refused: the workflow's state is untouched ({@link Refusals}). */
+  public static final String REFUSED = Refusals.Refused.class.getName();
 
   /** Types no activity retry can fix. */
   public static final List<String> NON_RETRYABLE = List.of(INSUFFICIENT_CAPACITY, NODE_CLASS_NOT_READY, NOT_OWNED, INVALID_REQUEST,

@@ -127,7 +127,9 @@ class OperatorActionsTest {
     var refused = assertThrows(WorkflowUpdateException.class, call::run);
     Throwable cause = refused.getCause();
     assertTrue(cause instanceof ApplicationFailure, "refused by the validator: " + cause);
-    return ((ApplicationFailure) cause).getOriginalMessage();
+    var failure = (ApplicationFailure) cause;
+    assertEquals(FailureTypes.REFUSED, failure.getType());
+    return failure.getOriginalMessage();
   }
 
   @ParameterizedTest
