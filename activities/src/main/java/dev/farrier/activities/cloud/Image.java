@@ -16,6 +16,10 @@ import java.util.stream.Collectors;
  */
 public record Image(String id, String name, String arch, String owner, String kubernetesVersion, String kubeletVersion, Instant creationDate,
     List<ImageVariant> variants) {
+  /** Newer by creation date, then by name and id, so a choice among equally old images is the same every time. */
+  private static final Comparator<Image> NEWEST = Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder()))
+      .thenComparing(i -> i.name() == null ? "" : i.name()).thenComparing(Image::id);
+
   public Image {
     variants = variants == null ? List.of() : List.copyOf(variants);
   }
@@ -41,8 +45,7 @@ public record Image(String id, String name, String arch, String owner, String ku
 
   /** The newest of {@code images} that a node of {@code type} can boot, as Karpenter picks a type's image. */
   public static Optional<Image> newestFor(List<Image> images, InstanceType type) {
-    return images.stream().filter(i -> i.fits(type))
-        .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(Image::id));
+    return images.stream().filter(i -> i.fits(type)).max(NEWEST);
   }
 
   /** The Kubernetes arch label value (amd64, arm64) of EC2's {@code arch}. */
@@ -55,11 +58,9 @@ public record Image(String id, String name, String arch, String owner, String ku
    * term resolves to, an alias keeping its accelerated images beside its standard ones.
    */
   public static List<Image> newestPerKind(List<Image> images) {
-    Comparator<Image> newest = Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder()))
-        .thenComparing(i -> i.name() == null ? "" : i.name());
     return images.stream()
         .filter(i -> i.arch() != null)
-        .collect(Collectors.groupingBy(i -> i.arch() + " " + i.variants(), TreeMap::new, Collectors.maxBy(newest)))
+        .collect(Collectors.groupingBy(i -> i.arch() + " " + i.variants(), TreeMap::new, Collectors.maxBy(NEWEST)))
         .values().stream().flatMap(Optional::stream).toList();
   }
 }
