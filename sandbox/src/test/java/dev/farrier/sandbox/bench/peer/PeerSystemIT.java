@@ -45,10 +45,11 @@ class PeerSystemIT {
       assertTrue(r.scaleOut().settledSeconds().isPresent(), who);
       assertTrue(r.scaleOut().cost().controller().peakRssMiB() > 20, "the controller's own process is measured: " + r.scaleOut().cost() + who);
       // Karpenter's first consolidation move comes when its own loops get to it: on a loaded 2-core machine it has made
-      // none within the phase's 5 minutes (a .ci/run of 25abe48). The harness then reports it unsettled, unchanged;
-      // Farrier, the controller under test, must have consolidated.
-      boolean peerMadeNoMove = r.controller().startsWith("Karpenter") && r.consolidation().settledSeconds().isEmpty()
-          && r.consolidation().podsDisrupted() == 0 && r.consolidation().after().equals(r.consolidation().before());
+      // none within the phase's 5 minutes (.ci/runs of 25abe48 and 1e186c4; the harness reported it unsettled in one,
+      // settled unchanged in the other). The peer is measured, not tested; Farrier, the controller under test, must
+      // have consolidated.
+      boolean peerMadeNoMove = r.controller().startsWith("Karpenter") && r.consolidation().podsDisrupted() == 0
+          && r.consolidation().after().equals(r.consolidation().before());
       if (!peerMadeNoMove) {
         assertTrue(r.consolidation().settledSeconds().isPresent(), who);
         assertTrue(r.consolidation().after().dollarsPerHour() < r.consolidation().before().dollarsPerHour(),
