@@ -7,12 +7,13 @@ export FARRIER_CACHE
 MVN := ./mvnw -B -ntp
 SANDBOX_ARGS ?=
 
-.PHONY: help tools build test unit sandbox bench bench-peer mutation clean check-java image
+.PHONY: help tools build test unit docs sandbox bench bench-peer mutation clean check-java image
 
 help:
 	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play a scenario (SANDBOX_ARGS=\"--scenario blocked-drain\", --keep to leave it up, --help lists the scenarios)"
 	@echo "make test      the whole suite: unit, workflow, integration, end to end"
 	@echo "make unit      unit and workflow tests only (no local stack)"
+	@echo "make docs      the documentation site (MkDocs, strict) into .run/site, the Helm values reference regenerated"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
 	@echo "make image     the worker's container image, an OCI tarball: worker/target/farrier-worker-image.tar (no Docker needed)"
 	@echo "make bench     scheduling, consolidation, provisioning latency, fleet rolls and worker memory (BENCH_ONLY=\"latency memory\" picks some; figures in .run/bench/, see docs/BENCHMARKS.md)"
@@ -35,9 +36,14 @@ image: check-java
 	$(MVN) -q -DskipTests -pl worker -am verify
 	@ls -lh worker/target/farrier-worker-image.tar
 
-# Whatever the outcome, the 10 slowest test classes of the run are printed at its end (tools/slowest-tests.py).
+# The docs site first (seconds; fails on a broken link or anchor, or a Helm values reference out of date), then every
+# tier. Whatever the outcome, the 10 slowest test classes of the run are printed at its end (tools/slowest-tests.py).
 test: check-java tools
+	@tools/docs/build.sh --check
 	@$(MVN) verify; status=$$?; python3 tools/slowest-tests.py; exit $$status
+
+docs:
+	@tools/docs/build.sh
 
 unit: check-java
 	$(MVN) -DskipITs verify

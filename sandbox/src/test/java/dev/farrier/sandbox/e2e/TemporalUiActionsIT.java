@@ -19,7 +19,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * An operator's actions sent from the Temporal dev server's real Web UI with {@link TemporalUiBrowser}, as the README
+ * An operator's actions sent from the Temporal dev server's real Web UI with {@link TemporalUiBrowser}, as docs/operate.md
  * tells: the {@code Pause} Update from "More Actions" / "Send an Update" is accepted once, its result shown, and then
  * refused with its validator's message; the {@code Resume} Update then lifts the pause. The workflow is a stand-in with
  * the replacement's names and validator message, checked through the SDK by a query.
