@@ -10,6 +10,7 @@ import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.metrics.ConsolidationMetrics;
 import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
@@ -41,7 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Consolidation as the planning activity decides it, on the real kube-apiserver (with its scheduler) and the simulated
  * cloud's catalogue: it waits while a pending pod needs a new node. And the replacement it sizes. A spot node's: spot offerings under its own spot price only, capacity type narrowed to spot, the
  * cheapest 15 instance types that hold its pods (Karpenter's spot-to-spot rule), not all 60. A multi-node
- * consolidation's: one node for the pods of every node of the group, under the group's summed price.
+ * consolidation's: one node for the pods of every node of the group, under the group's summed price. And a NodePool of
+ * policy {@code Balanced}: a move goes ahead only when its score reaches the threshold, the score read from the pods'
+ * deletion costs, said in the decision and the DisruptionBlocked Event, and counted in Karpenter's consolidation metrics.
  */
 class ConsolidationReplacementIT extends ClusterIT {
   private static final String CLUSTER = SimulatedActivities.CLUSTER;
@@ -189,6 +192,70 @@ class ConsolidationReplacementIT extends ClusterIT {
         .commands().stream().map(DisruptionCommand::nodeClaim).filter(claims::contains).toList();
   }
 
+  @Test
+  void aBalancedPoolKeepsANodeWhoseMoveScoresBelowTheThresholdAndConsolidatesItOnceItPasses() {
+    // a (m5.xlarge) could go, its pod fitting on b (m5.2xlarge, held by a do-not-disrupt pod): it saves a third of the
+    // pool's price (the m5.2xlarge costs twice the m5.xlarge). Its pod's deletion cost 2^30 makes it cost 1 + 8 to move:
+    // with the node's own 1, a is 10 of the pool's 12 (b: 1 + 1 pod), 83.3%: score 0.333 / 0.833 = 0.40 < 0.5.
+    KubeTestSupport.apply(client, poolWithPolicy("Balanced"));
+    var a = launch("m5.xlarge", WellKnown.CAPACITY_ON_DEMAND);
+    var b = launch("m5.2xlarge", WellKnown.CAPACITY_ON_DEMAND);
+    initialize(a);
+    initialize(b);
+    assertEquals(2 * price("m5.xlarge", zoneOf(a.getFirst()), WellKnown.CAPACITY_ON_DEMAND),
+        price("m5.2xlarge", zoneOf(b.getFirst()), WellKnown.CAPACITY_ON_DEMAND), 1e-9, "the fractions below assume it");
+    String costly = podOn(a.get(1), "500m", Map.of("controller.kubernetes.io/pod-deletion-cost", String.valueOf(1 << 30)));
+    podOn(b.get(1), "5", Map.of(WellKnown.DO_NOT_DISRUPT_ANNOTATION, "true"));
+    List<String> ours = List.of(a.getFirst(), b.getFirst());
+    String below = "Balanced: score 0.40 below threshold 0.50 (saves 33.3% of the NodePool's price for 83.3% of its disruption"
+        + " cost), even deleted outright";
+
+    var kept = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.ROUND));
+    assertEquals(List.of(), kept.commands().stream().map(DisruptionCommand::nodeClaim).filter(ours::contains).toList(), kept.toString());
+    assertTrue(decisions(List.of(a.getFirst())).getFirst().endsWith("underutilized but " + below), decisions(ours).toString());
+    KubeTestSupport.awaitTrue("the DisruptionBlocked Event on " + a.get(1) + " says the score", () -> client.v1().events().inAnyNamespace()
+        .withField("involvedObject.name", a.get(1)).list().getItems().stream()
+        .anyMatch(e -> "DisruptionBlocked".equals(e.getReason()) && e.getMessage().equals("Cannot disrupt Node: underutilized, but " + below)));
+
+    // WhenEmptyOrUnderutilized does not score: the same node goes.
+    KubeTestSupport.apply(client, poolWithPolicy("WhenEmptyOrUnderutilized"));
+    KubeTestSupport.awaitTrue("the NodePool is WhenEmptyOrUnderutilized", () -> "WhenEmptyOrUnderutilized".equals(
+        cluster.getNodePool(activities.nodePool).orElseThrow().getSpec().disruption().consolidationPolicy()));
+    var unscored = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.ROUND));
+    assertEquals(List.of(a.getFirst()), unscored.commands().stream().map(DisruptionCommand::nodeClaim).filter(ours::contains).toList(),
+        unscored.toString());
+    assertEquals(1.0, moves("approved", "WhenEmptyOrUnderutilized"), "the move is counted, approved, unscored");
+
+    // Balanced again, the pod now at the default cost: a is 2 of 4, 50%: score 0.333 / 0.5 = 0.67, the node goes.
+    KubeTestSupport.apply(client, poolWithPolicy("Balanced"));
+    KubeTestSupport.awaitTrue("the NodePool is Balanced", () -> "Balanced".equals(
+        cluster.getNodePool(activities.nodePool).orElseThrow().getSpec().disruption().consolidationPolicy()));
+    client.apps().replicaSets().inNamespace("default").withName(costly).delete();
+    KubeTestSupport.awaitTrue("the costly pod is gone", () -> client.pods().inNamespace("default").withLabel("app", costly).list().getItems().isEmpty());
+    podOn(a.get(1), "500m", Map.of());
+    var passes = activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.ROUND));
+    var command = passes.commands().stream().filter(c -> c.nodeClaim().equals(a.getFirst())).findFirst()
+        .orElseThrow(() -> new AssertionError(passes.toString()));
+    assertTrue(command.detail().endsWith("; Balanced: score 0.67 reaches threshold 0.50 (saves 33.3% of the NodePool's price for"
+        + " 50.0% of its disruption cost)"), command.detail());
+    assertEquals(1.0, moves("approved", "Balanced"));
+    var score = activities.meters.find(ConsolidationMetrics.SCORE).tags("decision", "approved", "nodepool", activities.nodePool).summary();
+    assertNotNull(score, "karpenter_consolidation_score recorded");
+    assertEquals(1, score.count());
+    assertEquals(2.0 / 3, score.totalAmount(), 1e-6);
+  }
+
+  private String poolWithPolicy(String policy) {
+    return KubeTestSupport.nodePoolYaml(activities.nodePool, activities.nodeClass)
+        + "  disruption:\n    consolidationPolicy: " + policy + "\n    consolidateAfter: 0s\n";
+  }
+
+  private double moves(String decision, String policy) {
+    var counter = activities.meters.find(ConsolidationMetrics.MOVES).tags("decision", decision, "nodepool", activities.nodePool,
+        "policy", policy).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
   private List<String> decisions(List<String> claims) {
     return activities.planning.planDisruption(new PlanDisruptionRequest(CLUSTER, null, null, false, PlanDisruptionRequest.Purpose.PREVIEW))
         .decisions().stream().filter(d -> claims.contains(d.nodeClaim())).map(CandidateDecision::reason).toList();
@@ -220,12 +287,17 @@ class ConsolidationReplacementIT extends ClusterIT {
 
   /** A ReplicaSet's pod (one with a controller moves), bound to the node by its template. */
   private void podOn(String node, String cpu) {
+    podOn(node, cpu, Map.of());
+  }
+
+  /** As above, the pod annotated with {@code annotations}; returns the ReplicaSet's name. */
+  private String podOn(String node, String cpu, Map<String, String> annotations) {
     String name = KubeTestSupport.unique("small");
     replicaSets.add(name);
     client.apps().replicaSets().inNamespace("default").resource(new ReplicaSetBuilder()
         .withNewMetadata().withName(name).endMetadata()
         .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", name).endSelector()
-          .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
+          .withNewTemplate().withNewMetadata().addToLabels("app", name).addToAnnotations(annotations).endMetadata()
             .withNewSpec().withNodeName(node).withTerminationGracePeriodSeconds(0L)
               .addNewContainer().withName("c").withImage("pause")
                 .withNewResources().withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity("256Mi"))).endResources()
@@ -234,6 +306,7 @@ class ConsolidationReplacementIT extends ClusterIT {
         .endSpec().build()).create();
     KubeTestSupport.awaitTrue("the ReplicaSet's pod on " + node, () -> !client.pods().inNamespace("default").withLabel("app", name)
         .list().getItems().isEmpty());
+    return name;
   }
 
   private String zoneOf(String claim) {

@@ -9,6 +9,23 @@ import java.util.List;
 public final class ClaimPrice {
   private ClaimPrice() {}
 
+  /**
+   * Price per hour of a running claim: its instance type's offering in its zone and capacity type among its pool's
+   * {@code types}; NaN when unknown.
+   */
+  static double running(NodeClaimView claim, List<InstanceTypeView> types) {
+    for (InstanceTypeView t : types) {
+      if (t.name().equals(claim.instanceType())) {
+        for (OfferingView o : t.offerings()) {
+          if (o.zone().equals(claim.zone()) && o.capacityType().equals(claim.capacityType())) {
+            return o.pricePerHour();
+          }
+        }
+      }
+    }
+    return Double.NaN;
+  }
+
   /** Price per hour of {@code claim} given its pool's instance types; NaN when its first type is not among them. */
   public static double perHour(NodeClaimRequest claim, List<InstanceTypeView> types) {
     String first = claim.instanceTypes().getFirst();

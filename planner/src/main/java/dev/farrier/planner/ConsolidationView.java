@@ -27,6 +27,9 @@ import java.util.Map;
  * @param homes          per node name, for the rest of a multi-node consolidation whose lead is replaced, the node of the
  *                       initialized claim launched for its pods: each round first deletes one of them whose pods fit on
  *                       the other nodes
+ * @param moveCost       per node name, Karpenter's disruption cost of the node for {@code Balanced} scoring: 1, plus
+ *                       {@code max(0, eviction cost)} of each pod a drain would move (absent: 1 plus its pods to move,
+ *                       each at the default cost, see {@link BalancedScoring#moveCost})
  */
 public record ConsolidationView(
     List<ExistingNodeView> nodes,
@@ -38,23 +41,33 @@ public record ConsolidationView(
     boolean spotToSpot,
     Map<String, String> promisedElsewhere,
     List<PodSpecView> pendingPods,
-    Map<String, String> homes) {
+    Map<String, String> homes,
+    Map<String, Double> moveCost) {
   /** With spot-to-spot consolidation off, as Karpenter's default, no node's pods promised elsewhere and no pod pending. */
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of(), List.of(), Map.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, false, Map.of(), List.of(), Map.of(), Map.of());
   }
 
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of(), List.of(), Map.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, Map.of(), List.of(), Map.of(), Map.of());
   }
 
   /** With no pod pending. */
   public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
       Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot,
       Map<String, String> promisedElsewhere) {
-    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, promisedElsewhere, List.of(), Map.of());
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, promisedElsewhere, List.of(), Map.of(),
+        Map.of());
+  }
+
+  /** Without the disruption costs for {@code Balanced} scoring read (each pod then counts 1). */
+  public ConsolidationView(List<ExistingNodeView> nodes, Map<String, List<InstanceTypeView>> instanceTypes, List<PodSpecView> daemonSetPods,
+      Map<String, KubeletSettings> kubelets, Map<String, String> pdbBlocked, Map<String, Double> disruptionCost, boolean spotToSpot,
+      Map<String, String> promisedElsewhere, List<PodSpecView> pendingPods, Map<String, String> homes) {
+    this(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot, promisedElsewhere, pendingPods, homes,
+        Map.of());
   }
 
   public ConsolidationView {
@@ -67,5 +80,12 @@ public record ConsolidationView(
     promisedElsewhere = promisedElsewhere == null ? Map.of() : Map.copyOf(promisedElsewhere);
     pendingPods = pendingPods == null ? List.of() : List.copyOf(pendingPods);
     homes = homes == null ? Map.of() : Map.copyOf(homes);
+    moveCost = moveCost == null ? Map.of() : Map.copyOf(moveCost);
+  }
+
+  /** The same view with these disruption costs for {@code Balanced} scoring. */
+  public ConsolidationView withMoveCost(Map<String, Double> cost) {
+    return new ConsolidationView(nodes, instanceTypes, daemonSetPods, kubelets, pdbBlocked, disruptionCost, spotToSpot,
+        promisedElsewhere, pendingPods, homes, cost);
   }
 }

@@ -80,6 +80,15 @@ public final class DisruptionPlanner {
     return decide(snapshot, null, null).plan();
   }
 
+  /** A reconciler round's plan with the consolidation moves it weighed (what Karpenter's consolidation metrics count). */
+  public record Round(DisruptionPlan plan, List<ConsolidationMove> moves) {}
+
+  /** As {@link #plan}, with the consolidation moves weighed. */
+  public Round round(DisruptionSnapshot snapshot) {
+    Decisions decided = decide(snapshot, null, null);
+    return new Round(decided.plan(), decided.moves());
+  }
+
   /**
    * The plan as {@link #plan} makes it, with consolidation of underutilized nodes weighing {@code nodeClaim} alone: how
    * a consolidation planned moments ago is checked again (another candidate that became cheaper to disrupt since must
@@ -146,7 +155,7 @@ public final class DisruptionPlanner {
   }
 
   /** The plan, and (for a rollout) the claims of its scope still to be replaced. */
-  private record Decisions(DisruptionPlan plan, Set<String> remainingClaims) {}
+  private record Decisions(DisruptionPlan plan, Set<String> remainingClaims, List<ConsolidationMove> moves) {}
 
   private Decisions decide(DisruptionSnapshot snapshot, RolloutScope scope, Set<String> focus) {
     Set<String> remaining = new TreeSet<>();
@@ -310,9 +319,8 @@ public final class DisruptionPlanner {
     if (focus != null) {
       underutilized.removeIf(c -> !focus.contains(c.claim().name()));
     }
-    if (!underutilized.isEmpty()) {
-      consolidate(snapshot, underutilized, commands, decisions, nodes, disrupting);
-    }
+    List<ConsolidationMove> moves = underutilized.isEmpty() ? List.of()
+        : consolidate(snapshot, underutilized, commands, decisions, nodes, disrupting);
 
     commands.sort(Decided.ORDER);
     for (Decided c : commands) {
@@ -323,7 +331,7 @@ public final class DisruptionPlanner {
         .sorted(Comparator.comparing(CandidateDecision::nodeClaim))
         .toList();
     return new Decisions(new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered),
-        remaining);
+        remaining, moves);
   }
 
   /**
@@ -332,7 +340,7 @@ public final class DisruptionPlanner {
    * is a candidate ({@link Underutilization}).
    */
   private static String notUnderutilized(NodeClaimView claim, NodePoolView pool, DisruptionSnapshot snapshot) {
-    if (!NodePoolView.WHEN_EMPTY_OR_UNDERUTILIZED.equals(pool.consolidationPolicy()) || claim.pods().reschedulable() == 0) {
+    if (!pool.consolidatesUnderutilized() || claim.pods().reschedulable() == 0) {
       return "";
     }
     ConsolidationTiming timing = ConsolidationTiming.of(claim, pool, snapshot.nowMillis());
@@ -351,8 +359,9 @@ public final class DisruptionPlanner {
   /**
    * Consolidates underutilized candidates after every other voluntary disruption took its budget: each NodePool's room
    * is what its budgets for {@code Underutilized} allow now; the nodes already going away are no home for moved pods.
+   * Returns the moves weighed ({@link BalancedScoring}).
    */
-  private static void consolidate(DisruptionSnapshot snapshot, List<Underutilization.Candidate> candidates, List<Decided> commands,
+  private static List<ConsolidationMove> consolidate(DisruptionSnapshot snapshot, List<Underutilization.Candidate> candidates, List<Decided> commands,
       Map<String, CandidateDecision> decisions, Map<String, Integer> nodes, Map<String, Integer> disrupting) {
     Map<String, Integer> room = new HashMap<>();
     List<Underutilization.Candidate> withRoom = new ArrayList<>();
@@ -376,7 +385,8 @@ public final class DisruptionPlanner {
     snapshot.nodeClaims().stream().filter(c -> c.deleting() || c.disruptedTaint()).map(NodeClaimView::nodeName).forEach(leaving::add);
     commands.forEach(d -> leaving.add(d.claim.nodeName()));
     leaving.remove(null);
-    Underutilization.Outcome outcome = new Underutilization(snapshot.consolidation(), snapshot.nodePools(), leaving)
+    BalancedScoring scoring = new BalancedScoring(snapshot.consolidation(), snapshot.nodeClaims(), snapshot.nodePools());
+    Underutilization.Outcome outcome = new Underutilization(snapshot.consolidation(), snapshot.nodePools(), leaving, scoring)
         .choose(withRoom, room);
     for (Underutilization.Command c : outcome.commands()) {
       commands.add(new Decided(c.claim(), c.pool(), c.method(), REASON_UNDERUTILIZED, c.detail(), c.maxPricePerHour(),
@@ -388,6 +398,7 @@ public final class DisruptionPlanner {
       decisions.put(claim, new CandidateDecision(claim, d.nodeName(), d.nodePool(), false,
           d.reason().replace("underutilized: a candidate for consolidation", "underutilized but " + why)));
     });
+    return outcome.moves();
   }
 
   private static boolean inScope(RolloutScope scope, NodeClaimView claim) {

@@ -4,7 +4,8 @@ package dev.farrier.planner;
  * Empty-node consolidation, as Karpenter v1's emptiness method: a node with no pod that would need a home elsewhere
  * (DaemonSet and mirror pods do not count) is deleted, without a replacement, once its NodePool's
  * {@code consolidateAfter} has passed ({@link ConsolidationTiming}), under the NodePool's budgets for {@code Empty}.
- * Both consolidation policies ({@code WhenEmpty}, {@code WhenEmptyOrUnderutilized}) allow it. A node that holds room for
+ * Every consolidation policy ({@code WhenEmpty}, {@code WhenEmptyOrUnderutilized}, {@code Balanced}) allows it, unscored:
+ * Karpenter deletes empty nodes under every policy. A node that holds room for
  * pods still on their way (it was launched for them, or it replaces a node still being drained) is not empty in any
  * sense that matters and is left alone, as Karpenter leaves a nominated node.
  *
@@ -17,7 +18,7 @@ record Emptiness(boolean candidate, String detail) {
 
   static Emptiness of(NodeClaimView claim, NodePoolView pool, long nowMillis) {
     String policy = pool.consolidationPolicy();
-    if (!NodePoolView.WHEN_EMPTY.equals(policy) && !NodePoolView.WHEN_EMPTY_OR_UNDERUTILIZED.equals(policy)) {
+    if (!NodePoolView.WHEN_EMPTY.equals(policy) && !pool.consolidatesUnderutilized()) {
       return new Emptiness(false, "consolidationPolicy " + policy + " is not one Farrier knows: not consolidated");
     }
     ConsolidationTiming timing = ConsolidationTiming.of(claim, pool, nowMillis);

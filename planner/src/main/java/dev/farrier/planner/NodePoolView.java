@@ -26,8 +26,8 @@ import java.util.Map;
  * @param terminationGracePeriodSeconds {@code spec.template.spec.terminationGracePeriod} in seconds, null when unset
  * @param rollout                       the fleet upgrade that owns the NodePool ({@code farrier.dev/rollout}), null
  *                                      when none: its drifted nodes are then replaced only in that rollout's batches
- * @param consolidationPolicy           {@code spec.disruption.consolidationPolicy}: {@code WhenEmpty} or
- *                                      {@code WhenEmptyOrUnderutilized} (the API's default)
+ * @param consolidationPolicy           {@code spec.disruption.consolidationPolicy}: {@code WhenEmpty},
+ *                                      {@code WhenEmptyOrUnderutilized} (the API's default) or {@code Balanced}
  * @param consolidateAfter              {@code spec.disruption.consolidateAfter}: how long after the last pod event a
  *                                      node may be consolidated, or {@code Never}
  * @param expiry                        how its expired nodes are disrupted ({@code farrier.dev/expiry}); null reads as
@@ -54,6 +54,8 @@ public record NodePoolView(
     ExpiryMode expiry) {
   public static final String WHEN_EMPTY = "WhenEmpty";
   public static final String WHEN_EMPTY_OR_UNDERUTILIZED = "WhenEmptyOrUnderutilized";
+  /** Karpenter v1.14's scored consolidation ({@link BalancedScore}). */
+  public static final String BALANCED = "Balanced";
   /** What the legacy constructors set: no consolidation (planner tests of other rules stay as they were). */
   public static final String NEVER = "Never";
 
@@ -108,6 +110,11 @@ public record NodePoolView(
     return new NodePoolView(name, weight, all, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
         budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
         expiry);
+  }
+
+  /** Its policy consolidates nodes that still have pods ({@code WhenEmptyOrUnderutilized}, {@code Balanced}). */
+  public boolean consolidatesUnderutilized() {
+    return WHEN_EMPTY_OR_UNDERUTILIZED.equals(consolidationPolicy) || BALANCED.equals(consolidationPolicy);
   }
 
   /** The same NodePool with another consolidation policy and {@code consolidateAfter}. */

@@ -21,7 +21,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Consolidation of underutilized nodes ({@code WhenEmptyOrUnderutilized}), as Karpenter v1's multi-node and
+ * Consolidation of underutilized nodes ({@code WhenEmptyOrUnderutilized} and {@code Balanced}), as Karpenter v1's multi-node and
  * single-node methods, decided with the provisioning scheduler itself ({@link ProvisioningPlanner}: one scheduler, not
  * two): the candidates' pods are planned as if pending, on every other node that is not going away, with new claims
  * from the NodePools when they do not fit, after the pods still on the nodes going away (see {@link #simulate}).
@@ -46,6 +46,10 @@ import java.util.stream.Collectors;
  *       when at least {@value CheaperOfferings#SPOT_TO_SPOT_MIN_TYPES} cheaper spot types hold its pods, launched with
  *       the cheapest of them ({@link CheaperOfferings#spotToSpot}).</li>
  * </ol>
+ * In a NodePool of policy {@code Balanced} each of these moves goes ahead only when its score passes
+ * ({@link BalancedScoring}: a multi-node search takes the largest group that both fits and scores enough, and a candidate
+ * that would not score enough even deleted outright is not simulated at all, as upstream); the moves weighed are counted
+ * for the metrics. The rest of a multi-node replacement is not scored again: its group was, as a whole.
  * One round issues the commands of one method, as upstream; every candidate not chosen gets why. No round consolidates
  * while pending pods need new nodes ({@link ConsolidationView#pendingPods}): upstream simulates the pending pods with the
  * candidates' and deletes nothing while a new node is needed.
@@ -75,8 +79,11 @@ final class Underutilization {
     }
   }
 
-  /** The commands, and for every candidate not commanded, why not. */
-  record Outcome(List<Command> commands, Map<String, String> whyNot) {}
+  /** The commands, for every candidate not commanded why not, and the moves weighed ({@link BalancedScoring}). */
+  record Outcome(List<Command> commands, Map<String, String> whyNot, List<ConsolidationMove> moves) {}
+
+  /** A move found, with its scores. */
+  private record Move<T>(T found, BalancedScoring.Verdict verdict) {}
 
   private final ConsolidationView view;
   private final List<NodePoolView> pools;
@@ -86,15 +93,19 @@ final class Underutilization {
   private final Set<PodRef> displacedPods = new HashSet<>();
   /** The instance types' facts and compatibility, derived once for the round's simulated plans. */
   private final TypeMemo memo = new TypeMemo();
+  private final BalancedScoring scoring;
+  /** The last multi-node move of this round the score turned down, counted when no multi-node move goes ahead. */
+  private BalancedScoring.Verdict rejected;
 
   /**
    * @param leaving nodes already going away (being disrupted, or commanded this round): never a home for moved pods,
    *                and their pods still on them are placed with every candidate's
    */
-  Underutilization(ConsolidationView view, List<NodePoolView> pools, Set<String> leaving) {
+  Underutilization(ConsolidationView view, List<NodePoolView> pools, Set<String> leaving, BalancedScoring scoring) {
     this.view = view;
     this.pools = pools;
     this.leaving = leaving;
+    this.scoring = scoring;
     for (ExistingNodeView n : view.nodes()) {
       if (leaving.contains(n.name())) {
         List<PodSpecView> pods = n.pods().stream().filter(PodSpecView::reschedulable).toList();
@@ -114,7 +125,7 @@ final class Underutilization {
     String waiting = candidates.isEmpty() ? null : waitingForPending();
     if (waiting != null) {
       candidates.forEach(c -> whyNot.put(c.claim().name(), waiting));
-      return new Outcome(List.of(), whyNot);
+      return new Outcome(List.of(), whyNot, scoring.moves());
     }
     Map<String, ExistingNodeView> nodes = view.nodes().stream()
         .collect(Collectors.toMap(ExistingNodeView::name, n -> n, (a, b) -> a));
@@ -144,22 +155,29 @@ final class Underutilization {
     if (rest != null) {
       eligible.stream().filter(c -> !c.claim().name().equals(rest.claim().name()))
           .forEach(c -> whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (" + rest.claim().name() + ")"));
-      return new Outcome(List.of(rest), whyNot);
+      return new Outcome(List.of(rest), whyNot, scoring.moves());
     }
-    int fits = largestDeletablePrefix(withinBudget, nodes);
-    if (fits >= 2) {
+    Move<Integer> deletable = largestDeletablePrefix(withinBudget, nodes);
+    if (deletable != null) {
+      int fits = deletable.found();
+      scoring.count(deletable.verdict());
       List<Command> commands = new ArrayList<>();
       List<Candidate> chosen = withinBudget.subList(0, fits);
       for (Candidate c : chosen) {
         commands.add(new Command(c.claim(), c.pool(), DisruptionMethod.DELETE, "multi-node: the pods of " + fits + " nodes ("
-            + names(chosen) + ") fit on the other nodes", null));
+            + names(chosen) + ") fit on the other nodes" + deletable.verdict().why(), null));
       }
       eligible.stream().filter(c -> !chosen.contains(c))
           .forEach(c -> whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (multi-node of " + fits + ")"));
-      return new Outcome(commands, whyNot);
+      return new Outcome(commands, whyNot, scoring.moves());
     }
-    Command together = multiNodeReplacement(withinBudget, nodes);
-    if (together != null) {
+    Move<Command> replaced = multiNodeReplacement(withinBudget, nodes);
+    if (replaced == null && rejected != null) {
+      scoring.count(rejected);
+    }
+    if (replaced != null) {
+      scoring.count(replaced.verdict());
+      Command together = replaced.found();
       Set<String> group = new HashSet<>(together.group().stream().map(NodeClaimView::name).toList());
       for (Candidate c : eligible) {
         if (group.contains(c.claim().name())) {
@@ -169,7 +187,7 @@ final class Underutilization {
           whyNot.putIfAbsent(c.claim().name(), "another consolidation was chosen this round (multi-node of " + (group.size() + 1) + ")");
         }
       }
-      return new Outcome(List.of(together), whyNot);
+      return new Outcome(List.of(together), whyNot, scoring.moves());
     }
 
     Command chosen = null;
@@ -187,7 +205,7 @@ final class Underutilization {
         }
       }
     }
-    return new Outcome(chosen == null ? List.of() : List.of(chosen), whyNot);
+    return new Outcome(chosen == null ? List.of() : List.of(chosen), whyNot, scoring.moves());
   }
 
   /**
@@ -219,6 +237,12 @@ final class Underutilization {
   }
 
   private Verdict single(Candidate c, Map<String, ExistingNodeView> nodes) {
+    double current = price(c.claim(), c.pool());
+    BalancedScore best = scoring.bestCase(c, current);
+    if (best != null && !best.approved()) {
+      // Deleting it outright is the most any move of it can save: no need to simulate it.
+      return Verdict.no(best.explain() + ", even deleted outright");
+    }
     ProvisioningPlan plan = simulate(List.of(c), nodes);
     int pods = moved(c, nodes);
     String displacedNeed = displacedWithoutHome(plan);
@@ -230,8 +254,8 @@ final class Underutilization {
       return Verdict.no("its pods would not fit elsewhere: " + first.pod().key() + ": " + first.reason());
     }
     if (plan.claims().isEmpty()) {
-      return new Verdict(new Command(c.claim(), c.pool(), DisruptionMethod.DELETE,
-          "its " + pods + (pods == 1 ? " pod fits" : " pods fit") + " on the other nodes", null), null);
+      return scored(c, current, current, new Command(c.claim(), c.pool(), DisruptionMethod.DELETE,
+          "its " + pods + (pods == 1 ? " pod fits" : " pods fit") + " on the other nodes", null));
     }
     // They need a new node: whether one cheaper node holds them all is the replacement's own planning below (the
     // simulation above sizes its claims by price, and may split pods that one node would hold).
@@ -240,7 +264,6 @@ final class Underutilization {
       return Verdict.no("a spot node is consolidated only by deletion (spot-to-spot consolidation is off, as Karpenter's default:"
           + " farrier.feature-gates.spot-to-spot-consolidation), and its pods need a new node");
     }
-    double current = price(c.claim(), c.pool());
     if (Double.isNaN(current)) {
       return Verdict.no("its price is unknown (" + c.claim().instanceType() + " " + c.claim().capacityType() + " in "
           + c.claim().zone() + " is not in the catalogue): replacing it could cost more");
@@ -264,10 +287,21 @@ final class Underutilization {
     }
     NodeClaimRequest claim = replacement.replacement();
     double cheapest = ClaimPrice.perHour(claim, cheaper);
-    return new Verdict(new Command(c.claim(), c.pool(), DisruptionMethod.REPLACE, "replace with a cheaper node: "
+    return scored(c, current, current - cheapest, new Command(c.claim(), c.pool(), DisruptionMethod.REPLACE, "replace with a cheaper node: "
         + money(current) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
         + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "")
-        + ") for its " + pods + (pods == 1 ? " pod" : " pods"), current), null);
+        + ") for its " + pods + (pods == 1 ? " pod" : " pods"), current));
+  }
+
+  /** A single-node move, counted, going ahead only when its score passes (always outside {@code Balanced}). */
+  private Verdict scored(Candidate c, double price, double savings, Command command) {
+    BalancedScoring.Verdict verdict = scoring.score(List.of(c), List.of(price), Double.isNaN(savings) ? 0 : savings);
+    scoring.count(verdict);
+    if (!verdict.approved()) {
+      return Verdict.no(verdict.whyNot());
+    }
+    return new Verdict(new Command(command.claim(), command.pool(), command.method(), command.detail() + verdict.why(),
+        command.maxPricePerHour(), command.group()), null);
   }
 
   /**
@@ -281,16 +315,16 @@ final class Underutilization {
    * node of that type: otherwise the later rounds would find the new node and that one as the same pair again, and
    * replace it again, for ever.
    */
-  private Command multiNodeReplacement(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
+  private Move<Command> multiNodeReplacement(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
     List<Candidate> onDemand = candidates.stream().filter(c -> !WellKnown.CAPACITY_SPOT.equals(c.claim().capacityType())).toList();
     if (onDemand.size() < 2) {
       return null;
     }
     NodePoolView pool = onDemand.getFirst().pool();
     List<Candidate> samePool = onDemand.stream().filter(c -> c.pool().name().equals(pool.name())).toList();
-    Command found = largestPrefix(samePool, group -> replaceTogether(group, nodes));
-    if (samePool.size() > 2 && (found == null || found.group().size() + 1 < samePool.size())) {
-      Command all = replaceTogether(samePool, nodes);
+    Move<Command> found = largestPrefix(samePool, group -> replaceTogether(group, nodes));
+    if (samePool.size() > 2 && (found == null || found.found().group().size() + 1 < samePool.size())) {
+      Move<Command> all = replaceTogether(samePool, nodes);
       if (all != null) {
         return all;
       }
@@ -298,8 +332,8 @@ final class Underutilization {
     return found;
   }
 
-  /** One cheaper node for all of the group's pods, or null. */
-  private Command replaceTogether(List<Candidate> group, Map<String, ExistingNodeView> nodes) {
+  /** One cheaper node for all of the group's pods, its score passing, or null. */
+  private Move<Command> replaceTogether(List<Candidate> group, Map<String, ExistingNodeView> nodes) {
     double total = 0;
     for (Candidate c : group) {
       total += price(c.claim(), c.pool());
@@ -339,11 +373,17 @@ final class Underutilization {
     }
     NodeClaimRequest claim = replacement.replacement();
     double cheapest = ClaimPrice.perHour(claim, cheaperThan(lead, ceiling));
+    BalancedScoring.Verdict verdict = scoring.score(group, prices(group), total - cheapest);
+    if (!verdict.approved()) {
+      rejected = verdict;
+      return null;
+    }
     int moved = replacement.reschedulablePods();
-    return new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
+    return new Move<>(new Command(lead.claim(), lead.pool(), DisruptionMethod.REPLACE, "multi-node: replace " + group.size() + " nodes ("
         + names(group) + ") with one cheaper node: " + money(total) + "/h to " + money(cheapest) + "/h (" + claim.instanceTypes().getFirst()
         + (claim.instanceTypes().size() > 1 ? " and " + (claim.instanceTypes().size() - 1) + " other types" : "") + ") for their "
-        + moved + (moved == 1 ? " pod" : " pods"), ceiling, group.subList(1, group.size()).stream().map(Candidate::claim).toList());
+        + moved + (moved == 1 ? " pod" : " pods") + verdict.why(), ceiling,
+        group.subList(1, group.size()).stream().map(Candidate::claim).toList()), verdict);
   }
 
   /** One node under {@code ceiling} for all of {@code pods}, planned as the replacement will plan it; null when none holds them. */
@@ -380,13 +420,28 @@ final class Underutilization {
     return ceiling;
   }
 
-  /** The largest k (2 or more) such that the first k candidates' pods all fit on the remaining nodes; 0 when none. */
-  private int largestDeletablePrefix(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
-    Integer fits = largestPrefix(candidates, set -> {
+  /**
+   * The largest k (2 or more) such that the first k candidates' pods all fit on the remaining nodes and deleting them
+   * scores enough; null when none.
+   */
+  private Move<Integer> largestDeletablePrefix(List<Candidate> candidates, Map<String, ExistingNodeView> nodes) {
+    return largestPrefix(candidates, set -> {
       ProvisioningPlan plan = simulate(set, nodes);
-      return plan.claims().isEmpty() && plan.unschedulable().isEmpty() ? set.size() : null;
+      if (!plan.claims().isEmpty() || !plan.unschedulable().isEmpty()) {
+        return null;
+      }
+      List<Double> prices = prices(set);
+      BalancedScoring.Verdict verdict = scoring.score(set, prices, prices.stream().mapToDouble(p -> Double.isNaN(p) ? 0 : p).sum());
+      if (!verdict.approved()) {
+        rejected = verdict;
+        return null;
+      }
+      return new Move<>(set.size(), verdict);
     });
-    return fits == null ? 0 : fits;
+  }
+
+  private List<Double> prices(List<Candidate> set) {
+    return set.stream().map(c -> price(c.claim(), c.pool())).toList();
   }
 
   /**
@@ -500,16 +555,7 @@ final class Underutilization {
 
   /** The candidate's own price: its instance type's offering in its zone and capacity type; NaN when unknown. */
   private double price(NodeClaimView claim, NodePoolView pool) {
-    for (InstanceTypeView t : view.instanceTypes().getOrDefault(pool.name(), List.of())) {
-      if (t.name().equals(claim.instanceType())) {
-        for (OfferingView o : t.offerings()) {
-          if (o.zone().equals(claim.zone()) && o.capacityType().equals(claim.capacityType())) {
-            return o.pricePerHour();
-          }
-        }
-      }
-    }
-    return Double.NaN;
+    return ClaimPrice.running(claim, view.instanceTypes().getOrDefault(pool.name(), List.of()));
   }
 
   private static String names(List<Candidate> candidates) {

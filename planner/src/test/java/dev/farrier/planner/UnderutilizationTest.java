@@ -30,20 +30,20 @@ import org.junit.jupiter.api.Test;
  * ceiling, and every candidate not consolidated says why (would not fit, not cheaper, spot, PDB, budget).
  */
 class UnderutilizationTest {
-  private static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
-  private static final List<InstanceTypeView> TYPES = List.of(
+  static final List<ResolvedImages> IMAGES = List.of(new ResolvedImages("default", "amd64", List.of("ami-new")));
+  static final List<InstanceTypeView> TYPES = List.of(
       type("m5.large", "amd64", 2, 8, 29, 0.096),
       type("m5.xlarge", "amd64", 4, 16, 58, 0.192),
       type("m5.2xlarge", "amd64", 8, 32, 58, 0.384));
 
   /** A node of {@code type} with pods of {@code milliCpu} each, and its claim. */
-  private record Node(NodeClaimView claim, ExistingNodeView view) {}
+  record Node(NodeClaimView claim, ExistingNodeView view) {}
 
-  private static Node node(String name, String type, String capacityType, long... podMilliCpu) {
+  static Node node(String name, String type, String capacityType, long... podMilliCpu) {
     return node(name, TYPES.stream().filter(x -> x.name().equals(type)).findFirst().orElseThrow(), capacityType, podMilliCpu);
   }
 
-  private static Node node(String name, InstanceTypeView t, String capacityType, long... podMilliCpu) {
+  static Node node(String name, InstanceTypeView t, String capacityType, long... podMilliCpu) {
     List<PodSpecView> pods = new ArrayList<>();
     for (int i = 0; i < podMilliCpu.length; i++) {
       pods.add(pod(name + "-p" + i, podMilliCpu[i], 256));
@@ -52,15 +52,15 @@ class UnderutilizationTest {
   }
 
   /** A node of {@code t} with these pods, summarised for its claim as the planning activity does. */
-  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods) {
+  static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods) {
     return node(name, t, capacityType, pods, "us-east-1a");
   }
 
-  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone) {
+  static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone) {
     return node(name, t, capacityType, pods, zone, false);
   }
 
-  private static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone,
+  static Node node(String name, InstanceTypeView t, String capacityType, List<PodSpecView> pods, String zone,
       boolean tainted) {
     String type = t.name();
     Map<String, String> labels = new TreeMap<>(t.labels());
@@ -76,7 +76,7 @@ class UnderutilizationTest {
     return new Node(claim, view);
   }
 
-  private static Node node(String name, String type, long... podMilliCpu) {
+  static Node node(String name, String type, long... podMilliCpu) {
     return node(name, type, WellKnown.CAPACITY_ON_DEMAND, podMilliCpu);
   }
 
@@ -84,11 +84,11 @@ class UnderutilizationTest {
     return Fixtures.pool("default").withConsolidation("WhenEmptyOrUnderutilized", "0s");
   }
 
-  private static DisruptionSnapshot snapshot(NodePoolView pool, Map<String, Double> cost, Map<String, String> pdb, Node... nodes) {
+  static DisruptionSnapshot snapshot(NodePoolView pool, Map<String, Double> cost, Map<String, String> pdb, Node... nodes) {
     return snapshot(pool, TYPES, cost, pdb, nodes);
   }
 
-  private static DisruptionSnapshot snapshot(NodePoolView pool, List<InstanceTypeView> types, Map<String, Double> cost,
+  static DisruptionSnapshot snapshot(NodePoolView pool, List<InstanceTypeView> types, Map<String, Double> cost,
       Map<String, String> pdb, Node... nodes) {
     var view = new ConsolidationView(List.of(nodes).stream().map(Node::view).toList(), Map.of("default", types), List.of(), Map.of(),
         pdb, cost);
@@ -99,7 +99,7 @@ class UnderutilizationTest {
     return new DisruptionPlanner().plan(snapshot(pool(), Map.of(), Map.of(), nodes));
   }
 
-  private static String decision(DisruptionPlan plan, String claim) {
+  static String decision(DisruptionPlan plan, String claim) {
     return plan.decisions().stream().filter(d -> d.nodeClaim().equals(claim)).map(CandidateDecision::reason).findFirst().orElseThrow();
   }
 

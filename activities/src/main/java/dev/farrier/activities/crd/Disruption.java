@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * {@code spec.disruption} of a NodePool.
  *
- * @param consolidationPolicy {@code WhenEmpty} or {@code WhenEmptyOrUnderutilized} (the default)
+ * @param consolidationPolicy {@code WhenEmpty}, {@code WhenEmptyOrUnderutilized} (the default) or {@code Balanced}
  * @param consolidateAfter    a duration or {@code Never}
  * @param budgets             null means the default {@code [{nodes: 10%}]}; an empty list means no budget
  */
@@ -16,6 +16,7 @@ import java.util.List;
 public record Disruption(String consolidationPolicy, String consolidateAfter, List<Budget> budgets) {
   public static final String WHEN_EMPTY = "WhenEmpty";
   public static final String WHEN_EMPTY_OR_UNDERUTILIZED = "WhenEmptyOrUnderutilized";
+  public static final String BALANCED = "Balanced";
 
   public String consolidationPolicyOrDefault() {
     return consolidationPolicy == null ? WHEN_EMPTY_OR_UNDERUTILIZED : consolidationPolicy;

@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * Reads what consolidation of underutilized nodes needs beyond the disruption snapshot ({@link ConsolidationView}): the
- * PodDisruptionBudgets that allow no eviction now, and each node's disruption cost as Karpenter computes it.
+ * PodDisruptionBudgets that allow no eviction now, and each node's disruption costs as Karpenter computes them: the one
+ * that orders the candidates, and the one {@code Balanced} scores moves with.
  */
 final class ConsolidationViews {
   /** The pod annotation the ReplicaSet controller reads to choose which pod to delete first. */
@@ -33,6 +34,7 @@ final class ConsolidationViews {
       List<PodSpecView> pendingPods) {
     Map<String, String> blocked = new HashMap<>();
     Map<String, Double> cost = new HashMap<>();
+    Map<String, Double> moveCost = new HashMap<>();
     podsByNode.forEach((node, all) -> {
       // The pods that would move (read once: both the PDB check and the cost are about them only).
       List<Pod> pods = all.stream().filter(p -> !PodViews.terminal(p) && PodViews.of(p).reschedulable()).toList();
@@ -41,9 +43,10 @@ final class ConsolidationViews {
         blocked.put(node, pdb);
       }
       cost.put(node, disruptionCost(pods, claimsByNode.get(node), now));
+      moveCost.put(node, moveCost(pods));
     });
     return new ConsolidationView(nodes, types, daemonSets, kubelets, blocked, cost, spotToSpot, promises.held(), pendingPods,
-        promises.homes());
+        promises.homes(), moveCost);
   }
 
   /**
@@ -76,21 +79,39 @@ final class ConsolidationViews {
   static double disruptionCost(List<Pod> pods, NodeClaim claim, Instant now) {
     double sum = 0;
     for (Pod pod : pods) {
-      double c = 1.0;
-      String deletion = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(DELETION_COST_ANNOTATION);
-      if (deletion != null) {
-        try {
-          c += Integer.parseInt(deletion.trim()) / Math.pow(2, 27);
-        } catch (NumberFormatException e) {
-          // The ReplicaSet controller ignores a cost it cannot read; so does this.
-        }
-      }
-      if (pod.getSpec().getPriority() != null) {
-        c += pod.getSpec().getPriority() / Math.pow(2, 25);
-      }
-      sum += Math.max(-10, Math.min(10, c));
+      sum += evictionCost(pod);
     }
     return sum * lifetimeRemaining(claim, now);
+  }
+
+  /**
+   * Karpenter v1.14's disruption cost of a node for {@code Balanced} scoring, from the pods a consolidation moves: 1 for
+   * the node itself, plus each pod's eviction cost where positive (a pod that declares itself free to disrupt adds
+   * nothing, never less). Not scaled by the lifetime left.
+   */
+  static double moveCost(List<Pod> pods) {
+    double sum = 1.0;
+    for (Pod pod : pods) {
+      sum += Math.max(0, evictionCost(pod));
+    }
+    return sum;
+  }
+
+  /** One pod's eviction cost: 1, plus its deletion cost over 2^27 and its priority over 2^25, clamped to [-10, 10]. */
+  private static double evictionCost(Pod pod) {
+    double c = 1.0;
+    String deletion = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(DELETION_COST_ANNOTATION);
+    if (deletion != null) {
+      try {
+        c += Integer.parseInt(deletion.trim()) / Math.pow(2, 27);
+      } catch (NumberFormatException e) {
+        // The ReplicaSet controller ignores a cost it cannot read; so does this.
+      }
+    }
+    if (pod.getSpec().getPriority() != null) {
+      c += pod.getSpec().getPriority() / Math.pow(2, 25);
+    }
+    return Math.max(-10, Math.min(10, c));
   }
 
   private static double lifetimeRemaining(NodeClaim claim, Instant now) {

@@ -55,10 +55,11 @@ public final class DisruptionPlanning {
     var all = claims.listNodeClaims();
     var claims = all.stream().filter(Ownership::launchedByFarrier).toList();
     var snapshot = snapshots.of(all, claims, request.frozen(), request.nodeRepair());
-    var plan = disruption.plan(snapshot.snapshot());
+    var round = disruption.round(snapshot.snapshot());
+    var plan = round.plan();
     boolean preview = request.purpose() == PlanDisruptionRequest.Purpose.PREVIEW;
     if (!preview) {
-      effects.apply(claims, snapshot.snapshot(), plan);
+      effects.apply(claims, snapshot.snapshot(), plan, round.moves());
     }
     // The planner knows no NodePool it was not given: say why its claims are left alone.
     List<CandidateDecision> decisions = new ArrayList<>(plan.decisions().stream()

@@ -3,11 +3,13 @@ package dev.farrier.activities.disruption;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.NodeClaimStore;
+import dev.farrier.activities.metrics.ConsolidationMetrics;
 import dev.farrier.activities.metrics.DisruptionMetrics;
 import dev.farrier.model.DisruptionCommand;
 import dev.farrier.model.DisruptionPlan;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.ClaimConditions;
+import dev.farrier.planner.ConsolidationMove;
 import dev.farrier.planner.DisruptionConditions;
 import dev.farrier.planner.DisruptionSnapshot;
 import dev.farrier.planner.Repair;
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * What a disruption round does once its plan is made, apart from deciding: marks the groups of multi-node
  * consolidations, hands the Drifted, Expired and Consolidatable conditions to the {@link DisruptionConditionWriter},
  * records the RepairBlocked and DisruptionBlocked Events, and counts the decisions and eligible nodes
- * ({@link DisruptionMetrics}). Each is written toward a target or deduplicated, and a failed write is logged, never fails
+ * ({@link DisruptionMetrics}) and the consolidation moves weighed ({@link ConsolidationMetrics}). Each is written toward a target or deduplicated, and a failed write is logged, never fails
  * the plan: a retried round is safe.
  */
 public final class DisruptionRoundEffects {
@@ -34,6 +36,7 @@ public final class DisruptionRoundEffects {
   private final RepairBlockedEvents repairBlocked;
   private final DisruptionBlockedEvents disruptionBlocked;
   private final DisruptionMetrics metrics;
+  private final ConsolidationMetrics consolidation;
 
   public DisruptionRoundEffects(NodeClaimStore claims, EventSink events, MeterRegistry meters, Clock clock) {
     this.claims = claims;
@@ -41,10 +44,14 @@ public final class DisruptionRoundEffects {
     this.repairBlocked = new RepairBlockedEvents(events, clock);
     this.disruptionBlocked = new DisruptionBlockedEvents(events, clock);
     this.metrics = new DisruptionMetrics(meters);
+    this.consolidation = new ConsolidationMetrics(meters);
   }
 
-  /** The effects of a round that planned {@code plan} from {@code snapshot} of Farrier's {@code claims}. */
-  void apply(List<NodeClaim> claims, DisruptionSnapshot snapshot, DisruptionPlan plan) {
+  /**
+   * The effects of a round that planned {@code plan} from {@code snapshot} of Farrier's {@code claims}, weighing the
+   * consolidation {@code moves}.
+   */
+  void apply(List<NodeClaim> claims, DisruptionSnapshot snapshot, DisruptionPlan plan, List<ConsolidationMove> moves) {
     markGroups(plan.commands());
     var targets = DisruptionConditions.of(snapshot);
     conditions.submit(claims, targets);
@@ -52,6 +59,7 @@ public final class DisruptionRoundEffects {
     disruptionBlocked.record(plan.decisions());
     metrics.decided(plan.commands());
     metrics.eligible(eligible(snapshot, targets));
+    consolidation.weighed(moves);
   }
 
   /** Counts the commands of a rollout's batch as decisions. */

@@ -140,7 +140,7 @@ public final class DisruptionSnapshots {
   }
 
   private static boolean consolidatesUnderutilized(NodePoolView pool) {
-    return NodePoolView.WHEN_EMPTY_OR_UNDERUTILIZED.equals(pool.consolidationPolicy()) && GoDurations.toMillis(pool.consolidateAfter()) != null;
+    return pool.consolidatesUnderutilized() && GoDurations.toMillis(pool.consolidateAfter()) != null;
   }
 
   /**

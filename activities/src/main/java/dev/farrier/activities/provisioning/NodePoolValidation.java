@@ -150,10 +150,10 @@ public final class NodePoolValidation {
     if (disruption == null) {
       return;
     }
-    if (disruption.consolidationPolicy() != null && !Set.of(Disruption.WHEN_EMPTY, Disruption.WHEN_EMPTY_OR_UNDERUTILIZED)
-        .contains(disruption.consolidationPolicy())) {
-      problems.add("spec.disruption.consolidationPolicy: '" + disruption.consolidationPolicy() + "' is not WhenEmpty or"
-          + " WhenEmptyOrUnderutilized");
+    if (disruption.consolidationPolicy() != null && !Set.of(Disruption.WHEN_EMPTY, Disruption.WHEN_EMPTY_OR_UNDERUTILIZED,
+        Disruption.BALANCED).contains(disruption.consolidationPolicy())) {
+      problems.add("spec.disruption.consolidationPolicy: '" + disruption.consolidationPolicy() + "' is not WhenEmpty,"
+          + " WhenEmptyOrUnderutilized or Balanced");
     }
     duration(problems, "spec.disruption.consolidateAfter", disruption.consolidateAfter(), true);
     List<Budget> budgets = disruption.budgets() == null ? List.of() : disruption.budgets();

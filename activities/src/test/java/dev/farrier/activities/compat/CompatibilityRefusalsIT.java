@@ -30,8 +30,9 @@ class CompatibilityRefusalsIT extends ClusterIT {
       "NodeClaim", Manifests.TEST_MANIFESTS.resolve("nodeclaim.yaml"));
 
   @Test
-  void everyRefusedFieldAndValueIsRejectedWithItsMessageAndTheObjectWithoutItIsAccepted() {
-    var rows = CompatibilityRows.read(CompatibilityTest.ROOT.resolve("docs").resolve("compatibility.yaml"));
+  void everyRefusedFieldAndValueIsRejectedWithItsMessageAndTheObjectWithoutItIsAccepted() throws java.io.IOException {
+    Path yaml = CompatibilityTest.ROOT.resolve("docs").resolve("compatibility.yaml");
+    var rows = CompatibilityRows.read(yaml);
     List<String> problems = new ArrayList<>();
     int sent = 0;
     for (String kind : CompatibilityTest.FILES.keySet()) {
@@ -56,7 +57,10 @@ class CompatibilityRefusalsIT extends ClusterIT {
       }
     }
     assertEquals(List.of(), problems);
-    assertTrue(sent >= 10, "the refusals were sent: " + sent);
+    // Counted from the file's text, not through the parser under test: a refusal the rows lose is a failure, and the
+    // count follows the table as refusals turn into features.
+    long refusedRows = java.nio.file.Files.readAllLines(yaml).stream().filter(l -> l.strip().startsWith("refused:")).count();
+    assertTrue(sent > 0 && sent == refusedRows, "every refusal of compatibility.yaml was sent: " + sent + " of " + refusedRows);
   }
 
   private ObjectNode object(String kind) {

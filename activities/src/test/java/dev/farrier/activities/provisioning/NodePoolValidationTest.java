@@ -83,7 +83,7 @@ class NodePoolValidationTest {
     assertEquals(List.of(
         "spec.template.spec.nodeClassRef: must be karpenter.k8s.aws/EC2NodeClass, not x/Other",
         "spec.template.spec.expireAfter: 'abc' is not a duration (e.g. 30s, 15m, 720h, or Never)",
-        "spec.disruption.consolidationPolicy: 'Sometimes' is not WhenEmpty or WhenEmptyOrUnderutilized",
+        "spec.disruption.consolidationPolicy: 'Sometimes' is not WhenEmpty, WhenEmptyOrUnderutilized or Balanced",
         "spec.disruption.consolidateAfter: 'soon' is not a duration (e.g. 30s, 15m, 720h, or Never)",
         "spec.disruption.budgets[0].nodes: '150%' is not a count or a percentage up to 100%",
         "spec.disruption.budgets[1]: schedule and duration go together",
