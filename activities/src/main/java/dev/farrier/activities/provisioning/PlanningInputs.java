@@ -16,8 +16,10 @@ import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
 import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.views.InstanceTypeViews;
+import dev.farrier.activities.views.NodeOverlayViews;
 import dev.farrier.activities.views.PodViews;
 import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.NodeOverlays;
 import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;
@@ -97,6 +99,14 @@ public final class PlanningInputs {
   /** The cloud's instance type catalogue, as every round plans with it. */
   public List<InstanceType> catalog() {
     return cloud.instanceTypes();
+  }
+
+  /**
+   * The cluster's NodeOverlays that stand ({@link NodeOverlayViews#resolve}); a round applies them to each NodePool's
+   * instance types, so provisioning, replacement and consolidation weigh the same prices and capacity.
+   */
+  public NodeOverlays overlays(List<InstanceType> catalog) {
+    return NodeOverlayViews.resolve(reader.listNodeOverlays(), reader.listNodePools(), catalog);
   }
 
   /**

@@ -135,6 +135,17 @@ public final class KubeTestSupport {
         """.formatted(name, name, nodeClass);
   }
 
+  /** A NodeOverlay named {@code name} whose spec is {@code spec} (YAML lines, not indented). */
+  public static String nodeOverlayYaml(String name, String spec) {
+    return """
+        apiVersion: karpenter.sh/v1alpha1
+        kind: NodeOverlay
+        metadata:
+          name: %s
+        spec:
+        %s""".formatted(name, spec.indent(2));
+  }
+
   public static String unique(String prefix) {
     return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
