@@ -53,17 +53,7 @@ class NodeOverlayActivitiesIT extends ClusterIT {
   /** An overlay of this test's NodePool on {@code type}, setting {@code field} ({@code price: "0.001"}). */
   private String overlay(String prefix, int weight, String type, String field) {
     String name = KubeTestSupport.unique(prefix);
-    KubeTestSupport.apply(client, KubeTestSupport.nodeOverlayYaml(name, """
-        weight: %d
-        requirements:
-          - key: karpenter.sh/nodepool
-            operator: In
-            values: ["%s"]
-          - key: node.kubernetes.io/instance-type
-            operator: In
-            values: ["%s"]
-        %s
-        """.formatted(weight, activities.nodePool, type, field)));
+    KubeTestSupport.apply(client, KubeTestSupport.nodeOverlayYaml(name, weight, activities.nodePool, type, field));
     overlays.add(name);
     return name;
   }
