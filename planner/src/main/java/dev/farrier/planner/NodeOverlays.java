@@ -89,16 +89,19 @@ public final class NodeOverlays {
             typeMatches = true;
             if (overlay.setsPrice()) {
               String key = pool.name() + "/" + type.name() + "/" + offeringKey(offering);
-              conflict = conflict != null ? conflict : sameWeight(prices.get(key), overlay,
-                  "the price of " + type.name() + " " + offering.capacityType() + " in " + offering.zone() + " of NodePool " + pool.name());
+              if (conflict == null && sameWeight(prices.get(key), overlay)) {
+                conflict = conflictWith(prices.get(key), overlay,
+                    "the price of " + type.name() + " " + offering.capacityType() + " in " + offering.zone() + " of NodePool " + pool.name());
+              }
               pricesSet.put(key, new Setter(overlay.name(), overlay.weight()));
             }
           }
           if (typeMatches) {
             for (String resource : overlay.capacity().keySet()) {
               String key = pool.name() + "/" + type.name() + "/" + resource;
-              conflict = conflict != null ? conflict : sameWeight(resources.get(key), overlay,
-                  "capacity " + resource + " of " + type.name() + " in NodePool " + pool.name());
+              if (conflict == null && sameWeight(resources.get(key), overlay)) {
+                conflict = conflictWith(resources.get(key), overlay, "capacity " + resource + " of " + type.name() + " in NodePool " + pool.name());
+              }
               resourcesSet.put(key, new Setter(overlay.name(), overlay.weight()));
             }
           }
@@ -115,11 +118,12 @@ public final class NodeOverlays {
     return new NodeOverlays(applied, conflicts);
   }
 
-  /** A conflict message when {@code earlier} set the same thing with the same weight as {@code overlay}; else null. */
-  private static String sameWeight(Setter earlier, NodeOverlayView overlay, String what) {
-    if (earlier == null || earlier.weight() != overlay.weight()) {
-      return null;
-    }
+  /** Whether {@code earlier} (null: nobody) set the same thing with the same weight as {@code overlay}: a conflict. */
+  private static boolean sameWeight(Setter earlier, NodeOverlayView overlay) {
+    return earlier != null && earlier.weight() == overlay.weight();
+  }
+
+  private static String conflictWith(Setter earlier, NodeOverlayView overlay, String what) {
     return "conflicts with NodeOverlay " + earlier.name() + " of the same weight (" + overlay.weight() + ") on " + what
         + "; give one of them a higher weight";
   }

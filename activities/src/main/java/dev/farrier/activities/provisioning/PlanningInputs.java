@@ -22,7 +22,9 @@ import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.NodeOverlays;
 import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +108,13 @@ public final class PlanningInputs {
    * instance types, so provisioning, replacement and consolidation weigh the same prices and capacity.
    */
   public NodeOverlays overlays(List<InstanceType> catalog) {
-    return NodeOverlayViews.resolve(reader.listNodeOverlays(), reader.listNodePools(), catalog);
+    var overlays = reader.listNodeOverlays();
+    if (overlays.isEmpty()) {
+      return NodeOverlays.NONE;
+    }
+    Map<String, EC2NodeClass> classes = new HashMap<>();
+    reader.listNodeClasses().forEach(c -> classes.put(c.getMetadata().getName(), c));
+    return NodeOverlayViews.resolve(overlays, reader.listNodePools(), classes, catalog);
   }
 
   /**

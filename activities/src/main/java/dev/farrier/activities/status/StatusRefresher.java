@@ -101,7 +101,7 @@ public final class StatusRefresher {
         log.warn("nodepool status not refreshed nodepool={}: {}", pool.getMetadata().getName(), e.toString());
       }
     }
-    refreshOverlays(pools);
+    refreshOverlays(pools, classes);
   }
 
   /**
@@ -110,12 +110,12 @@ public final class StatusRefresher {
    * Event when one turns False. The planning rounds leave a conflicting overlay out by the same rule, and it stops no
    * other overlay nor any NodePool.
    */
-  private void refreshOverlays(List<NodePool> pools) {
+  private void refreshOverlays(List<NodePool> pools, Map<String, EC2NodeClass> classes) {
     var overlays = reader.listNodeOverlays();
     if (overlays.isEmpty()) {
       return;
     }
-    var resolved = NodeOverlayViews.resolve(overlays, pools, cloud.instanceTypes());
+    var resolved = NodeOverlayViews.resolve(overlays, pools, classes, cloud.instanceTypes());
     var now = clock.instant();
     for (NodeOverlay overlay : overlays) {
       var name = overlay.getMetadata().getName();

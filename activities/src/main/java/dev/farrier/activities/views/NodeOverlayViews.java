@@ -1,20 +1,24 @@
 package dev.farrier.activities.views;
 
 import dev.farrier.activities.cloud.InstanceType;
+import dev.farrier.activities.cloud.aws.EphemeralStorage;
+import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.RequirementWithMinValues;
 import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.NodeOverlayView;
 import dev.farrier.planner.NodeOverlays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The cluster's NodeOverlays as the planner applies them. Which overlays stand (and which conflict) is decided over
  * every NodePool against the whole catalogue, so the planning rounds and the status loop, which read the same
- * NodePools, overlays and catalogue, agree on it.
+ * NodePools, EC2NodeClasses, overlays and catalogue, agree on it.
  */
 public final class NodeOverlayViews {
   private NodeOverlayViews() {}
@@ -28,14 +32,26 @@ public final class NodeOverlayViews {
         change, ResourceQuantities.fromQuantities(spec.capacity()).extended());
   }
 
-  /** The overlays that stand and those that conflict, judged against each NodePool offered every catalogue type. */
-  public static NodeOverlays resolve(List<NodeOverlay> overlays, List<NodePool> pools, List<InstanceType> catalog) {
+  /**
+   * The overlays that stand and those that conflict, judged against each NodePool offered every catalogue type as a node
+   * of its EC2NodeClass's AMI family would be labelled ({@code classes} by name; a Windows family's amd64 types as
+   * Windows nodes, as {@link InstanceTypeViews#instanceTypes} offers them).
+   */
+  public static NodeOverlays resolve(List<NodeOverlay> overlays, List<NodePool> pools, Map<String, EC2NodeClass> classes,
+      List<InstanceType> catalog) {
     if (overlays.isEmpty()) {
       return NodeOverlays.NONE;
     }
-    List<InstanceTypeView> types = catalog.stream().map(InstanceTypeViews::view).toList();
+    Map<String, List<InstanceTypeView>> byFamily = new HashMap<>();
     Map<NodeOverlays.Pool, List<InstanceTypeView>> byPool = new LinkedHashMap<>();
-    pools.forEach(p -> byPool.put(pool(p), types));
+    for (NodePool p : pools) {
+      var spec = p.getSpec();
+      var ref = spec == null || spec.template() == null || spec.template().spec() == null ? null : spec.template().spec().nodeClassRef();
+      EC2NodeClass nodeClass = ref == null ? null : classes.get(ref.name());
+      String family = nodeClass == null || nodeClass.getSpec() == null ? "" : Objects.toString(nodeClass.getSpec().resolvedAmiFamily(), "");
+      byPool.put(pool(p), byFamily.computeIfAbsent(family,
+          f -> InstanceTypeViews.instanceTypes(catalog, t -> true, EphemeralStorage.DEFAULT, f.isEmpty() ? null : f, List.of())));
+    }
     return NodeOverlays.resolve(overlays.stream().filter(o -> o.getSpec() != null).map(NodeOverlayViews::of).toList(), byPool);
   }
 
