@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.activities.cloud.InstanceType;
 import dev.farrier.activities.cloud.Offering;
 import dev.farrier.activities.cloud.simulated.SimulatedKubelet;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePoolHash;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
@@ -115,6 +116,39 @@ class ConsolidationReplacementIT extends ClusterIT {
     assertNotNull(together.replacement(), together.description());
     assertEquals(2, together.replacement().pods().size(), "one node for both nodes' pods: " + together.description());
     assertTrue(together.replacement().requests().milliCpu() >= 3000, together.replacement().requests().toString());
+  }
+
+  /**
+   * Consolidation and the replacement it plans weigh the prices NodeOverlays give: the node's own (an m5.xlarge priced
+   * $0.001/h has nothing cheaper) and its replacement's types (an r5.large priced $0.0005/h ranks first).
+   */
+  @Test
+  void consolidationAndItsReplacementWeighTheOverlaidPrices() {
+    var node = launch("m5.xlarge", WellKnown.CAPACITY_ON_DEMAND);
+    initialize(node);
+    podOn(node.get(1), "500m");
+    List<String> ours = List.of(node.getFirst());
+    assertEquals(ours, consolidating(ours), "on the cloud's prices a cheaper node holds its pod: " + decisions(ours));
+    double ceiling = price("m5.xlarge", zoneOf(node.getFirst()), WellKnown.CAPACITY_ON_DEMAND);
+    List<String> overlays = List.of(KubeTestSupport.unique("m5-cheap"), KubeTestSupport.unique("r5-cheaper"));
+    try {
+      KubeTestSupport.apply(client, KubeTestSupport.nodeOverlayYaml(overlays.getFirst(), 1, activities.nodePool, "m5.xlarge", "price: \"0.001\""));
+
+      assertEquals(List.of(), consolidating(ours), decisions(ours).toString());
+      assertTrue(decisions(ours).getFirst().contains("not cheaper: no node under its price of $0.0010/h"), decisions(ours).toString());
+
+      KubeTestSupport.apply(client, KubeTestSupport.nodeOverlayYaml(overlays.get(1), 1, activities.nodePool, "r5.large", "price: \"0.0005\""));
+
+      assertEquals(ours, consolidating(ours), decisions(ours).toString());
+      assertTrue(decisions(ours).getFirst().contains("replace with a cheaper node: $0.0010/h to $0.0005/h (r5.large)"),
+          decisions(ours).toString());
+      var plan = activities.planning.planReplacement(new PlanReplacementRequest(CLUSTER, node.getFirst(), node.get(1),
+          node.getFirst() + "-r", ceiling));
+      assertNotNull(plan.replacement(), plan.description());
+      assertEquals("r5.large", plan.replacement().instanceTypes().getFirst(), plan.description());
+    } finally {
+      overlays.forEach(o -> client.resources(NodeOverlay.class).withName(o).delete());
+    }
   }
 
   @Test

@@ -26,7 +26,7 @@ class ChartCrdsTest {
       assertArrayEquals(Files.readAllBytes(DEPLOY_CRDS.resolve(name)), Files.readAllBytes(CHART.resolve("crds").resolve(name)),
           name + " differs from deploy/crds; copy it again: cp deploy/crds/*.yaml deploy/charts/farrier/crds/");
     }
-    assertEquals(3, source.size(), "NodePool, NodeClaim, EC2NodeClass");
+    assertEquals(4, source.size(), "NodePool, NodeClaim, EC2NodeClass, NodeOverlay");
   }
 
   private static List<String> names(Path dir) throws IOException {

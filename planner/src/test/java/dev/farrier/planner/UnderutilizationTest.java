@@ -402,6 +402,27 @@ class UnderutilizationTest {
     assertTrue(c.detail().startsWith("replace with a cheaper node: $0.3840/h to $0.0384/h (m5.large"), c.detail());
   }
 
+  /** Consolidation weighs the prices NodeOverlays give, of the node being replaced and of its replacements. */
+  @Test
+  void consolidationSeesTheOverlaidPriceOfTheNodeAndItsReplacements() {
+    var pool = pool();
+    var onDemand = Fixtures.pool("default", 0, List.of(req(WellKnown.CAPACITY_TYPE_LABEL, "In", "on-demand")), List.of())
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    var doubled = NodeOverlays.resolve(List.of(new NodeOverlayView("dear", 1,
+        List.of(req(WellKnown.INSTANCE_TYPE_LABEL, "In", "m5.2xlarge")), "+100%", Map.of())), Map.of(new NodeOverlays.Pool("default", Map.of()), TYPES));
+    var plan = new DisruptionPlanner().plan(snapshot(pool, doubled.apply(pool, TYPES), Map.of(), Map.of(), node("big", "m5.2xlarge", 500)));
+    assertEquals(0.768, plan.commands().getFirst().maxPricePerHour(), 1e-9, "the ceiling is the node's overlaid price, twice $0.384");
+
+    // Every smaller type made dearer than the node: its replacement is no longer cheaper, so it stays.
+    var dearer = NodeOverlays.resolve(List.of(new NodeOverlayView("small-dear", 1,
+        List.of(req(WellKnown.INSTANCE_TYPE_LABEL, "In", "m5.large", "m5.xlarge")), "0.5", Map.of())),
+        Map.of(new NodeOverlays.Pool("default", Map.of()), TYPES));
+    var kept = new DisruptionPlanner().plan(snapshot(onDemand, dearer.apply(onDemand, TYPES), Map.of(), Map.of(),
+        node("big", "m5.2xlarge", 500)));
+    assertTrue(kept.commands().isEmpty(), kept.toString());
+    assertTrue(decision(kept, "big").contains("underutilized but not cheaper: no node under its price of $0.3840/h"), decision(kept, "big"));
+  }
+
   @Test
   void aReplacementThatIsNotCheaperIsNoConsolidation() {
     var onDemandOnly = Fixtures.pool("default", 0, List.of(req(WellKnown.CAPACITY_TYPE_LABEL, "In", "on-demand")), List.of())

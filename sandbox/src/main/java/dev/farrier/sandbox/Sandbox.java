@@ -65,6 +65,9 @@ public final class Sandbox {
     all.put("gpu", "a pod asking for nvidia.com/gpu on an al2023@latest NodePool of NVIDIA types: a GPU type launched from the"
         + " alias's NVIDIA image, registered before its device plugin reports the GPU (" + GpuScenario.DEVICE_PLUGIN_DELAY + " later),"
         + " Initialized and the pod bound only once it does");
+    all.put("overlay", "a NodeOverlay prices " + OverlayScenario.CHEAPENED_TYPE + " at $0.001/h: the pod of a NodePool of m5 and r5"
+        + " types runs on one (else an m5.large); two overlays of equal weight marking up m5.large conflict, and the one left out"
+        + " says so in its Ready condition");
     all.put("reserved", "a capacity reservation of " + ReservedScenario.RESERVED + " " + ReservedScenario.TYPE + " selected by the"
         + " EC2NodeClass and " + ReservedScenario.REPLICAS + " pods needing a node each: the reservation is filled first"
         + " (capacity type reserved, labelled with its id), the rest spill over to on-demand");
@@ -143,6 +146,11 @@ public final class Sandbox {
             + " asking for one GPU");
         GpuScenario.report(new GpuScenario(env.kube(), CLUSTER, AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION),
             Duration.ofMinutes(5)).play(), out);
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("overlay")) {
+        out.println("== applying a NodePool of m5 and r5 types, three NodeOverlays and pod " + OverlayScenario.POD);
+        OverlayScenario.report(new OverlayScenario(env.kube(), CLUSTER, Duration.ofMinutes(5)).play(), out);
         return finish(env, keep, out);
       }
       if (scenarioName.equals("migrate")) {

@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  */
 public final class SandboxEnvironment implements AutoCloseable {
   /** Farrier's CRD files, copied onto the class path from deploy/crds by the build. */
-  static final List<String> CRDS = List.of("karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml");
+  static final List<String> CRDS = List.of("karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml",
+      "karpenter.sh_nodeoverlays.yaml");
 
   static final String WORKER_NAMESPACE = "farrier";
   /** The worker's default {@code farrier.leader-election.name}. */

@@ -152,15 +152,16 @@ public final class DisruptionSnapshots {
       List<Node> nodeList, List<Pod> boundPods, Set<String> unbound, Map<String, List<Pod>> podsByNode,
       PromisedElsewhere.Promises promises) {
     var catalog = inputs.catalog();
+    var overlays = inputs.overlays(catalog);
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
     for (NodePoolView pool : pools) {
       EC2NodeClass nodeClass = classes.get(pool.name());
       if (nodeClass != null) {
         var archs = NodeClassImages.fromStatus(nodeClass).keySet();
-        types.put(pool.name(), InstanceTypeViews.instanceTypes(catalog,
+        types.put(pool.name(), overlays.apply(pool, InstanceTypeViews.instanceTypes(catalog,
             t -> archs.contains(t.kubernetesArch()) && NodeClassLaunches.admits(nodeClass, t), PlanningInputs.ephemeralStorage(nodeClass),
-            NodeClassLaunches.amiFamily(nodeClass), List.of()));
+            NodeClassLaunches.amiFamily(nodeClass), List.of())));
         kubelets.put(pool.name(), NodeClassLaunches.kubelet(nodeClass));
       }
     }

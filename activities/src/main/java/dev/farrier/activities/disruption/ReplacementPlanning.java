@@ -76,7 +76,9 @@ public final class ReplacementPlanning {
     // A spot node consolidated under a price ceiling is replaced spot-to-spot: spot offerings only, then narrowed as decided.
     boolean spotToSpotReplacement = request.maxPricePerHour() != null
         && WellKnown.CAPACITY_SPOT.equals(claim.getMetadata().getLabels().get(WellKnown.CAPACITY_TYPE_LABEL));
-    var types = CheaperOfferings.below(inputs.instanceTypes(inputs.catalog(), nodeClass), request.maxPricePerHour(), spotToSpotReplacement);
+    var catalog = inputs.catalog();
+    var types = CheaperOfferings.below(inputs.overlays(catalog).apply(view, inputs.instanceTypes(catalog, nodeClass)),
+        request.maxPricePerHour(), spotToSpotReplacement);
     var plan = provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
         types, inputs.daemonSetPods(), replaced, NodeClassLaunches.kubelet(nodeClass), ReplacementSnapshot.commonZone(zones)));
     var restricted = CheaperOfferings.restrict(plan, types, request.maxPricePerHour());

@@ -2,6 +2,7 @@ package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -53,6 +55,7 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
   static final String BY_PROVIDER_ID = "providerID";
   static final String BY_NODE = "nodeName";
   static final String BY_NODEPOOL = "nodepool";
+  static final int NOT_FOUND = 404;
   /** Objects per page of an informer's list, so a large cluster is not read in one response. */
   private static final long PAGE = 500;
   private static final Duration LOG_EVERY = Duration.ofMinutes(1);
@@ -73,6 +76,7 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
   private final List<Watched<?>> all = new ArrayList<>();
   private final Watched<NodePool> nodePools;
   private final Watched<EC2NodeClass> nodeClasses;
+  private final Watched<NodeOverlay> nodeOverlays;
   private final Watched<NodeClaim> nodeClaims;
   private final Watched<Node> nodes;
   private final Watched<Pod> pods;
@@ -89,6 +93,7 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
     this.syncWait = syncWait;
     nodePools = watch("NodePools", client.resources(NodePool.class), Map.of());
     nodeClasses = watch("EC2NodeClasses", client.resources(EC2NodeClass.class), Map.of());
+    nodeOverlays = watch("NodeOverlays", client.resources(NodeOverlay.class), Map.of());
     nodeClaims = watch("NodeClaims", client.resources(NodeClaim.class), Map.of(BY_NODEPOOL, c -> {
       String pool = c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL);
       return pool == null ? List.of() : List.of(pool);
@@ -104,7 +109,8 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
     volumes = watch("PersistentVolumes", client.persistentVolumes(), Map.of());
     storageClasses = watch("StorageClasses", client.storage().v1().storageClasses(), Map.of());
     namespaces = watch("Namespaces", client.namespaces(), Map.of());
-    written = Map.of(NodePool.class, nodePools, EC2NodeClass.class, nodeClasses, NodeClaim.class, nodeClaims, Node.class, nodes);
+    written = Map.of(NodePool.class, nodePools, EC2NodeClass.class, nodeClasses, NodeClaim.class, nodeClaims, Node.class, nodes,
+        NodeOverlay.class, nodeOverlays);
   }
 
   /** Starts every informer and returns at once; reads wait for their kind's first sync (at most {@link #SYNC_WAIT}). */
@@ -147,7 +153,8 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
 
   /** The kinds not synced yet, for a readiness message. */
   public List<String> notSynced() {
-    return all.stream().filter(w -> !w.informer().hasSynced() || !w.informer().isRunning()).map(Watched::kind).toList();
+    return all.stream().filter(w -> (!w.informer().hasSynced() || !w.informer().isRunning()) && !(w == nodeOverlays && crdMissing(w)))
+        .map(Watched::kind).toList();
   }
 
   private <T> SharedIndexInformer<T> ready(Watched<T> w) {
@@ -177,6 +184,29 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
   @Override
   public List<EC2NodeClass> nodeClasses() {
     return ready(nodeClasses).getStore().list();
+  }
+
+  /**
+   * Every NodeOverlay; none while the API server answers that it serves no such resource: a cluster upgraded with
+   * {@code helm upgrade}, which installs no new CRD, is planned without overlays (there can be none) instead of not at
+   * all. The informer keeps retrying, so the overlays are read once their CRD is applied.
+   */
+  @Override
+  public List<NodeOverlay> nodeOverlays() {
+    if (!nodeOverlays.informer().hasSynced() && crdMissing(nodeOverlays)) {
+      return List.of();
+    }
+    return ready(nodeOverlays).getStore().list();
+  }
+
+  /** Whether the informer's last list failed with 404 (the failure arrives wrapped, as a CompletionException's cause). */
+  private static boolean crdMissing(Watched<?> w) {
+    for (Throwable t = w.lastError().get(); t != null; t = t.getCause()) {
+      if (t instanceof KubernetesClientException e) {
+        return e.getCode() == NOT_FOUND;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.farrier.activities.kube;
 /**
  * A core/v1 Event about a cluster-scoped object Farrier manages.
  *
- * @param kind    {@code Node}, {@code NodeClaim}, {@code NodePool} or {@code EC2NodeClass}
+ * @param kind    {@code Node}, {@code NodeClaim}, {@code NodePool}, {@code EC2NodeClass} or {@code NodeOverlay}
  * @param type    {@code Normal} or {@code Warning}
  * @param reason  UpperCamelCase, e.g. {@code DisruptionBlocked}
  */

@@ -2,6 +2,7 @@ package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -24,6 +25,9 @@ interface ClusterLists {
   List<NodePool> nodePools();
 
   List<EC2NodeClass> nodeClasses();
+
+  /** Every NodeOverlay; none while the cluster lacks their CRD (a chart upgrade does not install new CRDs). */
+  List<NodeOverlay> nodeOverlays();
 
   List<NodeClaim> nodeClaims();
 

@@ -1,6 +1,7 @@
 package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -25,6 +26,9 @@ public interface ClusterReader {
   Optional<EC2NodeClass> getNodeClass(String name);
 
   List<EC2NodeClass> listNodeClasses();
+
+  /** Every NodeOverlay; none while the cluster lacks their CRD. */
+  List<NodeOverlay> listNodeOverlays();
 
   Optional<Node> getNode(String name);
 

@@ -2,6 +2,7 @@ package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -162,6 +163,7 @@ final class EventRecorder implements EventSink {
       case NodeClaim.KIND -> NodeClaim.class;
       case NodePool.KIND -> NodePool.class;
       case EC2NodeClass.KIND -> EC2NodeClass.class;
+      case NodeOverlay.KIND -> NodeOverlay.class;
       default -> null;
     };
     if (type == null) {
@@ -175,6 +177,7 @@ final class EventRecorder implements EventSink {
     return switch (kind) {
       case NodeClaim.KIND, NodePool.KIND -> "karpenter.sh/v1";
       case EC2NodeClass.KIND -> "karpenter.k8s.aws/v1";
+      case NodeOverlay.KIND -> NodeOverlay.GROUP + "/" + NodeOverlay.VERSION;
       default -> "v1";
     };
   }

@@ -6,6 +6,8 @@ import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimStatus;
+import dev.farrier.activities.crd.NodeOverlay;
+import dev.farrier.activities.crd.NodeOverlayStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.model.Taint;
@@ -95,6 +97,11 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   }
 
   @Override
+  public List<NodeOverlay> listNodeOverlays() {
+    return reader.listNodeOverlays();
+  }
+
+  @Override
   public Optional<Node> getNode(String name) {
     return reader.getNode(name);
   }
@@ -174,6 +181,11 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   @Override
   public NodePool patchNodePoolStatus(String name, NodePoolStatus patch) {
     return statuses.patchNodePoolStatus(name, patch);
+  }
+
+  @Override
+  public NodeOverlay patchNodeOverlayStatus(String name, NodeOverlayStatus patch) {
+    return statuses.patchNodeOverlayStatus(name, patch);
   }
 
   // NodeClaimStore.

@@ -1,6 +1,7 @@
 package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -46,6 +47,11 @@ final class Fabric8ClusterReader implements ClusterReader {
   @Override
   public List<EC2NodeClass> listNodeClasses() {
     return lists.nodeClasses();
+  }
+
+  @Override
+  public List<NodeOverlay> listNodeOverlays() {
+    return lists.nodeOverlays();
   }
 
   @Override

@@ -8,6 +8,8 @@ import static dev.farrier.activities.kube.MergePatches.statusPatch;
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
+import dev.farrier.activities.crd.NodeOverlay;
+import dev.farrier.activities.crd.NodeOverlayStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import java.util.List;
@@ -55,5 +57,16 @@ final class Fabric8StatusWriter implements StatusWriter {
       return statusPatch(stored, target);
     });
     return require(outcome, NodePool.KIND, name);
+  }
+
+  @Override
+  public NodeOverlay patchNodeOverlayStatus(String name, NodeOverlayStatus patch) {
+    var outcome = patcher.apply(NodeOverlay.class, name, true, current -> {
+      NodeOverlayStatus stored = current.getStatus();
+      NodeOverlayStatus target = new NodeOverlayStatus(
+          mergeConditions(stored == null ? null : stored.conditions(), observedAt(current, patch.conditions())));
+      return statusPatch(stored, target);
+    });
+    return require(outcome, NodeOverlay.KIND, name);
   }
 }

@@ -2,6 +2,7 @@ package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.NodeClaim;
+import dev.farrier.activities.crd.NodeOverlay;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,6 +37,18 @@ final class LiveLists implements ClusterLists {
   @Override
   public List<EC2NodeClass> nodeClasses() {
     return client.resources(EC2NodeClass.class).list().getItems();
+  }
+
+  @Override
+  public List<NodeOverlay> nodeOverlays() {
+    try {
+      return client.resources(NodeOverlay.class).list().getItems();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == ClusterCache.NOT_FOUND) {
+        return List.of();
+      }
+      throw e;
+    }
   }
 
   @Override

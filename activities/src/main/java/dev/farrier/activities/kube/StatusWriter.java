@@ -2,6 +2,8 @@ package dev.farrier.activities.kube;
 
 import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
+import dev.farrier.activities.crd.NodeOverlay;
+import dev.farrier.activities.crd.NodeOverlayStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 
@@ -21,4 +23,10 @@ public interface StatusWriter {
    * conditions merged by type). Idempotent for the same reason. Throws {@link ObjectNotFoundException}.
    */
   NodePool patchNodePoolStatus(String name, NodePoolStatus patch);
+
+  /**
+   * Merges the conditions into the NodeOverlay's status by type, as {@link #patchNodeClassStatus} does. Idempotent for
+   * the same reason. Throws {@link ObjectNotFoundException}.
+   */
+  NodeOverlay patchNodeOverlayStatus(String name, NodeOverlayStatus patch);
 }

@@ -57,6 +57,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -327,11 +328,29 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     return ready && !blocked && devicesReported;
   }
 
-  /** The devices the claim's instance type promises (none when its type is unknown to the cloud). */
+  /**
+   * The devices the claim's node must report: those its instance type promises (none when its type is unknown to the
+   * cloud) and {@link #requestedDevices}.
+   */
   private Set<String> promisedDevices(NodeClaim claim) {
     String type = claim.getMetadata().getLabels() == null ? null : claim.getMetadata().getLabels().get(WellKnown.INSTANCE_TYPE_LABEL);
-    return cloud.instanceTypes().stream().filter(t -> t.name().equals(type)).findFirst()
-        .map(t -> t.extendedResources().keySet()).orElse(Set.of());
+    Set<String> devices = new TreeSet<>(cloud.instanceTypes().stream().filter(t -> t.name().equals(type)).findFirst()
+        .map(t -> t.extendedResources().keySet()).orElse(Set.of()));
+    devices.addAll(requestedDevices(claim));
+    return devices;
+  }
+
+  /**
+   * The extended resources the claim requests (Karpenter's RequestedResourcesRegistered waits for every resource
+   * requested): also one a NodeOverlay's {@code capacity} gave its type, which only the node's device plugin makes real.
+   */
+  static Set<String> requestedDevices(NodeClaim claim) {
+    var resources = claim.getSpec() == null ? null : claim.getSpec().resources();
+    if (resources == null || resources.requests() == null) {
+      return Set.of();
+    }
+    return new TreeSet<>(ResourceQuantities.fromQuantities(resources.requests()).extended().entrySet().stream()
+        .filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList());
   }
 
   /**

@@ -16,11 +16,15 @@ import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
 import dev.farrier.activities.nodeclass.NodeClassReservations;
 import dev.farrier.activities.views.InstanceTypeViews;
+import dev.farrier.activities.views.NodeOverlayViews;
 import dev.farrier.activities.views.PodViews;
 import dev.farrier.planner.InstanceTypeView;
+import dev.farrier.planner.NodeOverlays;
 import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,6 +101,20 @@ public final class PlanningInputs {
   /** The cloud's instance type catalogue, as every round plans with it. */
   public List<InstanceType> catalog() {
     return cloud.instanceTypes();
+  }
+
+  /**
+   * The cluster's NodeOverlays that stand ({@link NodeOverlayViews#resolve}); a round applies them to each NodePool's
+   * instance types, so provisioning, replacement and consolidation weigh the same prices and capacity.
+   */
+  public NodeOverlays overlays(List<InstanceType> catalog) {
+    var overlays = reader.listNodeOverlays();
+    if (overlays.isEmpty()) {
+      return NodeOverlays.NONE;
+    }
+    Map<String, EC2NodeClass> classes = new HashMap<>();
+    reader.listNodeClasses().forEach(c -> classes.put(c.getMetadata().getName(), c));
+    return NodeOverlayViews.resolve(overlays, reader.listNodePools(), classes, catalog);
   }
 
   /**

@@ -109,6 +109,7 @@ public final class ProvisioningPlanning {
     }
     var pools = reader.listNodePools();
     var catalog = inputs.catalog();
+    var overlays = inputs.overlays(catalog);
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
     List<NodePoolView> views = new ArrayList<>();
@@ -116,7 +117,7 @@ public final class ProvisioningPlanning {
       try {
         inputs.launchable(pool).ifPresent(p -> {
           var view = NodePoolViews.of(p.pool(), claims);
-          var poolTypes = inputs.instanceTypes(catalog, p.nodeClass());
+          var poolTypes = overlays.apply(view, inputs.instanceTypes(catalog, p.nodeClass()));
           types.put(view.name(), poolTypes);
           kubelets.put(view.name(), NodeClassLaunches.kubelet(p.nodeClass()));
           views.add(ProvisioningSnapshots.withInFlightUsage(view, claims, poolTypes));

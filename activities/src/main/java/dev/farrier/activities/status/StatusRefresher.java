@@ -8,6 +8,8 @@ import dev.farrier.activities.crd.EC2NodeClass;
 import dev.farrier.activities.crd.EC2NodeClassStatus;
 import dev.farrier.activities.crd.NodeClaim;
 import dev.farrier.activities.crd.NodeClaimTemplateSpec;
+import dev.farrier.activities.crd.NodeOverlay;
+import dev.farrier.activities.crd.NodeOverlayStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.activities.crd.RequirementWithMinValues;
@@ -20,9 +22,11 @@ import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
 import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.activities.views.InstanceTypeViews;
+import dev.farrier.activities.views.NodeOverlayViews;
 import dev.farrier.activities.views.ResourceQuantities;
 import dev.farrier.model.Resources;
 import dev.farrier.model.WellKnown;
+import dev.farrier.planner.NodeOverlays;
 import dev.farrier.planner.OfferingCapacity;
 import java.time.Clock;
 import java.time.Instant;
@@ -35,7 +39,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the status of EC2NodeClasses (resolved AMIs, subnets, security groups, instance profile and capacity
+ * Keeps the status of NodeOverlays (ValidationSucceeded, Ready), EC2NodeClasses (resolved AMIs, subnets, security groups, instance profile and capacity
  * reservations, their conditions
  * and Ready; see {@link NodeClassResolution}) and NodePools (resources, nodes, ValidationSucceeded,
  * NodeClassReady, Ready) true, and records an Event whenever a Ready condition changes, so a user who writes a
@@ -51,6 +55,8 @@ public final class StatusRefresher {
   /** Farrier's condition for a NodePool every offering of which is out of capacity now (not part of Ready). */
   public static final String CAPACITY_AVAILABLE = "CapacityAvailable";
   static final String VALIDATION_FAILED = "ValidationFailed";
+  /** Karpenter's reason for a NodeOverlay that conflicts with another of the same weight. */
+  public static final String OVERLAY_CONFLICT = "Conflict";
 
   private final ClusterReader reader;
   private final NodeClaimStore claims;
@@ -86,7 +92,8 @@ public final class StatusRefresher {
       }
     }
     var claims = this.claims.listNodeClaims();
-    for (NodePool pool : reader.listNodePools()) {
+    var pools = reader.listNodePools();
+    for (NodePool pool : pools) {
       try {
         refresh(pool, classReady, classes, claims);
       } catch (RuntimeException e) {
@@ -94,6 +101,43 @@ public final class StatusRefresher {
         log.warn("nodepool status not refreshed nodepool={}: {}", pool.getMetadata().getName(), e.toString());
       }
     }
+    refreshOverlays(pools, classes);
+  }
+
+  /**
+   * Each NodeOverlay's ValidationSucceeded and Ready, as Karpenter's nodeoverlay controller writes them: True, or False
+   * with reason {@code Conflict} and the overlay of the same weight it conflicts with ({@link NodeOverlays}); a Warning
+   * Event when one turns False. The planning rounds leave a conflicting overlay out by the same rule, and it stops no
+   * other overlay nor any NodePool.
+   */
+  private void refreshOverlays(List<NodePool> pools, Map<String, EC2NodeClass> classes) {
+    var overlays = reader.listNodeOverlays();
+    if (overlays.isEmpty()) {
+      return;
+    }
+    var resolved = NodeOverlayViews.resolve(overlays, pools, classes, cloud.instanceTypes());
+    var now = clock.instant();
+    for (NodeOverlay overlay : overlays) {
+      var name = overlay.getMetadata().getName();
+      try {
+        String conflict = resolved.conflicts().get(name);
+        Condition validation = conflict == null
+            ? Condition.of(NodeOverlayStatus.VALIDATION_SUCCEEDED, Condition.TRUE, NodeOverlayStatus.VALIDATION_SUCCEEDED, "", now)
+            : Condition.of(NodeOverlayStatus.VALIDATION_SUCCEEDED, Condition.FALSE, OVERLAY_CONFLICT, conflict, now);
+        Condition ready = readyFrom(validation);
+        var before = overlay.getStatus() == null ? null : Conditions.find(overlay.getStatus().conditions(), NodeOverlayStatus.READY).orElse(null);
+        status.patchNodeOverlayStatus(name, new NodeOverlayStatus(List.of(validation, ready)));
+        announce(NodeOverlay.KIND, name, before, ready);
+      } catch (RuntimeException e) {
+        log.warn("nodeoverlay status not refreshed nodeoverlay={}: {}", name, e.toString());
+      }
+    }
+  }
+
+  /** Ready as the condition that decides it says: True with reason Ready, else that condition's reason and message. */
+  private static Condition readyFrom(Condition deciding) {
+    return new Condition("Ready", deciding.status(), null, deciding.lastTransitionTime(),
+        deciding.isTrue() ? "Ready" : deciding.reason(), deciding.message());
   }
 
   /** One class's status; a failure to write it (or a bug) leaves the other classes' passes standing. */
@@ -127,8 +171,7 @@ public final class StatusRefresher {
       classCondition = Condition.of(NODE_CLASS_READY, Condition.TRUE, "NodeClassReady", "", now);
     }
     Condition notReady = !validation.isTrue() ? validation : classCondition;
-    Condition ready = new Condition("Ready", notReady.status(), null, notReady.lastTransitionTime(),
-        notReady.isTrue() ? "Ready" : notReady.reason(), notReady.message());
+    Condition ready = readyFrom(notReady);
     var mine = claims.stream().filter(c -> name.equals(c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL))).toList();
     Resources resources = mine.stream().filter(c -> c.getStatus() != null && c.getStatus().capacity() != null)
         .map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity())).reduce(Resources.ZERO, Resources::plus);

@@ -27,7 +27,8 @@ class CompatibilityRefusalsIT extends ClusterIT {
   private static final Map<String, Path> VALID = Map.of(
       "EC2NodeClass", Manifests.EXAMPLES.resolve("ec2nodeclass.yaml"),
       "NodePool", Manifests.EXAMPLES.resolve("nodepool.yaml"),
-      "NodeClaim", Manifests.TEST_MANIFESTS.resolve("nodeclaim.yaml"));
+      "NodeClaim", Manifests.TEST_MANIFESTS.resolve("nodeclaim.yaml"),
+      "NodeOverlay", Manifests.TEST_MANIFESTS.resolve("nodeoverlay.yaml"));
 
   @Test
   void everyRefusedFieldAndValueIsRejectedWithItsMessageAndTheObjectWithoutItIsAccepted() throws java.io.IOException {

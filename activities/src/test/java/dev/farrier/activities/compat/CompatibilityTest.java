@@ -32,6 +32,7 @@ class CompatibilityTest {
     FILES.put("NodePool", "karpenter.sh_nodepools.yaml");
     FILES.put("NodeClaim", "karpenter.sh_nodeclaims.yaml");
     FILES.put("EC2NodeClass", "karpenter.k8s.aws_ec2nodeclasses.yaml");
+    FILES.put("NodeOverlay", "karpenter.sh_nodeoverlays.yaml");
   }
 
   private final CompatibilityRows rows = CompatibilityRows.read(ROOT.resolve("docs").resolve("compatibility.yaml"));

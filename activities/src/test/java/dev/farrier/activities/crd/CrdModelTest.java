@@ -50,6 +50,22 @@ class CrdModelTest {
   }
 
   @Test
+  void aNodeOverlayReadsIntoTheModelAndWritesBackUnchanged() {
+    Path file = Manifests.TEST_MANIFESTS.resolve("nodeoverlay.yaml");
+    NodeOverlay overlay = Manifests.read(file, NodeOverlay.class);
+
+    NodeOverlaySpec spec = overlay.getSpec();
+    assertEquals(10, spec.weight());
+    assertEquals(new RequirementWithMinValues("karpenter.sh/capacity-type", "In", List.of("spot"), null), spec.requirements().get(1));
+    assertEquals("-10%", spec.priceAdjustment());
+    assertNull(spec.price());
+    assertEquals(new Quantity("1"), spec.capacity().get("example.com/fpga"));
+    assertEquals("karpenter.sh/v1alpha1", overlay.getApiVersion());
+
+    assertEquals(Manifests.scalarsAsText(Manifests.document(file)), Manifests.scalarsAsText(Manifests.tree(overlay)));
+  }
+
+  @Test
   void seed000AmiSelectorTermsAreIdTermsOnly() {
     EC2NodeClassSpec spec = Manifests.read(Manifests.TEST_MANIFESTS.resolve("seed-000-ami-selector-terms.yaml"),
         EC2NodeClassSpec.class);

@@ -159,8 +159,40 @@ class ClusterCacheIT extends ClusterIT {
       var failure = assertThrows(ClusterCache.NotSyncedException.class, broken::nodeClaims);
       assertTrue(failure.getMessage().startsWith("the worker's cache of NodeClaims has not synced within 1 s"), failure.getMessage());
       assertFalse(broken.synced());
-      assertEquals(11, broken.notSynced().size(), broken.notSynced().toString());
+      assertEquals(12, broken.notSynced().size(), broken.notSynced().toString());
       assertThrows(ClusterCache.NotSyncedException.class, () -> broken.nodeByProviderId("kwok://x"));
+    }
+  }
+
+  /**
+   * A cluster whose NodeOverlay CRD is missing (an installation upgraded with helm, which installs no new CRD) is read as
+   * one without overlays, at once, and the worker is ready; once the CRD is applied the overlays are read without a
+   * restart.
+   */
+  @Test
+  void withoutTheNodeOverlayCrdTheCacheReadsNoOverlaysAndReadsThemOnceItIsApplied() {
+    var crds = client.apiextensions().v1().customResourceDefinitions();
+    cached.close();
+    cache.close();
+    crds.withName("nodeoverlays.karpenter.sh").delete();
+    KubeTestSupport.awaitTrue("the NodeOverlay CRD gone", () -> crds.withName("nodeoverlays.karpenter.sh").get() == null);
+    String name = KubeTestSupport.unique("overlay");
+    try {
+      cache = ClusterCache.start(client);
+      cached = new Fabric8Cluster(client, cache);
+      KubeTestSupport.awaitTrue("every other kind synced", cache::synced);
+      assertEquals(List.of(), cached.listNodeOverlays());
+
+      KubeTestSupport.installCrds(client);
+      KubeTestSupport.apply(client, KubeTestSupport.nodeOverlayYaml(name, "requirements: []\nprice: \"0.5\""));
+
+      KubeTestSupport.awaitTrue("the overlay read once its CRD is there",
+          () -> cached.listNodeOverlays().stream().anyMatch(o -> o.getMetadata().getName().equals(name)));
+      assertEquals("0.5", cached.listNodeOverlays().stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst().orElseThrow()
+          .getSpec().price());
+    } finally {
+      KubeTestSupport.installCrds(client);
+      client.resources(dev.farrier.activities.crd.NodeOverlay.class).withName(name).delete();
     }
   }
 

@@ -135,6 +135,35 @@ public final class KubeTestSupport {
         """.formatted(name, name, nodeClass);
   }
 
+  /** A NodeOverlay named {@code name} whose spec is {@code spec} (YAML lines, not indented). */
+  public static String nodeOverlayYaml(String name, String spec) {
+    return """
+        apiVersion: karpenter.sh/v1alpha1
+        kind: NodeOverlay
+        metadata:
+          name: %s
+        spec:
+        %s""".formatted(name, spec.indent(2));
+  }
+
+  /**
+   * A NodeOverlay of {@code weight} on {@code type} in NodePool {@code nodePool} only (so tests sharing the API server
+   * plan on the cloud's prices), with the spec line {@code setting} ({@code price: "0.001"}).
+   */
+  public static String nodeOverlayYaml(String name, int weight, String nodePool, String type, String setting) {
+    return nodeOverlayYaml(name, """
+        weight: %d
+        requirements:
+          - key: karpenter.sh/nodepool
+            operator: In
+            values: ["%s"]
+          - key: node.kubernetes.io/instance-type
+            operator: In
+            values: ["%s"]
+        %s
+        """.formatted(weight, nodePool, type, setting));
+  }
+
   public static String unique(String prefix) {
     return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
