@@ -47,7 +47,8 @@ final class StaticProvisioning {
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
     Map<String, KubeletSettings> kubelets = new HashMap<>();
     for (var pool : reader.listNodePools()) {
-      if (pool.getSpec() == null || pool.getSpec().replicas() == null) {
+      if (pool.getSpec() == null || pool.getSpec().replicas() == null || pool.getMetadata().getDeletionTimestamp() != null) {
+        // A NodePool being deleted is not scaled up, as upstream's static provisioning skips it.
         continue;
       }
       try {
