@@ -29,6 +29,12 @@ import java.util.stream.Collectors;
  *   <li>skipped: NodePool unknown, not initialized yet, a replacement runs for it (or just completed), replacement
  *       aborted by an operator ({@code farrier.dev/replacement-aborted}). A disrupted taint without a replacement
  *       (left by one that is gone) is planned again;</li>
+ *   <li>surplus of a static NodePool above its {@code replicas} ({@link StaticPools#surplus}): command
+ *       {@code delete}/{@code scaled_down}, forceful as upstream's scale-down (no budget, do-not-disrupt or freeze
+ *       holds it; its drain honours PDBs until the terminationGracePeriod). A static NodePool's nodes are never
+ *       consolidated, are replaced one for one whatever their pods, and a drift waits while the NodePool is above its
+ *       replicas or one more NodeClaim would pass {@code limits.nodes}. The plan also names the static NodePools
+ *       below their replicas ({@link DisruptionPlan#staticShort()}) for the reconciler's scale-up;</li>
  *   <li>unhealthy past its toleration, node repair on ({@link Repair}): command with reason {@code unhealthy}, forceful
  *       as an expiry and with a terminationGracePeriod of 0 (Karpenter's repair deletes the pods at once);</li>
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
