@@ -68,6 +68,16 @@ public final class StaticPools {
       List<PodSpecView> daemonSetPods, Map<String, KubeletSettings> kubelets, String batchId, ClaimNamer namer) {
     List<NodeClaimRequest> claims = new ArrayList<>();
     Map<String, String> stayShort = new TreeMap<>();
+    Map<String, PoolContext> contexts = new TreeMap<>();
+    for (PoolState state : pools) {
+      NodePoolView pool = state.pool();
+      if (pool.isStatic()) {
+        contexts.put(pool.name(), PoolContext.of(pool, contexts.size(), types.getOrDefault(pool.name(), List.of()), daemonSetPods,
+            kubelets.getOrDefault(pool.name(), KubeletSettings.DEFAULTS), TypeMemo.none()));
+      }
+    }
+    // Capacity reservations the template allows are taken first, as for any claim (Karpenter's FinalizeScheduling).
+    ReservationLedger reservations = ReservationLedger.of(List.copyOf(contexts.values()));
     for (PoolState state : pools.stream().sorted(Comparator.comparing(s -> s.pool().name())).toList()) {
       NodePoolView pool = state.pool();
       if (!pool.isStatic()) {
@@ -84,8 +94,7 @@ public final class StaticPools {
         stayShort.put(pool.name(), "replicas " + pool.replicas() + " exceed limits.nodes " + limit + ": the NodePool has "
             + (state.present() + state.deleting()) + " NodeClaims and may not launch " + (wanted - count) + " more");
       }
-      PoolContext context = PoolContext.of(pool, 0, types.getOrDefault(pool.name(), List.of()), daemonSetPods,
-          kubelets.getOrDefault(pool.name(), KubeletSettings.DEFAULTS), TypeMemo.none());
+      PoolContext context = contexts.get(pool.name());
       for (long i = 0; i < count; i++) {
         String zone = emptiestZone(context, state.zones());
         NodeClaimRequest claim = zone == null ? null : claim(context, zone, namer.name(pool.name(), batchId, claims.size()));
@@ -94,8 +103,9 @@ public final class StaticPools {
               : "no instance type its requirements and node class allow has an available offering");
           break;
         }
+        claim = reservations.assign(claim, context.types);
         claims.add(claim);
-        state.zones().add(zone);
+        state.zones().add(zoneOf(claim, zone));
       }
     }
     return new Launches(claims, stayShort);
@@ -116,7 +126,15 @@ public final class StaticPools {
         TypeMemo.none());
     String zone = snapshot.zone() != null && zones(context).contains(snapshot.zone()) ? snapshot.zone()
         : emptiestZone(context, List.of());
-    return zone == null ? null : claim(context, zone, snapshot.replacementName());
+    NodeClaimRequest claim = zone == null ? null : claim(context, zone, snapshot.replacementName());
+    return claim == null ? null : ReservationLedger.of(List.of(context)).assign(claim, context.types);
+  }
+
+  /** The one zone the claim is pinned to ({@code otherwise} when a reservation did not move it). */
+  private static String zoneOf(NodeClaimRequest claim, String otherwise) {
+    return claim.requirements().stream()
+        .filter(r -> WellKnown.ZONE_LABEL.equals(r.key()) && "In".equals(r.operator()) && r.values().size() == 1)
+        .map(r -> r.values().getFirst()).findFirst().orElse(otherwise);
   }
 
   /** Why {@link #replacement} has none. */

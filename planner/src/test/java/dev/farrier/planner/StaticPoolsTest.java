@@ -259,4 +259,24 @@ class StaticPoolsTest {
         catalogue(), List.of(), Resources.ZERO, KubeletSettings.DEFAULTS, "us-east-1c", 2));
     assertEquals("us-east-1a", zoneOf(plan.replacement()), "the NodePool no longer allows the old node's zone");
   }
+
+  @Test
+  void aReservationTheTemplateAllowsIsTakenByTheClaimInItsZoneAndNoOtherClaimMayLaunchReserved() {
+    NodePoolView fixed = staticPool("fixed", 3, null);
+
+    var launches = StaticPools.launches(List.of(new StaticPools.PoolState(fixed, List.of(), 0)),
+        Map.of("fixed", ReservedCapacityPlanningTest.catalogueWithReservation(1)), List.of(), Map.of(), "b", NAMER);
+
+    assertEquals(3, launches.claims().size());
+    for (NodeClaimRequest claim : launches.claims()) {
+      List<String> capacityTypes = claim.requirements().stream().filter(r -> WellKnown.CAPACITY_TYPE_LABEL.equals(r.key()))
+          .findFirst().orElseThrow().values();
+      if (zoneOf(claim).equals("us-east-1a")) {
+        assertEquals(List.of(WellKnown.CAPACITY_RESERVED), capacityTypes, claim.toString());
+        assertEquals(List.of("m5.xlarge"), claim.instanceTypes());
+      } else {
+        assertTrue(!capacityTypes.contains(WellKnown.CAPACITY_RESERVED), claim.toString());
+      }
+    }
+  }
 }
