@@ -29,6 +29,12 @@ import java.util.stream.Collectors;
  *   <li>skipped: NodePool unknown, not initialized yet, a replacement runs for it (or just completed), replacement
  *       aborted by an operator ({@code farrier.dev/replacement-aborted}). A disrupted taint without a replacement
  *       (left by one that is gone) is planned again;</li>
+ *   <li>surplus of a static NodePool above its {@code replicas} ({@link StaticPools#surplus}): command
+ *       {@code delete}/{@code scaled_down}, forceful as upstream's scale-down (no budget, do-not-disrupt or freeze
+ *       holds it; its drain honours PDBs until the terminationGracePeriod). A static NodePool's nodes are never
+ *       consolidated, are replaced one for one whatever their pods, and a drift waits while the NodePool is above its
+ *       replicas or one more NodeClaim would pass {@code limits.nodes}. The plan also names the static NodePools
+ *       below their replicas ({@link DisruptionPlan#staticShort()}) for the reconciler's scale-up;</li>
  *   <li>unhealthy past its toleration, node repair on ({@link Repair}): command with reason {@code unhealthy}, forceful
  *       as an expiry and with a terminationGracePeriod of 0 (Karpenter's repair deletes the pods at once);</li>
  *   <li>expired ({@code expireAfter} since creation): command with reason {@code expired}. Forceful as in Karpenter
@@ -68,6 +74,10 @@ public final class DisruptionPlanner {
   static final String REASON_REBALANCE = "rebalance";
   static final String REASON_EMPTY = DisruptionCommand.REASON_EMPTY;
   static final String REASON_UNDERUTILIZED = DisruptionCommand.REASON_UNDERUTILIZED;
+  /** A static NodePool's node removed because its {@code replicas} went down ({@link StaticPools#surplus}). */
+  static final String REASON_SCALED_DOWN = "scaled_down";
+  static final String SCALED_DOWN_DETAIL = "; forceful as upstream's scale-down: not budget-limited, drained at once"
+      + " (PDBs and do-not-disrupt pods hold until its terminationGracePeriod), no replacement";
   static final String REBALANCE_DETAIL = "EC2 recommends rebalancing the instance away (the NodePool opted in)";
   static final String FORCEFUL_DETAIL = "; forceful: not budget-limited and not held by do-not-disrupt, drained at once"
       + " while a replacement, if its pods need one, launches in parallel";
@@ -164,6 +174,8 @@ public final class DisruptionPlanner {
     Map<String, List<String>> images = ResolvedImages.index(snapshot.resolvedImages());
     Map<String, Integer> nodes = new HashMap<>();
     Map<String, Integer> disrupting = new HashMap<>();
+    Map<String, Integer> notDeleting = new HashMap<>();
+    Map<String, Integer> claimsOfPool = new HashMap<>();
     for (NodeClaimView c : snapshot.nodeClaims()) {
       // Percentages are of initialized nodes, as Karpenter's are; what is disrupted counts whatever its step (the safe side).
       if (c.initialized()) {
@@ -171,6 +183,28 @@ public final class DisruptionPlanner {
       }
       if (c.beingDisrupted()) {
         disrupting.merge(c.nodePool(), 1, Integer::sum);
+      }
+      claimsOfPool.merge(c.nodePool(), 1, Integer::sum);
+      if (!c.deleting()) {
+        notDeleting.merge(c.nodePool(), 1, Integer::sum);
+      }
+    }
+    // A static NodePool above its replicas: which nodes go (a rollout leaves scaling to the reconciler).
+    Set<String> scaledDown = new java.util.HashSet<>();
+    List<String> staticShort = new ArrayList<>();
+    Map<String, String> staticHeld = new java.util.TreeMap<>();
+    if (scope == null) {
+      for (NodePoolView pool : snapshot.nodePools()) {
+        if (pool.isStatic()) {
+          StaticPools.surplus(pool, snapshot.nodeClaims()).forEach(c -> scaledDown.add(c.name()));
+          StaticPools.Shortfall shortfall = StaticPools.shortfall(pool, snapshot.nodeClaims());
+          if (shortfall.launchable() > 0) {
+            staticShort.add(pool.name());
+          }
+          if (shortfall.heldBy() != null) {
+            staticHeld.put(pool.name(), shortfall.heldBy());
+          }
+        }
       }
     }
 
@@ -215,10 +249,18 @@ public final class DisruptionPlanner {
         decisions.put(claim.name(), skip(claim, skipReason));
         continue;
       }
+      if (scaledDown.contains(claim.name())) {
+        commands.add(new Decided(claim, pool, DisruptionMethod.DELETE, REASON_SCALED_DOWN, "static NodePool " + pool.name()
+            + " has more nodes than its " + pool.replicas() + " replicas" + SCALED_DOWN_DETAIL));
+        if (!claim.beingDisrupted()) {
+          disrupting.merge(pool.name(), 1, Integer::sum);
+        }
+        continue;
+      }
       // Node repair (Repair): forceful like expiry, its own reason; a rollout leaves it to the reconciler.
       String unhealthy = scope != null ? null : repair.repairs(claim);
       if (unhealthy != null) {
-        commands.add(new Decided(claim, pool, method(claim), Repair.REASON, unhealthy + REPAIR_DETAIL));
+        commands.add(new Decided(claim, pool, method(claim, pool), Repair.REASON, unhealthy + REPAIR_DETAIL));
         if (!claim.beingDisrupted()) {
           disrupting.merge(pool.name(), 1, Integer::sum);
         }
@@ -226,14 +268,14 @@ public final class DisruptionPlanner {
       }
       String expiry = scope != null ? null : Expiry.of(claim, pool, snapshot.nowMillis());
       if (expiry != null && pool.expiry() == ExpiryMode.FORCEFUL) {
-        commands.add(new Decided(claim, pool, method(claim), REASON_EXPIRED, expiry + FORCEFUL_DETAIL));
+        commands.add(new Decided(claim, pool, method(claim, pool), REASON_EXPIRED, expiry + FORCEFUL_DETAIL));
         if (!claim.beingDisrupted()) {
           disrupting.merge(pool.name(), 1, Integer::sum);
         }
         continue;
       }
       if (expiry != null) {
-        Decided candidate = new Decided(claim, pool, method(claim), REASON_EXPIRED, expiry + REPLACE_FIRST_DETAIL);
+        Decided candidate = new Decided(claim, pool, method(claim, pool), REASON_EXPIRED, expiry + REPLACE_FIRST_DETAIL);
         String held = heldAsVoluntary(candidate, snapshot.frozen());
         if (held != null) {
           decisions.put(claim.name(), skip(claim, held));
@@ -275,9 +317,9 @@ public final class DisruptionPlanner {
       if (scope != null) {
         remaining.add(claim.name());
       }
-      Decided candidate = drift.drifted() ? new Decided(claim, pool, method(claim), REASON_DRIFTED, drift.detail())
+      Decided candidate = drift.drifted() ? new Decided(claim, pool, method(claim, pool), REASON_DRIFTED, drift.detail())
           : empty != null ? new Decided(claim, pool, DisruptionMethod.DELETE, REASON_EMPTY, empty.detail())
-          : new Decided(claim, pool, method(claim), REASON_REBALANCE, REBALANCE_DETAIL);
+          : new Decided(claim, pool, method(claim, pool), REASON_REBALANCE, REBALANCE_DETAIL);
       String blocker = claim.doNotDisrupt() ? "karpenter.sh/do-not-disrupt on the node"
           : !claim.pods().doNotDisruptPods().isEmpty()
               ? "karpenter.sh/do-not-disrupt on pod " + claim.pods().doNotDisruptPods().getFirst()
@@ -300,6 +342,11 @@ public final class DisruptionPlanner {
       String poolName = candidate.pool.name();
       if (commands.size() >= allowed) {
         decisions.put(candidate.claim.name(), skip(candidate.claim, candidate.what() + ": waits for the rollout's next batch"));
+        continue;
+      }
+      String staticWait = candidate.pool.isStatic() ? staticWait(candidate.pool, notDeleting, claimsOfPool) : null;
+      if (staticWait != null) {
+        decisions.put(candidate.claim.name(), skip(candidate.claim, candidate.what() + " but " + staticWait));
         continue;
       }
       // A node whose stale taint already counts as disrupting takes no second unit when it is planned again.
@@ -330,8 +377,24 @@ public final class DisruptionPlanner {
     List<CandidateDecision> ordered = decisions.values().stream()
         .sorted(Comparator.comparing(CandidateDecision::nodeClaim))
         .toList();
-    return new Decisions(new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered),
-        remaining, moves);
+    return new Decisions(new DisruptionPlan(snapshot.nowMillis(), commands.stream().map(Decided::toCommand).toList(), ordered,
+        0, staticShort, staticHeld), remaining, moves);
+  }
+
+  /**
+   * Why a static NodePool's voluntary replacement waits, or null: as upstream's static drift, not while the pool is above
+   * its replicas (the scale-down goes first), and not when one more NodeClaim would take it past {@code limits.nodes}.
+   */
+  private static String staticWait(NodePoolView pool, Map<String, Integer> notDeleting, Map<String, Integer> claimsOfPool) {
+    int present = notDeleting.getOrDefault(pool.name(), 0);
+    if (present > pool.replicas()) {
+      return "static NodePool " + pool.name() + " has " + present + " NodeClaims for its " + pool.replicas()
+          + " replicas: waits for the scale-down";
+    }
+    Long limit = pool.nodeLimit();
+    int all = claimsOfPool.getOrDefault(pool.name(), 0);
+    return limit != null && all + 1 > limit ? "static NodePool " + pool.name() + " has " + all + " NodeClaims: a replacement"
+        + " would take it past limits.nodes " + limit : null;
   }
 
   /**
@@ -340,7 +403,7 @@ public final class DisruptionPlanner {
    * is a candidate ({@link Underutilization}).
    */
   private static String notUnderutilized(NodeClaimView claim, NodePoolView pool, DisruptionSnapshot snapshot) {
-    if (!pool.consolidatesUnderutilized() || claim.pods().reschedulable() == 0) {
+    if (pool.isStatic() || !pool.consolidatesUnderutilized() || claim.pods().reschedulable() == 0) {
       return "";
     }
     ConsolidationTiming timing = ConsolidationTiming.of(claim, pool, snapshot.nowMillis());
@@ -453,8 +516,9 @@ public final class DisruptionPlanner {
             + " (an eviction would delete them for good)";
   }
 
-  private static DisruptionMethod method(NodeClaimView claim) {
-    return claim.pods().reschedulable() > 0 ? DisruptionMethod.REPLACE : DisruptionMethod.DELETE;
+  /** A static NodePool's node is always replaced (one for one: its pool keeps its count), any other only for its pods. */
+  private static DisruptionMethod method(NodeClaimView claim, NodePoolView pool) {
+    return claim.pods().reschedulable() > 0 || pool.isStatic() ? DisruptionMethod.REPLACE : DisruptionMethod.DELETE;
   }
 
   private static CandidateDecision skip(NodeClaimView claim, String reason) {
@@ -493,7 +557,8 @@ public final class DisruptionPlanner {
 
     /** An expiry the NodePool did not ask to be replace-first (Karpenter v1's forceful expiration), or a repair. */
     boolean forceful() {
-      return REASON_EXPIRED.equals(reason) && pool.expiry() == ExpiryMode.FORCEFUL || Repair.REASON.equals(reason);
+      return REASON_EXPIRED.equals(reason) && pool.expiry() == ExpiryMode.FORCEFUL || Repair.REASON.equals(reason)
+          || REASON_SCALED_DOWN.equals(reason);
     }
 
     static final Comparator<Decided> ORDER = Comparator

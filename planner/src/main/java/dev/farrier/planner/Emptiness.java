@@ -15,8 +15,13 @@ package dev.farrier.planner;
  * @param detail    why, or why not (e.g. {@code not empty: 2 pods would need a new home})
  */
 record Emptiness(boolean candidate, String detail) {
+  /** Upstream's emptiness and consolidation skip a static NodePool's nodes: its size is its {@code replicas}. */
+  static final String STATIC = "static NodePool (spec.replicas): never consolidated, its size is its replicas";
 
   static Emptiness of(NodeClaimView claim, NodePoolView pool, long nowMillis) {
+    if (pool.isStatic()) {
+      return new Emptiness(false, STATIC);
+    }
     String policy = pool.consolidationPolicy();
     if (!NodePoolView.WHEN_EMPTY.equals(policy) && !pool.consolidatesUnderutilized()) {
       return new Emptiness(false, "consolidationPolicy " + policy + " is not one Farrier knows: not consolidated");

@@ -32,6 +32,8 @@ import java.util.Map;
  *                                      node may be consolidated, or {@code Never}
  * @param expiry                        how its expired nodes are disrupted ({@code farrier.dev/expiry}); null reads as
  *                                      {@link ExpiryMode#FORCEFUL}
+ * @param replicas                      {@code spec.replicas}: a static NodePool's node count ({@link StaticPools}),
+ *                                      null for a NodePool that follows its pods
  */
 public record NodePoolView(
     String name,
@@ -51,13 +53,25 @@ public record NodePoolView(
     String rollout,
     String consolidationPolicy,
     String consolidateAfter,
-    ExpiryMode expiry) {
+    ExpiryMode expiry,
+    Long replicas) {
+  /** The resource name of {@code limits.nodes}: the most nodes a static NodePool may have at once. */
+  public static final String NODES_LIMIT = "nodes";
   public static final String WHEN_EMPTY = "WhenEmpty";
   public static final String WHEN_EMPTY_OR_UNDERUTILIZED = "WhenEmptyOrUnderutilized";
   /** Karpenter v1.14's scored consolidation ({@link BalancedScore}). */
   public static final String BALANCED = "Balanced";
   /** What the legacy constructors set: no consolidation (planner tests of other rules stay as they were). */
   public static final String NEVER = "Never";
+
+  /** A NodePool that follows its pods (no {@code replicas}). */
+  public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
+      List<Taint> startupTaints, String nodeClassName, NodePoolLimits limits, Resources usage, String hash,
+      List<DisruptionBudget> budgets, String expireAfter, Long terminationGracePeriodSeconds, boolean approvalRequired,
+      String rollout, String consolidationPolicy, String consolidateAfter, ExpiryMode expiry) {
+    this(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash, budgets, expireAfter,
+        terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter, expiry, null);
+  }
 
   /** A NodePool that does not consolidate. */
   public NodePoolView(String name, int weight, List<Requirement> requirements, Map<String, String> labels, List<Taint> taints,
@@ -100,7 +114,7 @@ public record NodePoolView(
   public NodePoolView withUsage(Resources newUsage) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, newUsage, hash,
         budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
-        expiry);
+        expiry, replicas);
   }
 
   /** The NodePool with one more requirement, ANDed with its own (a replacement pinned to its node's zone). */
@@ -109,7 +123,7 @@ public record NodePoolView(
     all.add(more);
     return new NodePoolView(name, weight, all, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
         budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
-        expiry);
+        expiry, replicas);
   }
 
   /** Its policy consolidates nodes that still have pods ({@code WhenEmptyOrUnderutilized}, {@code Balanced}). */
@@ -120,6 +134,23 @@ public record NodePoolView(
   /** The same NodePool with another consolidation policy and {@code consolidateAfter}. */
   public NodePoolView withConsolidation(String policy, String after) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
-        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, policy, after, expiry);
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, policy, after, expiry, replicas);
+  }
+
+  /** A static NodePool ({@code spec.replicas} set): a fixed node count, not the pods, decides its size. */
+  public boolean isStatic() {
+    return replicas != null;
+  }
+
+  /** {@code limits.nodes}, or null when the NodePool does not limit its node count. */
+  public Long nodeLimit() {
+    return limits.extended().get(NODES_LIMIT);
+  }
+
+  /** The same NodePool as a static one of {@code count} nodes. */
+  public NodePoolView withReplicas(Long count) {
+    return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, rollout, consolidationPolicy, consolidateAfter,
+        expiry, count);
   }
 }

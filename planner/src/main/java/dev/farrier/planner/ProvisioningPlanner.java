@@ -54,7 +54,20 @@ public final class ProvisioningPlanner {
 
   /** As {@link #plan(ProvisioningSnapshot, String, ClaimNamer)}, sharing {@code memo} with other plans (a round's). */
   ProvisioningPlan plan(ProvisioningSnapshot snapshot, String batchId, ClaimNamer namer, TypeMemo memo) {
-    return new Scheduler(snapshot, memo).run(snapshot.pendingPods(), batchId, namer);
+    return new Scheduler(withoutStaticPools(snapshot), memo).run(snapshot.pendingPods(), batchId, namer);
+  }
+
+  /**
+   * The snapshot without static NodePools: as upstream's provisioner, pending pods never open a claim in one (its size is
+   * its {@code replicas}, {@link StaticPools}); its nodes stay existing capacity pods may land on.
+   */
+  private static ProvisioningSnapshot withoutStaticPools(ProvisioningSnapshot snapshot) {
+    if (snapshot.nodePools().stream().noneMatch(NodePoolView::isStatic)) {
+      return snapshot;
+    }
+    return new ProvisioningSnapshot(snapshot.pendingPods(),
+        snapshot.nodePools().stream().filter(p -> !p.isStatic()).toList(), snapshot.instanceTypesByNodePool(),
+        snapshot.daemonSetPods(), snapshot.existingNodes(), snapshot.kubeletByNodePool());
   }
 
   /**
@@ -87,6 +100,9 @@ public final class ProvisioningPlanner {
    */
   public ReplacementPlan planReplacement(ReplacementSnapshot snapshot) {
     List<PodSpecView> reschedulable = snapshot.podsOnNode().stream().filter(PodSpecView::reschedulable).toList();
+    if (snapshot.nodePool().isStatic()) {
+      return staticReplacement(snapshot, reschedulable.size());
+    }
     if (reschedulable.isEmpty()) {
       return new ReplacementPlan(null, 0, "no reschedulable pods on " + snapshot.nodeClaim() + ": nothing needs a new home");
     }
@@ -119,5 +135,25 @@ public final class ProvisioningPlanner {
           + leftOver.stream().sorted().toList();
     }
     return new ReplacementPlan(first, count, description);
+  }
+
+  /**
+   * A static NodePool's node is replaced one for one, whatever its pods (upstream's static drift): a claim from the
+   * template ({@link StaticPools#replacement}), so the pool keeps its count.
+   */
+  private static ReplacementPlan staticReplacement(ReplacementSnapshot snapshot, int reschedulable) {
+    NodeClaimRequest claim = StaticPools.replacement(snapshot);
+    if (claim == null) {
+      return new ReplacementPlan(null, reschedulable, "no replacement for " + snapshot.nodeClaim() + ": "
+          + StaticPools.noReplacement(snapshot));
+    }
+    return new ReplacementPlan(claim, reschedulable, "replace " + snapshot.nodeClaim() + " of static NodePool "
+        + snapshot.nodePool().name() + " with " + claim.name() + " (" + claim.instanceTypes().size() + " instance types from "
+        + claim.instanceTypes().getFirst() + ", in " + zoneOf(claim) + ") to keep its " + snapshot.nodePool().replicas() + " nodes");
+  }
+
+  private static String zoneOf(NodeClaimRequest claim) {
+    return claim.requirements().stream().filter(r -> WellKnown.ZONE_LABEL.equals(r.key())).findFirst()
+        .map(r -> String.join(",", r.values())).orElse("any zone");
   }
 }

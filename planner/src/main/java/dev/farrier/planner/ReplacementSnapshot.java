@@ -19,6 +19,8 @@ import java.util.List;
  * @param zone             the zone of the node being replaced (of every node, for a multi-node group), or null: when
  *                         one of its pods spreads over zones, the replacement is pinned to it
  *                         ({@link ProvisioningPlanner#planReplacement})
+ * @param poolNodes        the NodePool's NodeClaims now, the replaced one included, or null when not counted: a static
+ *                         NodePool's replacement is launched only while this is under its {@code limits.nodes}
  */
 public record ReplacementSnapshot(
     String nodeClaim,
@@ -29,7 +31,15 @@ public record ReplacementSnapshot(
     List<PodSpecView> daemonSetPods,
     Resources replacedCapacity,
     KubeletSettings kubelet,
-    String zone) {
+    String zone,
+    Integer poolNodes) {
+  /** A snapshot without the NodePool's node count. */
+  public ReplacementSnapshot(String nodeClaim, String replacementName, List<PodSpecView> podsOnNode, NodePoolView nodePool,
+      List<InstanceTypeView> instanceTypes, List<PodSpecView> daemonSetPods, Resources replacedCapacity, KubeletSettings kubelet,
+      String zone) {
+    this(nodeClaim, replacementName, podsOnNode, nodePool, instanceTypes, daemonSetPods, replacedCapacity, kubelet, zone, null);
+  }
+
   public ReplacementSnapshot {
     podsOnNode = List.copyOf(podsOnNode);
     instanceTypes = instanceTypes == null ? List.of() : List.copyOf(instanceTypes);

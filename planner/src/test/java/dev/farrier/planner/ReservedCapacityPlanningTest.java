@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /** Capacity reservations as the planner spends them: preferred, never overbooked in one plan, then on-demand. */
 class ReservedCapacityPlanningTest {
-  private static final String RESERVATION = "cr-0123456789abcdef0";
+  static final String RESERVATION = "cr-0123456789abcdef0";
 
   /** The fixtures' catalogue, m5.xlarge also reserved in us-east-1a with room for {@code room} more instances. */
-  private static List<InstanceTypeView> catalogueWithReservation(int room) {
+  static List<InstanceTypeView> catalogueWithReservation(int room) {
     List<InstanceTypeView> types = new ArrayList<>();
     for (InstanceTypeView t : catalogue()) {
       if (!t.name().equals("m5.xlarge")) {

@@ -71,6 +71,9 @@ public final class Sandbox {
     all.put("reserved", "a capacity reservation of " + ReservedScenario.RESERVED + " " + ReservedScenario.TYPE + " selected by the"
         + " EC2NodeClass and " + ReservedScenario.REPLICAS + " pods needing a node each: the reservation is filled first"
         + " (capacity type reserved, labelled with its id), the rest spill over to on-demand");
+    all.put("static", "the blueprint's NodePool made static (replicas " + StaticScenario.REPLICAS + ", consolidateAfter 0s, no pods):"
+        + " scaled to " + StaticScenario.SCALED_UP + " and back to " + StaticScenario.REPLICAS + " through the scale subresource"
+        + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
@@ -168,6 +171,12 @@ public final class Sandbox {
           ReservedScenario.report(new ReservedScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
         }
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("static")) {
+        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        StaticScenario.report(new StaticScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
         return finish(env, keep, out);
       }
       if (rollout) {

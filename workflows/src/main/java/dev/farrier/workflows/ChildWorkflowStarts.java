@@ -44,6 +44,19 @@ public final class ChildWorkflowStarts {
   }
 
   /**
+   * {@code provision/<cluster>/static}: the static NodePools' scale-up runs once at a time (a second would count the
+   * same missing nodes and launch them twice; starting it while one runs fails), and again after it closed. Its claim
+   * names derive from its run id, so a new run never names an existing claim.
+   */
+  public static ChildWorkflowOptions staticProvisioning(String cluster) {
+    return ChildWorkflowOptions.newBuilder()
+        .setWorkflowId(WorkflowIds.staticProvisioning(cluster))
+        .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+        .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON)
+        .build();
+  }
+
+  /**
    * {@code disrupt/<nodeclaim>}: a closed replacement may be followed by a new one (an aborted node the operator
    * released, or a failed attempt the planner proposes again); a running one is never started twice.
    */

@@ -14,6 +14,11 @@ public final class WorkflowIds {
     return "provision/" + cluster + "/" + batch;
   }
 
+  /** The static NodePools' scale-up of a cluster: one at a time. */
+  public static String staticProvisioning(String cluster) {
+    return "provision/" + cluster + "/static";
+  }
+
   public static String launch(String nodeClaim) {
     return "launch/" + nodeClaim;
   }

@@ -72,7 +72,7 @@ public final class DisruptionPlanning {
     if (!plan.commands().isEmpty()) {
       log.info("disruption planned commands={} candidates={}", plan.commands().size(), decisions.size());
     }
-    var result = new DisruptionPlan(plan.plannedAtMillis(), plan.commands(), decisions);
+    var result = plan.withDecisions(decisions, 0);
     return request.purpose() == PlanDisruptionRequest.Purpose.ROUND ? result.commandsOnly()
         : preview ? result.atMost(DisruptionPlan.MAX_DECISIONS) : result;
   }

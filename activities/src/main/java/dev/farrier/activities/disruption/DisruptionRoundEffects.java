@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What a disruption round does once its plan is made, apart from deciding: marks the groups of multi-node
  * consolidations, hands the Drifted, Expired and Consolidatable conditions to the {@link DisruptionConditionWriter},
- * records the RepairBlocked and DisruptionBlocked Events, and counts the decisions and eligible nodes
+ * records the RepairBlocked, DisruptionBlocked and NodePoolNodeLimitReached Events, and counts the decisions and eligible nodes
  * ({@link DisruptionMetrics}) and the consolidation moves weighed ({@link ConsolidationMetrics}). Each is written toward a target or deduplicated, and a failed write is logged, never fails
  * the plan: a retried round is safe.
  */
@@ -35,6 +35,7 @@ public final class DisruptionRoundEffects {
   private final DisruptionConditionWriter conditions;
   private final RepairBlockedEvents repairBlocked;
   private final DisruptionBlockedEvents disruptionBlocked;
+  private final StaticLimitEvents staticLimit;
   private final DisruptionMetrics metrics;
   private final ConsolidationMetrics consolidation;
 
@@ -43,6 +44,7 @@ public final class DisruptionRoundEffects {
     this.conditions = new DisruptionConditionWriter(claims, clock);
     this.repairBlocked = new RepairBlockedEvents(events, clock);
     this.disruptionBlocked = new DisruptionBlockedEvents(events, clock);
+    this.staticLimit = new StaticLimitEvents(events, clock);
     this.metrics = new DisruptionMetrics(meters);
     this.consolidation = new ConsolidationMetrics(meters);
   }
@@ -57,6 +59,7 @@ public final class DisruptionRoundEffects {
     conditions.submit(claims, targets);
     repairBlocked.record(Repair.of(snapshot).blocked());
     disruptionBlocked.record(plan.decisions());
+    staticLimit.record(plan.staticHeld());
     metrics.decided(plan.commands());
     metrics.eligible(eligible(snapshot, targets));
     consolidation.weighed(moves);

@@ -71,7 +71,11 @@ public final class ReplacementPlanning {
       return new ReplacementPlan(null, reschedulable, "nodepool " + poolName + " cannot be planned (see its ValidationSucceeded"
           + " condition)");
     }
-    var view = NodePoolViews.of(pool, claims.listNodeClaims());
+    var allClaims = claims.listNodeClaims();
+    var view = NodePoolViews.of(pool, allClaims);
+    int poolNodes = (int) allClaims.stream()
+        .filter(c -> poolName.equals(c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)))
+        .count();
     EC2NodeClass nodeClass = plannable.get().nodeClass();
     // A spot node consolidated under a price ceiling is replaced spot-to-spot: spot offerings only, then narrowed as decided.
     boolean spotToSpotReplacement = request.maxPricePerHour() != null
@@ -80,7 +84,8 @@ public final class ReplacementPlanning {
     var types = CheaperOfferings.below(inputs.overlays(catalog).apply(view, inputs.instanceTypes(catalog, nodeClass)),
         request.maxPricePerHour(), spotToSpotReplacement);
     var plan = provisioning.planReplacement(new ReplacementSnapshot(request.nodeClaim(), request.replacementName(), pods, view,
-        types, inputs.daemonSetPods(), replaced, NodeClassLaunches.kubelet(nodeClass), ReplacementSnapshot.commonZone(zones)));
+        types, inputs.daemonSetPods(), replaced, NodeClassLaunches.kubelet(nodeClass), ReplacementSnapshot.commonZone(zones),
+        poolNodes));
     var restricted = CheaperOfferings.restrict(plan, types, request.maxPricePerHour());
     return spotToSpotReplacement ? CheaperOfferings.spotToSpot(restricted, types) : restricted;
   }

@@ -42,7 +42,7 @@ public final class NodePoolViews {
         limits(spec.limitsOrEmpty()), usage, NodePoolHash.of(pool), budgets, template.expireAfter(), seconds(template.terminationGracePeriod()),
         "true".equals(annotation(pool, WellKnown.APPROVE_REPLACEMENTS_ANNOTATION)), annotation(pool, WellKnown.ROLLOUT_ANNOTATION),
         spec.disruptionOrDefault().consolidationPolicyOrDefault(), spec.disruptionOrDefault().consolidateAfter(),
-        ExpiryMode.ofAnnotation(annotation(pool, WellKnown.EXPIRY_ANNOTATION)));
+        ExpiryMode.ofAnnotation(annotation(pool, WellKnown.EXPIRY_ANNOTATION)), spec.replicas());
   }
 
   /** A Go duration ({@code 48h}) in whole seconds; null when there is none or it does not parse. */

@@ -42,6 +42,7 @@ public final class ProvisioningPlanning {
   private final UnschedulableEvents unschedulableEvents;
   private final Clock clock;
   private final ProvisioningPlanner provisioning = new ProvisioningPlanner();
+  private final StaticProvisioning staticPools;
 
   public ProvisioningPlanning(ClusterReader reader, NodeClaimStore claims, PlanningInputs inputs, UnschedulableEvents unschedulableEvents,
       Clock clock) {
@@ -50,6 +51,7 @@ public final class ProvisioningPlanning {
     this.inputs = inputs;
     this.unschedulableEvents = unschedulableEvents;
     this.clock = clock;
+    this.staticPools = new StaticProvisioning(reader, claims, inputs);
   }
 
   /**
@@ -70,10 +72,13 @@ public final class ProvisioningPlanning {
   /**
    * Reads pending pods (with their volume zones), existing nodes and in-flight claims with their pods, DaemonSets,
    * NodePools (usage counting claims still launching), instance types and kubelet settings, and lets the planner
-   * decide. The one write is a Warning Event on each pod that fits nowhere, at most once per
+   * decide (a request for the static NodePools' scale-up goes to {@link StaticProvisioning}). The one write is a Warning Event on each pod that fits nowhere, at most once per
    * {@link UnschedulableEvents#WINDOW} for the same reason; a retry writes nothing new.
    */
   public ProvisioningPlan plan(PlanProvisioningRequest request) {
+    if (request.staticPools()) {
+      return staticPools.plan(request.batchId());
+    }
     NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
     VolumeTopology volumes = new VolumeTopology(reader);
     List<PodSpecView> pending = new ArrayList<>();

@@ -62,7 +62,7 @@ public class ProvisioningWorkflowImpl implements ProvisioningWorkflow {
         FarrierSearchAttributes.PHASE.valueSet("Planning"));
 
     ProvisioningPlan plan = ActivityStubs.planning()
-        .planProvisioning(new PlanProvisioningRequest(cluster, namingId(input), input.pods()));
+        .planProvisioning(new PlanProvisioningRequest(cluster, namingId(input), input.pods(), input.staticPools()));
     // The planning activity records the FailedScheduling Event on each of these pods (deduplicated there); the
     // reasons are also in the log and in the result.
     for (UnschedulablePod pod : plan.unschedulable()) {

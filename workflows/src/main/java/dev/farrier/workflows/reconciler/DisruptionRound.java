@@ -23,16 +23,18 @@ import java.util.List;
 
 /**
  * A turn's disruption round: asks the planner for commands and starts one {@code disrupt/<nodeclaim>} replacement child
- * per command, all asked for in one workflow task, then their starts awaited. One start after the other (a workflow
+ * per command (and the static NodePools' scale-up when one is short of its replicas, {@link StaticScaleUp}), all asked for in one workflow task, then their starts awaited. One start after the other (a workflow
  * task round trip each, about 1 s on a loaded worker) took 26 s for a round of 26 replacements on a 500-node fleet, and
  * its budget's 50 slots were never more than 37 full. Each replacement's close frees its slot; a failed one puts its
  * NodeClaim in a {@link Cooldown}.
  */
 final class DisruptionRound {
   private final ReconcilerRun reconciler;
+  private final StaticScaleUp scaleUp;
 
   DisruptionRound(ReconcilerRun reconciler) {
     this.reconciler = reconciler;
+    this.scaleUp = new StaticScaleUp(reconciler);
   }
 
   /** A replacement child asked for, whose start is not confirmed yet. */
@@ -57,6 +59,7 @@ final class DisruptionRound {
       }
     }
     starts.forEach(this::confirmStarted);
+    scaleUp.startIfShort(reconciler.lastPlan);
   }
 
   /** Asks for the command's replacement child, unless its NodeClaim is cooling down after a failure. */

@@ -21,6 +21,7 @@ import dev.farrier.workflows.provisioning.ProvisioningWorkflow;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementInput;
 import dev.farrier.workflows.testing.FakeNodeActivities;
+import dev.farrier.workflows.testing.FakeNodeClaimActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.client.BatchRequest;
@@ -448,5 +449,37 @@ class ClusterReconcilerWorkflowTest {
         WorkflowIds.disruption("default-gated"));
     assertEquals("AwaitingApproval", replacement.progress().phase());
     assertEquals(0, test.journal.count("cordon node-default-gated"), "not cordoned before a person approves");
+  }
+
+  @Test
+  void aStaticNodePoolShortOfItsReplicasGetsOneScaleUpAtATimeNeverASecondWhileTheFirstRuns() {
+    // Every round says static NodePool "fixed" lacks a node; its scale-up's launch stays uninitialized until released.
+    DisruptionPlan shortOfOne = new DisruptionPlan(0, List.of(), List.of(), 0, List.of("fixed"), java.util.Map.of());
+    test.planning.onPlanDisruption(request -> shortOfOne);
+    test.planning.onPlanProvisioning(request -> request.staticPools()
+        ? new ProvisioningPlan(List.of(Fixtures.claim("fixed-static-0", "fixed")), List.of()) : new ProvisioningPlan(List.of(), List.of()));
+    AtomicBoolean initialized = new AtomicBoolean(false);
+    test.nodeClaims.onAwaitInitialized(request -> {
+      if (!initialized.get()) {
+        throw FakeNodeClaimActivities.notYet("initialization");
+      }
+    });
+    start(new ReconcilerSettings(60_000, 100_000, 30_000, new LaunchSettings(1800, 1800), 2, 30));
+
+    test.sleep(Duration.ofSeconds(100)); // three rounds, each naming "fixed" short
+
+    List<PlanProvisioningRequest> scaleUps = test.planning.provisioningRequests().stream().filter(PlanProvisioningRequest::staticPools)
+        .toList();
+    assertEquals(1, scaleUps.size(), "one scale-up while its launch runs: " + scaleUps);
+    assertEquals(List.of(), scaleUps.getFirst().pods(), "a static scale-up is for no pod");
+    assertTrue(scaleUps.getFirst().batchId().startsWith(WorkflowIds.staticProvisioning(Fixtures.CLUSTER) + "/"),
+        scaleUps.getFirst().batchId());
+    assertEquals(1, test.journal.count("createNodeClaim fixed-static-0"));
+
+    initialized.set(true);
+    test.sleep(Duration.ofMinutes(10)); // the launch's next look at initialization, then a round
+
+    assertTrue(test.planning.provisioningRequests().stream().filter(PlanProvisioningRequest::staticPools).count() >= 2,
+        "once it closed, the next round short of a node starts the next one");
   }
 }
