@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * A node or in-flight claim during planning: the room it has left (allocatable less the larger of its bound pods' and
  * its promised requests) and the pending pods planned onto it.
  */
-final class ExistingSlot {
+final class ExistingSlot implements TopologyPlace {
   /** Taints a node carries only until it is ready; Karpenter ignores them on nodes it is still launching. */
   private static final Set<String> TRANSIENT_TAINTS = Set.of(WellKnown.UNREGISTERED_TAINT_KEY,
       "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable", "node.cloudprovider.kubernetes.io/uninitialized");
@@ -25,6 +25,8 @@ final class ExistingSlot {
   final List<Taint> taints;
   Resources remaining;
   final List<PodRef> placed = new ArrayList<>();
+  /** The host ports its bound pods and the pods planned onto it hold. */
+  final List<HostPort> usedPorts = new ArrayList<>();
 
   ExistingSlot(ExistingNodeView node, int index, List<Taint> startupTaints) {
     this.node = node;
@@ -32,6 +34,7 @@ final class ExistingSlot {
     this.host = node.labels().getOrDefault(WellKnown.HOSTNAME_LABEL, node.name());
     this.taints = node.initialized() ? node.taints() : node.taints().stream()
         .filter(t -> !TRANSIENT_TAINTS.contains(t.key()) && !startupTaints.contains(t)).toList();
+    node.pods().forEach(p -> usedPorts.addAll(p.hostPorts()));
     Resources bound = node.boundRequests();
     // The pods planned onto a claim are among its bound pods or still on their way: never count them twice, never
     // forget the ones on their way.
@@ -45,7 +48,13 @@ final class ExistingSlot {
         Math.max(a.ephemeralStorageBytes(), b.ephemeralStorageBytes()), Math.max(a.pods(), b.pods()), ext);
   }
 
-  String domain(String key) {
+  @Override
+  public String domain(String key) {
     return key.equals(WellKnown.HOSTNAME_LABEL) ? host : node.labels().get(key);
+  }
+
+  @Override
+  public boolean countedBy(SpreadNodeFilter filter) {
+    return filter.counts(node.labels(), taints);
   }
 }
