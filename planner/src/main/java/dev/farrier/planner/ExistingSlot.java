@@ -25,7 +25,7 @@ final class ExistingSlot implements TopologyPlace {
   final List<Taint> taints;
   Resources remaining;
   final List<PodRef> placed = new ArrayList<>();
-  /** The host ports its bound pods and the pods planned onto it hold. */
+  /** The host ports its bound pods, the pods nominated to it (of other batches) and the pods planned onto it hold. */
   final List<HostPort> usedPorts = new ArrayList<>();
 
   ExistingSlot(ExistingNodeView node, int index, List<Taint> startupTaints) {

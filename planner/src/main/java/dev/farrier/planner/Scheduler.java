@@ -166,14 +166,16 @@ final class Scheduler {
       sizing[pool.index] = new ClaimSizing(pool, demand);
     }
     for (ExistingSlot slot : existing) {
-      for (PodSpecView p : slot.node.pods()) {
+      for (PodSpecView p : countedOn(slot, distinct)) {
         topology.registerExisting(p, slot);
       }
+      slot.node.nominated().stream().filter(p -> !distinct.containsKey(p.pod().key()))
+          .forEach(p -> slot.usedPorts.addAll(p.hostPorts()));
     }
     topology.link(shapes.values());
     if (topology.hasGroups()) {
       for (ExistingSlot slot : existing) {
-        for (PodSpecView p : slot.node.pods()) {
+        for (PodSpecView p : countedOn(slot, distinct)) {
           topology.countExisting(p, slot);
         }
       }
@@ -222,6 +224,19 @@ final class Scheduler {
     existing.stream().filter(s -> !s.placed.isEmpty()).sorted(Comparator.comparing(s -> s.node.name()))
         .forEach(s -> onExisting.add(new ExistingPlacement(s.node.name(), s.placed)));
     return new ProvisioningPlan(claims, unschedulable, onExisting);
+  }
+
+  /**
+   * The pods topology counts where the node or claim is: those bound to it and those nominated to it, less any of
+   * this batch (planned again now, they count where they go).
+   */
+  private static List<PodSpecView> countedOn(ExistingSlot slot, Map<String, PodSpecView> batch) {
+    if (slot.node.nominated().isEmpty()) {
+      return slot.node.pods();
+    }
+    List<PodSpecView> pods = new ArrayList<>(slot.node.pods());
+    slot.node.nominated().stream().filter(p -> !batch.containsKey(p.pod().key())).forEach(pods::add);
+    return pods;
   }
 
   /** Places the pod on the first target that takes it, giving up preferences one at a time; false when none does. */

@@ -99,7 +99,7 @@ public final class DisruptionSnapshots {
     // Read before the bound pods (a pod bound in between is in both lists, never in neither: PlannedPods' promise), and
     // only for the consolidation view, the one reader of it.
     boolean consolidates = pools.stream().anyMatch(DisruptionSnapshots::consolidatesUnderutilized);
-    Set<String> unbound = consolidates ? PendingPods.uids(reader.listUnboundPods()) : Set.of();
+    List<Pod> unbound = consolidates ? reader.listUnboundPods() : List.of();
     List<Pod> boundPods = reader.listBoundPods();
     Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
@@ -149,7 +149,7 @@ public final class DisruptionSnapshots {
    * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
    */
   private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<NodeClaim> allClaims,
-      List<Node> nodeList, List<Pod> boundPods, Set<String> unbound, Map<String, List<Pod>> podsByNode,
+      List<Node> nodeList, List<Pod> boundPods, List<Pod> unbound, Map<String, List<Pod>> podsByNode,
       PromisedElsewhere.Promises promises) {
     var catalog = inputs.catalog();
     Map<String, List<InstanceTypeView>> types = new HashMap<>();
