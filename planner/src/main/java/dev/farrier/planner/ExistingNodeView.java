@@ -32,6 +32,9 @@ import java.util.Map;
  * @param nominated     pods a claim was planned for (an earlier batch's) that are not bound anywhere yet while the claim
  *                      holds room for them: they count for topology spread, pod (anti-)affinity and host ports where
  *                      the claim is, as they will once bound; their requests are in {@code promised}, not counted again
+ * @param volumeLimits  per CSI driver, how many volumes of it the node attaches at most (its {@code CSINode}'s
+ *                      {@code spec.drivers[].allocatable.count}); a driver not listed has no limit, and neither has an
+ *                      in-flight claim (no CSINode yet), as in Karpenter
  */
 public record ExistingNodeView(
     String name,
@@ -43,7 +46,8 @@ public record ExistingNodeView(
     Resources promised,
     boolean initialized,
     boolean acceptsPods,
-    List<PodSpecView> nominated) {
+    List<PodSpecView> nominated,
+    Map<String, Integer> volumeLimits) {
   public ExistingNodeView {
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);
@@ -51,12 +55,13 @@ public record ExistingNodeView(
     pods = pods == null ? List.of() : List.copyOf(pods);
     promised = promised == null ? Resources.ZERO : promised;
     nominated = nominated == null ? List.of() : List.copyOf(nominated);
+    volumeLimits = volumeLimits == null ? Map.of() : Map.copyOf(volumeLimits);
   }
 
-  /** A node or claim with no pod nominated to it. */
+  /** A node or claim with no pod nominated to it and no volume limit. */
   public ExistingNodeView(String name, String nodePool, Map<String, String> labels, List<Taint> taints, Resources allocatable,
       List<PodSpecView> pods, Resources promised, boolean initialized, boolean acceptsPods) {
-    this(name, nodePool, labels, taints, allocatable, pods, promised, initialized, acceptsPods, List.of());
+    this(name, nodePool, labels, taints, allocatable, pods, promised, initialized, acceptsPods, List.of(), Map.of());
   }
 
   /**
@@ -71,7 +76,7 @@ public record ExistingNodeView(
       more = more.plus(p.requestsAsOnePod());
     }
     return new ExistingNodeView(name, nodePool, labels, taints, allocatable, all, promised.plus(more), initialized, acceptsPods,
-        nominated);
+        nominated, volumeLimits);
   }
 
   /** The requests of its bound pods, each counted as one pod: what the kube-scheduler sees used. */

@@ -16,10 +16,12 @@ final class PodShape {
   /** Everything about a pod that placement depends on. */
   record Key(String namespace, Resources requests, Map<String, String> nodeSelector, List<List<Requirement>> requiredTerms,
       List<Toleration> tolerations, Map<String, String> labels, List<PreferredNodeTerm> preferred,
-      List<TopologySpread> spread, List<PodAffinityTerm> podAffinity, List<Requirement> volumes, List<HostPort> hostPorts) {
+      List<TopologySpread> spread, List<PodAffinityTerm> podAffinity, List<Requirement> volumes, List<HostPort> hostPorts,
+      List<CsiVolume> csiVolumes) {
     static Key of(PodSpecView p) {
       return new Key(p.pod().namespace(), p.requestsAsOnePod(), p.nodeSelector(), p.requiredAffinityTerms(),
-          p.tolerations(), p.labels(), p.preferredAffinity(), p.topologySpread(), p.podAffinity(), p.volumeRequirements(), p.hostPorts());
+          p.tolerations(), p.labels(), p.preferredAffinity(), p.topologySpread(), p.podAffinity(), p.volumeRequirements(), p.hostPorts(),
+          p.csiVolumes());
     }
   }
 

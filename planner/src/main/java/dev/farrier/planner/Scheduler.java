@@ -169,8 +169,7 @@ final class Scheduler {
       for (PodSpecView p : countedOn(slot, distinct)) {
         topology.registerExisting(p, slot);
       }
-      slot.node.nominated().stream().filter(p -> !distinct.containsKey(p.pod().key()))
-          .forEach(p -> slot.usedPorts.addAll(p.hostPorts()));
+      slot.node.nominated().stream().filter(p -> !distinct.containsKey(p.pod().key())).forEach(slot::holds);
     }
     topology.link(shapes.values());
     if (topology.hasGroups()) {
@@ -290,7 +289,8 @@ final class Scheduler {
     // Whether it accepts pods, its taints and labels do not change during a plan, and its room only shrinks.
     if (!slot.node.acceptsPods() || !shape.requests.fitsIn(slot.remaining)
         || !attempt.fitsExisting(slot, shape.spec.tolerations(), existing.size())
-        || HostPort.firstConflict(slot.usedPorts, shape.spec.hostPorts()) != null) {
+        || HostPort.firstConflict(slot.usedPorts, shape.spec.hostPorts()) != null
+        || slot.volumeLimitPassed(shape.spec.csiVolumes()) != null) {
       return Offer.REFUSED_FOR_GOOD;
     }
     for (var e : narrowing.allowed().entrySet()) {
@@ -305,7 +305,7 @@ final class Scheduler {
     slot.remaining = slot.remaining.minus(shape.requests);
     existingRooms.set(slot.index, slot.remaining.milliCpu(), slot.remaining.memoryBytes(), slot.remaining.pods());
     slot.placed.add(pod);
-    slot.usedPorts.addAll(shape.spec.hostPorts());
+    slot.holds(shape.spec);
     topology.record(shape, slot, k -> true);
     return Offer.TAKEN;
   }

@@ -26,7 +26,7 @@ class NominatedPodsTest {
   private static ExistingNodeView inFlight(List<PodSpecView> nominated) {
     ExistingNodeView n = node("c1", "default", "us-east-1a", ROOM, List.of());
     return new ExistingNodeView(n.name(), n.nodePool(), n.labels(), List.of(WellKnown.UNREGISTERED_TAINT), ROOM, List.of(),
-        Resources.of(500, 256 * MIB, 2), false, true, nominated);
+        Resources.of(500, 256 * MIB, 2), false, true, nominated, Map.of());
   }
 
   private static PodSpecView web(String name) {

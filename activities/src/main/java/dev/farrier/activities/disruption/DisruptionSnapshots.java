@@ -9,6 +9,7 @@ import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.nodeclass.DriftFacts;
 import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.provisioning.CsiVolumes;
 import dev.farrier.activities.provisioning.NodePoolViews;
 import dev.farrier.activities.provisioning.PendingPods;
 import dev.farrier.activities.provisioning.PlanningInputs;
@@ -166,10 +167,11 @@ public final class DisruptionSnapshots {
     }
     var now = clock.instant();
     NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
-    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, unbound, allClaims, types, kubelets, namespaces, now);
+    CsiVolumes csi = CsiVolumes.of(reader);
+    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, unbound, allClaims, types, kubelets, namespaces, csi, now);
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, inputs.daemonSetPods(), kubelets, podsByNode, reader.listPodDisruptionBudgets(),
-        claimsByNode, now, spotToSpot, promises, PendingPods.withoutRoom(reader, allClaims, existing, namespaces, now));
+        claimsByNode, now, spotToSpot, promises, PendingPods.withoutRoom(reader, allClaims, existing, namespaces, csi, now));
   }
 }

@@ -75,6 +75,7 @@ public final class ProvisioningPlanning {
   public ProvisioningPlan plan(PlanProvisioningRequest request) {
     NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
     VolumeTopology volumes = new VolumeTopology(reader);
+    CsiVolumes csi = CsiVolumes.of(reader);
     List<PodSpecView> pending = new ArrayList<>();
     // Read once, before the bound pods: a pod bound in between is in both lists, never in neither (PlannedPods' promise).
     List<Pod> unboundPods = reader.listUnboundPods();
@@ -86,7 +87,7 @@ public final class ProvisioningPlanning {
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
           .ifPresent(p -> {
             try {
-              PendingPods.addIfProvisionable(pending, p, namespaces, volumes);
+              PendingPods.addIfProvisionable(pending, p, namespaces, volumes, csi);
             } catch (RuntimeException e) {
               // One pod Farrier cannot read never stops the batch for the others.
               log.warn("pod left out of the batch pod={}/{} batch={}: {}", ref.namespace(), ref.name(), request.batchId(), e.toString());
@@ -134,7 +135,7 @@ public final class ProvisioningPlanning {
     // A pod the kube-scheduler bound since the batch's pods were read is its node's: left pending as well, it would
     // take room twice, and another pod its claim was launched for would seem not to fit there and get a node again.
     int boundSince = PendingPods.leaveToScheduler(pending, PendingPods.boundAmong(boundPods, PendingPods.byUid(pending)));
-    var existing = ProvisioningSnapshots.existingNodes(reader.listNodes(), boundPods, unboundPods, claims, types, kubelets, namespaces,
+    var existing = ProvisioningSnapshots.existingNodes(reader.listNodes(), boundPods, unboundPods, claims, types, kubelets, namespaces, csi,
         clock.instant());
     // Then those of Initialized claims whose node can still take them (NodeRoom: room, taints, hostname anti-affinity).
     held += PendingPods.leaveToScheduler(pending, PromisedPods.held(claims, PendingPods.byUid(pending), PendingPods.rooms(existing),

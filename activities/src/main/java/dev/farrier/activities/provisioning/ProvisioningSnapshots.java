@@ -57,13 +57,13 @@ public final class ProvisioningSnapshots {
    */
   public static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, List<Pod> unboundPods,
       List<NodeClaim> claims, Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool,
-      NamespaceSelectors namespaces, Instant now) {
+      NamespaceSelectors namespaces, CsiVolumes csi, Instant now) {
     Set<String> unboundUids = PendingPods.uids(unboundPods);
     Map<String, List<PodSpecView>> podsByNode = new HashMap<>();
     Map<String, BoundPod> boundByUid = new HashMap<>();
     for (Pod p : boundPods) {
       if (!PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null) {
-        PodSpecView view = PodViews.of(p, namespaces, List.of());
+        PodSpecView view = PodViews.of(p, namespaces, List.of()).withCsiVolumes(csi.of(p));
         podsByNode.computeIfAbsent(p.getSpec().getNodeName(), k -> new ArrayList<>()).add(view);
         if (p.getMetadata().getUid() != null) {
           boundByUid.put(p.getMetadata().getUid(), new BoundPod(p.getSpec().getNodeName(), view.requestsAsOnePod()));
@@ -85,7 +85,7 @@ public final class ProvisioningSnapshots {
       if (nodeName != null && !nodeName.isEmpty()) {
         claimByNode.put(nodeName, c);
       } else if (c.getMetadata().getDeletionTimestamp() == null) {
-        out.add(inFlight(c, typesByPool, kubeletByPool, promised(c, boundByUid), nominated(c, unboundByUid, namespaces)));
+        out.add(inFlight(c, typesByPool, kubeletByPool, promised(c, boundByUid), nominated(c, unboundByUid, namespaces, csi)));
       }
     }
     for (Node n : nodes) {
@@ -95,7 +95,7 @@ public final class ProvisioningSnapshots {
       boolean initialized = claim == null || initialized(claim);
       boolean holds = claim != null && holdsPromise(claim, now) && waitsFor(claim, unboundUids);
       Resources promised = holds ? promised(claim, boundByUid) : Resources.ZERO;
-      List<PodSpecView> nominated = holds ? nominated(claim, unboundByUid, namespaces) : List.of();
+      List<PodSpecView> nominated = holds ? nominated(claim, unboundByUid, namespaces, csi) : List.of();
       List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
           : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
       boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
@@ -105,7 +105,7 @@ public final class ProvisioningSnapshots {
       Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
       Resources allocatable = n.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(n.getStatus().getAllocatable());
       out.add(new ExistingNodeView(name, labels.get(WellKnown.NODEPOOL_LABEL), labels, taints, allocatable, pods, promised,
-          initialized, accepts, nominated));
+          initialized, accepts, nominated, csi.limits(name)));
     }
     return out;
   }
@@ -114,12 +114,13 @@ public final class ProvisioningSnapshots {
    * The pods the claim was planned for ({@link WellKnown#PLANNED_PODS_ANNOTATION}) that are still unbound: the next
    * batch counts them where the claim is (topology, host ports), as the kube-scheduler will once it binds them there.
    */
-  private static List<PodSpecView> nominated(NodeClaim claim, Map<String, Pod> unboundByUid, NamespaceSelectors namespaces) {
+  private static List<PodSpecView> nominated(NodeClaim claim, Map<String, Pod> unboundByUid, NamespaceSelectors namespaces,
+      CsiVolumes csi) {
     List<PodSpecView> out = new ArrayList<>();
     for (String uid : PlannedPods.uids(claim.getMetadata().getAnnotations())) {
       Pod pod = unboundByUid.get(uid);
       if (pod != null) {
-        out.add(PodViews.of(pod, namespaces, List.of()));
+        out.add(PodViews.of(pod, namespaces, List.of()).withCsiVolumes(csi.of(pod)));
       }
     }
     return out;
@@ -188,7 +189,7 @@ public final class ProvisioningSnapshots {
     List<Taint> taints = c.getSpec().taintsOrEmpty().stream()
         .map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
     return new ExistingNodeView(c.getMetadata().getName(), pool, labels, taints, allocatable, List.of(), promised, false, true,
-        nominated);
+        nominated, Map.of());
   }
 
   /** A pod bound to a node: where, and its requests as one pod. */

@@ -29,7 +29,10 @@ public final class PodViews {
     return of(pod, NamespaceSelectors.OWN_NAMESPACE, List.of());
   }
 
-  /** A pod for the scheduler: namespace selectors resolved, volume requirements given by the caller. */
+  /**
+   * A pod for the scheduler: namespace selectors resolved, volume requirements given by the caller (CSI volumes are
+   * added by the caller that reads them: {@link PodSpecView#withCsiVolumes}).
+   */
   public static PodSpecView of(Pod pod, NamespaceSelectors namespaces, List<Requirement> volumeRequirements) {
     return of(pod.getMetadata(), pod.getSpec(), ownerKind(pod), namespaces, volumeRequirements);
   }
@@ -55,7 +58,8 @@ public final class PodViews {
         PodTopologyViews.topologySpread(spec, labels),
         PodTopologyViews.podAffinity(spec, meta.getNamespace(), namespaces),
         volumeRequirements,
-        hostPorts(spec));
+        hostPorts(spec),
+        List.of());
   }
 
   /**

@@ -131,7 +131,7 @@ class ProvisioningSnapshotsTest {
     Pod boundSinceRead = unboundPod("u-first-2", Map.of(), 0);
     ExistingNodeView view = only(ProvisioningSnapshots.existingNodes(List.of(), List.of(boundElsewhere),
         List.of(web, alsoUnbound, boundSinceRead), List.of(launching), Map.of(POOL, List.of(SMALLER, LARGE)), Map.of(),
-        NO_NAMESPACES, NOW));
+        NO_NAMESPACES, CsiVolumes.NONE, NOW));
     assertEquals(List.of("u-first-0", "u-first-1"), view.nominated().stream().map(p -> p.pod().uid()).toList());
     assertEquals(Map.of("app", "web"), view.nominated().getFirst().labels());
     assertEquals(List.of(new HostPort("0.0.0.0", "TCP", 8080)), view.nominated().getFirst().hostPorts());
@@ -243,7 +243,7 @@ class ProvisioningSnapshotsTest {
           """.formatted(nodeName, nodeName), Node.class));
     }
     Map<String, List<InstanceTypeView>> types = Map.of(POOL, List.of(SMALLER, LARGE));
-    return ProvisioningSnapshots.existingNodes(nodes, bound, unbound, List.of(claim), types, Map.of(), NO_NAMESPACES, NOW);
+    return ProvisioningSnapshots.existingNodes(nodes, bound, unbound, List.of(claim), types, Map.of(), NO_NAMESPACES, CsiVolumes.NONE, NOW);
   }
 
   private static ProvisioningPlan plan(ExistingNodeView node, List<PodSpecView> pending) {
