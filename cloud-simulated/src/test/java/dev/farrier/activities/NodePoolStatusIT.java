@@ -8,7 +8,7 @@ import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
-import dev.farrier.activities.status.RegistrationHealth;
+import dev.farrier.activities.nodepool.RegistrationHealth;
 import dev.farrier.activities.status.StatusRefresher;
 import dev.farrier.activities.views.ResourceQuantities;
 import dev.farrier.model.NodeClaimRequest;

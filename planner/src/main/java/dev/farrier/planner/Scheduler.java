@@ -142,7 +142,7 @@ final class Scheduler {
   }
 
   private static void addDomain(Map<String, Map<String, Set<List<Taint>>>> universe, String key, String domain, List<Taint> taints) {
-    universe.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(domain, d -> new HashSet<>()).add(List.copyOf(taints));
+    universe.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(domain, d -> new HashSet<>()).add(taints);
   }
 
   ProvisioningPlan run(List<PodSpecView> pendingPods, String batchId, ClaimNamer namer) {

@@ -22,7 +22,7 @@ import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.NodeWriter;
 import dev.farrier.activities.kube.StatusWriter;
-import dev.farrier.activities.status.RegistrationHealthWriter;
+import dev.farrier.activities.nodepool.RegistrationHealthWriter;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.metrics.NodeClaimMetrics;

@@ -18,6 +18,7 @@ import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.nodepool.RegistrationHealth;
 import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.activities.views.ResourceQuantities;

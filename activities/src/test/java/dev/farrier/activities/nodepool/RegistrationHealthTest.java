@@ -1,4 +1,4 @@
-package dev.farrier.activities.status;
+package dev.farrier.activities.nodepool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.farrier.activities.status;
+package dev.farrier.activities.nodepool;
 
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.NodePool;

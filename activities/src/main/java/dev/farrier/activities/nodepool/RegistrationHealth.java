@@ -1,4 +1,4 @@
-package dev.farrier.activities.status;
+package dev.farrier.activities.nodepool;
 
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
@@ -99,7 +99,7 @@ public final class RegistrationHealth {
    * Unknown when the pool has no such condition yet, or its spec ({@code metadata.generation}) or its EC2NodeClass
    * changed since the condition was computed; null when the stored one stands.
    */
-  static Condition resetIfStale(NodePool pool, EC2NodeClass nodeClass, Instant now) {
+  public static Condition resetIfStale(NodePool pool, EC2NodeClass nodeClass, Instant now) {
     if (nodeClass == null) {
       return null; // as upstream: a pool without its class is left alone (NodeClassReady says why)
     }
