@@ -27,13 +27,12 @@ public final class CsiVolumes {
   public static final CsiVolumes NONE = new CsiVolumes(null);
 
   private final ClusterReader cluster;
-  private Map<String, PersistentVolumeClaim> claims;
-  private Map<String, PersistentVolume> volumes;
-  private Map<String, StorageClass> classes;
+  private final StorageObjects storage;
   private Map<String, Map<String, Integer>> limitsByNode;
 
   private CsiVolumes(ClusterReader cluster) {
     this.cluster = cluster;
+    this.storage = cluster == null ? null : new StorageObjects(cluster);
   }
 
   public static CsiVolumes of(ClusterReader cluster) {
@@ -42,36 +41,27 @@ public final class CsiVolumes {
 
   /** The pod's claims (its own and generic ephemeral ones) that a CSI driver attaches. */
   public List<CsiVolume> of(Pod pod) {
-    if (cluster == null || pod.getSpec() == null || pod.getSpec().getVolumes() == null) {
+    if (storage == null) {
       return List.of();
     }
     List<CsiVolume> out = new ArrayList<>();
-    for (var volume : pod.getSpec().getVolumes()) {
-      String claimName = volume.getPersistentVolumeClaim() != null ? volume.getPersistentVolumeClaim().getClaimName()
-          : volume.getEphemeral() != null ? pod.getMetadata().getName() + "-" + volume.getName() : null;
-      if (claimName == null) {
-        continue;
-      }
-      load();
-      String key = pod.getMetadata().getNamespace() + "/" + claimName;
-      PersistentVolumeClaim claim = claims.get(key);
-      String driver = claim == null ? null : driverOf(claim);
+    storage.claimsOf(pod).forEach((key, claim) -> {
+      String driver = driverOf(claim);
       if (driver != null) {
         out.add(new CsiVolume(driver, key));
       }
-    }
+    });
     return out;
   }
 
   /** Per CSI driver, how many volumes of it the node attaches at most; empty when it has no CSINode or no claim exists. */
   public Map<String, Integer> limits(String nodeName) {
-    if (cluster == null) {
+    if (storage == null) {
       return Map.of();
     }
-    load();
     if (limitsByNode == null) {
       limitsByNode = new HashMap<>();
-      if (!claims.isEmpty()) {
+      if (storage.anyClaim()) {
         for (var csiNode : cluster.listCSINodes()) {
           Map<String, Integer> limits = new HashMap<>();
           for (var driver : csiNode.getSpec() == null || csiNode.getSpec().getDrivers() == null
@@ -90,7 +80,7 @@ public final class CsiVolumes {
   private String driverOf(PersistentVolumeClaim claim) {
     String volumeName = claim.getSpec().getVolumeName();
     if (volumeName != null && !volumeName.isEmpty()) {
-      PersistentVolume pv = volumes.get(volumeName);
+      PersistentVolume pv = storage.volume(volumeName);
       if (pv == null) {
         return null;
       }
@@ -100,22 +90,10 @@ public final class CsiVolumes {
       return pv.getSpec().getAwsElasticBlockStore() != null ? EBS_DRIVER : null;
     }
     String className = claim.getSpec().getStorageClassName();
-    StorageClass storageClass = className == null || className.isEmpty() ? null : classes.get(className);
+    StorageClass storageClass = className == null || className.isEmpty() ? null : storage.storageClass(className);
     if (storageClass == null) {
       return null;
     }
     return IN_TREE_EBS.equals(storageClass.getProvisioner()) ? EBS_DRIVER : storageClass.getProvisioner();
-  }
-
-  private void load() {
-    if (claims != null) {
-      return;
-    }
-    claims = new HashMap<>();
-    cluster.listPersistentVolumeClaims().forEach(c -> claims.put(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName(), c));
-    volumes = new HashMap<>();
-    cluster.listPersistentVolumes().forEach(v -> volumes.put(v.getMetadata().getName(), v));
-    classes = new HashMap<>();
-    cluster.listStorageClasses().forEach(c -> classes.put(c.getMetadata().getName(), c));
   }
 }
