@@ -34,6 +34,9 @@ record SpreadNodeFilter(List<Requirements> affinity, List<Toleration> toleration
         }
       }
     }
+    if (terms == null && !constraint.honorNodeTaints()) {
+      return ALL;
+    }
     return new SpreadNodeFilter(terms == null ? null : List.copyOf(terms),
         constraint.honorNodeTaints() ? pod.tolerations() : null);
   }
