@@ -96,7 +96,7 @@ class FarrierChartOnApiServerIT {
               can("create", "", "pods/eviction", "default"), can("delete", "", "pods", "default"),
               can("create", "", "events", "default"), can("list", "apps", "daemonsets", null),
               can("list", "policy", "poddisruptionbudgets", null), can("list", "", "persistentvolumes", null),
-              can("get", "storage.k8s.io", "storageclasses", null),
+              can("get", "storage.k8s.io", "storageclasses", null), can("watch", "storage.k8s.io", "csinodes", null),
               can("create", "coordination.k8s.io", "leases", namespace), lease("get", namespace, LEASE), lease("update", namespace, LEASE),
               lease("patch", namespace, LEASE))) {
             assertTrue(allowed(asWorker, allowed), "the worker may " + allowed);

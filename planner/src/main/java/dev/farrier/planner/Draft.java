@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** A claim being planned: it narrows and grows as pods join. */
-final class Draft {
+final class Draft implements TopologyPlace {
   final PoolContext pool;
   /** Its place in the plan's claims, in the order they were opened. */
   final int index;
@@ -38,6 +38,8 @@ final class Draft {
   private long roomPods = Long.MAX_VALUE;
   final List<PodRef> pods = new ArrayList<>();
   final List<PodShape> members = new ArrayList<>();
+  /** The host ports its pool's DaemonSets and the pods planned onto it hold. */
+  final List<HostPort> usedPorts = new ArrayList<>();
 
   Draft(PoolContext pool, int index, Requirements requirements) {
     this.pool = pool;
@@ -45,15 +47,22 @@ final class Draft {
     this.host = "planned-claim-" + index;
     this.requirements = requirements;
     this.podRequests = Resources.ZERO;
+    this.usedPorts.addAll(pool.daemonPorts);
   }
 
   /** The claim's value for a topology key when it is pinned to one, else null. */
-  String domain(String key) {
+  @Override
+  public String domain(String key) {
     if (key.equals(WellKnown.HOSTNAME_LABEL)) {
       return host;
     }
     Set<String> in = requirements.get(key).in();
     return in != null && in.size() == 1 ? in.iterator().next() : null;
+  }
+
+  @Override
+  public boolean countedBy(SpreadNodeFilter filter) {
+    return filter.countsClaim(requirements, pool.pool.taints());
   }
 
   /**

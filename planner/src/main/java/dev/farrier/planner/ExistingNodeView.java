@@ -29,6 +29,12 @@ import java.util.Map;
  * @param initialized   the claim is Initialized (or the node has no claim): false means in flight
  * @param acceptsPods   false when cordoned, being deleted or disrupted: its pods still count for topology, but
  *                      nothing new lands on it
+ * @param nominated     pods a claim was planned for (an earlier batch's) that are not bound anywhere yet while the claim
+ *                      holds room for them: they count for topology spread, pod (anti-)affinity and host ports where
+ *                      the claim is, as they will once bound; their requests are in {@code promised}, not counted again
+ * @param volumeLimits  per CSI driver, how many volumes of it the node attaches at most (its {@code CSINode}'s
+ *                      {@code spec.drivers[].allocatable.count}); a driver not listed has no limit, and neither has an
+ *                      in-flight claim (no CSINode yet), as in Karpenter
  */
 public record ExistingNodeView(
     String name,
@@ -39,13 +45,23 @@ public record ExistingNodeView(
     List<PodSpecView> pods,
     Resources promised,
     boolean initialized,
-    boolean acceptsPods) {
+    boolean acceptsPods,
+    List<PodSpecView> nominated,
+    Map<String, Integer> volumeLimits) {
   public ExistingNodeView {
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);
     allocatable = allocatable == null ? Resources.ZERO : allocatable;
     pods = pods == null ? List.of() : List.copyOf(pods);
     promised = promised == null ? Resources.ZERO : promised;
+    nominated = nominated == null ? List.of() : List.copyOf(nominated);
+    volumeLimits = volumeLimits == null ? Map.of() : Map.copyOf(volumeLimits);
+  }
+
+  /** A node or claim with no pod nominated to it and no volume limit. */
+  public ExistingNodeView(String name, String nodePool, Map<String, String> labels, List<Taint> taints, Resources allocatable,
+      List<PodSpecView> pods, Resources promised, boolean initialized, boolean acceptsPods) {
+    this(name, nodePool, labels, taints, allocatable, pods, promised, initialized, acceptsPods, List.of(), Map.of());
   }
 
   /**
@@ -59,7 +75,8 @@ public record ExistingNodeView(
     for (PodSpecView p : placed) {
       more = more.plus(p.requestsAsOnePod());
     }
-    return new ExistingNodeView(name, nodePool, labels, taints, allocatable, all, promised.plus(more), initialized, acceptsPods);
+    return new ExistingNodeView(name, nodePool, labels, taints, allocatable, all, promised.plus(more), initialized, acceptsPods,
+        nominated, volumeLimits);
   }
 
   /** The requests of its bound pods, each counted as one pod: what the kube-scheduler sees used. */

@@ -16,10 +16,12 @@ final class PodShape {
   /** Everything about a pod that placement depends on. */
   record Key(String namespace, Resources requests, Map<String, String> nodeSelector, List<List<Requirement>> requiredTerms,
       List<Toleration> tolerations, Map<String, String> labels, List<PreferredNodeTerm> preferred,
-      List<TopologySpread> spread, List<PodAffinityTerm> podAffinity, List<Requirement> volumes) {
+      List<TopologySpread> spread, List<PodAffinityTerm> podAffinity, List<Requirement> volumes, List<HostPort> hostPorts,
+      List<CsiVolume> csiVolumes) {
     static Key of(PodSpecView p) {
       return new Key(p.pod().namespace(), p.requestsAsOnePod(), p.nodeSelector(), p.requiredAffinityTerms(),
-          p.tolerations(), p.labels(), p.preferredAffinity(), p.topologySpread(), p.podAffinity(), p.volumeRequirements());
+          p.tolerations(), p.labels(), p.preferredAffinity(), p.topologySpread(), p.podAffinity(), p.volumeRequirements(), p.hostPorts(),
+          p.csiVolumes());
     }
   }
 
@@ -77,7 +79,8 @@ final class PodShape {
 
   String admission(PoolContext pool) {
     if (!admissionKnown[pool.index]) {
-      admission[pool.index] = pool.admissionProblem(spec.tolerations());
+      String problem = pool.admissionProblem(spec.tolerations());
+      admission[pool.index] = problem != null ? problem : pool.portProblem(spec.hostPorts());
       admissionKnown[pool.index] = true;
     }
     return admission[pool.index];

@@ -29,6 +29,10 @@ import java.util.Map;
  * @param volumeRequirements    node requirements its volumes impose, resolved by the activity: the zone of a bound
  *                              PersistentVolume's node affinity, or, for an unbound claim whose StorageClass is
  *                              WaitForFirstConsumer, its {@code allowedTopologies}; ANDed with everything else
+ * @param hostPorts             the {@code hostPort}s its containers ask for: no two pods whose ports conflict share a
+ *                              node ({@link HostPort#conflictsWith})
+ * @param csiVolumes            its PersistentVolumeClaims that attach through a CSI driver, resolved by the activity:
+ *                              they count against an existing node's CSINode volume limits
  */
 public record PodSpecView(
     PodRef pod,
@@ -42,7 +46,9 @@ public record PodSpecView(
     List<PreferredNodeTerm> preferredAffinity,
     List<TopologySpread> topologySpread,
     List<PodAffinityTerm> podAffinity,
-    List<Requirement> volumeRequirements) {
+    List<Requirement> volumeRequirements,
+    List<HostPort> hostPorts,
+    List<CsiVolume> csiVolumes) {
   public static final String OWNER_DAEMON_SET = "DaemonSet";
   public static final String OWNER_NODE = "Node";
 
@@ -58,13 +64,36 @@ public record PodSpecView(
     topologySpread = topologySpread == null ? List.of() : List.copyOf(topologySpread);
     podAffinity = podAffinity == null ? List.of() : List.copyOf(podAffinity);
     volumeRequirements = volumeRequirements == null ? List.of() : List.copyOf(volumeRequirements);
+    hostPorts = hostPorts == null ? List.of() : List.copyOf(hostPorts);
+    csiVolumes = csiVolumes == null ? List.of() : List.copyOf(csiVolumes);
+  }
+
+  /** A pod that asks for no host port and attaches no CSI volume. */
+  public PodSpecView(PodRef pod, Resources requests, Map<String, String> nodeSelector,
+      List<List<Requirement>> requiredAffinityTerms, List<Toleration> tolerations, String ownerKind, boolean doNotDisrupt,
+      Map<String, String> labels, List<PreferredNodeTerm> preferredAffinity, List<TopologySpread> topologySpread,
+      List<PodAffinityTerm> podAffinity, List<Requirement> volumeRequirements) {
+    this(pod, requests, nodeSelector, requiredAffinityTerms, tolerations, ownerKind, doNotDisrupt, labels,
+        preferredAffinity, topologySpread, podAffinity, volumeRequirements, List.of(), List.of());
+  }
+
+  /** The same pod asking for these host ports. */
+  public PodSpecView withHostPorts(List<HostPort> ports) {
+    return new PodSpecView(pod, requests, nodeSelector, requiredAffinityTerms, tolerations, ownerKind, doNotDisrupt, labels,
+        preferredAffinity, topologySpread, podAffinity, volumeRequirements, ports, csiVolumes);
+  }
+
+  /** The same pod attaching these CSI volumes. */
+  public PodSpecView withCsiVolumes(List<CsiVolume> volumes) {
+    return new PodSpecView(pod, requests, nodeSelector, requiredAffinityTerms, tolerations, ownerKind, doNotDisrupt, labels,
+        preferredAffinity, topologySpread, podAffinity, volumeRequirements, hostPorts, volumes);
   }
 
   /** A pod with node constraints only (no labels, preferences, spread, pod affinity or volumes). */
   public PodSpecView(PodRef pod, Resources requests, Map<String, String> nodeSelector,
       List<List<Requirement>> requiredAffinityTerms, List<Toleration> tolerations, String ownerKind, boolean doNotDisrupt) {
     this(pod, requests, nodeSelector, requiredAffinityTerms, tolerations, ownerKind, doNotDisrupt, Map.of(), List.of(),
-        List.of(), List.of(), List.of());
+        List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
   /**

@@ -28,12 +28,14 @@ final class PoolContext {
   final String invalid;
   final List<TypeFacts> types;
   final Resources daemonOverhead;
+  /** The host ports of the DaemonSets that run on its nodes: every new node of the pool holds them. */
+  final List<HostPort> daemonPorts;
   /** Cached per requirement set, shared by every plan over the same instance types ({@link TypeMemo}). */
   private final Map<Requirements, List<Option>> compatible;
   private final Map<Requirements, Map<String, Set<String>>> offered;
 
   private PoolContext(NodePoolView pool, int index, Requirements requirements, String invalid, TypeMemo.Shared types,
-      Resources daemonOverhead) {
+      Resources daemonOverhead, List<HostPort> daemonPorts) {
     this.pool = pool;
     this.index = index;
     this.requirements = requirements;
@@ -42,6 +44,7 @@ final class PoolContext {
     this.compatible = types.compatible;
     this.offered = types.offered;
     this.daemonOverhead = daemonOverhead;
+    this.daemonPorts = List.copyOf(daemonPorts);
   }
 
   static PoolContext of(NodePoolView pool, int index, List<InstanceTypeView> types, List<PodSpecView> daemonSets,
@@ -55,15 +58,17 @@ final class PoolContext {
         .and(Requirements.ofLabels(pool.labels(), "label"))
         .and(Requirements.ofLabels(fixed, "label"));
     Resources overhead = Resources.ZERO;
+    List<HostPort> ports = new ArrayList<>();
     for (PodSpecView ds : daemonSets) {
       boolean tolerated = Tolerations.firstUntolerated(pool.taints(), ds.tolerations()) == null;
       boolean compatible = NodeAlternative.of(ds, List.of()).stream()
           .anyMatch(a -> a.invalid() == null && requirements.conflictWith(a.requirements()) == null);
       if (tolerated && compatible) {
         overhead = overhead.plus(ds.requestsAsOnePod());
+        ports.addAll(ds.hostPorts());
       }
     }
-    return new PoolContext(pool, index, requirements, requirements.firstUnsatisfiable(), memo.of(types, kubelet), overhead);
+    return new PoolContext(pool, index, requirements, requirements.firstUnsatisfiable(), memo.of(types, kubelet), overhead, ports);
   }
 
   String name() {
@@ -77,6 +82,12 @@ final class PoolContext {
     }
     Taint taint = Tolerations.firstUntolerated(pool.taints(), tolerations);
     return taint == null ? null : "taint " + Tolerations.describe(taint) + " not tolerated";
+  }
+
+  /** Why a pod asking for these host ports cannot join a new node of the pool (a DaemonSet holds one), or null. */
+  String portProblem(List<HostPort> wanted) {
+    HostPort taken = HostPort.firstConflict(daemonPorts, wanted);
+    return taken == null ? null : "hostPort " + taken.describe() + " is held by a DaemonSet on every node of the pool";
   }
 
   /**

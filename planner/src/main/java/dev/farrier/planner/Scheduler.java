@@ -5,12 +5,14 @@ import dev.farrier.model.ExistingPlacement;
 import dev.farrier.model.NodeClaimRequest;
 import dev.farrier.model.PodRef;
 import dev.farrier.model.Resources;
+import dev.farrier.model.Taint;
 import dev.farrier.model.UnschedulablePod;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.InstanceTypeOptions.Option;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,24 +117,32 @@ final class Scheduler {
     this.zoneLikeKeys = new TreeSet<>();
   }
 
-  /** Per topology key, every domain: existing nodes' label values, pools' offered zones and capacity types, pool values. */
-  private static Map<String, Set<String>> universe(List<PoolContext> pools, List<ExistingSlot> existing) {
-    Map<String, Set<String>> universe = new HashMap<>();
+  /**
+   * Per topology key, every domain (existing nodes' label values, pools' offered zones and capacity types, pool values),
+   * each with the taints of the nodes and pools that offer it.
+   */
+  private static Map<String, Map<String, Set<List<Taint>>>> universe(List<PoolContext> pools, List<ExistingSlot> existing) {
+    Map<String, Map<String, Set<List<Taint>>>> universe = new HashMap<>();
     for (PoolContext pool : pools) {
       if (pool.invalid != null) {
         continue;
       }
-      pool.offered(pool.requirements).forEach((key, values) -> universe.computeIfAbsent(key, k -> new TreeSet<>()).addAll(values));
+      List<Taint> taints = pool.pool.taints();
+      pool.offered(pool.requirements).forEach((key, values) -> values.forEach(v -> addDomain(universe, key, v, taints)));
       pool.requirements.constraints().forEach((key, c) -> {
         if (c.in() != null && !Requirements.isOfferingKey(key)) {
-          universe.computeIfAbsent(key, k -> new TreeSet<>()).addAll(c.in());
+          c.in().forEach(v -> addDomain(universe, key, v, taints));
         }
       });
     }
     for (ExistingSlot s : existing) {
-      s.node.labels().forEach((k, v) -> universe.computeIfAbsent(k, x -> new TreeSet<>()).add(v));
+      s.node.labels().forEach((k, v) -> addDomain(universe, k, v, s.taints));
     }
     return universe;
+  }
+
+  private static void addDomain(Map<String, Map<String, Set<List<Taint>>>> universe, String key, String domain, List<Taint> taints) {
+    universe.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(domain, d -> new HashSet<>()).add(taints);
   }
 
   ProvisioningPlan run(List<PodSpecView> pendingPods, String batchId, ClaimNamer namer) {
@@ -156,15 +166,16 @@ final class Scheduler {
       sizing[pool.index] = new ClaimSizing(pool, demand);
     }
     for (ExistingSlot slot : existing) {
-      for (PodSpecView p : slot.node.pods()) {
-        topology.registerExisting(p, slot::domain);
+      for (PodSpecView p : countedOn(slot, distinct)) {
+        topology.registerExisting(p, slot);
       }
+      slot.node.nominated().stream().filter(p -> !distinct.containsKey(p.pod().key())).forEach(slot::holds);
     }
     topology.link(shapes.values());
     if (topology.hasGroups()) {
       for (ExistingSlot slot : existing) {
-        for (PodSpecView p : slot.node.pods()) {
-          topology.countExisting(p, slot::domain);
+        for (PodSpecView p : countedOn(slot, distinct)) {
+          topology.countExisting(p, slot);
         }
       }
     }
@@ -212,6 +223,19 @@ final class Scheduler {
     existing.stream().filter(s -> !s.placed.isEmpty()).sorted(Comparator.comparing(s -> s.node.name()))
         .forEach(s -> onExisting.add(new ExistingPlacement(s.node.name(), s.placed)));
     return new ProvisioningPlan(claims, unschedulable, onExisting);
+  }
+
+  /**
+   * The pods topology counts where the node or claim is: those bound to it and those nominated to it, less any of
+   * this batch (planned again now, they count where they go).
+   */
+  private static List<PodSpecView> countedOn(ExistingSlot slot, Map<String, PodSpecView> batch) {
+    if (slot.node.nominated().isEmpty()) {
+      return slot.node.pods();
+    }
+    List<PodSpecView> pods = new ArrayList<>(slot.node.pods());
+    slot.node.nominated().stream().filter(p -> !batch.containsKey(p.pod().key())).forEach(pods::add);
+    return pods;
   }
 
   /** Places the pod on the first target that takes it, giving up preferences one at a time; false when none does. */
@@ -264,7 +288,9 @@ final class Scheduler {
   private Offer offerExisting(ExistingSlot slot, PodRef pod, PodShape shape, PodShape.Attempt attempt, Narrowing narrowing) {
     // Whether it accepts pods, its taints and labels do not change during a plan, and its room only shrinks.
     if (!slot.node.acceptsPods() || !shape.requests.fitsIn(slot.remaining)
-        || !attempt.fitsExisting(slot, shape.spec.tolerations(), existing.size())) {
+        || !attempt.fitsExisting(slot, shape.spec.tolerations(), existing.size())
+        || HostPort.firstConflict(slot.usedPorts, shape.spec.hostPorts()) != null
+        || slot.volumeLimitPassed(shape.spec.csiVolumes()) != null) {
       return Offer.REFUSED_FOR_GOOD;
     }
     for (var e : narrowing.allowed().entrySet()) {
@@ -279,7 +305,8 @@ final class Scheduler {
     slot.remaining = slot.remaining.minus(shape.requests);
     existingRooms.set(slot.index, slot.remaining.milliCpu(), slot.remaining.memoryBytes(), slot.remaining.pods());
     slot.placed.add(pod);
-    topology.record(shape, slot::domain, k -> true);
+    slot.holds(shape.spec);
+    topology.record(shape, slot, k -> true);
     return Offer.TAKEN;
   }
 
@@ -317,6 +344,10 @@ final class Scheduler {
     Offer refused = pool.limited() ? Offer.REFUSED : Offer.REFUSED_FOR_GOOD;
     if (!draft.hasRoomFor(shape.requests) || shape.admission(pool) != null) {
       return refused;
+    }
+    // Ports taken stay taken: the claim refuses this shape for the rest of the plan.
+    if (HostPort.firstConflict(draft.usedPorts, shape.spec.hostPorts()) != null) {
+      return Offer.REFUSED_FOR_GOOD;
     }
     Resources podRequests = draft.podRequests.plus(shape.requests);
     Resources total = podRequests.plus(pool.daemonOverhead);
@@ -468,16 +499,17 @@ final class Scheduler {
       draftRooms.set(draft.index, draft.roomCpu(), draft.roomMemory(), draft.roomPods());
     }
     draft.pods.add(pod);
+    draft.usedPorts.addAll(shape.spec.hostPorts());
     // Pods already on the claim are counted for a key once the claim is pinned to one value of it.
     for (String key : zoneLikeKeys) {
       if (before.get(key) == null && draft.domain(key) != null) {
         for (PodShape member : draft.members) {
-          topology.record(member, draft::domain, key::equals);
+          topology.record(member, draft, key::equals);
         }
       }
     }
     draft.members.add(shape);
-    topology.record(shape, draft::domain, k -> true);
+    topology.record(shape, draft, k -> true);
   }
 
   /** Why no target takes a pod of this shape even with every preference given up, per NodePool. */

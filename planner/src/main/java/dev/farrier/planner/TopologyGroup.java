@@ -12,7 +12,7 @@ import java.util.Set;
  */
 final class TopologyGroup {
   /** What makes two constraints count the same pods the same way. */
-  record Key(String topologyKey, PodSelector selector, Set<String> namespaces, boolean allNamespaces) {}
+  record Key(String topologyKey, PodSelector selector, Set<String> namespaces, boolean allNamespaces, SpreadNodeFilter filter) {}
 
   final Key id;
   private final Map<String, Integer> counts = new HashMap<>();
@@ -29,6 +29,16 @@ final class TopologyGroup {
   /** Whether a pod in {@code namespace} with these labels is one this group counts. */
   boolean selects(String namespace, Map<String, String> labels) {
     return (id.allNamespaces() || id.namespaces().contains(namespace)) && id.selector().matches(labels);
+  }
+
+  /** Whether pods at {@code place} count for this group (a spread's node policies may leave the place out). */
+  boolean counts(TopologyPlace place) {
+    return id.filter() == SpreadNodeFilter.ALL || place.countedBy(id.filter());
+  }
+
+  /** Which nodes count (their pods and domains). */
+  SpreadNodeFilter filter() {
+    return id.filter();
   }
 
   int count(String domain) {

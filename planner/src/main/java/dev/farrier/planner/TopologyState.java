@@ -1,5 +1,6 @@
 package dev.farrier.planner;
 
+import dev.farrier.model.Taint;
 import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -21,23 +21,33 @@ import java.util.function.Predicate;
 final class TopologyState {
   private final Map<TopologyGroup.Key, TopologyGroup> forward = new LinkedHashMap<>();
   private final Map<TopologyGroup.Key, TopologyGroup> inverse = new LinkedHashMap<>();
-  /** Per topology key (not hostname), every domain a node can be in: existing nodes' values and what pools offer. */
-  private final Map<String, Set<String>> universe;
+  /**
+   * Per topology key (not hostname), every domain a node can be in (existing nodes' values and what pools offer), each
+   * with the taint sets of the nodes or pools offering it (for a spread whose nodeTaintsPolicy is Honor).
+   */
+  private final Map<String, Map<String, Set<List<Taint>>>> universe;
 
-  TopologyState(Map<String, Set<String>> universe) {
+  TopologyState(Map<String, Map<String, Set<List<Taint>>>> universe) {
     this.universe = universe;
   }
 
   static TopologyGroup.Key keyOf(String ownNamespace, String topologyKey, PodSelector selector, Set<String> namespaces,
       boolean all) {
-    return new TopologyGroup.Key(topologyKey, selector, all ? Set.of() : namespaces.isEmpty() ? Set.of(ownNamespace) : namespaces, all);
+    return keyOf(ownNamespace, topologyKey, selector, namespaces, all, SpreadNodeFilter.ALL);
+  }
+
+  static TopologyGroup.Key keyOf(String ownNamespace, String topologyKey, PodSelector selector, Set<String> namespaces,
+      boolean all, SpreadNodeFilter filter) {
+    return new TopologyGroup.Key(topologyKey, selector, all ? Set.of() : namespaces.isEmpty() ? Set.of(ownNamespace) : namespaces, all,
+        filter);
   }
 
   /** Registers the shape's own constraints (groups are shared between shapes that count the same pods). */
   void register(PodShape shape) {
     String ns = shape.namespace;
     for (TopologySpread c : shape.spec.topologySpread()) {
-      TopologyGroup g = forward.computeIfAbsent(keyOf(ns, c.topologyKey(), c.selector(), Set.of(), false), TopologyGroup::new);
+      TopologyGroup g = forward.computeIfAbsent(
+          keyOf(ns, c.topologyKey(), c.selector(), Set.of(), false, SpreadNodeFilter.of(shape.spec, c)), TopologyGroup::new);
       shape.spreads.add(new PodShape.SpreadRule(c, g));
     }
     for (PodAffinityTerm t : shape.spec.podAffinity()) {
@@ -51,12 +61,12 @@ final class TopologyState {
   }
 
   /** Registers the required anti-affinity of a pod already bound, so pending pods it selects keep away from it. */
-  void registerExisting(PodSpecView pod, Function<String, String> domainOf) {
+  void registerExisting(PodSpecView pod, TopologyPlace place) {
     for (PodAffinityTerm t : pod.podAffinity()) {
       if (t.anti() && t.required()) {
         TopologyGroup g = inverse.computeIfAbsent(
             keyOf(pod.pod().namespace(), t.topologyKey(), t.selector(), t.namespaces(), t.allNamespaces()), TopologyGroup::new);
-        String domain = domainOf.apply(t.topologyKey());
+        String domain = place.domain(t.topologyKey());
         if (domain != null) {
           g.add(domain);
         }
@@ -80,11 +90,11 @@ final class TopologyState {
     }
   }
 
-  /** Counts a bound pod for every group that selects it. */
-  void countExisting(PodSpecView pod, Function<String, String> domainOf) {
+  /** Counts a bound pod for every group that selects it and counts its node. */
+  void countExisting(PodSpecView pod, TopologyPlace place) {
     for (TopologyGroup g : forward.values()) {
-      if (g.selects(pod.pod().namespace(), pod.labels())) {
-        String domain = domainOf.apply(g.topologyKey());
+      if (g.selects(pod.pod().namespace(), pod.labels()) && g.counts(place)) {
+        String domain = place.domain(g.topologyKey());
         if (domain != null) {
           g.add(domain);
         }
@@ -97,18 +107,18 @@ final class TopologyState {
   }
 
   /** Counts a planned pod where it went, for the keys {@code keys} accepts and whose domain is known. */
-  void record(PodShape shape, Function<String, String> domainOf, Predicate<String> keys) {
+  void record(PodShape shape, TopologyPlace place, Predicate<String> keys) {
     for (TopologyGroup g : shape.countedBy) {
-      addIfKnown(g, domainOf, keys);
+      addIfKnown(g, place, keys);
     }
     for (TopologyGroup g : shape.owns) {
-      addIfKnown(g, domainOf, keys);
+      addIfKnown(g, place, keys);
     }
   }
 
-  private static void addIfKnown(TopologyGroup g, Function<String, String> domainOf, Predicate<String> keys) {
-    if (keys.test(g.topologyKey())) {
-      String domain = domainOf.apply(g.topologyKey());
+  private static void addIfKnown(TopologyGroup g, TopologyPlace place, Predicate<String> keys) {
+    if (keys.test(g.topologyKey()) && g.counts(place)) {
+      String domain = place.domain(g.topologyKey());
       if (domain != null) {
         g.add(domain);
       }
@@ -142,8 +152,10 @@ final class TopologyState {
         continue;
       }
       Set<String> eligible = new TreeSet<>();
-      for (String d : domains(c.topologyKey())) {
-        if (attempt.alternatives.stream().anyMatch(a -> a.invalid() == null && a.requirements().get(c.topologyKey()).allows(d))) {
+      SpreadNodeFilter filter = rule.group().filter();
+      for (String d : domains(c.topologyKey(), filter)) {
+        if (!c.honorNodeAffinity()
+            || attempt.alternatives.stream().anyMatch(a -> a.invalid() == null && a.requirements().get(c.topologyKey()).allows(d))) {
           eligible.add(d);
         }
       }
@@ -225,6 +237,17 @@ final class TopologyState {
   }
 
   private Set<String> domains(String key) {
-    return universe.getOrDefault(key, Set.of());
+    return universe.getOrDefault(key, Map.of()).keySet();
+  }
+
+  /** The domains of {@code key} some node or pool the filter counts offers (its taints tolerated, under Honor). */
+  private Set<String> domains(String key, SpreadNodeFilter filter) {
+    Set<String> out = new TreeSet<>();
+    universe.getOrDefault(key, Map.of()).forEach((domain, taintSets) -> {
+      if (taintSets.stream().anyMatch(filter::tolerates)) {
+        out.add(domain);
+      }
+    });
+    return out;
   }
 }

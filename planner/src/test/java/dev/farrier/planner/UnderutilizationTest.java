@@ -116,6 +116,27 @@ class UnderutilizationTest {
     assertTrue(decision(plan, "b").contains("underutilized but another consolidation was chosen this round (a)"), decision(plan, "b"));
   }
 
+  /** Two pods asking the same hostPort never end up on one node: neither node is deleted onto the other. */
+  @Test
+  void nodesWhosePodsHoldTheSameHostPortAreNotPackedTogether() {
+    var twoAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("2")))
+        .withConsolidation("WhenEmptyOrUnderutilized", "0s");
+    InstanceTypeView xlarge = TYPES.get(1);
+    List<PodSpecView> portA = List.of(pod("a-agent", 500, 256).withHostPorts(List.of(new HostPort(null, null, 9100))));
+    List<PodSpecView> portB = List.of(pod("b-agent", 500, 256).withHostPorts(List.of(new HostPort(null, null, 9100))));
+    var plan = new DisruptionPlanner().plan(snapshot(twoAtATime, Map.of(), Map.of(),
+        node("a", xlarge, WellKnown.CAPACITY_ON_DEMAND, portA), node("b", xlarge, WellKnown.CAPACITY_ON_DEMAND, portB)));
+    for (DisruptionCommand c : plan.commands()) {
+      assertEquals(DisruptionMethod.REPLACE, c.method(), plan.toString());
+      assertEquals(List.of(), c.consolidatedWith(), plan.toString());
+    }
+
+    List<PodSpecView> otherPort = List.of(pod("b-agent", 500, 256).withHostPorts(List.of(new HostPort(null, null, 9101))));
+    var apart = new DisruptionPlanner().plan(snapshot(twoAtATime, Map.of(), Map.of(),
+        node("a", xlarge, WellKnown.CAPACITY_ON_DEMAND, portA), node("b", xlarge, WellKnown.CAPACITY_ON_DEMAND, otherPort)));
+    assertEquals(List.of("b"), apart.commands().getFirst().consolidatedWith(), "with other ports they go together: " + apart);
+  }
+
   @Test
   void severalNodesWhosePodsAllFitOnTheRestAreDeletedTogetherCheapestToDisruptFirst() {
     var twoAtATime = withBudgets(Fixtures.pool("default"), List.of(DisruptionBudget.of("2")))

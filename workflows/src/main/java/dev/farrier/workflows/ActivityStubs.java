@@ -74,6 +74,7 @@ public final class ActivityStubs {
             .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED).build()),
         Map.entry("AwaitRegistered", await(Duration.ofSeconds(settings.registrationTimeoutSeconds()))),
         Map.entry("RegisterNode", QUICK),
+        Map.entry("RecordRegistrationFailure", QUICK),
         Map.entry("AwaitInitialized", await(Duration.ofSeconds(settings.initializationTimeoutSeconds()))),
         Map.entry("TerminateInstance", call(Duration.ofMinutes(1), Duration.ofMinutes(30))),
         Map.entry("AwaitInstanceTerminated", await(Duration.ofMinutes(30))),

@@ -9,6 +9,7 @@ import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.nodeclass.DriftFacts;
 import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.provisioning.CsiVolumes;
 import dev.farrier.activities.provisioning.NodePoolViews;
 import dev.farrier.activities.provisioning.PendingPods;
 import dev.farrier.activities.provisioning.PlanningInputs;
@@ -99,7 +100,7 @@ public final class DisruptionSnapshots {
     // Read before the bound pods (a pod bound in between is in both lists, never in neither: PlannedPods' promise), and
     // only for the consolidation view, the one reader of it.
     boolean consolidates = pools.stream().anyMatch(DisruptionSnapshots::consolidatesUnderutilized);
-    Set<String> unbound = consolidates ? PendingPods.uids(reader.listUnboundPods()) : Set.of();
+    List<Pod> unbound = consolidates ? reader.listUnboundPods() : List.of();
     List<Pod> boundPods = reader.listBoundPods();
     Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p))
         .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
@@ -149,7 +150,7 @@ public final class DisruptionSnapshots {
    * makes no image lookup), DaemonSets, PodDisruptionBudgets and disruption costs.
    */
   private ConsolidationView consolidationView(List<NodePoolView> pools, Map<String, EC2NodeClass> classes, List<NodeClaim> allClaims,
-      List<Node> nodeList, List<Pod> boundPods, Set<String> unbound, Map<String, List<Pod>> podsByNode,
+      List<Node> nodeList, List<Pod> boundPods, List<Pod> unbound, Map<String, List<Pod>> podsByNode,
       PromisedElsewhere.Promises promises) {
     var catalog = inputs.catalog();
     var overlays = inputs.overlays(catalog);
@@ -167,10 +168,11 @@ public final class DisruptionSnapshots {
     }
     var now = clock.instant();
     NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
-    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, unbound, allClaims, types, kubelets, namespaces, now);
+    CsiVolumes csi = CsiVolumes.of(reader);
+    var existing = ProvisioningSnapshots.existingNodes(nodeList, boundPods, unbound, allClaims, types, kubelets, namespaces, csi, now);
     Map<String, NodeClaim> claimsByNode = new HashMap<>();
     allClaims.stream().filter(c -> nodeName(c) != null).forEach(c -> claimsByNode.put(nodeName(c), c));
     return ConsolidationViews.of(existing, types, inputs.daemonSetPods(), kubelets, podsByNode, reader.listPodDisruptionBudgets(),
-        claimsByNode, now, spotToSpot, promises, PendingPods.withoutRoom(reader, allClaims, existing, namespaces, now));
+        claimsByNode, now, spotToSpot, promises, PendingPods.withoutRoom(reader, allClaims, existing, namespaces, csi, now));
   }
 }

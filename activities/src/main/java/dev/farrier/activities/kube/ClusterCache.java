@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -85,6 +86,7 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
   private final Watched<PersistentVolumeClaim> volumeClaims;
   private final Watched<PersistentVolume> volumes;
   private final Watched<StorageClass> storageClasses;
+  private final Watched<CSINode> csiNodes;
   private final Watched<Namespace> namespaces;
   /** The cluster-scoped kinds Farrier writes, for {@link #peek}. */
   private final Map<Class<?>, Watched<?>> written;
@@ -108,6 +110,7 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
     volumeClaims = watch("PersistentVolumeClaims", client.persistentVolumeClaims().inAnyNamespace(), Map.of());
     volumes = watch("PersistentVolumes", client.persistentVolumes(), Map.of());
     storageClasses = watch("StorageClasses", client.storage().v1().storageClasses(), Map.of());
+    csiNodes = watch("CSINodes", client.storage().v1().csiNodes(), Map.of());
     namespaces = watch("Namespaces", client.namespaces(), Map.of());
     written = Map.of(NodePool.class, nodePools, EC2NodeClass.class, nodeClasses, NodeClaim.class, nodeClaims, Node.class, nodes,
         NodeOverlay.class, nodeOverlays);
@@ -276,6 +279,11 @@ public final class ClusterCache implements ClusterLists, CachedObjects, AutoClos
   @Override
   public List<StorageClass> storageClasses() {
     return ready(storageClasses).getStore().list();
+  }
+
+  @Override
+  public List<CSINode> csiNodes() {
+    return ready(csiNodes).getStore().list();
   }
 
   @Override

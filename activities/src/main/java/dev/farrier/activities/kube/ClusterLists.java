@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +54,8 @@ interface ClusterLists {
   List<PersistentVolume> persistentVolumes();
 
   List<StorageClass> storageClasses();
+
+  List<CSINode> csiNodes();
 
   List<Namespace> namespaces();
 }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import java.util.List;
 import java.util.Optional;
@@ -65,6 +66,9 @@ public interface ClusterReader {
   List<PersistentVolume> listPersistentVolumes();
 
   List<StorageClass> listStorageClasses();
+
+  /** The CSINodes: how many volumes of each CSI driver a node attaches at most. */
+  List<CSINode> listCSINodes();
 
   List<Namespace> listNamespaces();
 }

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -164,6 +165,11 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   @Override
   public List<StorageClass> listStorageClasses() {
     return reader.listStorageClasses();
+  }
+
+  @Override
+  public List<CSINode> listCSINodes() {
+    return reader.listCSINodes();
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
@@ -120,6 +121,11 @@ final class Fabric8ClusterReader implements ClusterReader {
   @Override
   public List<StorageClass> listStorageClasses() {
     return lists.storageClasses();
+  }
+
+  @Override
+  public List<CSINode> listCSINodes() {
+    return lists.csiNodes();
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -110,6 +111,11 @@ final class LiveLists implements ClusterLists {
   @Override
   public List<StorageClass> storageClasses() {
     return client.storage().v1().storageClasses().list().getItems();
+  }
+
+  @Override
+  public List<CSINode> csiNodes() {
+    return client.storage().v1().csiNodes().list().getItems();
   }
 
   @Override

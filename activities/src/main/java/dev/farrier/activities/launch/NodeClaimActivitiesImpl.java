@@ -21,6 +21,8 @@ import dev.farrier.activities.events.StepEvents;
 import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.NodeWriter;
+import dev.farrier.activities.kube.StatusWriter;
+import dev.farrier.activities.nodepool.RegistrationHealthWriter;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.metrics.NodeClaimMetrics;
@@ -37,6 +39,7 @@ import dev.farrier.workflows.activities.InstanceState;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.RegistrationFailure;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.model.LaunchedInstance;
 import dev.farrier.model.NodeClaimRequest;
@@ -76,13 +79,14 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   private final NodeClaimMetrics metrics;
   private final StepEvents events;
   private final InstanceTermination termination;
+  private final RegistrationHealthWriter registrationHealth;
 
-  public <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink> NodeClaimActivitiesImpl(C cluster,
+  public <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink & StatusWriter> NodeClaimActivitiesImpl(C cluster,
       CloudProvider cloud, MeterRegistry meters) {
     this(cluster, cloud, Clock.systemUTC(), meters);
   }
 
-  <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink> NodeClaimActivitiesImpl(C cluster,
+  <C extends ClusterReader & NodeClaimStore & NodeWriter & EventSink & StatusWriter> NodeClaimActivitiesImpl(C cluster,
       CloudProvider cloud, Clock clock, MeterRegistry meters) {
     this.reader = cluster;
     this.claims = cluster;
@@ -92,6 +96,7 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     this.metrics = new NodeClaimMetrics(meters);
     this.events = new StepEvents(cluster, cluster, metrics);
     this.termination = new InstanceTermination(cloud);
+    this.registrationHealth = new RegistrationHealthWriter(cluster, clock);
   }
 
   /**
@@ -272,7 +277,13 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     }
     log.atInfo().setMessage("node registered").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
+    registrationHealth.registered(claim.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL), request.nodeClaim());
     events.record(request.events());
+  }
+
+  @Override
+  public void recordRegistrationFailure(RegistrationFailure failure) {
+    registrationHealth.failed(failure.nodePool(), failure.nodeClaim(), failure.launched(), failure.reason(), failure.message());
   }
 
   /**

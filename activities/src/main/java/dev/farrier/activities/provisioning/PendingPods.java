@@ -32,7 +32,7 @@ public final class PendingPods {
    * room for ({@link PromisedPods}): the ones that may still need a new node. A pod Farrier cannot read is left out.
    */
   public static List<PodSpecView> withoutRoom(ClusterReader reader, List<NodeClaim> claims, List<ExistingNodeView> existing,
-      NamespaceSelectors namespaces, Instant now) {
+      NamespaceSelectors namespaces, CsiVolumes csi, Instant now) {
     VolumeTopology volumes = new VolumeTopology(reader);
     List<PodSpecView> pending = new ArrayList<>();
     for (Pod pod : reader.listPendingPods()) {
@@ -40,7 +40,7 @@ public final class PendingPods {
         continue;
       }
       try {
-        addIfProvisionable(pending, pod, namespaces, volumes);
+        addIfProvisionable(pending, pod, namespaces, volumes, csi);
       } catch (RuntimeException e) {
         log.warn("pending pod left out of the consolidation round pod={}/{}: {}", pod.getMetadata().getNamespace(),
             pod.getMetadata().getName(), e.toString());
@@ -59,8 +59,9 @@ public final class PendingPods {
    * would mislead), as Karpenter's provisioner leaves them out. Each new node's DaemonSet pods are counted by the
    * planner instead.
    */
-  static void addIfProvisionable(List<PodSpecView> pending, Pod pod, NamespaceSelectors namespaces, VolumeTopology volumes) {
-    var view = PodViews.of(pod, namespaces, volumes.of(pod));
+  static void addIfProvisionable(List<PodSpecView> pending, Pod pod, NamespaceSelectors namespaces, VolumeTopology volumes,
+      CsiVolumes csi) {
+    var view = PodViews.of(pod, namespaces, volumes.of(pod)).withCsiVolumes(csi.of(pod));
     if (view.reschedulable()) {
       pending.add(view);
     }

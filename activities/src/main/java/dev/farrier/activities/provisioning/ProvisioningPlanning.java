@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +80,7 @@ public final class ProvisioningPlanning {
     }
     NamespaceSelectors namespaces = NamespaceSelectors.lazy(reader::listNamespaces);
     VolumeTopology volumes = new VolumeTopology(reader);
+    CsiVolumes csi = CsiVolumes.of(reader);
     List<PodSpecView> pending = new ArrayList<>();
     // Read once, before the bound pods: a pod bound in between is in both lists, never in neither (PlannedPods' promise).
     List<Pod> unboundPods = reader.listUnboundPods();
@@ -92,7 +92,7 @@ public final class ProvisioningPlanning {
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
           .ifPresent(p -> {
             try {
-              PendingPods.addIfProvisionable(pending, p, namespaces, volumes);
+              PendingPods.addIfProvisionable(pending, p, namespaces, volumes, csi);
             } catch (RuntimeException e) {
               // One pod Farrier cannot read never stops the batch for the others.
               log.warn("pod left out of the batch pod={}/{} batch={}: {}", ref.namespace(), ref.name(), request.batchId(), e.toString());
@@ -137,12 +137,11 @@ public final class ProvisioningPlanning {
         log.warn("nodepool left out of the batch nodepool={} batch={}: {}", pool.getMetadata().getName(), request.batchId(), e.toString());
       }
     }
-    Set<String> unbound = PendingPods.uids(unboundPods);
     List<Pod> boundPods = reader.listBoundPods();
     // A pod the kube-scheduler bound since the batch's pods were read is its node's: left pending as well, it would
     // take room twice, and another pod its claim was launched for would seem not to fit there and get a node again.
     int boundSince = PendingPods.leaveToScheduler(pending, PendingPods.boundAmong(boundPods, PendingPods.byUid(pending)));
-    var existing = ProvisioningSnapshots.existingNodes(reader.listNodes(), boundPods, unbound, claims, types, kubelets, namespaces,
+    var existing = ProvisioningSnapshots.existingNodes(reader.listNodes(), boundPods, unboundPods, claims, types, kubelets, namespaces, csi,
         clock.instant());
     // Then those of Initialized claims whose node can still take them (NodeRoom: room, taints, hostname anti-affinity).
     held += PendingPods.leaveToScheduler(pending, PromisedPods.held(claims, PendingPods.byUid(pending), PendingPods.rooms(existing),

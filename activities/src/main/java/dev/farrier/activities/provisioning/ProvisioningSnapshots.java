@@ -55,18 +55,27 @@ public final class ProvisioningSnapshots {
    * evicted them: the pods their controllers create instead are new pods, and the room held for the old ones would send
    * them to a node launched again for them, left empty when the kube-scheduler puts them on the replacement.
    */
-  public static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, Set<String> unboundUids,
+  public static List<ExistingNodeView> existingNodes(List<Node> nodes, List<Pod> boundPods, List<Pod> unboundPods,
       List<NodeClaim> claims, Map<String, List<InstanceTypeView>> typesByPool, Map<String, KubeletSettings> kubeletByPool,
-      NamespaceSelectors namespaces, Instant now) {
+      NamespaceSelectors namespaces, CsiVolumes csi, Instant now) {
+    Set<String> unboundUids = PendingPods.uids(unboundPods);
     Map<String, List<PodSpecView>> podsByNode = new HashMap<>();
     Map<String, BoundPod> boundByUid = new HashMap<>();
     for (Pod p : boundPods) {
       if (!PodViews.terminal(p) && p.getMetadata().getDeletionTimestamp() == null) {
-        PodSpecView view = PodViews.of(p, namespaces, List.of());
+        PodSpecView view = PodViews.of(p, namespaces, List.of()).withCsiVolumes(csi.of(p));
         podsByNode.computeIfAbsent(p.getSpec().getNodeName(), k -> new ArrayList<>()).add(view);
         if (p.getMetadata().getUid() != null) {
           boundByUid.put(p.getMetadata().getUid(), new BoundPod(p.getSpec().getNodeName(), view.requestsAsOnePod()));
         }
+      }
+    }
+    // A pod bound since the unbound pods were read is in both lists: it is its node's, not nominated anywhere.
+    Map<String, Pod> unboundByUid = new HashMap<>();
+    for (Pod p : unboundPods) {
+      String uid = p.getMetadata().getUid();
+      if (uid != null && !boundByUid.containsKey(uid) && p.getMetadata().getDeletionTimestamp() == null && !PodViews.terminal(p)) {
+        unboundByUid.put(uid, p);
       }
     }
     Map<String, NodeClaim> claimByNode = new HashMap<>();
@@ -76,7 +85,7 @@ public final class ProvisioningSnapshots {
       if (nodeName != null && !nodeName.isEmpty()) {
         claimByNode.put(nodeName, c);
       } else if (c.getMetadata().getDeletionTimestamp() == null) {
-        out.add(inFlight(c, typesByPool, kubeletByPool, promised(c, boundByUid)));
+        out.add(inFlight(c, typesByPool, kubeletByPool, promised(c, boundByUid), nominated(c, unboundByUid, namespaces, csi)));
       }
     }
     for (Node n : nodes) {
@@ -84,8 +93,9 @@ public final class ProvisioningSnapshots {
       NodeClaim claim = claimByNode.get(name);
       List<PodSpecView> pods = podsByNode.getOrDefault(name, List.of());
       boolean initialized = claim == null || initialized(claim);
-      Resources promised = claim != null && holdsPromise(claim, now) && waitsFor(claim, unboundUids)
-          ? promised(claim, boundByUid) : Resources.ZERO;
+      boolean holds = claim != null && holdsPromise(claim, now) && waitsFor(claim, unboundUids);
+      Resources promised = holds ? promised(claim, boundByUid) : Resources.ZERO;
+      List<PodSpecView> nominated = holds ? nominated(claim, unboundByUid, namespaces, csi) : List.of();
       List<Taint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
           : n.getSpec().getTaints().stream().map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
       boolean disrupted = taints.stream().anyMatch(t -> WellKnown.DISRUPTED_TAINT_KEY.equals(t.key()));
@@ -95,7 +105,23 @@ public final class ProvisioningSnapshots {
       Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
       Resources allocatable = n.getStatus() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(n.getStatus().getAllocatable());
       out.add(new ExistingNodeView(name, labels.get(WellKnown.NODEPOOL_LABEL), labels, taints, allocatable, pods, promised,
-          initialized, accepts));
+          initialized, accepts, nominated, csi.limits(name)));
+    }
+    return out;
+  }
+
+  /**
+   * The pods the claim was planned for ({@link WellKnown#PLANNED_PODS_ANNOTATION}) that are still unbound: the next
+   * batch counts them where the claim is (topology, host ports), as the kube-scheduler will once it binds them there.
+   */
+  private static List<PodSpecView> nominated(NodeClaim claim, Map<String, Pod> unboundByUid, NamespaceSelectors namespaces,
+      CsiVolumes csi) {
+    List<PodSpecView> out = new ArrayList<>();
+    for (String uid : PlannedPods.uids(claim.getMetadata().getAnnotations())) {
+      Pod pod = unboundByUid.get(uid);
+      if (pod != null) {
+        out.add(PodViews.of(pod, namespaces, List.of()).withCsiVolumes(csi.of(pod)));
+      }
     }
     return out;
   }
@@ -138,7 +164,7 @@ public final class ProvisioningSnapshots {
    * fit whatever it becomes.
    */
   private static ExistingNodeView inFlight(NodeClaim c, Map<String, List<InstanceTypeView>> typesByPool,
-      Map<String, KubeletSettings> kubeletByPool, Resources promised) {
+      Map<String, KubeletSettings> kubeletByPool, Resources promised, List<PodSpecView> nominated) {
     Map<String, String> labels = new TreeMap<>(c.getMetadata().getLabels() == null ? Map.of() : c.getMetadata().getLabels());
     c.getSpec().requirementsOrEmpty().stream()
         .filter(r -> "In".equals(r.operator()) && r.values() != null && r.values().size() == 1)
@@ -162,7 +188,8 @@ public final class ProvisioningSnapshots {
     }
     List<Taint> taints = c.getSpec().taintsOrEmpty().stream()
         .map(t -> new Taint(t.getKey(), t.getValue() == null ? "" : t.getValue(), t.getEffect())).toList();
-    return new ExistingNodeView(c.getMetadata().getName(), pool, labels, taints, allocatable, List.of(), promised, false, true);
+    return new ExistingNodeView(c.getMetadata().getName(), pool, labels, taints, allocatable, List.of(), promised, false, true,
+        nominated, Map.of());
   }
 
   /** A pod bound to a node: where, and its requests as one pod. */

@@ -8,9 +8,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -26,31 +24,15 @@ final class VolumeTopology {
       "topology.ebs.csi.aws.com/zone");
   static final String DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
 
-  private final ClusterReader cluster;
-  private Map<String, PersistentVolumeClaim> claims;
-  private Map<String, PersistentVolume> volumes;
-  private Map<String, StorageClass> classes;
+  private final StorageObjects storage;
 
   VolumeTopology(ClusterReader cluster) {
-    this.cluster = cluster;
+    this.storage = new StorageObjects(cluster);
   }
 
   List<Requirement> of(Pod pod) {
-    if (pod.getSpec().getVolumes() == null) {
-      return List.of();
-    }
     List<Requirement> out = new ArrayList<>();
-    for (var volume : pod.getSpec().getVolumes()) {
-      String claimName = volume.getPersistentVolumeClaim() != null ? volume.getPersistentVolumeClaim().getClaimName()
-          : volume.getEphemeral() != null ? pod.getMetadata().getName() + "-" + volume.getName() : null;
-      if (claimName == null) {
-        continue;
-      }
-      load();
-      PersistentVolumeClaim claim = claims.get(pod.getMetadata().getNamespace() + "/" + claimName);
-      if (claim == null) {
-        continue;
-      }
+    for (PersistentVolumeClaim claim : storage.claimsOf(pod).values()) {
       Set<String> zones = zonesOf(claim);
       if (zones != null) {
         out.add(new Requirement(WellKnown.ZONE_LABEL, "In", List.copyOf(zones), null));
@@ -63,7 +45,7 @@ final class VolumeTopology {
   private Set<String> zonesOf(PersistentVolumeClaim claim) {
     String volumeName = claim.getSpec().getVolumeName();
     if (volumeName != null && !volumeName.isEmpty()) {
-      PersistentVolume pv = volumes.get(volumeName);
+      PersistentVolume pv = storage.volume(volumeName);
       if (pv == null || pv.getSpec().getNodeAffinity() == null || pv.getSpec().getNodeAffinity().getRequired() == null) {
         return null;
       }
@@ -101,22 +83,11 @@ final class VolumeTopology {
   private StorageClass storageClassOf(PersistentVolumeClaim claim) {
     String name = claim.getSpec().getStorageClassName();
     if (name != null) {
-      return classes.get(name);
+      return storage.storageClass(name);
     }
-    return classes.values().stream()
+    return storage.storageClasses().stream()
         .filter(c -> c.getMetadata().getAnnotations() != null && "true".equals(c.getMetadata().getAnnotations().get(DEFAULT_CLASS_ANNOTATION)))
         .findFirst().orElse(null);
   }
 
-  private void load() {
-    if (claims != null) {
-      return;
-    }
-    claims = new HashMap<>();
-    cluster.listPersistentVolumeClaims().forEach(c -> claims.put(c.getMetadata().getNamespace() + "/" + c.getMetadata().getName(), c));
-    volumes = new HashMap<>();
-    cluster.listPersistentVolumes().forEach(v -> volumes.put(v.getMetadata().getName(), v));
-    classes = new HashMap<>();
-    cluster.listStorageClasses().forEach(c -> classes.put(c.getMetadata().getName(), c));
-  }
 }

@@ -20,6 +20,7 @@ import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.nodeclass.NodeClassImages;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
+import dev.farrier.activities.nodepool.RegistrationHealth;
 import dev.farrier.activities.provisioning.NodePoolValidation;
 import dev.farrier.activities.views.InstanceTypeViews;
 import dev.farrier.activities.views.NodeOverlayViews;
@@ -28,10 +29,12 @@ import dev.farrier.model.Resources;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.NodeOverlays;
 import dev.farrier.planner.OfferingCapacity;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * Keeps the status of NodeOverlays (ValidationSucceeded, Ready), EC2NodeClasses (resolved AMIs, subnets, security groups, instance profile and capacity
  * reservations, their conditions
  * and Ready; see {@link NodeClassResolution}) and NodePools (resources, nodes, ValidationSucceeded,
- * NodeClassReady, Ready) true, and records an Event whenever a Ready condition changes, so a user who writes a
+ * NodeClassReady, Ready; NodeRegistrationHealthy back to Unknown when the pool or its class changes, see
+ * {@link RegistrationHealth}) true, and records an Event whenever a Ready condition changes, so a user who writes a
  * selector that matches nothing or points a NodePool at a missing class sees why in {@code kubectl describe}.
  * Stateless and idempotent: each pass derives everything from the cluster and the cloud, so the worker simply runs
  * it on a timer (no workflow needed), and a pass that changes nothing writes nothing.
@@ -172,9 +176,16 @@ public final class StatusRefresher {
     }
     Condition notReady = !validation.isTrue() ? validation : classCondition;
     Condition ready = readyFrom(notReady);
-    var mine = claims.stream().filter(c -> name.equals(c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL))).toList();
-    Resources resources = mine.stream().filter(c -> c.getStatus() != null && c.getStatus().capacity() != null)
-        .map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity())).reduce(Resources.ZERO, Resources::plus);
+    // As Karpenter counts them: the pool's claims that have a capacity (launched) and are not being deleted, with
+    // "nodes" among the resources.
+    var mine = claims.stream().filter(c -> name.equals(c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)))
+        .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+        .filter(c -> c.getStatus() != null && c.getStatus().capacity() != null && !c.getStatus().capacity().isEmpty()).toList();
+    Resources resources = mine.stream().map(c -> ResourceQuantities.fromQuantities(c.getStatus().capacity()))
+        .reduce(Resources.ZERO, Resources::plus);
+    Map<String, Quantity> resourceList = new LinkedHashMap<>(ResourceQuantities.toQuantities(resources));
+    resourceList.putIfAbsent("ephemeral-storage", new Quantity("0"));
+    resourceList.put("nodes", new Quantity(Integer.toString(mine.size())));
     var before = pool.getStatus() == null ? null : Conditions.find(pool.getStatus().conditions(), "Ready").orElse(null);
     List<Condition> conditions = new ArrayList<>(List.of(validation, classCondition, ready));
     Condition capacity = ready.isTrue() ? capacity(spec, classes.get(ref.name()), now) : null;
@@ -182,7 +193,11 @@ public final class StatusRefresher {
       conditions.add(capacity);
     }
     EC2NodeClass nodeClass = ref == null ? null : classes.get(ref.name());
-    status.patchNodePoolStatus(name, new NodePoolStatus(ResourceQuantities.toQuantities(resources), (long) mine.size(), conditions,
+    Condition registrationReset = RegistrationHealth.resetIfStale(pool, nodeClass, now);
+    if (registrationReset != null) {
+      conditions.add(registrationReset);
+    }
+    status.patchNodePoolStatus(name, new NodePoolStatus(resourceList, (long) mine.size(), conditions,
         nodeClass == null ? null : nodeClass.getMetadata().getGeneration()));
     announce(NodePool.KIND, name, before, ready);
     if (capacity != null) {

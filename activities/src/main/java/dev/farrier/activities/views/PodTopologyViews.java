@@ -51,8 +51,10 @@ final class PodTopologyViews {
         }
         selector = PodSelector.of(labels, selector.matchExpressions());
       }
+      // The kube-scheduler's defaults: nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore.
       out.add(new TopologySpread(c.getTopologyKey(), c.getMaxSkew() == null ? 1 : c.getMaxSkew(),
-          !"ScheduleAnyway".equals(c.getWhenUnsatisfiable()), c.getMinDomains(), selector));
+          !"ScheduleAnyway".equals(c.getWhenUnsatisfiable()), c.getMinDomains(), selector,
+          !"Ignore".equals(c.getNodeAffinityPolicy()), "Honor".equals(c.getNodeTaintsPolicy())));
     }
     return out;
   }

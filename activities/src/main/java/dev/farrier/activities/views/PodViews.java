@@ -5,12 +5,15 @@ import dev.farrier.model.Requirement;
 import dev.farrier.model.Resources;
 import dev.farrier.model.Toleration;
 import dev.farrier.model.WellKnown;
+import dev.farrier.planner.HostPort;
 import dev.farrier.planner.PodSpecView;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +29,10 @@ public final class PodViews {
     return of(pod, NamespaceSelectors.OWN_NAMESPACE, List.of());
   }
 
-  /** A pod for the scheduler: namespace selectors resolved, volume requirements given by the caller. */
+  /**
+   * A pod for the scheduler: namespace selectors resolved, volume requirements given by the caller (CSI volumes are
+   * added by the caller that reads them: {@link PodSpecView#withCsiVolumes}).
+   */
   public static PodSpecView of(Pod pod, NamespaceSelectors namespaces, List<Requirement> volumeRequirements) {
     return of(pod.getMetadata(), pod.getSpec(), ownerKind(pod), namespaces, volumeRequirements);
   }
@@ -51,7 +57,25 @@ public final class PodViews {
         PodTopologyViews.preferredNodeAffinity(spec),
         PodTopologyViews.topologySpread(spec, labels),
         PodTopologyViews.podAffinity(spec, meta.getNamespace(), namespaces),
-        volumeRequirements);
+        volumeRequirements,
+        hostPorts(spec),
+        List.of());
+  }
+
+  /**
+   * The host ports of its containers, as the kube-scheduler's NodePorts filter collects them (init containers hold
+   * none).
+   */
+  static List<HostPort> hostPorts(PodSpec spec) {
+    List<HostPort> ports = new ArrayList<>();
+    for (Container c : spec.getContainers() == null ? List.<Container>of() : spec.getContainers()) {
+      for (ContainerPort p : c.getPorts() == null ? List.<ContainerPort>of() : c.getPorts()) {
+        if (p.getHostPort() != null && p.getHostPort() > 0) {
+          ports.add(new HostPort(p.getHostIP(), p.getProtocol(), p.getHostPort()));
+        }
+      }
+    }
+    return ports;
   }
 
   /**

@@ -23,6 +23,7 @@ import dev.farrier.model.WellKnown;
 import dev.farrier.planner.ClaimNamer;
 import dev.farrier.planner.EvictionThreshold;
 import dev.farrier.planner.ExistingNodeView;
+import dev.farrier.planner.HostPort;
 import dev.farrier.planner.InstanceTypeView;
 import dev.farrier.planner.KubeletSettings;
 import dev.farrier.planner.NodePoolView;
@@ -33,6 +34,7 @@ import dev.farrier.planner.ProvisioningSnapshot;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,6 +118,40 @@ class ProvisioningSnapshotsTest {
   }
 
   /**
+   * Pods an earlier batch planned onto a claim and not yet bound are nominated to it: the next batch counts them there
+   * for topology and host ports. Those bound since (here, elsewhere) are not; nor are any once the claim's promise is
+   * over.
+   */
+  @Test
+  void theUnboundPodsAClaimWasPlannedForAreNominatedToIt() {
+    NodeClaim launching = planned(claim("bench-1", List.of(LARGE.name()), null, null), 3);
+    Pod web = unboundPod("u-first-0", Map.of("app", "web"), 8080);
+    Pod alsoUnbound = unboundPod("u-first-1", Map.of("app", "web"), 0);
+    Pod boundElsewhere = boundPods(3).get(2);
+    Pod boundSinceRead = unboundPod("u-first-2", Map.of(), 0);
+    ExistingNodeView view = only(ProvisioningSnapshots.existingNodes(List.of(), List.of(boundElsewhere),
+        List.of(web, alsoUnbound, boundSinceRead), List.of(launching), Map.of(POOL, List.of(SMALLER, LARGE)), Map.of(),
+        NO_NAMESPACES, CsiVolumes.NONE, NOW));
+    assertEquals(List.of("u-first-0", "u-first-1"), view.nominated().stream().map(p -> p.pod().uid()).toList());
+    assertEquals(Map.of("app", "web"), view.nominated().getFirst().labels());
+    assertEquals(List.of(new HostPort("0.0.0.0", "TCP", 8080)), view.nominated().getFirst().hostPorts());
+
+    NodeClaim longUp = planned(claim("bench-0", List.of(LARGE.name()), "node-1",
+        NOW.minus(ProvisioningSnapshots.PROMISE_WINDOW).minus(Duration.ofSeconds(1))), 3);
+    assertEquals(List.of(), only(existing(longUp, List.of(), List.of(web, alsoUnbound))).nominated(),
+        "once its promise is over the pods are pending like any other");
+  }
+
+  private static Pod unboundPod(String uid, Map<String, String> labels, int hostPort) {
+    var container = new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("a").withImage("x");
+    if (hostPort > 0) {
+      container.addNewPort().withContainerPort(hostPort).withHostPort(hostPort).endPort();
+    }
+    return new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("bench").withUid(uid).withLabels(labels)
+        .endMetadata().withNewSpec().withContainers(container.build()).endSpec().build();
+  }
+
+  /**
    * A replacement launched for a node's 517 pods, Initialized seconds ago: the drain evicted them all, and the pods
    * their controllers made instead are new pods. Nothing it was planned for waits any more, so it holds no room and the
    * new pods are planned onto it; holding the old pods' room sent them to a node launched again for them.
@@ -183,6 +219,16 @@ class ProvisioningSnapshotsTest {
   }
 
   private static List<ExistingNodeView> existing(NodeClaim claim, List<Pod> bound, Set<String> unbound) {
+    List<Pod> unboundPods = new ArrayList<>();
+    for (String uid : unbound) {
+      unboundPods.add(new PodBuilder().withNewMetadata().withName("pod-" + uid).withNamespace("bench").withUid(uid)
+          .withLabels(Map.of("app", "bench")).endMetadata()
+          .withNewSpec().addNewContainer().withName("a").withImage("x").endContainer().endSpec().build());
+    }
+    return existing(claim, bound, unboundPods);
+  }
+
+  private static List<ExistingNodeView> existing(NodeClaim claim, List<Pod> bound, List<Pod> unbound) {
     List<Node> nodes = new ArrayList<>();
     String nodeName = claim.getStatus() == null ? null : claim.getStatus().nodeName();
     if (nodeName != null) {
@@ -197,7 +243,7 @@ class ProvisioningSnapshotsTest {
           """.formatted(nodeName, nodeName), Node.class));
     }
     Map<String, List<InstanceTypeView>> types = Map.of(POOL, List.of(SMALLER, LARGE));
-    return ProvisioningSnapshots.existingNodes(nodes, bound, unbound, List.of(claim), types, Map.of(), NO_NAMESPACES, NOW);
+    return ProvisioningSnapshots.existingNodes(nodes, bound, unbound, List.of(claim), types, Map.of(), NO_NAMESPACES, CsiVolumes.NONE, NOW);
   }
 
   private static ProvisioningPlan plan(ExistingNodeView node, List<PodSpecView> pending) {

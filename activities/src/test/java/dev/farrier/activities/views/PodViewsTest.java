@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.model.WellKnown;
+import dev.farrier.planner.HostPort;
 import dev.farrier.planner.PodAffinityTerm;
 import dev.farrier.planner.PodSpecView;
 import dev.farrier.planner.TopologySpread;
@@ -82,6 +83,50 @@ class PodViewsTest {
     assertTrue(host.doNotSchedule());
     assertFalse(host.selector().matches(Map.of("app", "web")), "no labelSelector selects nothing");
     assertEquals(Map.of("app", "web", "pod-template-hash", "abc"), view.labels());
+  }
+
+  @Test
+  void topologySpreadPoliciesDefaultAsTheKubeSchedulersAndAreReadWhenSet() {
+    PodSpecView view = PodViews.of(pod("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: ns, labels: {app: web}}
+        spec:
+          containers: [{name: a, image: x}]
+          topologySpreadConstraints:
+            - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}
+            - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+               nodeAffinityPolicy: Ignore, nodeTaintsPolicy: Honor}
+            - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+               nodeAffinityPolicy: Honor, nodeTaintsPolicy: Ignore}
+        """));
+    List<TopologySpread> spreads = view.topologySpread();
+    assertTrue(spreads.get(0).honorNodeAffinity(), "nodeAffinityPolicy defaults to Honor");
+    assertFalse(spreads.get(0).honorNodeTaints(), "nodeTaintsPolicy defaults to Ignore");
+    assertFalse(spreads.get(1).honorNodeAffinity());
+    assertTrue(spreads.get(1).honorNodeTaints());
+    assertTrue(spreads.get(2).honorNodeAffinity());
+    assertFalse(spreads.get(2).honorNodeTaints());
+  }
+
+  @Test
+  void hostPortsAreReadFromTheContainersWithTheirDefaults() {
+    PodSpecView view = PodViews.of(pod("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: ns}
+        spec:
+          initContainers:
+            - {name: i, image: x, ports: [{containerPort: 7000, hostPort: 7000}]}
+          containers:
+            - name: a
+              image: x
+              ports:
+                - {containerPort: 80}
+                - {containerPort: 8080, hostPort: 8080}
+                - {containerPort: 53, hostPort: 5353, protocol: UDP, hostIP: 10.0.0.1}
+        """));
+    assertEquals(List.of(new HostPort("0.0.0.0", "TCP", 8080), new HostPort("10.0.0.1", "UDP", 5353)), view.hostPorts());
   }
 
   @Test

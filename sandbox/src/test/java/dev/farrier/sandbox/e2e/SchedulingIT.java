@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.cloud.simulated.AmiCatalog;
 import dev.farrier.activities.cloud.simulated.SimulatedCloudConfig;
+import dev.farrier.model.PlannedPods;
 import dev.farrier.model.WellKnown;
 import dev.farrier.sandbox.BlueprintAmis;
 import dev.farrier.sandbox.SandboxEnvironment;
@@ -22,13 +23,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The scheduler's decisions drive the sandbox: pods with zone topology spread, hostname anti-affinity and a GPU
- * request get nodes from Farrier that the real kube-scheduler then binds them to, in the zones, on the hosts and of
- * the instance types they need.
+ * The scheduler's decisions drive the sandbox: pods with zone topology spread, hostname anti-affinity, a GPU request
+ * and the same hostPort get nodes from Farrier that the real kube-scheduler then binds them to, in the zones, on the
+ * hosts and of the instance types they need. The two pods asking for the same hostPort would fit one node by their
+ * requests: Farrier plans each onto its own node (without its port check one of them stays pending).
  */
 class SchedulingIT {
   @Test
-  void spreadAntiAffinityAndGpuPodsGetTheNodesTheyNeed() throws Exception {
+  void spreadAntiAffinityGpuAndHostPortPodsGetTheNodesTheyNeed() throws Exception {
     try (var env = SandboxEnvironment.start(E2e.runDir("scheduling"), "e2e-scheduling", 0)) {
       env.startWorker();
       var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
@@ -38,7 +40,7 @@ class SchedulingIT {
       kube.load(new ByteArrayInputStream(manifest.getBytes(StandardCharsets.UTF_8))).serverSideApply();
 
       try {
-        E2e.await("6 pods running", E2e.TIMEOUT, () -> running(kube).size() == 6);
+        E2e.await("8 pods running", E2e.TIMEOUT, () -> running(kube).size() == 8);
       } catch (AssertionError e) {
         throw new AssertionError(e.getMessage() + "\n" + describe(kube), e);
       }
@@ -53,6 +55,13 @@ class SchedulingIT {
       assertEquals(3, spreadZones.size(), "one spread replica per zone: " + spreadZones);
       List<Pod> anti = app(pods, "anti");
       assertNotEquals(anti.get(0).getSpec().getNodeName(), anti.get(1).getSpec().getNodeName(), "anti-affinity replicas share a node");
+      List<Pod> agents = app(pods, "agent");
+      assertNotEquals(agents.get(0).getSpec().getNodeName(), agents.get(1).getSpec().getNodeName(), "same hostPort, same node");
+      Set<String> agentUids = agents.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+      for (var claim : kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems()) {
+        long planned = PlannedPods.uids(claim.getMetadata().getAnnotations()).stream().filter(agentUids::contains).count();
+        assertTrue(planned <= 1, "claim " + claim.getMetadata().getName() + " was planned for both agents");
+      }
       Pod gpu = app(pods, "gpu").getFirst();
       Node gpuNode = kube.nodes().withName(gpu.getSpec().getNodeName()).get();
       assertEquals("gpu", gpuNode.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL));
@@ -73,7 +82,7 @@ class SchedulingIT {
     return kube.pods().inNamespace("default").list().getItems().stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getSpec().getNodeName() != null
             && p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
-        .filter(p -> Set.of("spread", "anti", "gpu").contains(Objects.toString(p.getMetadata().getLabels().get("app"))))
+        .filter(p -> Set.of("spread", "anti", "gpu", "agent").contains(Objects.toString(p.getMetadata().getLabels().get("app"))))
         .toList();
   }
 

@@ -33,10 +33,18 @@ public interface NodeClaimActivities {
 
   /**
    * Registers the node to the claim: claim labels and the termination finalizer on the Node, the
-   * {@code karpenter.sh/unregistered} taint removed, claim status nodeName and Registered. Idempotent (patches).
+   * {@code karpenter.sh/unregistered} taint removed, claim status nodeName and Registered; counts the registration for
+   * its NodePool's {@code NodeRegistrationHealthy}. Idempotent (patches; the count is kept once per claim).
    */
   @ActivityMethod
   void registerNode(AwaitNodeRequest request);
+
+  /**
+   * Counts a launch that failed to launch or register for its NodePool's {@code NodeRegistrationHealthy}, which turns
+   * False once half of the last launches failed. Idempotent: the count is kept once per claim, the condition patched.
+   */
+  @ActivityMethod
+  void recordRegistrationFailure(RegistrationFailure failure);
 
   /**
    * Waits (heartbeating) until the node is Ready and its startup taints are gone, then labels it

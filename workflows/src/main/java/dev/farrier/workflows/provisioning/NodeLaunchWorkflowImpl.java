@@ -14,9 +14,11 @@ import dev.farrier.workflows.activities.AwaitNodeRequest;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.RegistrationFailure;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.model.LaunchedInstance;
 import dev.farrier.model.NodeClaimRequest;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
@@ -100,7 +102,7 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
           "zone", instance.zone(), "capacity-type", instance.capacityType());
       return new LaunchedNode(instance, nodeName);
     } catch (TemporalFailure failure) {
-      throw rollBack(claim, settings, events, saga, failure);
+      throw rollBack(cluster, claims, claim, settings, events, saga, failure);
     }
   }
 
@@ -110,8 +112,8 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
   }
 
   /** Runs the compensations (even when the launch was cancelled) and returns the failure to end the workflow with. */
-  private RuntimeException rollBack(NodeClaimRequest claim, LaunchSettings settings, EventRecorder events, Saga saga,
-      TemporalFailure failure) {
+  private RuntimeException rollBack(String cluster, NodeClaimActivities claims, NodeClaimRequest claim, LaunchSettings settings,
+      EventRecorder events, Saga saga, TemporalFailure failure) {
     LaunchPhase failedIn = phase;
     boolean canceled = CancellationScope.current().isCancelRequested();
     enter(LaunchPhase.ROLLING_BACK);
@@ -119,6 +121,9 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
     String[] cleanup = new String[1];
     Workflow.newDetachedCancellationScope(() -> {
       events.warning(KIND_NODE_CLAIM, claim.name(), EventReasons.LAUNCH_FAILED, message);
+      if (!canceled) {
+        recordRegistrationFailure(cluster, claims, claim, failedIn, settings, failure);
+      }
       cleanup[0] = compensate(saga);
     }).run();
     enter(LaunchPhase.FAILED);
@@ -128,6 +133,28 @@ public class NodeLaunchWorkflowImpl implements NodeLaunchWorkflow {
       return new CanceledFailure(fullMessage);
     }
     return ApplicationFailure.newNonRetryableFailureWithCause(fullMessage, failureType(failedIn, failure), failure);
+  }
+
+  /**
+   * Counts the failure for the pool's NodeRegistrationHealthy, as Karpenter counts a launch or registration that did
+   * not happen: not a capacity error (another offering is tried; Karpenter does not count those either), not one
+   * after the node registered. Best effort: the rollback goes on whatever happens to it.
+   */
+  private static void recordRegistrationFailure(String cluster, NodeClaimActivities claims, NodeClaimRequest claim,
+      LaunchPhase failedIn, LaunchSettings settings, TemporalFailure failure) {
+    String type = failureType(failedIn, failure);
+    boolean counted = failedIn == LaunchPhase.REGISTERING
+        || (failedIn == LaunchPhase.LAUNCHING && !FailureTypes.INSUFFICIENT_CAPACITY.equals(type));
+    if (!counted) {
+      return;
+    }
+    try {
+      claims.recordRegistrationFailure(new RegistrationFailure(cluster, claim.nodePool(), claim.name(),
+          failedIn == LaunchPhase.REGISTERING, type, cause(failedIn, settings, failure)));
+    } catch (ActivityFailure notRecorded) {
+      StructuredLog.warn(log, "registration failure not counted for the nodepool", "nodeclaim", claim.name(),
+          "nodepool", claim.nodePool(), "error", Failures.reason(notRecorded));
+    }
   }
 
   private String compensate(Saga saga) {

@@ -72,6 +72,8 @@ class NodeLaunchWorkflowTest {
     assertEquals(1, test.journal.count("terminateInstance default-b null"),
         "no id is known, so the activity terminates only an instance tagged for this claim (an earlier attempt's)");
     assertEquals(1, test.journal.count("deleteNodeClaim default-b"));
+    assertEquals(0, test.journal.count("recordRegistrationFailure default-b InsufficientCapacity"),
+        "a capacity error is not the pool's registration failing (another offering is tried)");
     assertTrue(test.nodes.events().stream().anyMatch(e -> e.reason().equals("LaunchFailed") && e.type().equals("Warning")));
   }
 
@@ -89,6 +91,7 @@ class NodeLaunchWorkflowTest {
     assertTrue(test.journal.count("launchInstance default-e") > 1, "a retryable failure is retried until the schedule-to-close");
     assertEquals(1, test.journal.count("terminateInstance default-e null"), "no id known: the activity looks the claim's tag up");
     assertEquals(1, test.journal.count("deleteNodeClaim default-e"));
+    assertEquals(1, test.journal.count("recordRegistrationFailure default-e LaunchFailed"), "a launch that never happened counts");
   }
 
   @Test
@@ -106,6 +109,7 @@ class NodeLaunchWorkflowTest {
     List<String> steps = test.journal.steps();
     List<String> cleanup = steps.subList(steps.lastIndexOf("awaitRegistered default-c") + 1, steps.size());
     assertEquals(List.of(
+        "recordRegistrationFailure default-c RegistrationTimeout",
         "terminateInstance default-c i-default-c",
         "awaitInstanceTerminated default-c i-default-c",
         "deleteNodeClaim default-c"), cleanup);

@@ -7,6 +7,7 @@ import dev.farrier.workflows.activities.InstanceState;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.NodeClaimRef;
 import dev.farrier.workflows.activities.NodeRef;
+import dev.farrier.workflows.activities.RegistrationFailure;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import dev.farrier.model.LaunchedInstance;
 import dev.farrier.model.NodeClaimRequest;
@@ -121,6 +122,11 @@ public class FakeNodeClaimActivities implements NodeClaimActivities {
     journal.record("registerNode", request.nodeClaim(), request.nodeName());
     registerNode.accept(request);
     request.events().forEach(journal::event);
+  }
+
+  @Override
+  public void recordRegistrationFailure(RegistrationFailure failure) {
+    journal.record("recordRegistrationFailure", failure.nodeClaim(), failure.reason());
   }
 
   @Override
