@@ -159,7 +159,7 @@ class ClusterCacheIT extends ClusterIT {
       var failure = assertThrows(ClusterCache.NotSyncedException.class, broken::nodeClaims);
       assertTrue(failure.getMessage().startsWith("the worker's cache of NodeClaims has not synced within 1 s"), failure.getMessage());
       assertFalse(broken.synced());
-      assertEquals(12, broken.notSynced().size(), broken.notSynced().toString());
+      assertEquals(13, broken.notSynced().size(), broken.notSynced().toString());
       assertThrows(ClusterCache.NotSyncedException.class, () -> broken.nodeByProviderId("kwok://x"));
     }
   }
