@@ -1,6 +1,10 @@
 package dev.farrier.worker.observability;
 
 import dev.farrier.activities.kube.ClusterCache;
+import dev.farrier.activities.metrics.ClusterStateMetrics;
+import dev.farrier.worker.config.WorkerSettings;
+import io.temporal.client.WorkflowClient;
+import java.time.Clock;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
@@ -22,7 +26,22 @@ public class ObservabilityFactory {
   @Singleton
   @Bean(preDestroy = "close")
   PrometheusMeterRegistry meterRegistry() {
-    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    BuildInfo.register(registry);
+    return registry;
+  }
+
+  /** Karpenter's cluster state, NodePool and pod startup metrics, from the informer cache. */
+  @Context
+  @Bean(preDestroy = "close")
+  ClusterStateMetrics clusterStateMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
+    return new ClusterStateMetrics(cache, registry, Clock.systemUTC());
+  }
+
+  /** Farrier's replacements, rollouts and blocked workflows, from Temporal's visibility. */
+  @Singleton
+  WorkflowGauges workflowGauges(WorkflowClient client, WorkerSettings settings, PrometheusMeterRegistry registry) {
+    return new WorkflowGauges(client, settings.clusterName(), registry);
   }
 
   /** Bound when the worker starts, whether or not anything else asks for it. */
