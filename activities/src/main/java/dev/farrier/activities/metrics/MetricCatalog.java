@@ -42,6 +42,21 @@ public final class MetricCatalog {
   public static final MetricDefinition NODES_TERMINATED = counter("karpenter_nodes_terminated_total", STABLE,
       "Number of nodes terminated in total by Farrier. Labeled by owning nodepool and zone.", "nodepool", "zone");
 
+  public static final MetricDefinition NODES_ALLOCATABLE = gauge("karpenter_nodes_allocatable", BETA,
+      "Node allocatable are the resources allocatable by nodes.", NodeLabels.names(true));
+  public static final MetricDefinition NODES_SYSTEM_OVERHEAD = gauge("karpenter_nodes_system_overhead", BETA,
+      "Node system daemon overhead are the resources reserved for system overhead, the difference between the node's capacity "
+          + "and allocatable values are reported by the status.", NodeLabels.names(true));
+  public static final MetricDefinition NODES_POD_REQUESTS = gauge("karpenter_nodes_total_pod_requests", BETA,
+      "Node total pod requests are the resources requested by pods bound to nodes, including the DaemonSet pods.",
+      NodeLabels.names(true));
+  public static final MetricDefinition NODES_POD_LIMITS = gauge("karpenter_nodes_total_pod_limits", BETA,
+      "Node total pod limits are the resources specified by pod limits, including the DaemonSet pods.", NodeLabels.names(true));
+  public static final MetricDefinition NODES_DAEMON_REQUESTS = gauge("karpenter_nodes_total_daemon_requests", BETA,
+      "Node total daemon requests are the resource requested by DaemonSet pods bound to nodes.", NodeLabels.names(true));
+  public static final MetricDefinition NODES_DAEMON_LIMITS = gauge("karpenter_nodes_total_daemon_limits", BETA,
+      "Node total daemon limits are the resources specified by DaemonSet pod limits.", NodeLabels.names(true));
+
   public static final MetricDefinition PODS_STARTUP_DURATION = summary("karpenter_pods_startup_duration_seconds", STABLE,
       "The time from pod creation until the pod is running.");
 
@@ -101,7 +116,8 @@ public final class MetricCatalog {
 
   /** Everything exported, in the reference page's order. */
   public static final List<MetricDefinition> ALL = List.of(BUILD_INFO, NODECLAIMS_CREATED, NODECLAIMS_TERMINATED, NODECLAIMS_DISRUPTED,
-      NODES_CREATED, NODES_TERMINATED, PODS_STARTUP_DURATION, DISRUPTION_DECISIONS, DISRUPTION_ELIGIBLE_NODES,
+      NODES_CREATED, NODES_TERMINATED, NODES_ALLOCATABLE, NODES_SYSTEM_OVERHEAD, NODES_POD_REQUESTS, NODES_POD_LIMITS,
+      NODES_DAEMON_REQUESTS, NODES_DAEMON_LIMITS, PODS_STARTUP_DURATION, DISRUPTION_DECISIONS, DISRUPTION_ELIGIBLE_NODES,
       SCHEDULING_DURATION, NODEPOOLS_USAGE, NODEPOOLS_LIMIT, INTERRUPTION_RECEIVED,
       INTERRUPTION_DELETED, INTERRUPTION_QUEUE_DURATION, CLUSTER_STATE_NODE_COUNT, CLUSTER_STATE_SYNCED, CLUSTER_STATE_UNSYNCED_TIME,
       CLOUDPROVIDER_DURATION, CLOUDPROVIDER_ERRORS, REPLACEMENTS, BLOCKED, ROLLOUTS, INTERRUPTION_DELETE_FAILURES, GC_HALTED,
@@ -126,13 +142,7 @@ public final class MetricCatalog {
       new NotExported("karpenter_nodeclaims_unhealthy_disrupted_total", ALPHA, NOT_YET),
       new NotExported("karpenter_nodeclaims_termination_duration_seconds", BETA, NOT_YET),
       new NotExported("karpenter_nodeclaims_instance_termination_duration_seconds", BETA, NOT_YET),
-      new NotExported("karpenter_nodes_total_pod_requests", BETA, NOT_YET),
-      new NotExported("karpenter_nodes_total_pod_limits", BETA, NOT_YET),
-      new NotExported("karpenter_nodes_total_daemon_requests", BETA, NOT_YET),
-      new NotExported("karpenter_nodes_total_daemon_limits", BETA, NOT_YET),
       new NotExported("karpenter_nodes_termination_duration_seconds", BETA, NOT_YET),
-      new NotExported("karpenter_nodes_system_overhead", BETA, NOT_YET),
-      new NotExported("karpenter_nodes_allocatable", BETA, NOT_YET),
       new NotExported("karpenter_nodes_lifetime_duration_seconds", ALPHA, NOT_YET),
       new NotExported("karpenter_nodes_drained_total", ALPHA, NOT_YET),
       new NotExported("karpenter_nodes_current_lifetime_seconds", ALPHA, NOT_YET),

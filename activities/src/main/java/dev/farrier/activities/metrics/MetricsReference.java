@@ -1,5 +1,6 @@
 package dev.farrier.activities.metrics;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -21,8 +22,15 @@ public final class MetricsReference {
         .append("| Name | Type | Labels | Stability | Help |\n|---|---|---|---|---|\n");
     for (MetricDefinition m : MetricCatalog.ALL) {
       page.append("| `").append(m.name()).append("` | ").append(m.type().name().toLowerCase(Locale.ROOT)).append(" | ")
-          .append(m.labels().isEmpty() ? "—" : m.labels().stream().map(l -> "`" + l + "`").collect(Collectors.joining(", ")))
+          .append(labels(m.labels()))
           .append(" | ").append(m.stability()).append(" | ").append(cell(m.help())).append(" |\n");
+    }
+    page.append("\n## Node labels\n\nThe `karpenter_nodes_*` gauges carry, as Karpenter's do, one label per well-known node label (the ")
+        .append("value of the node's label, empty when it has none), named by the part after its prefix in snake case, then ")
+        .append("`node_name`, `phase`, `managed` (the node carries a NodePool's label) and `resource_type`:\n\n")
+        .append("| Label | Node label |\n|---|---|\n");
+    for (String key : NodeLabels.WELL_KNOWN) {
+      page.append("| `").append(NodeLabels.snake(key.substring(key.indexOf('/') + 1))).append("` | `").append(key).append("` |\n");
     }
     page.append("\n## Karpenter's metrics Farrier does not export\n\n")
         .append("| Name | Stability | Why |\n|---|---|---|\n");
@@ -30,6 +38,16 @@ public final class MetricsReference {
       page.append("| `").append(n.name()).append("` | ").append(n.stability()).append(" | ").append(cell(n.why())).append(" |\n");
     }
     return page.toString();
+  }
+
+  private static String labels(List<String> labels) {
+    if (labels.isEmpty()) {
+      return "—";
+    }
+    if (labels.equals(List.of(NodeLabels.names(true)))) {
+      return "[node labels](#node-labels), `resource_type`";
+    }
+    return labels.stream().map(l -> "`" + l + "`").collect(Collectors.joining(", "));
   }
 
   private static String cell(String text) {

@@ -37,7 +37,10 @@ class MetricsIT {
   private static final Set<String> ONLY_WHEN_IT_HAPPENS = Set.of(
       MetricCatalog.CLOUDPROVIDER_ERRORS.name(), // no cloud call fails
       MetricCatalog.BLOCKED.name(), // nothing holds a replacement up
-      MetricCatalog.ROLLOUTS.name()); // no fleet upgrade runs
+      MetricCatalog.ROLLOUTS.name(), // no fleet upgrade runs
+      MetricCatalog.NODES_POD_LIMITS.name(), // the app's pods set no limits
+      MetricCatalog.NODES_DAEMON_REQUESTS.name(), // and no DaemonSet runs
+      MetricCatalog.NODES_DAEMON_LIMITS.name());
   private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$", Pattern.MULTILINE);
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -113,6 +116,10 @@ class MetricsIT {
       assertTrue(sum(body, "karpenter_nodepools_usage", "resource_type=\"cpu\"") > 0, "the NodePool's cpu in use");
       assertTrue(sum(body, "karpenter_nodepools_limit", "resource_type=\"cpu\"") > 0, "the NodePool's cpu limit");
       assertEquals(1.0, sum(body, "karpenter_build_info", ""));
+      assertTrue(sum(body, "karpenter_nodes_allocatable", "resource_type=\"cpu\"") > 0, "the nodes' allocatable cpu");
+      assertTrue(sum(body, "karpenter_nodes_system_overhead", "resource_type=\"memory\"") >= 0, "the nodes' overhead");
+      assertTrue(sum(body, "karpenter_nodes_total_pod_requests", "resource_type=\"cpu\"") >= DriftScenario.REPLICAS,
+          "the app's pods request one cpu each");
     }
   }
 

@@ -1,7 +1,8 @@
 package dev.farrier.worker.observability;
 
 import dev.farrier.activities.kube.ClusterCache;
-import dev.farrier.activities.metrics.ClusterStateMetrics;
+import dev.farrier.activities.metrics.state.ClusterStateMetrics;
+import dev.farrier.activities.metrics.state.NodeMetrics;
 import dev.farrier.worker.config.WorkerSettings;
 import io.temporal.client.WorkflowClient;
 import java.time.Clock;
@@ -36,6 +37,12 @@ public class ObservabilityFactory {
   @Bean(preDestroy = "close")
   ClusterStateMetrics clusterStateMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
     return new ClusterStateMetrics(cache, registry, Clock.systemUTC());
+  }
+
+  /** Karpenter's per-node resource gauges, from the informer cache. */
+  @Singleton
+  NodeMetrics nodeMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
+    return new NodeMetrics(cache, registry);
   }
 
   /** Farrier's replacements, rollouts and blocked workflows, from Temporal's visibility. */

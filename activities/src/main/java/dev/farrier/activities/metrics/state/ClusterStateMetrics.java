@@ -1,4 +1,9 @@
-package dev.farrier.activities.metrics;
+package dev.farrier.activities.metrics.state;
+
+import dev.farrier.activities.metrics.LabelledGauge;
+import dev.farrier.activities.metrics.MetricCatalog;
+import dev.farrier.activities.metrics.MetricsRefresh;
+import dev.farrier.activities.metrics.NodeLabels;
 
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.ClusterCache;
@@ -106,7 +111,7 @@ public final class ClusterStateMetrics implements MetricsRefresh, AutoCloseable 
   private static void rows(Map<String, Quantity> quantities, String nodePool, List<LabelledGauge.Row> into) {
     if (quantities != null) {
       quantities.forEach((resource, quantity) ->
-          into.add(new LabelledGauge.Row(List.of(resource, nodePool), quantity.getNumericalAmount().doubleValue())));
+          into.add(new LabelledGauge.Row(List.of(NodeLabels.snake(resource), nodePool), quantity.getNumericalAmount().doubleValue())));
     }
   }
 
