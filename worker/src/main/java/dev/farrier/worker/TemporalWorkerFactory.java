@@ -6,6 +6,7 @@ import dev.farrier.activities.drain.NodeActivitiesImpl;
 import dev.farrier.activities.interruption.InterruptionActivitiesImpl;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterCache;
+import dev.farrier.activities.metrics.state.InstanceTypeMetrics;
 import dev.farrier.activities.kube.Fabric8Cluster;
 import dev.farrier.activities.gc.GarbageCollector;
 import dev.farrier.activities.gc.GcPolicy;
@@ -81,6 +82,12 @@ public class TemporalWorkerFactory {
   @Singleton
   StatusRefresher statusRefresher(Fabric8Cluster cluster, CloudResources cloud, WorkerSettings settings, MeterRegistry meters) {
     return new StatusRefresher(cluster, metered(cloud.provider(), "status", settings, meters), settings.clusterName(), Clock.systemUTC());
+  }
+
+  /** The instance type gauges, refreshed at each scrape from the provider's cached catalogue (not metered: see the class). */
+  @Singleton
+  InstanceTypeMetrics instanceTypeMetrics(CloudResources cloud, MeterRegistry meters) {
+    return new InstanceTypeMetrics(cloud.provider(), meters);
   }
 
   /** A new garbage collector on each lookup ({@link GarbageCollectionLoop} takes one per term it leads), reading live. */

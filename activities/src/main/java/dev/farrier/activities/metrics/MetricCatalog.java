@@ -57,6 +57,13 @@ public final class MetricCatalog {
   public static final MetricDefinition NODES_DAEMON_LIMITS = gauge("karpenter_nodes_total_daemon_limits", BETA,
       "Node total daemon limits are the resources specified by DaemonSet pod limits.", NodeLabels.names(true));
 
+  public static final MetricDefinition NODES_CURRENT_LIFETIME = gauge("karpenter_nodes_current_lifetime_seconds", ALPHA,
+      "Node age in seconds", NodeLabels.names(false));
+  public static final MetricDefinition PODS_STATE = gauge("karpenter_pods_state", BETA,
+      "Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, "
+          + "owner, node, nodepool name, zone, architecture, capacity type, instance type, pod phase, and pod readiness.",
+      "name", "namespace", "owner", "node", "scheduled", "nodepool", "zone", "arch", "capacity_type", "instance_type", "phase", "ready",
+      "managed");
   public static final MetricDefinition PODS_STARTUP_DURATION = summary("karpenter_pods_startup_duration_seconds", STABLE,
       "The time from pod creation until the pod is running.");
 
@@ -98,6 +105,16 @@ public final class MetricCatalog {
   public static final MetricDefinition CLOUDPROVIDER_ERRORS = counter("karpenter_cloudprovider_errors_total", BETA,
       "Total number of errors returned from CloudProvider calls.", "controller", "method", "provider", "error");
 
+  public static final MetricDefinition INSTANCE_TYPE_CPU = gauge("karpenter_cloudprovider_instance_type_cpu_cores", BETA,
+      "VCPUs cores for a given instance type.", "instance_type");
+  public static final MetricDefinition INSTANCE_TYPE_MEMORY = gauge("karpenter_cloudprovider_instance_type_memory_bytes", BETA,
+      "Memory, in bytes, for a given instance type.", "instance_type");
+  public static final MetricDefinition OFFERING_AVAILABLE = gauge("karpenter_cloudprovider_instance_type_offering_available", BETA,
+      "Instance type offering availability, based on instance type, capacity type, and zone", "instance_type", "capacity_type", "zone");
+  public static final MetricDefinition OFFERING_PRICE = gauge("karpenter_cloudprovider_instance_type_offering_price_estimate", BETA,
+      "Instance type offering estimated hourly price used when making informed decisions on node cost calculation, based on "
+          + "instance type, capacity type, and zone.", "instance_type", "capacity_type", "zone");
+
   public static final MetricDefinition REPLACEMENTS = gauge("farrier_replacements", FARRIER,
       "Replacements (NodeReplacementWorkflow) running now, by the phase they are in, the NodePool and the reason.",
       "phase", "nodepool", "reason");
@@ -117,10 +134,11 @@ public final class MetricCatalog {
   /** Everything exported, in the reference page's order. */
   public static final List<MetricDefinition> ALL = List.of(BUILD_INFO, NODECLAIMS_CREATED, NODECLAIMS_TERMINATED, NODECLAIMS_DISRUPTED,
       NODES_CREATED, NODES_TERMINATED, NODES_ALLOCATABLE, NODES_SYSTEM_OVERHEAD, NODES_POD_REQUESTS, NODES_POD_LIMITS,
-      NODES_DAEMON_REQUESTS, NODES_DAEMON_LIMITS, PODS_STARTUP_DURATION, DISRUPTION_DECISIONS, DISRUPTION_ELIGIBLE_NODES,
+      NODES_DAEMON_REQUESTS, NODES_DAEMON_LIMITS, NODES_CURRENT_LIFETIME, PODS_STATE, PODS_STARTUP_DURATION, DISRUPTION_DECISIONS, DISRUPTION_ELIGIBLE_NODES,
       SCHEDULING_DURATION, NODEPOOLS_USAGE, NODEPOOLS_LIMIT, INTERRUPTION_RECEIVED,
       INTERRUPTION_DELETED, INTERRUPTION_QUEUE_DURATION, CLUSTER_STATE_NODE_COUNT, CLUSTER_STATE_SYNCED, CLUSTER_STATE_UNSYNCED_TIME,
-      CLOUDPROVIDER_DURATION, CLOUDPROVIDER_ERRORS, REPLACEMENTS, BLOCKED, ROLLOUTS, INTERRUPTION_DELETE_FAILURES, GC_HALTED,
+      CLOUDPROVIDER_DURATION, CLOUDPROVIDER_ERRORS, INSTANCE_TYPE_CPU, INSTANCE_TYPE_MEMORY, OFFERING_AVAILABLE, OFFERING_PRICE,
+      REPLACEMENTS, BLOCKED, ROLLOUTS, INTERRUPTION_DELETE_FAILURES, GC_HALTED,
       GC_INSTANCES_GONE);
 
   /** A name of Karpenter's reference Farrier does not export, and why. */
@@ -145,8 +163,6 @@ public final class MetricCatalog {
       new NotExported("karpenter_nodes_termination_duration_seconds", BETA, NOT_YET),
       new NotExported("karpenter_nodes_lifetime_duration_seconds", ALPHA, NOT_YET),
       new NotExported("karpenter_nodes_drained_total", ALPHA, NOT_YET),
-      new NotExported("karpenter_nodes_current_lifetime_seconds", ALPHA, NOT_YET),
-      new NotExported("karpenter_pods_state", BETA, NOT_YET),
       new NotExported("karpenter_pods_unstarted_time_seconds", ALPHA, NOT_YET),
       new NotExported("karpenter_pods_unbound_time_seconds", ALPHA, NOT_YET),
       new NotExported("karpenter_pods_bound_duration_seconds", ALPHA, NOT_YET),
@@ -177,10 +193,6 @@ public final class MetricCatalog {
       new NotExported("karpenter_interruption_instance_status_unhealthy_total", STABLE, "Farrier does not poll EC2 "
           + "DescribeInstanceStatus; unhealthy nodes are found by node repair (the Node's conditions)"),
       new NotExported("karpenter_cluster_utilization_percent", ALPHA, NOT_YET),
-      new NotExported("karpenter_cloudprovider_instance_type_offering_price_estimate", BETA, NOT_YET),
-      new NotExported("karpenter_cloudprovider_instance_type_offering_available", BETA, NOT_YET),
-      new NotExported("karpenter_cloudprovider_instance_type_memory_bytes", BETA, NOT_YET),
-      new NotExported("karpenter_cloudprovider_instance_type_cpu_cores", BETA, NOT_YET),
       new NotExported("karpenter_cloudprovider_instance_termination_failures_total", BETA, NOT_YET),
       new NotExported("karpenter_cloudprovider_instance_launch_failures_total", BETA, NOT_YET),
       new NotExported("karpenter_cloudprovider_batcher_batch_time_seconds", BETA, "Farrier does not batch EC2 calls behind a window"),

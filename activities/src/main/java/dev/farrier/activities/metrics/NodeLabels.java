@@ -41,14 +41,19 @@ public final class NodeLabels {
     return names.toArray(String[]::new);
   }
 
-  /** The values, in {@link #names} order, of {@code node} (managed: it carries a NodePool's label) and {@code resourceType}. */
+  /**
+   * The values, in {@link #names} order, of {@code node} (managed: it carries a NodePool's label) and
+   * {@code resourceType} (null for a gauge without one).
+   */
   public static List<String> values(Node node, String resourceType) {
     Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
     List<String> values = new ArrayList<>(WELL_KNOWN.stream().map(k -> labels.getOrDefault(k, "")).toList());
     values.add(node.getMetadata().getName());
     values.add(node.getStatus() == null || node.getStatus().getPhase() == null ? "" : node.getStatus().getPhase());
     values.add(String.valueOf(labels.containsKey(WellKnown.NODEPOOL_LABEL)));
-    values.add(resourceType);
+    if (resourceType != null) {
+      values.add(resourceType);
+    }
     return values;
   }
 

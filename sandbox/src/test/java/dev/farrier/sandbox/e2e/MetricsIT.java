@@ -116,6 +116,10 @@ class MetricsIT {
       assertTrue(sum(body, "karpenter_nodepools_usage", "resource_type=\"cpu\"") > 0, "the NodePool's cpu in use");
       assertTrue(sum(body, "karpenter_nodepools_limit", "resource_type=\"cpu\"") > 0, "the NodePool's cpu limit");
       assertEquals(1.0, sum(body, "karpenter_build_info", ""));
+      assertTrue(sum(body, "karpenter_cloudprovider_instance_type_cpu_cores", "instance_type=\"m5.large\"") == 2, "m5.large's vCPUs");
+      assertTrue(sum(body, "karpenter_cloudprovider_instance_type_offering_price_estimate", "instance_type=\"m5.large\"") > 0,
+          "m5.large's prices");
+      assertTrue(sum(body, "karpenter_pods_state", "ready=\"true\"") >= DriftScenario.REPLICAS, "the app's pods, Ready");
       assertTrue(sum(body, "karpenter_nodes_allocatable", "resource_type=\"cpu\"") > 0, "the nodes' allocatable cpu");
       assertTrue(sum(body, "karpenter_nodes_system_overhead", "resource_type=\"memory\"") >= 0, "the nodes' overhead");
       assertTrue(sum(body, "karpenter_nodes_total_pod_requests", "resource_type=\"cpu\"") >= DriftScenario.REPLICAS,

@@ -3,6 +3,7 @@ package dev.farrier.worker.observability;
 import dev.farrier.activities.kube.ClusterCache;
 import dev.farrier.activities.metrics.state.ClusterStateMetrics;
 import dev.farrier.activities.metrics.state.NodeMetrics;
+import dev.farrier.activities.metrics.state.PodStateMetrics;
 import dev.farrier.worker.config.WorkerSettings;
 import io.temporal.client.WorkflowClient;
 import java.time.Clock;
@@ -42,7 +43,13 @@ public class ObservabilityFactory {
   /** Karpenter's per-node resource gauges, from the informer cache. */
   @Singleton
   NodeMetrics nodeMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
-    return new NodeMetrics(cache, registry);
+    return new NodeMetrics(cache, registry, Clock.systemUTC());
+  }
+
+  /** {@code karpenter_pods_state}, from the informer cache. */
+  @Singleton
+  PodStateMetrics podStateMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
+    return new PodStateMetrics(cache, registry);
   }
 
   /** Farrier's replacements, rollouts and blocked workflows, from Temporal's visibility. */

@@ -13,6 +13,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,7 +26,8 @@ import java.util.Map;
  * Karpenter's per-node resource gauges from the informer cache, set at each scrape: every node's allocatable, its
  * capacity less allocatable (system overhead), and the requests and limits of the pods bound to it that have not
  * finished, of all of them and of the DaemonSet pods alone. Labelled as Karpenter labels them ({@link NodeLabels}).
- * Requests and limits list the resources some pod names; allocatable and overhead those the node reports.
+ * Requests and limits list the resources some pod names; allocatable and overhead those the node reports. And each
+ * node's age.
  */
 public final class NodeMetrics implements MetricsRefresh {
   private final ClusterCache cache;
@@ -33,9 +37,13 @@ public final class NodeMetrics implements MetricsRefresh {
   private final LabelledGauge podLimits;
   private final LabelledGauge daemonRequests;
   private final LabelledGauge daemonLimits;
+  private final LabelledGauge lifetime;
+  private final Clock clock;
 
-  public NodeMetrics(ClusterCache cache, MeterRegistry meters) {
+  public NodeMetrics(ClusterCache cache, MeterRegistry meters, Clock clock) {
     this.cache = cache;
+    this.clock = clock;
+    this.lifetime = MetricCatalog.NODES_CURRENT_LIFETIME.labelledGauge(meters);
     this.allocatable = MetricCatalog.NODES_ALLOCATABLE.labelledGauge(meters);
     this.overhead = MetricCatalog.NODES_SYSTEM_OVERHEAD.labelledGauge(meters);
     this.podRequests = MetricCatalog.NODES_POD_REQUESTS.labelledGauge(meters);
@@ -63,7 +71,10 @@ public final class NodeMetrics implements MetricsRefresh {
     List<LabelledGauge.Row> limitRows = new ArrayList<>();
     List<LabelledGauge.Row> daemonRequestRows = new ArrayList<>();
     List<LabelledGauge.Row> daemonLimitRows = new ArrayList<>();
+    List<LabelledGauge.Row> lifetimeRows = new ArrayList<>();
     for (Node node : cache.nodes()) {
+      lifetimeRows.add(new LabelledGauge.Row(NodeLabels.values(node, null),
+          Duration.between(Instant.parse(node.getMetadata().getCreationTimestamp()), clock.instant()).toMillis() / 1000.0));
       Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
       Map<String, Quantity> allocatableQuantities = node.getStatus() == null ? null : node.getStatus().getAllocatable();
       if (allocatableQuantities != null) {
@@ -89,6 +100,7 @@ public final class NodeMetrics implements MetricsRefresh {
     podLimits.set(limitRows);
     daemonRequests.set(daemonRequestRows);
     daemonLimits.set(daemonLimitRows);
+    lifetime.set(lifetimeRows);
   }
 
   private static boolean ownedByDaemonSet(Pod pod) {
