@@ -27,7 +27,7 @@ public final class MetricsReference {
     }
     page.append("\n## Node labels\n\nThe `karpenter_nodes_*` gauges carry, as Karpenter's do, one label per well-known node label (the ")
         .append("value of the node's label, empty when it has none), named by the part after its prefix in snake case, then ")
-        .append("`node_name`, `phase`, `managed` (the node carries a NodePool's label) and `resource_type`:\n\n")
+        .append("`node_name`, `phase`, `managed` (the node carries a NodePool's label) and, on the resource gauges, `resource_type`:\n\n")
         .append("| Label | Node label |\n|---|---|\n");
     for (String key : NodeLabels.WELL_KNOWN) {
       page.append("| `").append(NodeLabels.snake(key.substring(key.indexOf('/') + 1))).append("` | `").append(key).append("` |\n");
@@ -46,6 +46,9 @@ public final class MetricsReference {
     }
     if (labels.equals(List.of(NodeLabels.names(true)))) {
       return "[node labels](#node-labels), `resource_type`";
+    }
+    if (labels.equals(List.of(NodeLabels.names(false)))) {
+      return "[node labels](#node-labels)";
     }
     return labels.stream().map(l -> "`" + l + "`").collect(Collectors.joining(", "));
   }
