@@ -116,6 +116,7 @@ class MetricsIT {
       assertTrue(sum(body, "karpenter_nodepools_usage", "resource_type=\"cpu\"") > 0, "the NodePool's cpu in use");
       assertTrue(sum(body, "karpenter_nodepools_limit", "resource_type=\"cpu\"") > 0, "the NodePool's cpu limit");
       assertEquals(1.0, sum(body, "karpenter_build_info", ""));
+      assertTrue(!body.contains("version=\"unspecified\""), "the worker's version on karpenter_build_info");
       assertTrue(sum(body, "karpenter_cloudprovider_instance_type_cpu_cores", "instance_type=\"m5.large\"") == 2, "m5.large's vCPUs");
       assertTrue(sum(body, "karpenter_cloudprovider_instance_type_offering_price_estimate", "instance_type=\"m5.large\"") > 0,
           "m5.large's prices");

@@ -54,6 +54,7 @@ public class ObservabilityFactory {
 
   /** Farrier's replacements, rollouts and blocked workflows, from Temporal's visibility. */
   @Singleton
+  @Bean(preDestroy = "close")
   WorkflowGauges workflowGauges(WorkflowClient client, WorkerSettings settings, PrometheusMeterRegistry registry) {
     return new WorkflowGauges(client, settings.clusterName(), registry);
   }
