@@ -1,5 +1,6 @@
 package dev.farrier.worker.observability;
 
+import dev.farrier.activities.metrics.BoundedRefresh;
 import dev.farrier.activities.metrics.LabelledGauge;
 import dev.farrier.activities.metrics.MetricCatalog;
 import dev.farrier.activities.metrics.MetricsRefresh;

@@ -1,4 +1,4 @@
-package dev.farrier.worker.observability;
+package dev.farrier.activities.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -9,24 +9,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A refresh that reads a remote service, bounded so a scrape never waits on it longer than {@code wait}: the read runs
- * on its own thread, one at a time; a scrape that finds one running waits for that one instead of starting another,
- * and when the bound passes it throws (the scrape then shows the last values) while the read goes on to set them for
- * a later scrape.
+ * A refresh that reads a remote service (Temporal, the cloud), bounded so a scrape never waits on it longer than
+ * {@code wait}: the read runs on its own thread, one at a time; a scrape that finds one running waits for that one
+ * instead of starting another, and when the bound passes it throws (the scrape then shows the last values) while the
+ * read goes on to set them for a later scrape.
  */
-final class BoundedRefresh implements AutoCloseable {
+public final class BoundedRefresh implements MetricsRefresh, AutoCloseable {
   private final Runnable read;
   private final Duration wait;
   private final ExecutorService thread;
   private CompletableFuture<Void> inFlight;
 
-  BoundedRefresh(String name, Runnable read, Duration wait) {
+  public BoundedRefresh(String name, Runnable read, Duration wait) {
     this.read = read;
     this.wait = wait;
     this.thread = Executors.newSingleThreadExecutor(Thread.ofVirtual().name(name).factory());
   }
 
-  void refresh() {
+  @Override
+  public void refresh() {
     CompletableFuture<Void> current;
     synchronized (this) {
       if (inFlight == null || inFlight.isDone()) {

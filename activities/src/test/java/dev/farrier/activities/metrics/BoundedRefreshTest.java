@@ -1,4 +1,4 @@
-package dev.farrier.worker.observability;
+package dev.farrier.activities.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
