@@ -6,6 +6,8 @@ import dev.farrier.activities.drain.NodeActivitiesImpl;
 import dev.farrier.activities.interruption.InterruptionActivitiesImpl;
 import dev.farrier.activities.kube.Cluster;
 import dev.farrier.activities.kube.ClusterCache;
+import dev.farrier.activities.metrics.BoundedRefresh;
+import dev.farrier.activities.metrics.state.InstanceTypeMetrics;
 import dev.farrier.activities.kube.Fabric8Cluster;
 import dev.farrier.activities.gc.GarbageCollector;
 import dev.farrier.activities.gc.GcPolicy;
@@ -29,6 +31,7 @@ import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 
 /** Registers every workflow type and activity implementation on the cluster's task queue. */
 @Factory
@@ -81,6 +84,17 @@ public class TemporalWorkerFactory {
   @Singleton
   StatusRefresher statusRefresher(Fabric8Cluster cluster, CloudResources cloud, WorkerSettings settings, MeterRegistry meters) {
     return new StatusRefresher(cluster, metered(cloud.provider(), "status", settings, meters), settings.clusterName(), Clock.systemUTC());
+  }
+
+  /**
+   * The instance type gauges, refreshed at each scrape from the provider's cached catalogue (not metered: see the
+   * class), waited for at most 2 s: a catalogue that loads slowly or not at all leaves the scrape on time.
+   */
+  @Singleton
+  @Bean(preDestroy = "close")
+  BoundedRefresh instanceTypeMetrics(CloudResources cloud, MeterRegistry meters) {
+    var gauges = new InstanceTypeMetrics(cloud.provider(), meters);
+    return new BoundedRefresh("farrier-instance-type-gauges", gauges::refresh, Duration.ofSeconds(2));
   }
 
   /** A new garbage collector on each lookup ({@link GarbageCollectionLoop} takes one per term it leads), reading live. */

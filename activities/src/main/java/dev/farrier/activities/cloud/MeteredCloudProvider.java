@@ -1,8 +1,7 @@
 package dev.farrier.activities.cloud;
 
-import io.micrometer.core.instrument.Counter;
+import dev.farrier.activities.metrics.MetricCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -10,19 +9,12 @@ import java.util.function.Supplier;
 
 /**
  * A {@link CloudProvider} that times every call and counts its failures, as Karpenter's cloud provider metrics
- * decorator does: {@value #DURATION} and {@value #ERRORS} by {@code controller} (who called: one decorator per caller),
+ * decorator does: {@code karpenter_cloudprovider_duration_seconds} (Karpenter's buckets) and
+ * {@code karpenter_cloudprovider_errors_total} by {@code controller} (who called: one decorator per caller),
  * {@code method} (Karpenter's method name where one exists), {@code provider} and, for errors, {@code error}.
  * Decorate a provider once per caller, never twice: each layer would count the same call again.
  */
 public final class MeteredCloudProvider implements CloudProvider {
-  public static final String DURATION = "farrier.cloudprovider.duration";
-  public static final String ERRORS = "farrier.cloudprovider.errors";
-  /** Karpenter's duration buckets (controller-runtime's, extended for slow calls), in seconds. */
-  private static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
-      Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500),
-      Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(15), Duration.ofSeconds(30), Duration.ofSeconds(60),
-      Duration.ofSeconds(120), Duration.ofSeconds(300)};
-
   private final CloudProvider delegate;
   private final MeterRegistry meters;
   private final String controller;
@@ -44,15 +36,10 @@ public final class MeteredCloudProvider implements CloudProvider {
     try {
       return call.get();
     } catch (RuntimeException e) {
-      Counter.builder(ERRORS).description("Errors returned from cloud provider calls.")
-          .tags("controller", controller, "method", method, "provider", provider, "error", errorLabel(e))
-          .register(meters).increment();
+      MetricCatalog.CLOUDPROVIDER_ERRORS.counter(meters, controller, method, provider, errorLabel(e)).increment();
       throw e;
     } finally {
-      Timer.builder(DURATION).description("Duration of cloud provider method calls.")
-          .tags("controller", controller, "method", method, "provider", provider)
-          .serviceLevelObjectives(BUCKETS)
-          .register(meters).record(Duration.ofNanos(System.nanoTime() - start));
+      MetricCatalog.CLOUDPROVIDER_DURATION.timer(meters, controller, method, provider).record(Duration.ofNanos(System.nanoTime() - start));
     }
   }
 

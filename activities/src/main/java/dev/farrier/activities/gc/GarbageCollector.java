@@ -19,6 +19,7 @@ import dev.farrier.activities.kube.StatusWriter;
 import dev.farrier.activities.views.ProviderIds;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.model.WellKnown;
+import dev.farrier.activities.metrics.MetricCatalog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * A cloud that answers "not found" for everything (wrong region, endpoint or account) must not empty the cluster:
  * when more than {@code maxGoneShare} of the claims checked (at least one more than one claim) look gone, or as large a
  * share of the instances look orphaned, the pass deletes and terminates nothing, and says so: a log line, the
- * {@value #HALTED_CONDITION} condition and a Warning Event on each affected NodePool, and the {@value #HALTED_METRIC}
+ * {@value #HALTED_CONDITION} condition and a Warning Event on each affected NodePool, and the {@code farrier_gc_halted_total}
  * counter. The condition is cleared by the next pass that is not halted.
  *
  * <p>The first sighting of a gone instance is kept in memory: a restarted worker starts the wait again (the safe side).
@@ -62,8 +63,6 @@ import org.slf4j.LoggerFactory;
 public final class GarbageCollector {
   private static final Logger log = LoggerFactory.getLogger(GarbageCollector.class);
   public static final String HALTED_CONDITION = "GarbageCollectionHalted";
-  public static final String HALTED_METRIC = "farrier.gc.halted";
-  public static final String GONE_METRIC = "farrier.gc.instances.gone";
 
   private final ClusterReader reader;
   private final NodeClaimStore claims;
@@ -90,9 +89,8 @@ public final class GarbageCollector {
     this.clusterName = clusterName;
     this.clock = clock;
     this.policy = policy;
-    this.halted = Counter.builder(HALTED_METRIC).description("garbage collection passes that deleted nothing because too much looked gone")
-        .register(meters);
-    meters.gauge(GONE_METRIC, goneGauge);
+    this.halted = MetricCatalog.GC_HALTED.counter(meters);
+    MetricCatalog.GC_INSTANCES_GONE.gauge(meters, goneGauge, AtomicInteger::get);
   }
 
   /**

@@ -109,7 +109,7 @@ public class InterruptionActivitiesImpl implements InterruptionActivities {
     for (QueueMessage message : messages) {
       switch (EventBridgeParser.parse(message.body())) {
         case InterruptionMessage.Notice n -> {
-          counters.notice(n.kind());
+          counters.notice(n.kind(), n.time());
           notices.add(new InterruptionNotice(n.kind(), n.instanceIds(), n.time().toEpochMilli(), n.detail(),
               message.messageId(), message.receiptHandle()));
         }

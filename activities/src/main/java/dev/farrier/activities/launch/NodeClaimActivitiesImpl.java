@@ -267,6 +267,8 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     var node = node(request.nodeName());
     Map<String, String> labels = new LinkedHashMap<>(claim.getMetadata().getLabels());
     labels.put(WellKnown.REGISTERED_LABEL, "true");
+    boolean firstRegistration = node.getMetadata().getFinalizers() == null
+        || !node.getMetadata().getFinalizers().contains(WellKnown.TERMINATION_FINALIZER);
     try {
       nodes.registerNode(request.nodeName(), labels, nodeAnnotations(claim), WellKnown.TERMINATION_FINALIZER, WellKnown.UNREGISTERED_TAINT);
       claims.patchNodeClaimStatus(request.nodeClaim(), new NodeClaimStatus(null, null, request.nodeName(),
@@ -274,6 +276,9 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
           List.of(Condition.of(NodeClaimStatus.REGISTERED, Condition.TRUE, "Registered", "node " + request.nodeName(), clock.instant())), null));
     } catch (ObjectNotFoundException e) {
       throw Failures.of(e);
+    }
+    if (firstRegistration) { // counted once: a retry finds the finalizer there
+      metrics.nodeCreated(labels.get(WellKnown.NODEPOOL_LABEL), labels.get(WellKnown.ZONE_LABEL));
     }
     log.atInfo().setMessage("node registered").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
@@ -412,8 +417,11 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
     if (request.nodeName() == null) {
       return;
     }
+    Map<String, String> nodeLabels = reader.getNode(request.nodeName()).map(n -> n.getMetadata().getLabels()).orElse(null);
     nodes.deleteNode(request.nodeName());
-    nodes.removeNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER);
+    if (nodes.removeNodeFinalizer(request.nodeName(), WellKnown.TERMINATION_FINALIZER) && nodeLabels != null) {
+      metrics.nodeTerminated(nodeLabels.get(WellKnown.NODEPOOL_LABEL), nodeLabels.get(WellKnown.ZONE_LABEL));
+    }
     log.atInfo().setMessage("node deleted").addKeyValue("nodeclaim", request.nodeClaim())
         .addKeyValue("node", request.nodeName()).log();
   }
@@ -436,11 +444,11 @@ public class NodeClaimActivitiesImpl implements NodeClaimActivities {
   }
 
   private void deleteClaim(String nodeClaim) {
-    String nodePool = claims.getNodeClaim(nodeClaim)
-        .map(c -> c.getMetadata().getLabels() == null ? null : c.getMetadata().getLabels().get(WellKnown.NODEPOOL_LABEL)).orElse(null);
+    Map<String, String> labels = claims.getNodeClaim(nodeClaim).map(c -> c.getMetadata().getLabels()).orElse(null);
     claims.deleteNodeClaim(nodeClaim);
     if (claims.removeNodeClaimFinalizer(nodeClaim, WellKnown.TERMINATION_FINALIZER)) {
-      metrics.terminated(nodePool);
+      Map<String, String> known = labels == null ? Map.of() : labels;
+      metrics.terminated(known.get(WellKnown.NODEPOOL_LABEL), known.get(WellKnown.CAPACITY_TYPE_LABEL), known.get(WellKnown.ZONE_LABEL));
     }
     log.atInfo().setMessage("nodeclaim deleted").addKeyValue("nodeclaim", nodeClaim).log();
   }

@@ -1,7 +1,6 @@
 package dev.farrier.activities.metrics;
 
 import dev.farrier.planner.ConsolidationMove;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -24,10 +23,9 @@ import java.util.WeakHashMap;
  * with the same name and buckets, whose count and sum are right.
  */
 public final class ConsolidationMetrics {
-  public static final String MOVES = "karpenter.consolidation.moves";
-  public static final String SCORE = "karpenter.consolidation.score";
-  private static final String MOVES_HELP = "Number of balanced consolidation moves. Labeled by decision, NodePool, and policy.";
-  private static final String SCORE_HELP = "Score of balanced consolidation moves. Labeled by decision, NodePool, and policy.";
+  /** The names the meters are registered under (the catalogue's, {@link MetricCatalog#CONSOLIDATION_MOVES} and {@link MetricCatalog#CONSOLIDATION_SCORE}). */
+  public static final String MOVES = MetricCatalog.CONSOLIDATION_MOVES.registeredName();
+  public static final String SCORE = MetricCatalog.CONSOLIDATION_SCORE.registeredName();
   /** Karpenter's buckets for the score. */
   static final double[] SCORE_BUCKETS = {0.1, 0.25, 0.33, 0.5, 1.0, 2.0, 5.0, 10.0};
   private static final Map<PrometheusRegistry, Histogram> HISTOGRAMS = new WeakHashMap<>();
@@ -43,16 +41,15 @@ public final class ConsolidationMetrics {
   public void weighed(List<ConsolidationMove> moves) {
     for (ConsolidationMove move : moves) {
       String decision = move.approved() ? "approved" : "rejected";
-      Counter.builder(MOVES).description(MOVES_HELP).tags("decision", decision, "nodepool", move.nodePool(), "policy", move.policy())
-          .register(meters).increment();
+      MetricCatalog.CONSOLIDATION_MOVES.counter(meters, decision, move.nodePool(), move.policy()).increment();
       if (move.score() == null) {
         continue;
       }
       if (prometheusScores != null) {
         prometheusScores.labelValues(decision, move.nodePool(), move.policy()).observe(move.score().score());
       } else {
-        DistributionSummary.builder(SCORE).description(SCORE_HELP).serviceLevelObjectives(SCORE_BUCKETS)
-            .tags("decision", decision, "nodepool", move.nodePool(), "policy", move.policy())
+        DistributionSummary.builder(SCORE).description(MetricCatalog.CONSOLIDATION_SCORE.help()).serviceLevelObjectives(SCORE_BUCKETS)
+            .tags(MetricCatalog.CONSOLIDATION_SCORE.tags(decision, move.nodePool(), move.policy()))
             .register(meters).record(move.score().score());
       }
     }
@@ -60,8 +57,9 @@ public final class ConsolidationMetrics {
 
   private static Histogram histogram(PrometheusRegistry registry) {
     synchronized (HISTOGRAMS) {
-      return HISTOGRAMS.computeIfAbsent(registry, r -> Histogram.builder().name(SCORE.replace('.', '_')).help(SCORE_HELP)
-          .labelNames("decision", "nodepool", "policy").withoutExemplars().classicOnly().classicUpperBounds(SCORE_BUCKETS).register(r));
+      var definition = MetricCatalog.CONSOLIDATION_SCORE;
+      return HISTOGRAMS.computeIfAbsent(registry, r -> Histogram.builder().name(definition.name()).help(definition.help())
+          .labelNames(definition.labels().toArray(String[]::new)).withoutExemplars().classicOnly().classicUpperBounds(SCORE_BUCKETS).register(r));
     }
   }
 }

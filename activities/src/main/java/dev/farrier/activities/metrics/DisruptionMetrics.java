@@ -1,8 +1,6 @@
 package dev.farrier.activities.metrics;
 
 import dev.farrier.model.DisruptionCommand;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
@@ -11,13 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Karpenter's voluntary disruption metrics from the planner's result: every command it decides
- * ({@value #DECISIONS}, by decision and reason) and, per reason, how many nodes were eligible in the last round
- * ({@value #ELIGIBLE}). Farrier has no consolidation, so Karpenter's {@code consolidation_type} label is left out.
+ * ({@code karpenter_voluntary_disruption_decisions_total}, by decision, reason and consolidation type) and, per reason,
+ * how many nodes were eligible in the last round ({@code karpenter_voluntary_disruption_eligible_nodes}).
  */
 public final class DisruptionMetrics {
-  public static final String DECISIONS = "farrier.voluntary.disruption.decisions";
-  public static final String ELIGIBLE = "farrier.voluntary.disruption.eligible.nodes";
-
   private final MeterRegistry meters;
   private final Map<String, AtomicInteger> eligible = new ConcurrentHashMap<>();
 
@@ -27,10 +22,23 @@ public final class DisruptionMetrics {
 
   public void decided(List<DisruptionCommand> commands) {
     for (DisruptionCommand command : commands) {
-      Counter.builder(DECISIONS).description("Disruption decisions made by the planner, by decision (method) and reason.")
-          .tags("decision", command.method().word(), "reason", NodeClaimMetrics.label(command.reason()))
-          .register(meters).increment();
+      MetricCatalog.DISRUPTION_DECISIONS.counter(meters, command.method().word(), NodeClaimMetrics.label(command.reason()),
+          consolidationType(command)).increment();
     }
+  }
+
+  /**
+   * Karpenter's consolidation type: {@code empty} for an empty node, {@code multi} for a replacement of several nodes,
+   * {@code single} for one underutilized node, and empty for every other reason (drift, expiry, ...), as upstream.
+   */
+  static String consolidationType(DisruptionCommand command) {
+    if (DisruptionCommand.REASON_EMPTY.equals(command.reason())) {
+      return "empty";
+    }
+    if (!DisruptionCommand.REASON_UNDERUTILIZED.equals(command.reason())) {
+      return "";
+    }
+    return command.consolidatedWith().isEmpty() ? "single" : "multi";
   }
 
   /** The last round's eligible nodes by reason; a reason seen before and absent now drops to 0. */
@@ -42,8 +50,7 @@ public final class DisruptionMetrics {
   private AtomicInteger gauge(String reason) {
     return eligible.computeIfAbsent(reason, r -> {
       var value = new AtomicInteger();
-      Gauge.builder(ELIGIBLE, value, AtomicInteger::get).description("Nodes eligible for voluntary disruption, by reason.")
-          .tags("reason", r).strongReference(true).register(meters);
+      MetricCatalog.DISRUPTION_ELIGIBLE_NODES.gauge(meters, value, AtomicInteger::get, r);
       return value;
     });
   }

@@ -10,6 +10,7 @@ import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.kube.EventSink;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.PodEvictor;
+import dev.farrier.activities.metrics.MetricCatalog;
 import dev.farrier.activities.provisioning.PlanningInputs;
 import dev.farrier.activities.provisioning.ProvisioningPlanning;
 import dev.farrier.activities.provisioning.UnschedulableEvents;
@@ -25,6 +26,7 @@ import dev.farrier.workflows.activities.PlanReplacementRequest;
 import dev.farrier.workflows.activities.PlanningActivities;
 import dev.farrier.workflows.activities.RecheckDisruptionRequest;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.Function;
@@ -43,6 +45,9 @@ public class PlanningActivitiesImpl implements PlanningActivities {
   private final DisruptionPlanning disruption;
   private final RolloutPlanning rollout;
   private final DisruptionRoundEffects effects;
+  /** Karpenter's scheduling duration: one provisioning or disruption planning round, the simulation Farrier runs. */
+  private final Timer provisionerTimer;
+  private final Timer disruptionTimer;
 
   /**
    * With spot-to-spot consolidation off, as Karpenter's default, and no change freeze ever (as for a cluster whose
@@ -71,6 +76,8 @@ public class PlanningActivitiesImpl implements PlanningActivities {
     var inputs = new PlanningInputs(cluster, cloud);
     var snapshots = new DisruptionSnapshots(cluster, replacements, inputs, clock, spotToSpot);
     this.effects = new DisruptionRoundEffects(cluster, cluster, meters, clock);
+    this.provisionerTimer = MetricCatalog.SCHEDULING_DURATION.timer(meters, "provisioner");
+    this.disruptionTimer = MetricCatalog.SCHEDULING_DURATION.timer(meters, "disruption");
     this.provisioning = new ProvisioningPlanning(cluster, cluster, inputs,
         new UnschedulableEvents(cluster, clock, UnschedulableEvents.WINDOW), clock);
     this.replacement = new ReplacementPlanning(cluster, cluster, cluster, inputs);
@@ -80,7 +87,7 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   @Override
   public ProvisioningPlan planProvisioning(PlanProvisioningRequest request) {
-    return provisioning.plan(request);
+    return provisionerTimer.record(() -> provisioning.plan(request));
   }
 
   @Override
@@ -90,12 +97,12 @@ public class PlanningActivitiesImpl implements PlanningActivities {
 
   @Override
   public DisruptionPlan planDisruption(PlanDisruptionRequest request) {
-    return disruption.plan(request);
+    return disruptionTimer.record(() -> disruption.plan(request));
   }
 
   @Override
   public RolloutBatch planRollout(PlanDisruptionRequest request) {
-    return rollout.plan(request);
+    return disruptionTimer.record(() -> rollout.plan(request));
   }
 
   @Override

@@ -13,9 +13,12 @@ import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Reads what the planners need from Pod objects and pod templates. */
 public final class PodViews {
@@ -84,26 +87,35 @@ public final class PodViews {
    * container that starts after them; the result is the larger of that sum and the largest init container's moment,
    * plus the pod's overhead.
    */
-  static Resources requests(PodSpec spec) {
+  public static Resources requests(PodSpec spec) {
+    return effective(spec, ResourceRequirements::getRequests);
+  }
+
+  /** The pod's effective limits, summed as {@link #requests} sums requests (what Karpenter's node limit metrics add up). */
+  public static Resources limits(PodSpec spec) {
+    return effective(spec, ResourceRequirements::getLimits);
+  }
+
+  private static Resources effective(PodSpec spec, Function<ResourceRequirements, Map<String, Quantity>> amounts) {
     Resources containers = Resources.ZERO;
     for (Container c : spec.getContainers()) {
-      containers = containers.plus(containerRequests(c));
+      containers = containers.plus(container(c, amounts));
     }
     Resources sidecars = Resources.ZERO;
     Resources init = Resources.ZERO;
     for (Container c : spec.getInitContainers() == null ? List.<Container>of() : spec.getInitContainers()) {
       if ("Always".equals(c.getRestartPolicy())) {
-        sidecars = sidecars.plus(containerRequests(c));
+        sidecars = sidecars.plus(container(c, amounts));
         init = max(init, sidecars);
       } else {
-        init = max(init, sidecars.plus(containerRequests(c)));
+        init = max(init, sidecars.plus(container(c, amounts)));
       }
     }
     return max(containers.plus(sidecars), init).plus(ResourceQuantities.fromQuantities(spec.getOverhead()));
   }
 
-  private static Resources containerRequests(Container c) {
-    return c.getResources() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(c.getResources().getRequests());
+  private static Resources container(Container c, Function<ResourceRequirements, Map<String, Quantity>> amounts) {
+    return c.getResources() == null ? Resources.ZERO : ResourceQuantities.fromQuantities(amounts.apply(c.getResources()));
   }
 
   private static Resources max(Resources a, Resources b) {

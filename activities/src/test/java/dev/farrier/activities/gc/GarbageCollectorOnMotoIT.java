@@ -1,5 +1,6 @@
 package dev.farrier.activities.gc;
 
+import dev.farrier.activities.metrics.MetricCatalog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -173,7 +174,7 @@ class GarbageCollectorOnMotoIT extends AwsClusterIT {
     assertTrue(client.v1().events().inAnyNamespace().list().getItems().stream()
         .anyMatch(e -> pool.equals(e.getInvolvedObject().getName()) && GarbageCollector.HALTED_CONDITION.equals(e.getReason())),
         "an Event on the NodePool");
-    assertEquals(2.0, meters.counter(GarbageCollector.HALTED_METRIC).count());
+    assertEquals(2.0, meters.counter(MetricCatalog.GC_HALTED.registeredName()).count());
 
     var healthy = collector(aws.provider(), ahead(Duration.ofMinutes(10))).collect();
     assertNull(healthy.haltedBecause());

@@ -1,5 +1,6 @@
 package dev.farrier.activities.interruption;
 
+import dev.farrier.activities.metrics.MetricCatalog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -59,8 +60,8 @@ class InterruptionActivitiesIT extends MotoIT {
     assertEquals(List.of("i-0123456789abcdef0"), notices.getFirst().instanceIds());
     assertEquals(Instant.parse("2026-11-21T10:00:00Z").toEpochMilli(), notices.getFirst().eventTimeMillis());
     assertEquals(1, counters.malformedCount());
-    assertEquals(1, meters.get(InterruptionCounters.RECEIVED).tag("message_type", "spot_interruption").counter().count());
-    assertEquals(1, meters.get(InterruptionCounters.RECEIVED).tag("message_type", "ignored").counter().count());
+    assertEquals(1, meters.get(MetricCatalog.INTERRUPTION_RECEIVED.registeredName()).tag("message_type", "spot_interrupted").counter().count());
+    assertEquals(1, meters.get(MetricCatalog.INTERRUPTION_RECEIVED.registeredName()).tag("message_type", "no_op").counter().count());
     assertEquals(1, left(url), "only the notice is left, in flight until the workflow handled it");
 
     var deleted = activities.deleteMessages(new DeleteMessagesRequest(url, List.of(notices.getFirst().receiptHandle())));

@@ -106,7 +106,7 @@ class ObservabilityIT {
     var stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress())
         .setMetricsScope(TemporalMetrics.scope(registry, Duration.ofMillis(200))).build());
     var workers = WorkerFactory.newInstance(WorkflowClient.newInstance(stubs));
-    try (var server = new MetricsServer(registry, 0); var cluster = new Fabric8Cluster(kube)) {
+    try (var server = new MetricsServer(registry, List.of(), 0); var cluster = new Fabric8Cluster(kube)) {
       server.start();
       var cloud = new MeteredCloudProvider(new SimulatedCloud(SimulatedCloudConfig.defaults(cloudDir).withCluster("metrics-it")),
           registry, "nodeclaim", "simulated");
@@ -131,7 +131,7 @@ class ObservabilityIT {
       new DisruptionMetrics(registry).decided(List.of(new DisruptionCommand("c", "n", "metrics-pool", "i-1", DisruptionMethod.REPLACE,
           "drifted", "image changed", 1, null)));
       var interruptions = new InterruptionCounters(registry);
-      interruptions.notice(InterruptionKind.SpotInterruption);
+      interruptions.notice(InterruptionKind.SpotInterruption, java.time.Instant.now().minusSeconds(3));
       interruptions.deleted(1, 0);
 
       workers.newWorker("metrics-it").registerWorkflowImplementationTypes(ProbeImpl.class);
@@ -149,20 +149,21 @@ class ObservabilityIT {
       assertEquals(200, response.statusCode());
       assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
       for (String line : List.of(
-          "farrier_nodeclaims_creations_total{nodepool=\"metrics-pool\",reason=\"provisioned\"} 1.0",
-          "farrier_nodeclaims_creations_total{nodepool=\"metrics-pool\",reason=\"drifted\"} 1.0",
-          "farrier_nodeclaims_terminated_total{nodepool=\"metrics-pool\"} 1.0",
-          "farrier_nodeclaims_disrupted_total{capacity_type=\"\",nodepool=\"metrics-pool\",reason=\"spot_interruption\"} 1.0",
-          "farrier_voluntary_disruption_decisions_total{decision=\"replace\",reason=\"drifted\"} 1.0",
-          "farrier_voluntary_disruption_eligible_nodes{reason=\"drifted\"} 0.0",
-          "farrier_interruption_received_messages_total{message_type=\"spot_interruption\"} 1.0",
-          "farrier_interruption_received_messages_total{message_type=\"malformed\"} 0.0",
-          "farrier_interruption_deleted_messages_total 1.0",
-          "farrier_cloudprovider_errors_total{controller=\"nodeclaim\",error=\"InvalidRequestError\",method=\"ResolveInstanceProfile\",provider=\"simulated\"} 1.0",
-          "farrier_cloudprovider_duration_seconds_count{controller=\"nodeclaim\",method=\"GetInstanceTypes\",provider=\"simulated\"} ")) {
+          "karpenter_nodeclaims_created_total{min_values_relaxed=\"false\",nodepool=\"metrics-pool\",reason=\"provisioned\"} 1.0",
+          "karpenter_nodeclaims_created_total{min_values_relaxed=\"false\",nodepool=\"metrics-pool\",reason=\"drifted\"} 1.0",
+          "karpenter_nodeclaims_terminated_total{capacity_type=\"\",nodepool=\"metrics-pool\",zone=\"\"} 1.0",
+          "karpenter_nodeclaims_disrupted_total{capacity_type=\"\",nodepool=\"metrics-pool\",reason=\"spot_interruption\"} 1.0",
+          "karpenter_voluntary_disruption_decisions_total{consolidation_type=\"\",decision=\"replace\",reason=\"drifted\"} 1.0",
+          "karpenter_voluntary_disruption_eligible_nodes{reason=\"drifted\"} 0.0",
+          "karpenter_interruption_received_messages_total{message_type=\"spot_interrupted\"} 1.0",
+          "karpenter_interruption_received_messages_total{message_type=\"malformed\"} 0.0",
+          "karpenter_interruption_deleted_messages_total 1.0",
+          "karpenter_interruption_message_queue_duration_seconds_count 1",
+          "karpenter_cloudprovider_errors_total{controller=\"nodeclaim\",error=\"InvalidRequestError\",method=\"ResolveInstanceProfile\",provider=\"simulated\"} 1.0",
+          "karpenter_cloudprovider_duration_seconds_count{controller=\"nodeclaim\",method=\"GetInstanceTypes\",provider=\"simulated\"} ")) {
         assertTrue(body.contains(line), "exported: " + line);
       }
-      assertTrue(body.contains("farrier_cloudprovider_duration_seconds_bucket{controller=\"nodeclaim\",method=\"GetInstanceTypes\","
+      assertTrue(body.contains("karpenter_cloudprovider_duration_seconds_bucket{controller=\"nodeclaim\",method=\"GetInstanceTypes\","
           + "provider=\"simulated\",le=\"0.005\"}"), "a histogram with Karpenter's buckets");
       assertTrue(body.contains("temporal_workflow_completed_total{"), "the Temporal SDK's worker metrics");
       assertTrue(body.contains("temporal_request_total{"), "the Temporal SDK's client metrics");

@@ -60,9 +60,9 @@ class TwoWorkersIT {
           .filter(c -> orphan.id().equals(c.instanceId())).count(), "terminations of the orphan");
 
       // Each worker counts what its own activities did; together they show the one drift replacement.
-      assertEquals(1.0, sum(workers, "farrier_nodeclaims_disrupted_total", "reason=\"drifted\""));
-      assertEquals(1.0, sum(workers, "farrier_nodeclaims_terminated_total", ""));
-      assertTrue(sum(workers, "farrier_nodeclaims_creations_total", "reason=\"drifted\"") == 1.0,
+      assertEquals(1.0, sum(workers, "karpenter_nodeclaims_disrupted_total", "reason=\"drifted\""));
+      assertEquals(1.0, sum(workers, "karpenter_nodeclaims_terminated_total", ""));
+      assertTrue(sum(workers, "karpenter_nodeclaims_created_total", "reason=\"drifted\"") == 1.0,
           "the replacement's NodeClaim counted with its reason");
       assertTrue(sum(workers, "temporal_workflow_completed_total", "") >= 1.0, "the SDK's own metrics are there too");
 

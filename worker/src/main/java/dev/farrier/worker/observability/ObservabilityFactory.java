@@ -1,6 +1,12 @@
 package dev.farrier.worker.observability;
 
 import dev.farrier.activities.kube.ClusterCache;
+import dev.farrier.activities.metrics.state.ClusterStateMetrics;
+import dev.farrier.activities.metrics.state.NodeMetrics;
+import dev.farrier.activities.metrics.state.PodStateMetrics;
+import dev.farrier.worker.config.WorkerSettings;
+import io.temporal.client.WorkflowClient;
+import java.time.Clock;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
@@ -22,7 +28,35 @@ public class ObservabilityFactory {
   @Singleton
   @Bean(preDestroy = "close")
   PrometheusMeterRegistry meterRegistry() {
-    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    BuildInfo.register(registry);
+    return registry;
+  }
+
+  /** Karpenter's cluster state, NodePool and pod startup metrics, from the informer cache. */
+  @Context
+  @Bean(preDestroy = "close")
+  ClusterStateMetrics clusterStateMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
+    return new ClusterStateMetrics(cache, registry, Clock.systemUTC());
+  }
+
+  /** Karpenter's per-node resource gauges, from the informer cache. */
+  @Singleton
+  NodeMetrics nodeMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
+    return new NodeMetrics(cache, registry, Clock.systemUTC());
+  }
+
+  /** {@code karpenter_pods_state}, from the informer cache. */
+  @Singleton
+  PodStateMetrics podStateMetrics(ClusterCache cache, PrometheusMeterRegistry registry) {
+    return new PodStateMetrics(cache, registry);
+  }
+
+  /** Farrier's replacements, rollouts and blocked workflows, from Temporal's visibility. */
+  @Singleton
+  @Bean(preDestroy = "close")
+  WorkflowGauges workflowGauges(WorkflowClient client, WorkerSettings settings, PrometheusMeterRegistry registry) {
+    return new WorkflowGauges(client, settings.clusterName(), registry);
   }
 
   /** Bound when the worker starts, whether or not anything else asks for it. */
