@@ -3,6 +3,7 @@ package dev.farrier.worker;
 import dev.farrier.activities.disruption.ReplacementTracker;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementPhase;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
@@ -29,7 +30,7 @@ final class TemporalReplacementTracker implements ReplacementTracker {
   private static final Logger log = LoggerFactory.getLogger(TemporalReplacementTracker.class);
   /** Longer than a planning round's snapshot can lag a replacement's last step (deleting the Node and claim). */
   static final Duration JUST_COMPLETED = Duration.ofMinutes(2);
-  static final String WORKFLOW_TYPE = "NodeReplacementWorkflow";
+  static final String WORKFLOW_TYPE = NodeReplacementWorkflow.class.getSimpleName();
 
   private final WorkflowClient client;
   private final String cluster;

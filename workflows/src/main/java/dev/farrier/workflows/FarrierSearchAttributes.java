@@ -20,6 +20,15 @@ public final class FarrierSearchAttributes {
   /** The visibility query that lists every blocked replacement (docs/operate.md's, the sandbox's, the UI test's). */
   public static final String BLOCKED_REPLACEMENTS_QUERY = "ExecutionStatus=\"Running\" AND " + BLOCKER.getName() + " IS NOT NULL";
 
+  /**
+   * The visibility query for the running executions of {@code workflowTypes} that belong to {@code cluster} (the
+   * metrics' gauges of running replacements and rollouts, the chaos monitor's "settled").
+   */
+  public static String runningOfCluster(String cluster, List<String> workflowTypes) {
+    return "ExecutionStatus = 'Running' AND " + CLUSTER.getName() + " = '" + cluster + "' AND WorkflowType IN ('"
+        + String.join("', '", workflowTypes) + "')";
+  }
+
   /** Every key, for registration. All are Keyword. */
   public static final List<SearchAttributeKey<String>> ALL = List.of(CLUSTER, NODE_POOL, NODE, INSTANCE_ID, REASON, PHASE, NODE_CLAIM, BLOCKER);
 

@@ -26,8 +26,8 @@ public final class ConsolidationMetrics {
   /** The names the meters are registered under (the catalogue's, {@link MetricCatalog#CONSOLIDATION_MOVES} and {@link MetricCatalog#CONSOLIDATION_SCORE}). */
   public static final String MOVES = MetricCatalog.CONSOLIDATION_MOVES.registeredName();
   public static final String SCORE = MetricCatalog.CONSOLIDATION_SCORE.registeredName();
-  /** Karpenter's buckets for the score. */
-  static final double[] SCORE_BUCKETS = {0.1, 0.25, 0.33, 0.5, 1.0, 2.0, 5.0, 10.0};
+  /** Karpenter's buckets for the score, as the catalogue names them. */
+  static final double[] SCORE_BUCKETS = MetricCatalog.CONSOLIDATION_SCORE.buckets().stream().mapToDouble(Double::doubleValue).toArray();
   private static final Map<PrometheusRegistry, Histogram> HISTOGRAMS = new WeakHashMap<>();
 
   private final MeterRegistry meters;

@@ -75,9 +75,10 @@ public final class MetricCatalog {
 
   public static final MetricDefinition CONSOLIDATION_MOVES = counter("karpenter_consolidation_moves_total", ALPHA,
       "Number of balanced consolidation moves. Labeled by decision, NodePool, and policy.", "decision", "nodepool", "policy");
-  /** Not a duration: its buckets are {@link ConsolidationMetrics#SCORE_BUCKETS}, and {@link ConsolidationMetrics} records it. */
+  /** Not a duration: Karpenter's buckets around the threshold 0.5; {@link ConsolidationMetrics} records it. */
   public static final MetricDefinition CONSOLIDATION_SCORE = histogram("karpenter_consolidation_score", ALPHA,
-      "Score of balanced consolidation moves. Labeled by decision, NodePool, and policy.", "decision", "nodepool", "policy");
+      "Score of balanced consolidation moves. Labeled by decision, NodePool, and policy.",
+      List.of(0.1, 0.25, 0.33, 0.5, 1.0, 2.0, 5.0, 10.0), "decision", "nodepool", "policy");
 
   public static final MetricDefinition SCHEDULING_DURATION = histogram("karpenter_scheduler_scheduling_duration_seconds", STABLE,
       "Duration of scheduling simulations used for deprovisioning and provisioning in seconds.", "controller");

@@ -16,7 +16,7 @@ import java.util.function.ToDoubleFunction;
  * in order, help and where its name comes from. Every meter Farrier records is built here, so the label names cannot
  * differ from the definition, and {@link MetricCatalog} lists them all for the reference page and the tests.
  */
-public record MetricDefinition(String name, Type type, List<String> labels, String help, Stability stability) {
+public record MetricDefinition(String name, Type type, List<String> labels, String help, Stability stability, List<Double> buckets) {
   public enum Type { COUNTER, GAUGE, HISTOGRAM, SUMMARY }
 
   /** Karpenter's stability mark for a name Farrier shares with it, or {@link #FARRIER} for Farrier's own. */
@@ -33,30 +33,46 @@ public record MetricDefinition(String name, Type type, List<String> labels, Stri
   /** Karpenter's summary quantiles ({@code metrics.SummaryObjectives()}). */
   private static final double[] QUANTILES = {0.0, 0.5, 0.9, 0.99, 1.0};
 
+  /**
+   * @param buckets a histogram's upper bounds when it is not a duration (Karpenter's consolidation score); empty for a
+   *     duration, whose buckets are Karpenter's duration buckets, and for every other type
+   */
   public MetricDefinition {
     labels = List.copyOf(labels);
+    buckets = List.copyOf(buckets);
     if (type == Type.COUNTER != name.endsWith("_total")) {
       throw new IllegalArgumentException(name + ": a counter's name, and only a counter's, ends with _total");
     }
-    if ((type == Type.HISTOGRAM || type == Type.SUMMARY) && !name.endsWith("_seconds") && !name.endsWith("_score")) {
-      throw new IllegalArgumentException(name + ": histograms and summaries here are durations in seconds, or a score");
+    if (!buckets.isEmpty() && type != Type.HISTOGRAM) {
+      throw new IllegalArgumentException(name + ": only a histogram has buckets of its own");
+    }
+    if ((type == Type.HISTOGRAM || type == Type.SUMMARY) && buckets.isEmpty() && !name.endsWith("_seconds")) {
+      throw new IllegalArgumentException(name + ": a histogram or summary without buckets of its own is a duration in seconds");
     }
   }
 
   static MetricDefinition counter(String name, Stability stability, String help, String... labels) {
-    return new MetricDefinition(name, Type.COUNTER, Arrays.asList(labels), help, stability);
+    return new MetricDefinition(name, Type.COUNTER, Arrays.asList(labels), help, stability, List.of());
   }
 
   static MetricDefinition gauge(String name, Stability stability, String help, String... labels) {
-    return new MetricDefinition(name, Type.GAUGE, Arrays.asList(labels), help, stability);
+    return new MetricDefinition(name, Type.GAUGE, Arrays.asList(labels), help, stability, List.of());
   }
 
   static MetricDefinition histogram(String name, Stability stability, String help, String... labels) {
-    return new MetricDefinition(name, Type.HISTOGRAM, Arrays.asList(labels), help, stability);
+    return new MetricDefinition(name, Type.HISTOGRAM, Arrays.asList(labels), help, stability, List.of());
+  }
+
+  /** A histogram of something other than a duration, with its own upper bounds. */
+  static MetricDefinition histogram(String name, Stability stability, String help, List<Double> buckets, String... labels) {
+    if (buckets.isEmpty()) {
+      throw new IllegalArgumentException(name + ": a histogram of its own buckets names them");
+    }
+    return new MetricDefinition(name, Type.HISTOGRAM, Arrays.asList(labels), help, stability, buckets);
   }
 
   static MetricDefinition summary(String name, Stability stability, String help, String... labels) {
-    return new MetricDefinition(name, Type.SUMMARY, Arrays.asList(labels), help, stability);
+    return new MetricDefinition(name, Type.SUMMARY, Arrays.asList(labels), help, stability, List.of());
   }
 
   /** The name given to Micrometer: without a counter's {@code _total} (its naming convention adds it), reserved suffixes marked. */
@@ -73,8 +89,8 @@ public record MetricDefinition(String name, Type type, List<String> labels, Stri
 
   /** The histogram (Karpenter's buckets) or summary (Karpenter's quantiles) of a duration with these label values. */
   public Timer timer(MeterRegistry meters, String... values) {
-    if (type != Type.HISTOGRAM && type != Type.SUMMARY || !name.endsWith("_seconds")) {
-      throw new IllegalStateException(name + " is a " + type + (name.endsWith("_score") ? " of a score (ConsolidationMetrics records it)" : ""));
+    if (type != Type.HISTOGRAM && type != Type.SUMMARY || !buckets.isEmpty()) {
+      throw new IllegalStateException(name + " is a " + type + (buckets.isEmpty() ? "" : " of its own buckets, not a duration"));
     }
     var builder = Timer.builder(registeredName()).description(help).tags(tags(values));
     if (type == Type.HISTOGRAM) {

@@ -6,6 +6,8 @@ import dev.farrier.activities.cloud.simulated.SimulatedInstance;
 import dev.farrier.sandbox.chaos.Observation.Claim;
 import dev.farrier.sandbox.chaos.Observation.CloudInstance;
 import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.temporal.client.WorkflowClient;
@@ -19,7 +21,8 @@ import java.util.List;
  */
 public final class ObservationCollector {
   /** The workflow types whose running executions mean the fleet has not settled. */
-  static final List<String> UNSETTLED_TYPES = List.of("NodeReplacementWorkflow", "NodePoolUpgradeWorkflow");
+  static final List<String> UNSETTLED_TYPES = List.of(NodeReplacementWorkflow.class.getSimpleName(),
+      NodePoolUpgradeWorkflow.class.getSimpleName());
 
   private final KubernetesClient kube;
   private final SimulatedCloud cloud;
@@ -43,9 +46,7 @@ public final class ObservationCollector {
         .map(ObservationCollector::claim).toList();
     List<String> pending = kube.pods().inAnyNamespace().withField("status.phase", "Pending").list().getItems().stream()
         .map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()).sorted().toList();
-    String query = "ExecutionStatus = 'Running' AND " + FarrierSearchAttributes.CLUSTER.getName() + " = '" + cluster
-        + "' AND WorkflowType IN ('" + String.join("', '", UNSETTLED_TYPES) + "')";
-    List<String> running = temporal.listExecutions(query).map(e -> e.getExecution().getWorkflowId()).sorted().toList();
+    List<String> running = temporal.listExecutions(FarrierSearchAttributes.runningOfCluster(cluster, UNSETTLED_TYPES)).map(e -> e.getExecution().getWorkflowId()).sorted().toList();
     return new Observation(at, instances, claims, pending, running);
   }
 

@@ -5,6 +5,8 @@ import dev.farrier.activities.metrics.LabelledGauge;
 import dev.farrier.activities.metrics.MetricCatalog;
 import dev.farrier.activities.metrics.MetricsRefresh;
 import dev.farrier.workflows.FarrierSearchAttributes;
+import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
+import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
@@ -24,8 +26,9 @@ import java.util.stream.Collectors;
  */
 public final class WorkflowGauges implements MetricsRefresh, AutoCloseable {
   static final Duration WAIT = Duration.ofSeconds(2);
-  static final String REPLACEMENT = "NodeReplacementWorkflow";
-  static final String UPGRADE = "NodePoolUpgradeWorkflow";
+  /** The workflow types, as Temporal names them: their interfaces' simple names. */
+  static final String REPLACEMENT = NodeReplacementWorkflow.class.getSimpleName();
+  static final String UPGRADE = NodePoolUpgradeWorkflow.class.getSimpleName();
 
   private final WorkflowClient client;
   private final String query;
@@ -36,8 +39,7 @@ public final class WorkflowGauges implements MetricsRefresh, AutoCloseable {
 
   public WorkflowGauges(WorkflowClient client, String cluster, MeterRegistry meters) {
     this.client = client;
-    this.query = "ExecutionStatus = 'Running' AND " + FarrierSearchAttributes.CLUSTER.getName() + " = '" + cluster
-        + "' AND WorkflowType IN ('" + REPLACEMENT + "', '" + UPGRADE + "')";
+    this.query = FarrierSearchAttributes.runningOfCluster(cluster, List.of(REPLACEMENT, UPGRADE));
     this.replacements = MetricCatalog.REPLACEMENTS.labelledGauge(meters);
     this.rollouts = MetricCatalog.ROLLOUTS.labelledGauge(meters);
     this.blocked = MetricCatalog.BLOCKED.labelledGauge(meters);
