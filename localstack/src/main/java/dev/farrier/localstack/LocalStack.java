@@ -79,6 +79,8 @@ public final class LocalStack implements AutoCloseable {
 
   private final FreePorts freePorts = new FreePorts();
   private final List<ManagedProcess> processes = new CopyOnWriteArrayList<>();
+  /** How each component that can be started again is started and awaited, by name. */
+  private final Map<String, Runnable> restarts = new java.util.concurrent.ConcurrentHashMap<>();
   private Watchdog watchdog;
   private Thread shutdownHook;
   private boolean closed;
@@ -196,16 +198,71 @@ public final class LocalStack implements AutoCloseable {
    * Stops the Temporal dev server (SIGTERM, as an outage would look to its clients), keeping its database file; the
    * rest of the stack runs on. {@link #startTemporal()} brings it back on the same address with the same workflows.
    */
-  public synchronized void stopTemporal() {
-    var server = processes.stream().filter(p -> p.name().equals("temporal")).findFirst()
-        .orElseThrow(() -> new IllegalStateException("no Temporal dev server runs in this stack"));
-    server.stop(Duration.ofSeconds(10));
-    processes.remove(server);
+  public void stopTemporal() {
+    stop(TEMPORAL);
   }
 
   /** Starts the Temporal dev server again after {@link #stopTemporal()} and waits until it serves. */
   public void startTemporal() {
-    awaitTemporal(launch("temporal", requireTemporal().startDev()));
+    startAgain(TEMPORAL);
+  }
+
+  /** The components {@link #startAgain} can start again after a {@link #stop} or {@link #kill}. */
+  public static final String TEMPORAL = "temporal";
+  public static final String API_SERVER = "kube-apiserver";
+  /** The simulated kubelets: while it is paused no node posts its status, as kubelets cut off from the API server. */
+  public static final String KWOK = "kwok";
+
+  /** Stops component {@code name} with SIGTERM (its data stays) and the rest of the stack runs on. */
+  public synchronized void stop(String name) {
+    var process = running(name);
+    process.stop(STOP_GRACE);
+    forget(process);
+  }
+
+  /** Ends component {@code name} with SIGKILL, as a crash does (its data stays); the rest of the stack runs on. */
+  public synchronized void kill(String name) {
+    var process = running(name);
+    process.kill();
+    forget(process);
+  }
+
+  /**
+   * Starts component {@code name} ({@link #TEMPORAL} or {@link #API_SERVER}) again, after a {@link #stop} or a
+   * {@link #kill}, on the same address with the same data, and waits until it serves.
+   */
+  public void startAgain(String name) {
+    var start = restarts.get(name);
+    if (start == null) {
+      throw new IllegalArgumentException("component " + name + " cannot be started again; these can: " + restarts.keySet());
+    }
+    if (processes().containsKey(name)) {
+      throw new IllegalStateException("component " + name + " still runs");
+    }
+    start.run();
+  }
+
+  /**
+   * Freezes component {@code name} with SIGSTOP: its sockets stay open and it answers nothing, as a hung server or a
+   * network partition looks to its clients. {@link #resume} thaws it.
+   */
+  public void pause(String name) {
+    running(name).signal("STOP");
+  }
+
+  /** Thaws a {@link #pause}d component with SIGCONT. */
+  public void resume(String name) {
+    running(name).signal("CONT");
+  }
+
+  private ManagedProcess running(String name) {
+    return processes.stream().filter(p -> p.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no " + name + " runs in this stack"));
+  }
+
+  private void forget(ManagedProcess process) {
+    watchdog.forget(process.pid());
+    processes.remove(process);
   }
 
   /** The API server's {@code --service-cluster-ip-range}. */
@@ -279,7 +336,8 @@ public final class LocalStack implements AutoCloseable {
       ManagedProcess temporalServer = null;
       if (temporalEnabled) {
         temporal = new TemporalCommands(binDir, runDir, freePorts.next(), uiPort, searchAttributes, sqlitePragmas);
-        temporalServer = launch("temporal", temporal.startDev());
+        temporalServer = launch(TEMPORAL, temporal.startDev());
+        restarts.put(TEMPORAL, () -> awaitTemporal(launch(TEMPORAL, temporal.startDev())));
       }
       ManagedProcess moto = null;
       if (motoEnabled) {
@@ -322,12 +380,16 @@ public final class LocalStack implements AutoCloseable {
       Readiness.await(etcd, startTimeout, "GET /health to report healthy",
           () -> http.get(kubernetesPorts.etcdUrl() + "/health", null).body().contains("\"health\":\"true\""));
 
-      ManagedProcess apiServer = launch("kube-apiserver", commands.apiServer());
-      Readiness.await(apiServer, startTimeout, "GET /readyz to answer 200", () -> http.ok(api + "/readyz", token));
+      restarts.put(API_SERVER, () -> {
+        try (HttpProbes probes = new HttpProbes(clusterFiles.caPem())) {
+          awaitApiServer(launch(API_SERVER, commands.apiServer()), probes, api, token);
+        }
+      });
+      awaitApiServer(launch(API_SERVER, commands.apiServer()), http, api, token);
 
       ManagedProcess controllerManager = launch("kube-controller-manager", commands.controllerManager());
       ManagedProcess scheduler = launch("kube-scheduler", commands.scheduler());
-      ManagedProcess kwok = launch("kwok", commands.kwok());
+      ManagedProcess kwok = launch(KWOK, commands.kwok());
       // The default ServiceAccount appears once the controllers run; pods cannot be created before it exists.
       Readiness.await(controllerManager, startTimeout,
           "GET /healthz to answer 200 and the default ServiceAccount to exist",
@@ -338,6 +400,10 @@ public final class LocalStack implements AutoCloseable {
       Readiness.await(kwok, startTimeout, "GET /healthz to answer 200",
           () -> http.ok("http://127.0.0.1:" + kubernetesPorts.kwok() + "/healthz", null));
     }
+  }
+
+  private void awaitApiServer(ManagedProcess apiServer, HttpProbes http, String api, String token) {
+    Readiness.await(apiServer, startTimeout, "GET /readyz to answer 200", () -> http.ok(api + "/readyz", token));
   }
 
   private void awaitMoto(ManagedProcess server) {

@@ -97,6 +97,37 @@ final class ManagedProcess {
     log.info("component stopped component={} pid={} exitCode={}", name, pid(), reapedExitCode());
   }
 
+  /** SIGKILL to the process and its descendants, as a crash or the OOM killer ends it; waits until they are gone. */
+  void kill() {
+    List<ProcessHandle> tree = tree();
+    tree.forEach(ProcessHandle::destroyForcibly);
+    if (!awaitExit(tree, Duration.ofSeconds(10))) {
+      throw new LocalStackException(name, "process tree survived SIGKILL", "");
+    }
+    log.info("component killed component={} pid={}", name, pid());
+  }
+
+  /**
+   * Sends {@code signal} ({@code STOP} or {@code CONT}) to the process and its descendants with the system's
+   * {@code kill}: a stopped server keeps its sockets open and answers nothing, as a hung or partitioned one looks to
+   * its clients.
+   */
+  void signal(String signal) {
+    List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+    tree().forEach(h -> command.add(Long.toString(h.pid())));
+    CommandLine.Result result;
+    try {
+      result = CommandLine.run(command, Duration.ofSeconds(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LocalStackException(name, "interrupted while sending SIG" + signal, e);
+    }
+    if (!result.succeeded()) {
+      throw new LocalStackException(name, "kill -" + signal + " failed: " + result.output(), "");
+    }
+    log.info("component signalled component={} pid={} signal={}", name, pid(), signal);
+  }
+
   /**
    * The exit code once the JDK has reaped the process. The tree's {@code onExit} can complete a moment before the
    * {@link Process} object records its own exit, and {@code exitValue()} then throws though the process is gone.

@@ -100,6 +100,40 @@ class LocalStackLifecycleIT {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
+  /** The chaos soak's faults: an API server killed and started again keeps its objects; a paused component is frozen. */
+  @Test
+  void aKilledApiServerComesBackWithItsObjectsAndAPausedComponentIsFrozenUntilResumed() throws Exception {
+    try (LocalStack stack = LocalStack.builder().temporal(false).runDir(dir.resolve("faults")).start();
+        var kube = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+            .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(stack.kubeconfig()))).build()) {
+      kube.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("before-the-crash")
+          .endMetadata().build()).create();
+      long oldPid = stack.processes().get(LocalStack.API_SERVER);
+
+      stack.kill(LocalStack.API_SERVER);
+      assertTrue(ProcessHandle.of(oldPid).map(p -> !p.isAlive()).orElse(true), "the API server is gone");
+      assertThrows(IllegalStateException.class, () -> stack.pause(LocalStack.API_SERVER), "nothing to pause");
+      stack.startAgain(LocalStack.API_SERVER);
+
+      assertTrue(stack.processes().get(LocalStack.API_SERVER) != oldPid);
+      assertTrue(kube.namespaces().withName("before-the-crash").get() != null, "etcd kept what the old API server stored");
+      assertThrows(IllegalStateException.class, () -> stack.startAgain(LocalStack.API_SERVER), "it already runs");
+      assertThrows(IllegalArgumentException.class, () -> stack.startAgain(LocalStack.KWOK), "kwok is not started again");
+
+      long kwok = stack.processes().get(LocalStack.KWOK);
+      stack.pause(LocalStack.KWOK);
+      assertEquals("T", processState(kwok), "SIGSTOP froze kwok");
+      stack.resume(LocalStack.KWOK);
+      assertTrue(!"T".equals(processState(kwok)), "SIGCONT thawed kwok");
+    }
+  }
+
+  /** The state letter of /proc/PID/stat (R running, S sleeping, T stopped). */
+  private static String processState(long pid) throws Exception {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  }
+
   @Test
   void aProcessStartedBesideTheStackGetsItsEnvironmentAndStopsWithIt() throws Exception {
     try (LocalStack stack = LocalStack.builder().temporal(false).kubernetes(false).moto(true).runDir(dir.resolve("beside")).start()) {

@@ -27,7 +27,20 @@ public final class EventBridgeEvents {
     return instanceWarning(EventBridgeParser.CAPACITY_RESERVATION_INTERRUPTION, instanceId, region, zone, time);
   }
 
+  /**
+   * An {@code EC2 Instance Rebalance Recommendation}: the instance's spot capacity is at elevated risk; its detail
+   * names only the instance.
+   */
+  public static String rebalanceRecommendation(String instanceId, String region, String zone, Instant time) {
+    return instanceEvent(EventBridgeParser.REBALANCE, instanceId, region, zone, time, Map.of("instance-id", instanceId));
+  }
+
   private static String instanceWarning(String detailType, String instanceId, String region, String zone, Instant time) {
+    return instanceEvent(detailType, instanceId, region, zone, time, Map.of("instance-id", instanceId, "instance-action", "terminate"));
+  }
+
+  private static String instanceEvent(String detailType, String instanceId, String region, String zone, Instant time,
+      Map<String, String> detail) {
     Map<String, Object> event = new LinkedHashMap<>();
     event.put("version", "0");
     event.put("id", UUID.randomUUID().toString());
@@ -37,7 +50,7 @@ public final class EventBridgeEvents {
     event.put("time", time.toString());
     event.put("region", region);
     event.put("resources", List.of("arn:aws:ec2:" + zone + ":instance/" + instanceId));
-    event.put("detail", Map.of("instance-id", instanceId, "instance-action", "terminate"));
+    event.put("detail", detail);
     try {
       return JSON.writeValueAsString(event);
     } catch (JsonProcessingException e) {

@@ -141,4 +141,13 @@ class EventBridgeParserTest {
     assertEquals(InterruptionKind.SpotInterruption, notice.kind());
     assertEquals(List.of("i-0123456789abcdef0"), notice.instanceIds());
   }
+
+  @Test
+  void theSimulatedCloudsRebalanceRecommendationParsesLikeTheRealOne() {
+    String body = EventBridgeEvents.rebalanceRecommendation("i-0123456789abcdef0", "us-east-1", "us-east-1b",
+        Instant.parse("2026-11-21T10:00:00Z"));
+    Notice notice = assertInstanceOf(Notice.class, EventBridgeParser.parse(body));
+    assertEquals(InterruptionKind.RebalanceRecommendation, notice.kind());
+    assertEquals(List.of("i-0123456789abcdef0"), notice.instanceIds());
+  }
 }

@@ -3,6 +3,7 @@ package dev.farrier.activities.cloud.simulated;
 import dev.farrier.activities.interruption.EventBridgeEvents;
 import dev.farrier.activities.interruption.SqsInterruptionQueue;
 import java.time.Duration;
+import java.time.Instant;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -33,6 +34,16 @@ public final class SimulatedInterruptions {
         interruption.instance().zone(), interruption.warnedAt());
     sqs.sendMessage(r -> r.queueUrl(queue.url()).messageBody(body));
     return interruption;
+  }
+
+  /**
+   * Posts an {@code EC2 Instance Rebalance Recommendation} for a running instance, as EC2 does when its spot capacity
+   * is at elevated risk of interruption; the instance itself runs on. Refuses an instance the cloud does not know.
+   */
+  public void recommendRebalance(String instanceId) {
+    var instance = cloud.get(instanceId).orElseThrow(() -> new IllegalArgumentException("no instance " + instanceId));
+    String body = EventBridgeEvents.rebalanceRecommendation(instanceId, cloud.config().region(), instance.zone(), Instant.now());
+    sqs.sendMessage(r -> r.queueUrl(queue.url()).messageBody(body));
   }
 
   /**
