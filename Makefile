@@ -7,12 +7,13 @@ export FARRIER_CACHE
 MVN := ./mvnw -B -ntp
 SANDBOX_ARGS ?=
 
-.PHONY: help tools build test unit docs sandbox bench bench-peer mutation clean check-java image
+.PHONY: help tools build test unit docs sandbox chaos bench bench-peer mutation clean check-java image
 
 help:
 	@echo "make sandbox   bring up Temporal + Kubernetes + simulated EC2 and play a scenario (SANDBOX_ARGS=\"--scenario blocked-drain\", --keep to leave it up, --help lists the scenarios)"
 	@echo "make test      the whole suite: unit, workflow, integration, end to end"
 	@echo "make unit      unit and workflow tests only (no local stack)"
+	@echo "make chaos     the chaos soak: seeded churn and faults on a 60-node sandbox fleet, Farrier's promises checked every second (SEED=1 DURATION=60m SIZE=20; report in .run/chaos/seed-SEED/report.md, see docs/SAFETY.md)"
 	@echo "make docs      the documentation site (MkDocs, strict) into .run/site, the Helm values reference regenerated"
 	@echo "make tools     install the local stack into $(FARRIER_CACHE)"
 	@echo "make image     the worker's container image, an OCI tarball: worker/target/farrier-worker-image.tar (no Docker needed)"
@@ -51,6 +52,16 @@ unit: check-java
 sandbox: check-java tools build
 	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
 	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" dev.farrier.sandbox.Sandbox $(SANDBOX_ARGS)
+
+# Not part of `make test` (its 5-minute variant, ChaosSoakIT, is): exits non-zero on a violation or a fleet that does
+# not settle. SEED picks the plan; the same SEED and DURATION play the same steps.
+SEED ?= 1
+DURATION ?= 60m
+SIZE ?= 20
+chaos: check-java tools build
+	@cp=$$(cat sandbox/target/classpath.txt):$(CURDIR)/sandbox/target/classes; \
+	  "$(JAVA_HOME)/bin/java" --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED -cp "$$cp" \
+	  dev.farrier.sandbox.chaos.ChaosSoak --seed $(SEED) --duration $(DURATION) --size $(SIZE)
 
 # Not part of `make test`: the bench module's few unit tests run there, the measurements only here. Packages (no
 # install) just the modules it runs; BENCH_ARGS / CONSOLIDATION_ARGS / LATENCY_ARGS / FLEET_ARGS / MEMORY_ARGS (and

@@ -15,11 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** {@code bin/farrier} run as a CI job or a person runs it, against the sandbox's Temporal and cluster. */
-final class FarrierProcess {
+public final class FarrierProcess {
   private FarrierProcess() {}
 
   /** Runs {@code command} (its first word is {@code farrier}), echoing its stderr to {@code out} as it comes. */
-  static UpgradeScenario.CliRun run(SandboxEnvironment env, Path farrier, List<String> command, Duration timeout, PrintStream out,
+  public static UpgradeScenario.CliRun run(SandboxEnvironment env, Path farrier, List<String> command, Duration timeout, PrintStream out,
       Supplier<String> diagnostics) {
     var builder = new ProcessBuilder(command);
     builder.environment().put("FARRIER_TEMPORAL_ADDRESS", env.stack().temporalAddress());

@@ -65,7 +65,7 @@ public final class PeerSystemBenchmark implements Callable<Integer> {
   BenchOptions options;
 
   /** Picocli converter for Go-style durations ("30s", "2m", "1h30m"), read as NodePools read them. */
-  static final class GoDuration implements CommandLine.ITypeConverter<Duration> {
+  public static final class GoDuration implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
       Long millis = GoDurations.toMillis(value);
