@@ -1,6 +1,8 @@
 package dev.farrier.sandbox.chaos;
 
 import dev.farrier.activities.cloud.Instance;
+import dev.farrier.activities.cloud.Ownership;
+import dev.farrier.activities.cloud.simulated.SimulatedInstance;
 import dev.farrier.activities.cloud.simulated.InjectedFault;
 import dev.farrier.activities.cloud.simulated.OfferingKey;
 import dev.farrier.activities.cloud.simulated.SimulatedCloud;
@@ -147,9 +149,10 @@ final class ChaosActions {
         .map(Priced::key).collect(Collectors.toSet());
   }
 
-  /** A running spot instance of the cluster, picked by the step's pick. */
+  /** A running spot instance of the cluster, picked by the step's pick (read as EC2 knows it, past any injected fault). */
   private java.util.Optional<Instance> spot(Step step) {
-    List<Instance> spot = cloud.list(env.cluster()).stream()
+    List<Instance> spot = cloud.instances().stream().map(SimulatedInstance::instance)
+        .filter(i -> Ownership.owns(i.tags(), env.cluster()))
         .filter(i -> "running".equals(i.state()) && WellKnown.CAPACITY_SPOT.equals(i.capacityType()))
         .sorted(Comparator.comparing(Instance::id)).toList();
     return spot.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(spot.get((int) (step.pick() * spot.size())));

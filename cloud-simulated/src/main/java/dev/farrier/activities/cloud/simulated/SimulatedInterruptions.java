@@ -38,10 +38,12 @@ public final class SimulatedInterruptions {
 
   /**
    * Posts an {@code EC2 Instance Rebalance Recommendation} for a running instance, as EC2 does when its spot capacity
-   * is at elevated risk of interruption; the instance itself runs on. Refuses an instance the cloud does not know.
+   * is at elevated risk of interruption; the instance itself runs on. Refuses an instance the cloud does not know. EC2's
+   * own event, so no fault injected into the EC2 API delays or refuses it.
    */
   public void recommendRebalance(String instanceId) {
-    var instance = cloud.get(instanceId).orElseThrow(() -> new IllegalArgumentException("no instance " + instanceId));
+    var instance = cloud.instances().stream().map(SimulatedInstance::instance).filter(i -> i.id().equals(instanceId)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no instance " + instanceId));
     String body = EventBridgeEvents.rebalanceRecommendation(instanceId, cloud.config().region(), instance.zone(), Instant.now());
     sqs.sendMessage(r -> r.queueUrl(queue.url()).messageBody(body));
   }
