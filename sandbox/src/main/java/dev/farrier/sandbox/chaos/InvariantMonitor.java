@@ -83,6 +83,12 @@ public final class InvariantMonitor {
     this.instanceCeiling = instanceCeiling;
   }
 
+  /** As the full constructor, with the voluntary reasons of {@link #BUDGETED_REASONS}. */
+  public InvariantMonitor(String cluster, Set<String> foreign, Duration orphanGrace, Map<String, Integer> budgets,
+      int runawayMargin, Duration runawayWindow, int instanceCeiling) {
+    this(cluster, foreign, orphanGrace, budgets, BUDGETED_REASONS, runawayMargin, runawayWindow, instanceCeiling);
+  }
+
   /** A monitor with no budgets, no runaway margin and no ceiling: the checks that need no fleet plan. */
   public InvariantMonitor(String cluster, Set<String> foreign, Duration orphanGrace) {
     this(cluster, foreign, orphanGrace, Map.of(), BUDGETED_REASONS, Integer.MAX_VALUE, Duration.ZERO, Integer.MAX_VALUE);

@@ -110,8 +110,9 @@ public final class ObservationCollector implements AutoCloseable {
         + "' AND WorkflowType = '" + NodeReplacementWorkflow.class.getSimpleName() + "' AND "
         + FarrierSearchAttributes.PHASE.getName() + " = 'Done'"
         + (lastCompletedQuery == null ? "" : " AND CloseTime > '" + lastCompletedQuery.minus(COMPLETED_QUERY_OVERLAP) + "'");
-    lastCompletedQuery = at;
-    return temporal.listExecutions(query).map(ObservationCollector::replacement).toList();
+    List<Replacement> completed = temporal.listExecutions(query).map(ObservationCollector::replacement).toList();
+    lastCompletedQuery = at; // only once listed: a failed query is asked again at the next observation
+    return completed;
   }
 
   private static Replacement replacement(WorkflowExecutionMetadata e) {

@@ -24,8 +24,7 @@ class FleetInvariantsTest {
   private static final Instant T0 = Instant.parse("2026-11-30T12:00:00Z");
   private static final Duration WINDOW = Duration.ofSeconds(30);
 
-  private final InvariantMonitor monitor = new InvariantMonitor("chaos", Set.of(), Duration.ofMinutes(5), Map.of("roll", 2),
-      InvariantMonitor.BUDGETED_REASONS, 1, WINDOW, 4);
+  private final InvariantMonitor monitor = new InvariantMonitor("chaos", Set.of(), Duration.ofMinutes(5), Map.of("roll", 2), 1, WINDOW, 4);
 
   @Test
   void moreVoluntaryReplacementsOfANodePoolThanItsBudgetIsAViolation() {
@@ -59,6 +58,8 @@ class FleetInvariantsTest {
     var found = monitor.observe(completed(T0.plusSeconds(60), new Replacement("disrupt/a", "run-2", "a", "node-a", "roll", "drifted")));
     assertEquals(List.of(Invariant.ONE_REPLACEMENT_PER_NODE), found.stream().map(Violation::invariant).toList(), found.toString());
     assertEquals("a", found.getFirst().subject());
+    assertEquals(List.of(), monitor.observe(completed(T0.plusSeconds(90), first, new Replacement("disrupt/a", "run-2", "a", "node-a", "roll", "drifted"))),
+        "both runs listed again: reported once");
   }
 
   @Test
