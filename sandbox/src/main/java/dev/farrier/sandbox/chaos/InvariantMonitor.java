@@ -102,7 +102,8 @@ public final class InvariantMonitor {
     noOrphanPastGrace(now, found);
     foreignUntouched(now, found);
     int before = podDisruptions.checked();
-    podDisruptions.check(now, new NodesOf(now), found::add);
+    podDisruptions.check(now, new NodesSeen(now, liveFarriers(now).stream().map(i -> i.tags().get(WellKnown.TAG_NODECLAIM))
+        .collect(Collectors.toSet()), budgetedReasons), found::add);
     count(Invariant.PDB_FLOOR, podDisruptions.checked() - before);
     count(Invariant.PROTECTED_POD, podDisruptions.checked() - before);
     budget(now, found);
@@ -263,50 +264,6 @@ public final class InvariantMonitor {
     int live = liveFarriers(now).size();
     if (live > instanceCeiling) {
       found.add(new Violation(now.at(), Invariant.RUNAWAY, cluster, live + " live instances, ceiling " + instanceCeiling));
-    }
-  }
-
-  /** The nodes of one observation: node to NodeClaim, the live instances' claims, the running replacements' reasons. */
-  private final class NodesOf implements PodDisruptionChecks.Nodes {
-    private final Map<String, String> claimOfNode = new HashMap<>();
-    private final Set<String> liveClaims;
-    private final Map<String, Set<String>> reasons = new HashMap<>();
-
-    NodesOf(Observation now) {
-      now.claims().stream().filter(c -> c.nodeName() != null).forEach(c -> claimOfNode.put(c.nodeName(), c.name()));
-      liveClaims = liveFarriers(now).stream().map(i -> i.tags().get(WellKnown.TAG_NODECLAIM)).collect(Collectors.toSet());
-      for (Replacement r : now.replacements()) {
-        for (String key : new String[] {r.node(), r.nodeClaim()}) {
-          if (key != null && r.reason() != null) {
-            reasons.computeIfAbsent(key, k -> new HashSet<>()).add(r.reason());
-          }
-        }
-      }
-    }
-
-    private Set<String> reasonsOf(String node) {
-      Set<String> all = new HashSet<>(reasons.getOrDefault(node, Set.of()));
-      String claim = claimOfNode.get(node);
-      if (claim != null) {
-        all.addAll(reasons.getOrDefault(claim, Set.of()));
-      }
-      return all;
-    }
-
-    @Override
-    public boolean instanceLive(String node) {
-      String claim = claimOfNode.get(node);
-      return claim != null && liveClaims.contains(claim);
-    }
-
-    @Override
-    public boolean involuntarilyReplaced(String node) {
-      return reasonsOf(node).stream().anyMatch(reason -> !budgetedReasons.contains(reason));
-    }
-
-    @Override
-    public boolean replacedFor(String node, String reason) {
-      return reasonsOf(node).contains(reason);
     }
   }
 }

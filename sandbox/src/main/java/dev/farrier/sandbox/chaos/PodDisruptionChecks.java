@@ -17,18 +17,6 @@ import java.util.function.Consumer;
  * leaving tells nothing about how it left).
  */
 final class PodDisruptionChecks {
-  /** Where a disrupted pod's node stands, as the observation right after the change shows it. */
-  interface Nodes {
-    /** Whether the instance of the node's NodeClaim is live. */
-    boolean instanceLive(String node);
-
-    /** Whether a running replacement of the node has a reason that is not a budgeted, voluntary one. */
-    boolean involuntarilyReplaced(String node);
-
-    /** Whether a running replacement of the node has this reason. */
-    boolean replacedFor(String node, String reason);
-  }
-
   /** Node repair's reason: it deletes pods past their PDBs by design (docs/SAFETY.md), as Karpenter's repair. */
   static final String REPAIR_REASON = "unhealthy";
 
@@ -36,7 +24,7 @@ final class PodDisruptionChecks {
   private int checked;
 
   /** The violations among {@code now}'s pod changes; afterwards the pods are {@code now}'s. */
-  void check(Observation now, Nodes nodes, Consumer<Violation> found) {
+  void check(Observation now, NodesSeen nodes, Consumer<Violation> found) {
     for (PodChange change : now.podChanges()) {
       PodState before = pods.get(change.pod().key());
       if (change.deleted()) {
@@ -60,7 +48,7 @@ final class PodDisruptionChecks {
     return checked;
   }
 
-  private static void protectedPod(Instant at, PodState before, PodState left, Nodes nodes, Consumer<Violation> found) {
+  private static void protectedPod(Instant at, PodState before, PodState left, NodesSeen nodes, Consumer<Violation> found) {
     if (!PodState.EVICTION.equals(left.disruptionTarget())) {
       return;
     }
@@ -73,7 +61,7 @@ final class PodDisruptionChecks {
     }
   }
 
-  private void pdbFloor(Observation now, PodState before, PodState left, boolean deleted, Nodes nodes, Consumer<Violation> found) {
+  private void pdbFloor(Observation now, PodState before, PodState left, boolean deleted, NodesSeen nodes, Consumer<Violation> found) {
     String reason = left.disruptionTarget();
     boolean voluntary = reason == null || reason.equals(PodState.EVICTION);
     if (!voluntary || !before.healthy() || before.node() == null || !nodes.instanceLive(before.node())
