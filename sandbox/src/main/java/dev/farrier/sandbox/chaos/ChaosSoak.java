@@ -66,6 +66,22 @@ public final class ChaosSoak implements Callable<Integer> {
   /** How long an instance may live without its NodeClaim: the grace (20 s), a confirmation pass and the monitor's margin. */
   static final Duration ORPHAN_GRACE = Duration.ofSeconds(90);
 
+  /** How many NodeClaims may be launching beyond what the pending pods and running replacements need. */
+  static final int RUNAWAY_MARGIN = 3;
+  /** How long launching NodeClaims may exceed that before it is a runaway: a node registering before its pods bind. */
+  static final Duration RUNAWAY_WINDOW = Duration.ofSeconds(60);
+
+  /**
+   * The most live Farrier instances the fleet may ever need: each NodePool at its largest (the one-pod-a-node
+   * Deployments at full size, the consolidating one with every batch and api pod on a node of its own) plus a
+   * replacement for every node its budget lets be disrupted at once and a surge of the same again.
+   */
+  static int instanceCeiling(ChaosFleet fleet) {
+    int consolidating = fleet.size() * 3 / 2 + Math.max(2, fleet.size() * 2 / 5) + 1;
+    int budgets = ChaosFleet.BUDGETS.values().stream().mapToInt(Integer::intValue).sum();
+    return 2 * fleet.size() + consolidating + 2 * budgets;
+  }
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ChaosSoak()).execute(args));
   }
@@ -163,7 +179,8 @@ public final class ChaosSoak implements Callable<Integer> {
 
     Result play() throws Exception {
       var actions = new ChaosActions(env, cloud, fleet, this::startRollout);
-      var monitor = new InvariantMonitor(env.cluster(), foreign, ORPHAN_GRACE);
+      var monitor = new InvariantMonitor(env.cluster(), foreign, ORPHAN_GRACE, ChaosFleet.BUDGETS, RUNAWAY_MARGIN, RUNAWAY_WINDOW,
+          instanceCeiling(fleet));
       try (var watcher = new Watcher(monitor)) {
         start = Instant.now();
         watcher.start();
@@ -282,6 +299,7 @@ public final class ChaosSoak implements Callable<Integer> {
       }
 
       void start() {
+        collector.start();
         thread = Thread.ofPlatform().name("chaos-monitor").start(this::loop);
       }
 
@@ -360,7 +378,7 @@ public final class ChaosSoak implements Callable<Integer> {
 
       Map<String, Integer> checks(InvariantMonitor monitor) {
         Map<String, Integer> checks = new LinkedHashMap<>();
-        checks.put("observations", monitor.checks());
+        monitor.checksByInvariant().forEach((invariant, count) -> checks.put(invariant.name(), count));
         return checks;
       }
 
@@ -379,6 +397,7 @@ public final class ChaosSoak implements Callable<Integer> {
       @Override
       public void close() throws InterruptedException {
         stop();
+        collector.close();
         stubs.shutdownNow();
         kube.close();
       }

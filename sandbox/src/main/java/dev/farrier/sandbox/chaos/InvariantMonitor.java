@@ -121,16 +121,6 @@ public final class InvariantMonitor {
     return found;
   }
 
-  /** Every NodeClaim of {@code nodePool}, not being deleted, whose {@code status.imageID} is not one of {@code targetImages}. */
-  public List<Violation> settledOnTarget(Observation now, String nodePool, Set<String> targetImages) {
-    count(Invariant.ON_TARGET, 1);
-    return now.claims().stream().filter(c -> nodePool.equals(c.nodePool()) && !c.deleting())
-        .filter(c -> !targetImages.contains(c.imageId()))
-        .map(c -> new Violation(now.at(), Invariant.ON_TARGET, c.name(), "image " + c.imageId() + " is not a target of "
-            + nodePool + " " + new TreeSet<>(targetImages)))
-        .toList();
-  }
-
   /** How many observations were checked. */
   public int checks() {
     return checks;
@@ -138,8 +128,8 @@ public final class InvariantMonitor {
 
   /**
    * How many times each invariant was evaluated: once per observation, except {@link Invariant#PDB_FLOOR} and
-   * {@link Invariant#PROTECTED_POD} (once per pod disruption judged), {@link Invariant#SETTLED} (once per
-   * {@link #settled}) and {@link Invariant#ON_TARGET} (once per {@link #settledOnTarget}). Every invariant is listed.
+   * {@link Invariant#PROTECTED_POD} (once per pod disruption judged) and {@link Invariant#SETTLED} (once per
+   * {@link #settled}). Every invariant is listed.
    */
   public Map<Invariant, Integer> checksByInvariant() {
     Map<Invariant, Integer> all = new EnumMap<>(Invariant.class);

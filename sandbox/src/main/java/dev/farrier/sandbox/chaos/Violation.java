@@ -14,8 +14,7 @@ public record Violation(Instant at, Invariant invariant, String subject, String 
     FOREIGN_UNTOUCHED("no instance Farrier did not launch is stopped or terminated"),
     PROTECTED_POD("no do-not-disrupt pod and no DaemonSet pod evicted by a voluntary disruption"),
     RUNAWAY("no runaway scale-up: NodeClaims launching never exceed what the pending pods and replacements need by more than a margin"),
-    SETTLED("after the last fault every pending pod runs and every replacement and rollout has ended"),
-    ON_TARGET("after the last fault every node of a rolled NodePool is on the rollout's target image");
+    SETTLED("after the last fault every pending pod runs and every replacement and rollout has ended");
 
     private final String promise;
 
