@@ -47,6 +47,7 @@ final class ChaosReport {
     row(text, "settled", result.settled() ? result.settleTime().toSeconds() + " s after the last fault"
         : "not within " + options.settleTimeout() + ": " + result.unsettled());
     result.checks().forEach((name, count) -> row(text, "checks: " + name, Integer.toString(count)));
+    text.append("\nIts row in docs/SAFETY.md's results:\n\n").append(RESULTS_HEADER).append(resultsRow(result)).append("\n");
     text.append("\n## Steps by kind\n\n| kind | timeline | played | failed | what |\n|---|---|---:|---:|---|\n");
     Map<ChaosPlan.Kind, List<Played>> byKind = result.played().stream()
         .collect(Collectors.groupingBy(Played::step, LinkedHashMap::new, Collectors.toList())).values().stream().flatMap(List::stream)
@@ -74,6 +75,20 @@ final class ChaosReport {
         .append(p.started().toSeconds()).append(" s | +").append(p.ended().toSeconds()).append(" s | ").append(p.step().kind())
         .append(" | ").append(p.outcome().replace("|", "\\|")).append(" |\n"));
     Files.writeString(result.report(), text);
+  }
+
+  /** The header of the results table docs/SAFETY.md keeps, one row a soak. */
+  static final String RESULTS_HEADER = "| seed | churn and faults | nodes (peak live instances) | steps | worker kill -9s | other faults"
+      + " | observations (missed) | violations | settled after the last fault |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+
+  static String resultsRow(Result result) {
+    var counts = result.played().stream().collect(Collectors.groupingBy(p -> p.step().kind(), Collectors.counting()));
+    long kills = counts.getOrDefault(ChaosPlan.Kind.KILL_LEADER, 0L) + counts.getOrDefault(ChaosPlan.Kind.KILL_OTHER, 0L);
+    long faults = result.played().stream().filter(p -> p.step().kind().fault()).count() - kills;
+    return "| " + result.options().seed() + " | " + result.options().duration().toMinutes() + " min | " + 3 * result.options().size()
+        + " (" + result.peakInstances() + ") | " + result.played().size() + " | " + kills + " | " + faults + " | " + result.observations()
+        + " (" + result.unobserved() + ") | " + result.violations().size() + " | "
+        + (result.settled() ? result.settleTime().toSeconds() + " s" : "not settled") + " |\n";
   }
 
   private static void row(StringBuilder text, String name, String value) {
