@@ -73,13 +73,11 @@ public final class ObservationCollector implements AutoCloseable {
     if (pods == null) {
       throw new IllegalStateException("start() the collector before collect(): the pod watch is not running");
     }
-    var podsNow = pods.drain();
     var at = clock.instant();
     List<CloudInstance> instances = cloud.instances().stream().map(SimulatedInstance::instance)
         .map(ObservationCollector::instance).toList();
     List<Claim> claims = kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems().stream()
         .map(ObservationCollector::claim).toList();
-    List<String> pending = podsNow.pods().stream().filter(p -> "Pending".equals(p.phase())).map(Observation.PodState::key).sorted().toList();
     List<WorkflowExecutionMetadata> running = temporal.listExecutions(FarrierSearchAttributes.runningOfCluster(cluster, UNSETTLED_TYPES)).toList();
     List<String> runningIds = running.stream().map(e -> e.getExecution().getWorkflowId()).sorted().toList();
     List<Replacement> replacements = running.stream()
@@ -87,8 +85,13 @@ public final class ObservationCollector implements AutoCloseable {
         .map(ObservationCollector::replacement).toList();
     List<Pdb> pdbs = kube.policy().v1().podDisruptionBudget().inAnyNamespace().list().getItems().stream()
         .map(ObservationCollector::pdb).toList();
+    List<Replacement> completed = completedReplacements(at);
+    // Last, once every call above answered: when one fails (the API server or Temporal down), the pod changes stay in
+    // the watch for the next observation instead of being lost with this one.
+    var podsNow = pods.drain();
+    List<String> pending = podsNow.pods().stream().filter(p -> "Pending".equals(p.phase())).map(Observation.PodState::key).sorted().toList();
     return new Observation(at, instances, claims, pending, runningIds, podsNow.pods(), podsNow.changes(), pdbs,
-        replacements, completedReplacements(at));
+        replacements, completed);
   }
 
   @Override
