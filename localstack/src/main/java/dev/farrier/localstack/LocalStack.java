@@ -79,6 +79,8 @@ public final class LocalStack implements AutoCloseable {
 
   private final FreePorts freePorts = new FreePorts();
   private final List<ManagedProcess> processes = new CopyOnWriteArrayList<>();
+  /** Processes started beside the stack and handed to it ({@link #adopt}), ended with it. */
+  private final List<ProcessHandle> adopted = new CopyOnWriteArrayList<>();
   /** How each component that can be started again is started and awaited, by name. */
   private final Map<String, Runnable> restarts = new java.util.concurrent.ConcurrentHashMap<>();
   private Watchdog watchdog;
@@ -253,6 +255,39 @@ public final class LocalStack implements AutoCloseable {
   /** Thaws a {@link #pause}d component with SIGCONT. */
   public void resume(String name) {
     running(name).signal("CONT");
+  }
+
+  /**
+   * Hands process {@code pid}, started beside the stack (a Farrier worker, say), to the stack: {@link #close()} ends it
+   * with SIGTERM first (SIGKILL after the stop grace), and the watchdog ends it should this JVM die. So a sandbox
+   * stopped by Ctrl-C or killed leaves no worker running against a stack that is gone.
+   */
+  public synchronized void adopt(long pid) {
+    if (closed) {
+      throw new IllegalStateException("the stack is closed");
+    }
+    ProcessHandle.of(pid).ifPresent(handle -> {
+      adopted.removeIf(h -> !h.isAlive());
+      adopted.add(handle);
+      watchdog.guard(pid);
+    });
+  }
+
+  private void stopAdopted() {
+    List<ProcessHandle> alive = adopted.stream().filter(ProcessHandle::isAlive).toList();
+    alive.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+    for (ProcessHandle handle : alive) {
+      try {
+        handle.onExit().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        handle.destroyForcibly();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        handle.destroyForcibly();
+      }
+      watchdog.forget(handle.pid());
+    }
   }
 
   private ManagedProcess running(String name) {
@@ -467,6 +502,7 @@ public final class LocalStack implements AutoCloseable {
     }
     closed = true;
     removeShutdownHook();
+    stopAdopted();
     List<RuntimeException> failures = new CopyOnWriteArrayList<>();
     List<ManagedProcess> first = processes.stream().filter(p -> !p.name().equals("etcd")).toList();
     List<ManagedProcess> last = processes.stream().filter(p -> p.name().equals("etcd")).toList();

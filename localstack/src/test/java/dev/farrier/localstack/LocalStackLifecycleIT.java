@@ -100,9 +100,13 @@ class LocalStackLifecycleIT {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
-  /** The chaos soak's faults: an API server killed and started again keeps its objects; a paused component is frozen. */
+  /**
+   * The chaos soak's faults: an API server killed and started again keeps its objects; a paused component is frozen;
+   * a process started beside the stack and adopted (a worker) ends with the stack.
+   */
   @Test
   void aKilledApiServerComesBackWithItsObjectsAndAPausedComponentIsFrozenUntilResumed() throws Exception {
+    Process beside = new ProcessBuilder("sleep", "600").start();
     try (LocalStack stack = LocalStack.builder().temporal(false).runDir(dir.resolve("faults")).start();
         var kube = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
             .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(stack.kubeconfig()))).build()) {
@@ -125,6 +129,10 @@ class LocalStackLifecycleIT {
       assertEquals("T", processState(kwok), "SIGSTOP froze kwok");
       stack.resume(LocalStack.KWOK);
       assertTrue(!"T".equals(processState(kwok)), "SIGCONT thawed kwok");
+      stack.adopt(beside.pid());
+    } finally {
+      assertTrue(beside.waitFor(15, java.util.concurrent.TimeUnit.SECONDS), "a process adopted by the stack ends with it");
+      beside.destroyForcibly();
     }
   }
 

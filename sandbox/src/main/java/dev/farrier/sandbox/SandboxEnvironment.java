@@ -204,6 +204,7 @@ public final class SandboxEnvironment implements AutoCloseable {
     env.putAll(outsideAPod());
     env.putAll(settings);
     var worker = WorkerProcess.start(env, logDir.resolve(pod + ".log"), chart.memoryLimitBytes(), mayRecordAot);
+    stack.adopt(worker.pid());
     try {
       worker.awaitStarted(Duration.ofSeconds(90));
     } catch (IllegalStateException | IOException | InterruptedException e) {
@@ -266,6 +267,7 @@ public final class SandboxEnvironment implements AutoCloseable {
     var old = workers.get(number - 1);
     old.close();
     var fresh = old.again();
+    stack.adopt(fresh.pid());
     workers.set(number - 1, fresh);
     fresh.awaitStarted(Duration.ofSeconds(90));
     return fresh;
