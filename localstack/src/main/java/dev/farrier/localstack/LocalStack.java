@@ -13,7 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,7 +86,7 @@ public final class LocalStack implements AutoCloseable {
   /** Processes started beside the stack and handed to it ({@link #adopt}), ended with it. */
   private final List<ProcessHandle> adopted = new CopyOnWriteArrayList<>();
   /** How each component that can be started again is started and awaited, by name. */
-  private final Map<String, Runnable> restarts = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Runnable> restarts = new ConcurrentHashMap<>();
   private Watchdog watchdog;
   private Thread shutdownHook;
   private boolean closed;
@@ -248,12 +252,12 @@ public final class LocalStack implements AutoCloseable {
    * Freezes component {@code name} with SIGSTOP: its sockets stay open and it answers nothing, as a hung server or a
    * network partition looks to its clients. {@link #resume} thaws it.
    */
-  public void pause(String name) {
+  public synchronized void pause(String name) {
     running(name).signal("STOP");
   }
 
   /** Thaws a {@link #pause}d component with SIGCONT. */
-  public void resume(String name) {
+  public synchronized void resume(String name) {
     running(name).signal("CONT");
   }
 
@@ -279,8 +283,8 @@ public final class LocalStack implements AutoCloseable {
     long deadline = System.nanoTime() + STOP_GRACE.toNanos();
     for (ProcessHandle handle : alive) {
       try {
-        handle.onExit().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), java.util.concurrent.TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        handle.onExit().get(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
         handle.destroyForcibly();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

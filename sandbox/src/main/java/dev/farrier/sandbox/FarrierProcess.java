@@ -43,17 +43,28 @@ public final class FarrierProcess {
           out.println("   (stderr unreadable: " + e + ")");
         }
       });
-      String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      env.stack().adopt(process.pid());
+      var stdout = new java.util.concurrent.CompletableFuture<String>();
+      Thread.ofPlatform().daemon().start(() -> {
+        try {
+          stdout.complete(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+          stdout.completeExceptionally(e);
+        }
+      });
       if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly();
         throw new IllegalStateException("farrier " + name + " did not end within " + timeout + "\n" + diagnostics.get());
       }
       errors.join(Duration.ofSeconds(5));
       synchronized (stderr) {
-        return new UpgradeScenario.CliRun(process.exitValue(), stdout, List.copyOf(stderr), Duration.between(started, Instant.now()));
+        return new UpgradeScenario.CliRun(process.exitValue(), stdout.get(5, TimeUnit.SECONDS), List.copyOf(stderr),
+            Duration.between(started, Instant.now()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + command, e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("farrier " + name + "'s output unreadable", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while farrier " + name + " ran", e);

@@ -13,8 +13,10 @@ import dev.farrier.sandbox.SandboxEnvironment;
 import dev.farrier.sandbox.chaos.ChaosPlan.Step;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -96,23 +98,22 @@ final class ChaosActions {
   }
 
   private String killWorker(Step step, boolean leader) throws IOException, InterruptedException {
-    int number = workerNumber(leader);
+    String holder = leaseHolder();
+    int held = holder.startsWith("worker-") ? Integer.parseInt(holder.substring("worker-".length())) : 1;
+    int number = leader ? held : held % env.workers().size() + 1;
     env.workers().get(number - 1).kill9();
     Thread.sleep(step.hold());
     env.restartWorker(number);
-    return "kill -9 worker-" + number + (leader ? " (the leader)" : "") + ", back after " + step.hold().toSeconds() + "s";
+    return "kill -9 worker-" + number + " (the Lease holder read: " + holder + "), back after " + step.hold().toSeconds() + "s";
   }
 
-  /** The worker holding the Lease (or not), 1-based; worker 1 when the Lease names none of them. */
-  private int workerNumber(boolean leader) {
-    String holder;
+  /** Who holds the workers' Lease, as read now; "unknown" when it cannot be read (the API server down or hung). */
+  private String leaseHolder() {
     try {
-      holder = env.leader();
+      return java.util.Objects.requireNonNullElse(env.leader(), "none");
     } catch (RuntimeException e) {
-      holder = null;
+      return "unknown";
     }
-    int held = holder != null && holder.startsWith("worker-") ? Integer.parseInt(holder.substring("worker-".length())) : 1;
-    return leader ? held : held % env.workers().size() + 1;
   }
 
   private String down(String component, Duration hold) throws InterruptedException {
@@ -150,12 +151,12 @@ final class ChaosActions {
   }
 
   /** A running spot instance of the cluster, picked by the step's pick (read as EC2 knows it, past any injected fault). */
-  private java.util.Optional<Instance> spot(Step step) {
+  private Optional<Instance> spot(Step step) {
     List<Instance> spot = cloud.instances().stream().map(SimulatedInstance::instance)
         .filter(i -> Ownership.owns(i.tags(), env.cluster()))
         .filter(i -> "running".equals(i.state()) && WellKnown.CAPACITY_SPOT.equals(i.capacityType()))
         .sorted(Comparator.comparing(Instance::id)).toList();
-    return spot.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(spot.get((int) (step.pick() * spot.size())));
+    return spot.isEmpty() ? Optional.empty() : Optional.of(spot.get((int) (step.pick() * spot.size())));
   }
 
   /**
@@ -164,7 +165,7 @@ final class ChaosActions {
    */
   List<String> restoreAll() {
     var stack = env.stack();
-    List<String> failures = new java.util.ArrayList<>();
+    List<String> failures = new ArrayList<>();
     for (String component : List.of(LocalStack.TEMPORAL, LocalStack.API_SERVER, LocalStack.KWOK)) {
       try {
         if (!stack.processes().containsKey(component)) {

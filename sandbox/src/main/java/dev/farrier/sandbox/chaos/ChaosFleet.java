@@ -7,6 +7,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -67,18 +69,18 @@ public final class ChaosFleet {
 
   /** What is not up yet: Deployments short of ready replicas and pods not Running (empty once the fleet is up). */
   public List<String> notUp() {
-    List<String> short_ = new java.util.ArrayList<>();
+    List<String> notUp = new ArrayList<>();
     for (var deployment : kube.apps().deployments().inNamespace(NAMESPACE).list().getItems()) {
       int wanted = deployment.getSpec().getReplicas() == null ? 1 : deployment.getSpec().getReplicas();
       Integer ready = deployment.getStatus() == null ? null : deployment.getStatus().getReadyReplicas();
       if (ready == null || ready < wanted) {
-        short_.add(deployment.getMetadata().getName() + " " + (ready == null ? 0 : ready) + "/" + wanted + " ready");
+        notUp.add(deployment.getMetadata().getName() + " " + (ready == null ? 0 : ready) + "/" + wanted + " ready");
       }
     }
     kube.pods().inNamespace(NAMESPACE).list().getItems().stream()
         .filter(p -> p.getStatus() == null || !"Running".equals(p.getStatus().getPhase()))
-        .map(p -> p.getMetadata().getName() + " not Running").sorted().forEach(short_::add);
-    return short_;
+        .map(p -> p.getMetadata().getName() + " not Running").sorted().forEach(notUp::add);
+    return notUp;
   }
 
   /** How many pods of the fleet run. */
@@ -123,8 +125,8 @@ public final class ChaosFleet {
   void editRolledPool(String value) {
     kube.genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(ROLLED).edit(pool -> {
       var template = (Map<String, Object>) ((Map<String, Object>) pool.getAdditionalProperties().get("spec")).get("template");
-      var metadata = (Map<String, Object>) template.computeIfAbsent("metadata", k -> new java.util.LinkedHashMap<>());
-      var labels = (Map<String, Object>) metadata.computeIfAbsent("labels", k -> new java.util.LinkedHashMap<>());
+      var metadata = (Map<String, Object>) template.computeIfAbsent("metadata", k -> new LinkedHashMap<>());
+      var labels = (Map<String, Object>) metadata.computeIfAbsent("labels", k -> new LinkedHashMap<>());
       labels.put("chaos-edit", value);
       return pool;
     });

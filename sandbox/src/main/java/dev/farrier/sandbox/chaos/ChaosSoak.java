@@ -63,8 +63,12 @@ public final class ChaosSoak implements Callable<Integer> {
 
   /** The garbage collection the workers run in the soak: every 5 s, a grace of 20 s. */
   static final Map<String, String> WORKER_SETTINGS = SandboxEnvironment.FAST_GC;
-  /** How long an instance may live without its NodeClaim: the grace (20 s), a confirmation pass and the monitor's margin. */
-  static final Duration ORPHAN_GRACE = Duration.ofSeconds(90);
+  /**
+   * How long an instance may live without its NodeClaim: the garbage collection's grace (20 s), plus the longest EC2
+   * fault (60 s, its terminate refused meanwhile), plus the longest process fault (45 s, Temporal hung or no leader),
+   * plus a minute for retries and a new leader; faults of two timelines may overlap.
+   */
+  static final Duration ORPHAN_GRACE = Duration.ofMinutes(3);
 
   /** How many NodeClaims may be launching beyond what the pending pods and running replacements need. */
   static final int RUNAWAY_MARGIN = 3;
@@ -198,8 +202,8 @@ public final class ChaosSoak implements Callable<Integer> {
         for (Thread timeline : timelines) {
           timeline.join();
         }
-        List<String> restoreFailures = actions.restoreAll();
         Duration faultsEnded = since();
+        List<String> restoreFailures = actions.restoreAll();
         out.printf("== +%ds the last fault is over%s; waiting for the fleet to settle (at most %s)%n", faultsEnded.toSeconds(),
             restoreFailures.isEmpty() ? "" : " (not restored: " + restoreFailures + ")", options.settleTimeout());
         var settling = watcher.awaitSettled(options.settleTimeout(), this::rolloutRunning);
@@ -257,7 +261,8 @@ public final class ChaosSoak implements Callable<Integer> {
       List<String> command = List.of(farrier.toString(), "upgrade", "--nodepool", ChaosFleet.ROLLED, "--ami", target, "--by", "chaos-soak",
           "--batch-size", "2", "--soak", "10s", "--gate-timeout", "10m", "--wait", "--timeout", "60m", "-o", "json");
       Duration began = since();
-      rollout.set(Thread.ofPlatform().name("chaos-rollout").start(() -> {
+      // A daemon: the CLI is adopted by the stack, which ends it with the soak should it still wait then.
+      rollout.set(Thread.ofPlatform().daemon().name("chaos-rollout").start(() -> {
         String outcome;
         try (var log = new PrintStream(Files.newOutputStream(dir.resolve("logs").resolve("rollout-" + began.toSeconds() + ".log")), true,
             java.nio.charset.StandardCharsets.UTF_8)) {
@@ -358,7 +363,12 @@ public final class ChaosSoak implements Callable<Integer> {
           if (found != null) {
             left = new ArrayList<>(found.stream().filter(v -> v.invariant() == Violation.Invariant.SETTLED)
                 .map(v -> v.subject() + " " + v.detail()).toList());
-            left.addAll(new TargetCheck(kube).offTarget());
+            try {
+              left.addAll(new TargetCheck(kube).offTarget());
+            } catch (RuntimeException e) {
+              unobserved++;
+              left.add("fleet unread: " + e.getMessage());
+            }
             if (rolloutRunning.getAsBoolean()) {
               left.add("farrier upgrade still waiting");
             }
@@ -385,6 +395,7 @@ public final class ChaosSoak implements Callable<Integer> {
       Map<String, Integer> checks(InvariantMonitor monitor) {
         Map<String, Integer> checks = new LinkedHashMap<>();
         monitor.checksByInvariant().forEach((invariant, count) -> checks.put(invariant.name(), count));
+        checks.put("pod deletions not judged (learnt from a re-list of the watch)", monitor.unjudgedPodDeletions());
         return checks;
       }
 

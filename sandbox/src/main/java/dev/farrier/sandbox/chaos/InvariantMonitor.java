@@ -1,6 +1,7 @@
 package dev.farrier.sandbox.chaos;
 
 import dev.farrier.model.DisruptionCommand;
+import dev.farrier.activities.cloud.Ownership;
 import dev.farrier.model.WellKnown;
 import dev.farrier.sandbox.chaos.Observation.Claim;
 import dev.farrier.sandbox.chaos.Observation.CloudInstance;
@@ -55,6 +56,25 @@ public final class InvariantMonitor {
   private final Map<Invariant, Integer> checked = new EnumMap<>(Invariant.class);
   /** Since when the claims launching have exceeded what is needed plus the margin, or null. */
   private Instant runawaySince;
+  /** What the pending pods and running replacements needed over the last {@code runawayWindow}, oldest first. */
+  private final java.util.ArrayDeque<Map.Entry<Instant, Long>> neededSeen = new java.util.ArrayDeque<>();
+  /** Per NodePool, for how many observations in a row its voluntary disruptions were above its budget. */
+  private final Map<String, Integer> overBudget = new HashMap<>();
+  private Instant previousAt;
+  private Instant afterGapUntil;
+
+  /**
+   * Observations further apart than this mean the monitor could not read for a while (the API server or Temporal down
+   * or hung): the pod watch was likely cut off, and what it delivers next comes from a re-list.
+   */
+  static final Duration GAP = Duration.ofSeconds(3);
+  /** How long after a gap a re-list may still be arriving. */
+  static final Duration RELIST_SETTLES = Duration.ofSeconds(15);
+  /**
+   * How many observations in a row a NodePool must be above its budget to be reported: Temporal's visibility may list a
+   * replacement as running for a moment after it closed.
+   */
+  static final int OVER_BUDGET_OBSERVATIONS = 2;
   private int checks;
 
   /**
@@ -102,8 +122,12 @@ public final class InvariantMonitor {
     noOrphanPastGrace(now, found);
     foreignUntouched(now, found);
     int before = podDisruptions.checked();
+    if (previousAt != null && Duration.between(previousAt, now.at()).compareTo(GAP) > 0) {
+      afterGapUntil = now.at().plus(RELIST_SETTLES);
+    }
+    previousAt = now.at();
     podDisruptions.check(now, new NodesSeen(now, liveFarriers(now).stream().map(i -> i.tags().get(WellKnown.TAG_NODECLAIM))
-        .collect(Collectors.toSet()), budgetedReasons), found::add);
+        .collect(Collectors.toSet()), budgetedReasons), afterGapUntil != null && !now.at().isAfter(afterGapUntil), found::add);
     count(Invariant.PDB_FLOOR, podDisruptions.checked() - before);
     count(Invariant.PROTECTED_POD, podDisruptions.checked() - before);
     budget(now, found);
@@ -119,6 +143,11 @@ public final class InvariantMonitor {
     now.pendingPods().forEach(pod -> found.add(new Violation(now.at(), Invariant.SETTLED, pod, "still pending")));
     now.runningWorkflows().forEach(id -> found.add(new Violation(now.at(), Invariant.SETTLED, id, "still running")));
     return found;
+  }
+
+  /** How many pod deletions were not judged: the watch learnt of them from a re-list, so how they left is unknown. */
+  public int unjudgedPodDeletions() {
+    return podDisruptions.unjudged();
   }
 
   /** How many observations were checked. */
@@ -145,7 +174,7 @@ public final class InvariantMonitor {
 
   private boolean farriers(CloudInstance instance) {
     Map<String, String> tags = instance.tags();
-    return "farrier".equals(tags.get(WellKnown.TAG_OWNER)) && cluster.equals(tags.get(WellKnown.TAG_CLUSTER))
+    return Ownership.OWNER_VALUE.equals(tags.get(WellKnown.TAG_OWNER)) && cluster.equals(tags.get(WellKnown.TAG_CLUSTER))
         && tags.get(WellKnown.TAG_NODECLAIM) != null && !foreign.contains(instance.id());
   }
 
@@ -205,11 +234,16 @@ public final class InvariantMonitor {
         disrupting.computeIfAbsent(r.nodePool(), p -> new TreeSet<>()).add(Objects.requireNonNullElse(r.nodeClaim(), r.workflowId()));
       }
     }
+    overBudget.keySet().retainAll(disrupting.keySet());
     disrupting.forEach((pool, claims) -> {
       Integer budget = budgets.get(pool);
       if (budget != null && claims.size() > budget) {
-        found.add(new Violation(now.at(), Invariant.BUDGET, pool, claims.size() + " nodes disrupted voluntarily at once "
-            + claims + ", budget " + budget));
+        if (overBudget.merge(pool, 1, Integer::sum) >= OVER_BUDGET_OBSERVATIONS) {
+          found.add(new Violation(now.at(), Invariant.BUDGET, pool, claims.size() + " nodes disrupted voluntarily at once "
+              + claims + ", budget " + budget));
+        }
+      } else {
+        overBudget.remove(pool);
       }
     });
   }
@@ -220,7 +254,8 @@ public final class InvariantMonitor {
         .collect(Collectors.groupingBy(Replacement::nodeClaim, TreeMap::new,
             Collectors.mapping(r -> r.workflowId() + "@" + r.runId(), Collectors.toList())));
     running.forEach((claim, runs) -> {
-      if (runs.size() > 1) {
+      // Two runs of one workflow id are one replacement continued as new, listed twice for a moment by visibility.
+      if (runs.stream().map(run -> run.substring(0, run.lastIndexOf('@'))).distinct().count() > 1) {
         found.add(new Violation(now.at(), Invariant.ONE_REPLACEMENT_PER_NODE, claim, runs.size() + " running replacements " + runs));
       }
     });
@@ -239,14 +274,20 @@ public final class InvariantMonitor {
   private void runaway(Observation now, List<Violation> found) {
     count(Invariant.RUNAWAY, 1);
     List<String> launching = now.claims().stream().filter(c -> !c.registered() && !c.deleting()).map(Claim::name).sorted().toList();
-    long needed = (long) now.pendingPods().size() + now.replacements().size() + runawayMargin;
+    // Claims launched for pods that went away since (a Deployment scaled down) are not a runaway: what the pods and
+    // replacements needed at any time within the window counts.
+    neededSeen.addLast(Map.entry(now.at(), (long) now.pendingPods().size() + now.replacements().size()));
+    while (Duration.between(neededSeen.peekFirst().getKey(), now.at()).compareTo(runawayWindow) > 0) {
+      neededSeen.removeFirst();
+    }
+    long needed = neededSeen.stream().mapToLong(Map.Entry::getValue).max().orElse(0) + runawayMargin;
     if (launching.size() > needed) {
       runawaySince = runawaySince == null ? now.at() : runawaySince;
       Duration over = Duration.between(runawaySince, now.at());
       if (over.compareTo(runawayWindow) > 0) {
         found.add(new Violation(now.at(), Invariant.RUNAWAY, cluster, launching.size() + " NodeClaims launching " + launching
-            + " for " + now.pendingPods().size() + " pending pods and " + now.replacements().size() + " replacements (margin "
-            + runawayMargin + ") for " + over.toSeconds() + " s"));
+            + " for at most " + (needed - runawayMargin) + " pending pods and replacements within " + runawayWindow.toSeconds()
+            + " s (margin " + runawayMargin + ") for " + over.toSeconds() + " s"));
       }
     } else {
       runawaySince = null;

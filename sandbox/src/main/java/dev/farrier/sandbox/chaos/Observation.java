@@ -102,8 +102,17 @@ public record Observation(Instant at, List<CloudInstance> instances, List<Claim>
     }
   }
 
-  /** A pod's state right after one change the watch delivered; {@code deleted} when the pod is gone (its last state). */
-  public record PodChange(PodState pod, boolean deleted) {}
+  /**
+   * A pod's state right after one change the watch delivered; {@code deleted} when the pod is gone (its last state);
+   * {@code finalStateUnknown} when the watch learnt of the deletion only from a re-list (it was cut off, by an API
+   * server restart say): how and in what order the pod left is not known.
+   */
+  public record PodChange(PodState pod, boolean deleted, boolean finalStateUnknown) {
+    /** A change the watch saw as it happened. */
+    public PodChange(PodState pod, boolean deleted) {
+      this(pod, deleted, false);
+    }
+  }
 
   /**
    * A PodDisruptionBudget, its percentages resolved against {@code expectedPods} as Kubernetes does (rounded up).

@@ -22,15 +22,22 @@ final class PodDisruptionChecks {
 
   private final Map<String, PodState> pods = new HashMap<>();
   private int checked;
+  private int unjudged;
+  private boolean afterGap;
 
   /** The violations among {@code now}'s pod changes; afterwards the pods are {@code now}'s. */
-  void check(Observation now, NodesSeen nodes, Consumer<Violation> found) {
+  void check(Observation now, NodesSeen nodes, boolean afterGap, Consumer<Violation> found) {
+    this.afterGap = afterGap;
     for (PodChange change : now.podChanges()) {
       PodState before = pods.get(change.pod().key());
       if (change.deleted()) {
         pods.remove(change.pod().key());
       } else {
         pods.put(change.pod().key(), change.pod());
+      }
+      if (change.finalStateUnknown()) {
+        unjudged++;
+        continue;
       }
       if (before != null && !before.disrupted() && (change.deleted() || change.pod().disrupted())) {
         checked++;
@@ -41,6 +48,11 @@ final class PodDisruptionChecks {
     }
     pods.clear();
     now.pods().forEach(pod -> pods.put(pod.key(), pod));
+  }
+
+  /** How many pod deletions were not judged: learnt from a re-list of the watch, how they left is unknown. */
+  int unjudged() {
+    return unjudged;
   }
 
   /** How many pod disruptions were judged. */
@@ -71,6 +83,11 @@ final class PodDisruptionChecks {
     for (Pdb pdb : now.pdbs()) {
       if (pdb.selects(before)) {
         long healthy = pods.values().stream().filter(pdb::selects).filter(PodState::healthy).count();
+        if (afterGap) {
+          // A batch after the watch was cut off comes from its re-list, in the re-list's order, not the cluster's: a
+          // pod created while it was cut off may come after the eviction it replaced. The pods as the batch ends count too.
+          healthy = Math.max(healthy, now.pods().stream().filter(pdb::selects).filter(PodState::healthy).count());
+        }
         if (healthy < pdb.floor()) {
           found.accept(new Violation(now.at(), Invariant.PDB_FLOOR, pdb.key(), "pod " + before.key() + " on node " + before.node()
               + (reason != null ? " evicted (" + reason + ")" : deleted ? " deleted" : " deleted (deletionTimestamp set)")

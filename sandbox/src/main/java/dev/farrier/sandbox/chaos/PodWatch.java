@@ -52,7 +52,7 @@ final class PodWatch implements ResourceEventHandler<Pod>, AutoCloseable {
   @Override
   public synchronized void onDelete(Pod pod, boolean finalStateUnknown) {
     PodState last = pods.remove(key(pod));
-    changes.add(new PodChange(last != null && finalStateUnknown ? last : state(pod), true));
+    changes.add(new PodChange(last != null && finalStateUnknown ? last : state(pod), true, finalStateUnknown));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.farrier.sandbox.chaos;
 
+import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import java.util.stream.Collectors;
  * Karpenter) until it leaves.
  */
 final class TargetCheck {
-  static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
   private final KubernetesClient kube;
 
   TargetCheck(KubernetesClient kube) {
@@ -38,7 +38,7 @@ final class TargetCheck {
       templateLabels.put(pool.getMetadata().getName(), map(map(template.get("metadata")).get("labels")));
     }
     Set<String> held = kube.pods().inAnyNamespace().list().getItems().stream()
-        .filter(p -> p.getMetadata().getAnnotations() != null && "true".equals(p.getMetadata().getAnnotations().get(DO_NOT_DISRUPT)))
+        .filter(p -> p.getMetadata().getAnnotations() != null && "true".equals(p.getMetadata().getAnnotations().get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)))
         .map(p -> p.getSpec().getNodeName()).filter(Objects::nonNull).collect(Collectors.toSet());
     List<String> off = new ArrayList<>();
     for (GenericKubernetesResource claim : kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems()) {
@@ -55,7 +55,7 @@ final class TargetCheck {
         off.add(name + " on image " + image + ", not one of " + nodeClass + "'s " + images.getOrDefault(nodeClass, Set.of()));
       }
       Map<String, String> labels = claim.getMetadata().getLabels() == null ? Map.of() : claim.getMetadata().getLabels();
-      String pool = labels.get("karpenter.sh/nodepool");
+      String pool = labels.get(WellKnown.NODEPOOL_LABEL);
       templateLabels.getOrDefault(pool, Map.of()).forEach((key, value) -> {
         if (!Objects.equals(String.valueOf(value), labels.get(key))) {
           off.add(name + " label " + key + "=" + labels.get(key) + ", its NodePool " + pool + " says " + value);

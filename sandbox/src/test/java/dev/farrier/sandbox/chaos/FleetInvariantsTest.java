@@ -27,8 +27,10 @@ class FleetInvariantsTest {
   private final InvariantMonitor monitor = new InvariantMonitor("chaos", Set.of(), Duration.ofMinutes(5), Map.of("roll", 2), 1, WINDOW, 4);
 
   @Test
-  void moreVoluntaryReplacementsOfANodePoolThanItsBudgetIsAViolation() {
-    var found = monitor.observe(replacing(T0, r("a", "roll", "drifted"), r("b", "roll", "underutilized"), r("c", "roll", "empty")));
+  void moreVoluntaryReplacementsOfANodePoolThanItsBudgetIsAViolationOnceSeenTwiceInARow() {
+    assertEquals(List.of(), monitor.observe(replacing(T0, r("a", "roll", "drifted"), r("b", "roll", "underutilized"), r("c", "roll", "empty"))),
+        "one observation may list a replacement that just closed");
+    var found = monitor.observe(replacing(T0.plusSeconds(1), r("a", "roll", "drifted"), r("b", "roll", "underutilized"), r("c", "roll", "empty")));
     assertEquals(List.of(Invariant.BUDGET), found.stream().map(Violation::invariant).toList(), found.toString());
     assertEquals("roll", found.getFirst().subject());
     assertTrue(found.getFirst().detail().contains("[a, b, c]"), found.toString());
@@ -42,9 +44,11 @@ class FleetInvariantsTest {
   }
 
   @Test
-  void twoRunningReplacementsForOneNodeClaimAreAViolation() {
-    var twice = replacing(T0, new Replacement("disrupt/a", "run-1", "a", "node-a", "other", "drifted"),
-        new Replacement("disrupt/a", "run-2", "a", "node-a", "other", "drifted"));
+  void twoRunningReplacementsForOneNodeClaimAreAViolationTwoRunsOfOneContinuedAsNewAreNot() {
+    assertEquals(List.of(), monitor.observe(replacing(T0, new Replacement("disrupt/a", "run-1", "a", "node-a", "other", "drifted"),
+        new Replacement("disrupt/a", "run-2", "a", "node-a", "other", "drifted"))), "one replacement continued as new");
+    var twice = replacing(T0.plusSeconds(1), new Replacement("disrupt/a", "run-1", "a", "node-a", "other", "drifted"),
+        new Replacement("upgrade/roll/disrupt/a", "run-3", "a", "node-a", "other", "drifted"));
     var found = monitor.observe(twice);
     assertEquals(List.of(Invariant.ONE_REPLACEMENT_PER_NODE), found.stream().map(Violation::invariant).toList(), found.toString());
   }
@@ -69,6 +73,18 @@ class FleetInvariantsTest {
     assertEquals(List.of(), monitor.observe(fleet(T0.plus(WINDOW), launching, List.of("default/p1"))), "at the window: not yet");
     var found = monitor.observe(fleet(T0.plus(WINDOW).plusSeconds(1), launching, List.of("default/p1")));
     assertEquals(List.of(Invariant.RUNAWAY), found.stream().map(Violation::invariant).toList(), found.toString());
+  }
+
+  @Test
+  void claimsLaunchedForPodsThatWentAwayAreJudgedByWhatThePodsNeededWithinTheWindow() {
+    var launching = List.of(launching("x"), launching("y"), launching("z"));
+    assertEquals(List.of(), monitor.observe(fleet(T0, launching, List.of("a/1", "a/2", "a/3"))));
+    assertEquals(List.of(), monitor.observe(fleet(T0.plusSeconds(10), launching, List.of())), "the Deployment scaled down");
+    assertEquals(List.of(), monitor.observe(fleet(T0.plus(WINDOW).plusSeconds(5), launching, List.of())), "the need is a window old");
+    assertEquals(List.of(), monitor.observe(fleet(T0.plus(WINDOW).plusSeconds(11), launching, List.of())),
+        "a window after the scale-down, but the excess began only when the need left the window");
+    var found = monitor.observe(fleet(T0.plus(WINDOW.multipliedBy(2)).plusSeconds(6), launching, List.of()));
+    assertEquals(List.of(Invariant.RUNAWAY), found.stream().map(Violation::invariant).toList(), "a window after the need went: " + found);
   }
 
   @Test

@@ -46,6 +46,30 @@ class PodInvariantsTest {
   }
 
   @Test
+  void aDeletionLearntOnlyFromAReListIsNotJudgedHowThePodLeftIsUnknown() {
+    List<PodState> pods = List.of(web("web-1", "node-a"), web("web-2", "node-a"));
+    monitor.observe(at(0, pods, List.of(), List.of(MIN_TWO), live("a")));
+    assertEquals(List.of(), monitor.observe(at(1, pods.subList(1, 2), List.of(new PodChange(pods.getFirst(), true, true)), List.of(MIN_TWO),
+        live("a"))));
+    assertEquals(0, monitor.checksByInvariant().get(Invariant.PDB_FLOOR));
+    assertEquals(1, monitor.unjudgedPodDeletions());
+  }
+
+  @Test
+  void afterAGapTheBatchIsAlsoJudgedByThePodsAsItEndsForARelistComesInItsOwnOrder() {
+    List<PodState> pods = List.of(web("web-1", "node-a"), web("web-2", "node-a"));
+    PodState replacement = web("web-3", "node-a");
+    var change = List.of(new PodChange(pods.getFirst(), true), new PodChange(replacement, false));
+    monitor.observe(at(0, pods, List.of(), List.of(MIN_TWO), live("a")));
+    assertEquals(List.of(), monitor.observe(at(10, List.of(pods.get(1), replacement), change, List.of(MIN_TWO), live("a"))),
+        "ten seconds unread: the re-list's deletion came before the add of the pod that replaced it");
+    var strict = new InvariantMonitor(CLUSTER, Set.of(), Duration.ofMinutes(5));
+    strict.observe(at(0, pods, List.of(), List.of(MIN_TWO), live("a")));
+    assertEquals(List.of(Invariant.PDB_FLOOR), strict.observe(at(1, List.of(pods.get(1), replacement), change, List.of(MIN_TWO), live("a")))
+        .stream().map(Violation::invariant).toList(), "read a second later, the same order is a breach: the pod left first");
+  }
+
+  @Test
   void maxUnavailableGivesTheFloorExpectedPodsMinusItAndEachDisruptionIsJudgedOnceAtItsFirstChange() {
     List<PodState> pods = List.of(web("web-1", "node-a"), web("web-2", "node-a"), web("web-3", "node-a"));
     monitor.observe(at(0, pods, List.of(), List.of(MAX_ONE_OF_THREE), live("a")));
