@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.localstack.LocalStack;
+import dev.farrier.model.DisruptionCommand;
+import dev.farrier.model.DisruptionMethod;
+import dev.farrier.workflows.ChildWorkflowStarts;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.workflows.replacement.ReplacementPhase;
@@ -15,6 +18,7 @@ import io.temporal.common.SearchAttributes;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.workflow.Async;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
@@ -76,6 +80,27 @@ class TemporalReplacementTrackerIT {
     }
   }
 
+  /** A parent that starts one replacement as the reconciler does, on a task queue no worker polls, and returns. */
+  @WorkflowInterface
+  public interface StartsAReplacement {
+    @WorkflowMethod
+    void start(String cluster, String claim);
+  }
+
+  public static class StartsAReplacementImpl implements StartsAReplacement {
+    @Override
+    public void start(String cluster, String claim) {
+      var command = new DisruptionCommand(claim, "node-" + claim, "pool", "i-0123456789abcdef0", DisruptionMethod.REPLACE, "drifted",
+          "", 1, null, "m5.large", "on-demand", false, false, null);
+      NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
+          ChildWorkflowStarts.disruption(cluster, command).toBuilder().setTaskQueue(NOBODY_POLLS).build());
+      Async.function(child::replace, new ReplacementInput(cluster, command, null, 1, 1));
+      Workflow.getWorkflowExecution(child).get();
+    }
+  }
+
+  private static final String NOBODY_POLLS = "tracker-it-nobody-polls";
+
   private static LocalStack stack;
   private static WorkflowServiceStubs stubs;
   private static WorkflowClient client;
@@ -87,7 +112,7 @@ class TemporalReplacementTrackerIT {
     stubs = WorkflowServiceStubs.newServiceStubs(WorkflowServiceStubsOptions.newBuilder().setTarget(stack.temporalAddress()).build());
     client = WorkflowClient.newInstance(stubs);
     workers = WorkerFactory.newInstance(client);
-    workers.newWorker(QUEUE).registerWorkflowImplementationTypes(WaitingReplacement.class);
+    workers.newWorker(QUEUE).registerWorkflowImplementationTypes(WaitingReplacement.class, StartsAReplacementImpl.class);
     workers.start();
   }
 
@@ -155,6 +180,26 @@ class TemporalReplacementTrackerIT {
 
     finish(running, "running");
     finish(other, "elsewhere");
+  }
+
+  /**
+   * A replacement counts for the budget from the moment it starts, before its first workflow task runs (a worker
+   * restarting, a backlog after Temporal was down): the chaos soak's seed 1 found a NodePool over its budget when the
+   * planner's next round did not see replacements started two seconds earlier whose first task had not run yet.
+   */
+  @Test
+  void aReplacementWhoseFirstTaskHasNotRunIsActiveFromItsStart() throws Exception {
+    var parent = client.newWorkflowStub(StartsAReplacement.class, WorkflowOptions.newBuilder()
+        .setWorkflowId("starts-not-yet-run").setTaskQueue(QUEUE).build());
+    parent.start("prod", "not-yet-run");
+    var tracker = new TemporalReplacementTracker(client, "prod");
+    try {
+      await("the started replacement listed for its cluster", () -> tracker.active().contains("not-yet-run"));
+      assertTrue(tracker.active("not-yet-run"));
+      assertFalse(new TemporalReplacementTracker(client, "staging").active().contains("not-yet-run"), "another cluster's tracker");
+    } finally {
+      client.newUntypedWorkflowStub(WorkflowIds.disruption("not-yet-run")).terminate("test");
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.farrier.workflows;
 
+import dev.farrier.model.DisruptionCommand;
 import io.temporal.api.enums.v1.ParentClosePolicy;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
@@ -58,13 +59,18 @@ public final class ChildWorkflowStarts {
 
   /**
    * {@code disrupt/<nodeclaim>}: a closed replacement may be followed by a new one (an aborted node the operator
-   * released, or a failed attempt the planner proposes again); a running one is never started twice.
+   * released, or a failed attempt the planner proposes again); a running one is never started twice. It starts with
+   * its identity as search attributes (cluster, NodeClaim, NodePool, reason, node, instance): the disruption budget
+   * counts the replacements visibility lists for the cluster, and one whose first workflow task has not run yet (a
+   * worker restarting, a backlog after Temporal was down) must be counted from the moment it starts, not from its
+   * first upsert. The chaos soak's seed 1 found a NodePool two over its budget in that gap.
    */
-  public static ChildWorkflowOptions disruption(String nodeClaim) {
+  public static ChildWorkflowOptions disruption(String cluster, DisruptionCommand command) {
     return ChildWorkflowOptions.newBuilder()
-        .setWorkflowId(WorkflowIds.disruption(nodeClaim))
+        .setWorkflowId(WorkflowIds.disruption(command.nodeClaim()))
         .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
         .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON)
+        .setTypedSearchAttributes(FarrierSearchAttributes.replacementIdentity(cluster, command))
         .build();
   }
 

@@ -1,6 +1,8 @@
 package dev.farrier.workflows;
 
+import dev.farrier.model.DisruptionCommand;
 import io.temporal.common.SearchAttributeKey;
+import io.temporal.common.SearchAttributes;
 import java.util.List;
 
 /** Farrier's typed search attribute keys, registered by the local stack and by the Helm chart's setup job. */
@@ -27,6 +29,29 @@ public final class FarrierSearchAttributes {
   public static String runningOfCluster(String cluster, List<String> workflowTypes) {
     return "ExecutionStatus = 'Running' AND " + CLUSTER.getName() + " = '" + cluster + "' AND WorkflowType IN ('"
         + String.join("', '", workflowTypes) + "')";
+  }
+
+  /**
+   * Which replacement this is, as it starts: cluster, NodeClaim, NodePool and reason, and the node and instance when
+   * known. The replacement upserts the same (with its phase) in its first task.
+   */
+  public static SearchAttributes replacementIdentity(String cluster, DisruptionCommand command) {
+    var identity = SearchAttributes.newBuilder()
+        .set(CLUSTER, cluster)
+        .set(NODE_CLAIM, command.nodeClaim());
+    if (command.nodePool() != null) {
+      identity.set(NODE_POOL, command.nodePool());
+    }
+    if (command.reason() != null) {
+      identity.set(REASON, keyword(command.reason()));
+    }
+    if (command.nodeName() != null) {
+      identity.set(NODE, command.nodeName());
+    }
+    if (command.instanceId() != null) {
+      identity.set(INSTANCE_ID, command.instanceId());
+    }
+    return identity.build();
   }
 
   /** Every key, for registration. All are Keyword. */

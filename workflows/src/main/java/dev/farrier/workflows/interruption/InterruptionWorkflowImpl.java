@@ -188,7 +188,7 @@ public class InterruptionWorkflowImpl implements InterruptionWorkflow {
     String id = WorkflowIds.disruption(command.nodeClaim());
     Interruption interruption = new Interruption(notice.kind().name(), notice.detail());
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
-        ChildWorkflowStarts.disruption(command.nodeClaim()));
+        ChildWorkflowStarts.disruption(cluster, command));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(cluster, command,
         settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds(), interruption));
     try {

@@ -73,7 +73,7 @@ final class DisruptionRound {
     }
     reconciler.followed.add(id);
     NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
-        ChildWorkflowStarts.disruption(command.nodeClaim()));
+        ChildWorkflowStarts.disruption(reconciler.cluster, command));
     Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(reconciler.cluster, command,
         settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds())
         .withApprovalRequired(command.approvalRequired()));

@@ -88,7 +88,7 @@ final class Replacements {
     List<Runnable> starts = new ArrayList<>();
     for (DisruptionCommand command : commands) {
       NodeReplacementWorkflow child = Workflow.newChildWorkflowStub(NodeReplacementWorkflow.class,
-          ChildWorkflowStarts.disruption(command.nodeClaim()));
+          ChildWorkflowStarts.disruption(rollout.input.cluster(), command));
       Promise<ReplacementResult> result = Async.function(child::replace, new ReplacementInput(rollout.input.cluster(),
           command, settings.launchSettings(), settings.drainPollSeconds(), settings.drainPollMaxSeconds())
           .ownedBy(rollout.workflowId));
