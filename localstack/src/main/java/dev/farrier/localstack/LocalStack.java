@@ -264,11 +264,14 @@ public final class LocalStack implements AutoCloseable {
   /**
    * Hands process {@code pid}, started beside the stack (a Farrier worker, say), to the stack: {@link #close()} ends it
    * with SIGTERM first (SIGKILL after the stop grace), and the watchdog ends it should this JVM die. So a sandbox
-   * stopped by Ctrl-C or killed leaves no worker running against a stack that is gone.
+   * stopped by Ctrl-C or killed leaves no worker running against a stack that is gone. A process handed to a closed
+   * stack is killed at once.
    */
   public synchronized void adopt(long pid) {
     if (closed) {
-      throw new IllegalStateException("the stack is closed");
+      // Started while the stack was closing (a worker restarted as Ctrl-C came): it would outlive it.
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+      throw new IllegalStateException("the stack is closed; process " + pid + " killed");
     }
     ProcessHandle.of(pid).ifPresent(handle -> {
       adopted.removeIf(h -> !h.isAlive());
