@@ -73,7 +73,7 @@ final class ChaosReport {
     text.append("\n## Every step\n\n| started | ended | kind | outcome |\n|---:|---:|---|---|\n");
     result.played().stream().sorted(java.util.Comparator.comparing(Played::started)).forEach(p -> text.append("| +")
         .append(p.started().toSeconds()).append(" s | +").append(p.ended().toSeconds()).append(" s | ").append(p.step().kind())
-        .append(" | ").append(p.outcome().replace("|", "\\|")).append(" |\n"));
+        .append(" | ").append(p.outcome().lines().findFirst().orElse("").replace("|", "\\|")).append(" |\n"));
     Files.writeString(result.report(), text);
   }
 
