@@ -277,10 +277,14 @@ public final class LocalStack implements AutoCloseable {
       adopted.removeIf(h -> !h.isAlive());
       adopted.add(handle);
       watchdog.guard(pid);
+      // Forgotten the moment it exits (a worker killed by the chaos soak): the system may give its pid to another
+      // process, which the watchdog must never signal.
+      handle.onExit().thenRun(() -> watchdog.forget(pid));
     });
   }
 
   private void stopAdopted() {
+    adopted.forEach(h -> watchdog.forget(h.pid()));
     List<ProcessHandle> alive = adopted.stream().filter(ProcessHandle::isAlive).toList();
     alive.forEach(ProcessHandle::destroy);
     long deadline = System.nanoTime() + STOP_GRACE.toNanos();
@@ -293,7 +297,6 @@ public final class LocalStack implements AutoCloseable {
         Thread.currentThread().interrupt();
         handle.destroyForcibly();
       }
-      watchdog.forget(handle.pid());
     }
   }
 
