@@ -76,10 +76,6 @@ public final class Sandbox {
         + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
-    all.put("chaos", "the chaos soak's short variant (make chaos plays an hour): seed 1, five minutes of worker kill -9s, Temporal"
-        + " and the API server killed and hung, kwok stalled, EC2 errors and lost capacity beside scale-outs, interruptions, a"
-        + " drift and a rollout, on about 18 nodes; every promise checked each second, then the fleet must settle; report.md"
-        + " in the run dir (--keep does not apply)");
     return java.util.Collections.unmodifiableMap(all);
   }
 
@@ -133,9 +129,6 @@ public final class Sandbox {
   }
 
   static int run(Path runDir, String scenarioName, boolean keep, PrintStream out) throws Exception {
-    if (scenarioName.equals("chaos")) {
-      return dev.farrier.sandbox.chaos.ChaosSoak.run(dev.farrier.sandbox.chaos.ChaosSoak.Options.SHORT, runDir, out).passed() ? 0 : 1;
-    }
     SandboxEnvironment.recreate(runDir);
     var started = Instant.now();
     out.println("== starting the local stack in " + runDir);

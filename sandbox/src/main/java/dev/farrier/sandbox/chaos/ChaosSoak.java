@@ -100,8 +100,8 @@ public final class ChaosSoak implements Callable<Integer> {
   /** What a soak is asked to do. */
   public record Options(long seed, Duration duration, int size, Duration settleTimeout) {
     /**
-     * The short variant {@code make test} ({@code ChaosSoakIT}) and the sandbox's {@code chaos} scenario play: seed 1, five
-     * minutes, about 18 nodes, settled within 8 minutes (so the test stays within the suite's 15-minute bound).
+     * The short variant {@code make test} plays ({@code ChaosSoakIT}): seed 1, five minutes, about 18 nodes, settled within
+     * 8 minutes (so the test stays within the suite's 15-minute bound).
      */
     public static final Options SHORT = new Options(1, Duration.ofMinutes(5), 6, Duration.ofMinutes(8));
   }
