@@ -209,7 +209,7 @@ public final class ChaosSoak implements Callable<Integer> {
         var settling = watcher.awaitSettled(options.settleTimeout(), this::rolloutRunning);
         Duration settleTime = Duration.between(start.plus(faultsEnded), settling.at());
         watcher.stop();
-        var result = new Result(options, plan, List.copyOf(played), watcher.violations(), watcher.checks(monitor), watcher.observations(),
+        var result = new Result(options, plan, List.copyOf(played), watcher.violations(), watcher.checks(), watcher.observations(),
             watcher.unobserved(), faultsEnded, settleTime, settling.left().isEmpty(), settling.left(), List.copyOf(rollouts),
             watcher.peakInstances(), dir.resolve("report.md"));
         new ChaosReport(env, cloud).write(result, start);
@@ -364,7 +364,7 @@ public final class ChaosSoak implements Callable<Integer> {
             left = new ArrayList<>(found.stream().filter(v -> v.invariant() == Violation.Invariant.SETTLED)
                 .map(v -> v.subject() + " " + v.detail()).toList());
             try {
-              left.addAll(new TargetCheck(kube).offTarget());
+              left.addAll(new TargetCheck(kube).offTarget(last.get().pods()));
             } catch (RuntimeException e) {
               unobserved++;
               left.add("fleet unread: " + e.getMessage());
@@ -392,7 +392,7 @@ public final class ChaosSoak implements Callable<Integer> {
         return List.copyOf(violations);
       }
 
-      Map<String, Integer> checks(InvariantMonitor monitor) {
+      Map<String, Integer> checks() {
         Map<String, Integer> checks = new LinkedHashMap<>();
         monitor.checksByInvariant().forEach((invariant, count) -> checks.put(invariant.name(), count));
         checks.put("pod deletions not judged (learnt from a re-list of the watch)", monitor.unjudgedPodDeletions());

@@ -25,8 +25,11 @@ final class TargetCheck {
     this.kube = kube;
   }
 
-  /** Each NodeClaim off target, with why; empty when the whole fleet is on target. */
-  List<String> offTarget() {
+  /**
+   * Each NodeClaim off target, with why; empty when the whole fleet is on target. {@code pods} are the monitor's last
+   * observation's (its watch already holds them), for the nodes do-not-disrupt pods hold.
+   */
+  List<String> offTarget(List<Observation.PodState> pods) {
     Map<String, Set<String>> images = new HashMap<>();
     for (var nodeClass : kube.genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass").list().getItems()) {
       images.put(nodeClass.getMetadata().getName(), list(map(nodeClass.getAdditionalProperties().get("status")).get("amis")).stream()
@@ -37,9 +40,8 @@ final class TargetCheck {
       var template = map(map(pool.getAdditionalProperties().get("spec")).get("template"));
       templateLabels.put(pool.getMetadata().getName(), map(map(template.get("metadata")).get("labels")));
     }
-    Set<String> held = kube.pods().inAnyNamespace().list().getItems().stream()
-        .filter(p -> p.getMetadata().getAnnotations() != null && "true".equals(p.getMetadata().getAnnotations().get(WellKnown.DO_NOT_DISRUPT_ANNOTATION)))
-        .map(p -> p.getSpec().getNodeName()).filter(Objects::nonNull).collect(Collectors.toSet());
+    Set<String> held = pods.stream().filter(Observation.PodState::doNotDisrupt).map(Observation.PodState::node)
+        .filter(Objects::nonNull).collect(Collectors.toSet());
     List<String> off = new ArrayList<>();
     for (GenericKubernetesResource claim : kube.genericKubernetesResources("karpenter.sh/v1", "NodeClaim").list().getItems()) {
       if (claim.getMetadata().getDeletionTimestamp() != null) {
