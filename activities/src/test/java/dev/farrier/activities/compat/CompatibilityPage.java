@@ -30,6 +30,8 @@ final class CompatibilityPage {
           nothing is accepted and silently ignored.
         - **not written**: a status field Farrier leaves unset, and why.
 
+        [Farrier only](#farrier-only), at the end, lists what Farrier does that no peer does, and how to turn it on.
+
         """);
     out.append("Checked against `sigs.k8s.io/karpenter` ").append(rows.upstream().core())
         .append(" and `github.com/aws/karpenter-provider-aws` ").append(rows.upstream().aws())
@@ -71,6 +73,25 @@ final class CompatibilityPage {
         }
         out.append(" |\n");
       }
+    }
+    out.append("\n## Farrier only\n\n");
+    out.append("""
+        What Farrier does beyond Karpenter, the AWS Node Termination Handler and EKS managed node groups. Each is turned
+        on by a `farrier.dev/*` annotation, a CLI flag or a workflow input, never by a field of Karpenter's schemas, so
+        the objects above stay Karpenter's.
+
+        | capability | status | how to turn it on | the peers | shown by |
+        |---|---|---|---|---|
+        """);
+    for (var capability : rows.farrierOnly()) {
+      Path file = tests.find(capability.works()).orElseThrow();
+      out.append("| ").append(cell(capability.capability())).append(" | Farrier only | ").append(cell(capability.turnOn()))
+          .append(" | ").append(cell(capability.peers())).append(" | [`").append(capability.works()).append("`](../")
+          .append(file.toString().replace('\\', '/')).append(")");
+      if (capability.why() != null) {
+        out.append(": ").append(cell(capability.why()));
+      }
+      out.append(" |\n");
     }
     return out.toString();
   }

@@ -18,9 +18,10 @@ import java.util.Set;
  * saying that Farrier honours it (with the test that shows it), refuses it at admission (with the message and an
  * object that sets it), or, for a status field, does not write it (and why).
  */
-record CompatibilityRows(Upstream upstream, Map<String, Map<String, Row>> byKind) {
+record CompatibilityRows(Upstream upstream, Map<String, Map<String, Row>> byKind, List<FarrierOnly> farrierOnly) {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Set<String> KEYS = Set.of("works", "refused", "notWritten", "example", "why", "refusedValues");
+  private static final Set<String> FARRIER_ONLY_KEYS = Set.of("capability", "peers", "turnOn", "works", "why");
 
   /** Which releases the rows were checked against. */
   record Upstream(String core, String aws) {}
@@ -41,6 +42,16 @@ record CompatibilityRows(Upstream upstream, Map<String, Map<String, Row>> byKind
     }
   }
 
+  /**
+   * A capability no peer has (Karpenter, the AWS Node Termination Handler, EKS managed node groups), turned on by a
+   * {@code farrier.dev/*} annotation, a CLI flag or a workflow input, never by a field of Karpenter's schemas.
+   *
+   * @param peers  what the peers do instead (and the upstream issue asking for it)
+   * @param turnOn how a user turns it on
+   * @param works  the test that shows it, {@code SimpleClassName#method}
+   */
+  record FarrierOnly(String capability, String peers, String turnOn, String works, String why, List<String> unknownKeys) {}
+
   /** An enum value that is refused: the message and an object that sets the value. */
   record RefusedValue(String value, String refused, JsonNode example) {}
 
@@ -58,21 +69,28 @@ record CompatibilityRows(Upstream upstream, Map<String, Map<String, Row>> byKind
       kind.getValue().properties().forEach(entry -> rows.put(entry.getKey(), row(entry.getKey(), entry.getValue())));
       byKind.put(kind.getKey(), rows);
     });
-    return new CompatibilityRows(upstream, byKind);
+    List<FarrierOnly> farrierOnly = new ArrayList<>();
+    root.path("farrierOnly").forEach(node -> farrierOnly.add(new FarrierOnly(text(node, "capability"), text(node, "peers"),
+        text(node, "turnOn"), text(node, "works"), text(node, "why"), unknownKeys(node, FARRIER_ONLY_KEYS))));
+    return new CompatibilityRows(upstream, byKind, farrierOnly);
   }
 
   private static Row row(String path, JsonNode node) {
     Map<String, RefusedValue> values = new LinkedHashMap<>();
     node.path("refusedValues").properties().forEach(v -> values.put(v.getKey(),
         new RefusedValue(v.getKey(), text(v.getValue(), "refused"), v.getValue().get("example"))));
+    return new Row(path, text(node, "works"), text(node, "refused"), text(node, "notWritten"), node.get("example"),
+        text(node, "why"), values, unknownKeys(node, KEYS));
+  }
+
+  private static List<String> unknownKeys(JsonNode node, Set<String> known) {
     List<String> unknown = new ArrayList<>();
     node.fieldNames().forEachRemaining(key -> {
-      if (!KEYS.contains(key)) {
+      if (!known.contains(key)) {
         unknown.add(key);
       }
     });
-    return new Row(path, text(node, "works"), text(node, "refused"), text(node, "notWritten"), node.get("example"),
-        text(node, "why"), values, unknown);
+    return unknown;
   }
 
   private static String text(JsonNode node, String field) {

@@ -109,6 +109,24 @@ class CompatibilityTest {
   }
 
   @Test
+  void everyFarrierOnlyCapabilityIsComplete() {
+    var tests = new TestMethods(ROOT);
+    List<String> problems = new ArrayList<>();
+    for (var capability : rows.farrierOnly()) {
+      if (capability.capability() == null || capability.peers() == null || capability.turnOn() == null || capability.works() == null) {
+        problems.add(capability + ": a Farrier-only row needs capability, peers, turnOn and works");
+      } else if (tests.find(capability.works()).isEmpty()) {
+        problems.add(capability.capability() + ": " + capability.works() + " is not one test class under */src/test/java declaring that method");
+      }
+      if (!capability.unknownKeys().isEmpty()) {
+        problems.add(capability.capability() + ": unknown keys " + capability.unknownKeys());
+      }
+    }
+    assertTrue(!rows.farrierOnly().isEmpty(), "docs/compatibility.yaml has no farrierOnly rows");
+    assertEquals(List.of(), problems);
+  }
+
+  @Test
   void everyRefusalIsARuleOfFarriersCrdThatNamesTheField() {
     List<String> problems = new ArrayList<>();
     for (String kind : FILES.keySet()) {
