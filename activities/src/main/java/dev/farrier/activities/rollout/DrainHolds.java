@@ -7,7 +7,6 @@ import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -24,27 +23,33 @@ final class DrainHolds {
   static final String PDB = "PodDisruptionBudget";
   static final String DO_NOT_DISRUPT = "do-not-disrupt";
 
-  private final Map<String, List<PreviewHold>> byNode;
+  private final Map<String, List<Pod>> podsByNode;
+  private final List<PodDisruptionBudget> pdbs;
 
-  private DrainHolds(Map<String, List<PreviewHold>> byNode) {
-    this.byNode = byNode;
+  private DrainHolds(Map<String, List<Pod>> podsByNode, List<PodDisruptionBudget> pdbs) {
+    this.podsByNode = podsByNode;
+    this.pdbs = pdbs;
   }
 
   static DrainHolds of(List<Pod> boundPods, List<PodDisruptionBudget> pdbs) {
-    Map<String, List<Pod>> podsByNode = boundPods.stream().filter(p -> !PodViews.terminal(p) && p.getSpec().getNodeName() != null)
-        .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
-    Map<String, List<PreviewHold>> byNode = new LinkedHashMap<>();
-    podsByNode.forEach((node, pods) -> byNode.put(node, holds(pods, pdbs)));
-    return new DrainHolds(byNode);
+    return new DrainHolds(boundPods.stream().filter(p -> !PodViews.terminal(p) && p.getSpec().getNodeName() != null)
+        .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName())), List.copyOf(pdbs));
   }
 
-  List<PreviewHold> on(String node) {
-    return node == null ? List.of() : byNode.getOrDefault(node, List.of());
-  }
-
-  private static List<PreviewHold> holds(List<Pod> pods, List<PodDisruptionBudget> pdbs) {
+  /**
+   * What holds the drain of {@code node} when it is drained together with {@code together} (its batch, itself
+   * included): its do-not-disrupt pods, and the budgets over its pods that allow fewer evictions than their pods on
+   * these nodes.
+   */
+  List<PreviewHold> on(String node, List<String> together) {
+    if (node == null) {
+      return List.of();
+    }
+    List<Pod> here = podsByNode.getOrDefault(node, List.of());
+    List<Pod> batch = together.stream().filter(java.util.Objects::nonNull).distinct()
+        .flatMap(n -> podsByNode.getOrDefault(n, List.of()).stream()).toList();
     List<PreviewHold> holds = new ArrayList<>();
-    for (Pod pod : pods) {
+    for (Pod pod : here) {
       var annotations = pod.getMetadata().getAnnotations();
       if (annotations != null && "true".equals(annotations.get(WellKnown.DO_NOT_DISRUPT_ANNOTATION))) {
         Long deadline = pod.getSpec().getActiveDeadlineSeconds();
@@ -54,23 +59,28 @@ final class DrainHolds {
       }
     }
     for (PodDisruptionBudget pdb : pdbs) {
-      if (pdb.getSpec() == null || pdb.getSpec().getSelector() == null || pdb.getStatus() == null) {
+      if (pdb.getSpec() == null || pdb.getSpec().getSelector() == null || pdb.getStatus() == null
+          || pdb.getStatus().getDisruptionsAllowed() == null || here.stream().noneMatch(p -> covers(pdb, p))) {
         continue;
       }
-      long covered = pods.stream().filter(p -> p.getMetadata().getNamespace().equals(pdb.getMetadata().getNamespace())
-          && LabelSelectors.matches(pdb.getSpec().getSelector(), p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels()))
-          .count();
-      Integer allowed = pdb.getStatus().getDisruptionsAllowed();
-      if (covered == 0 || allowed == null || allowed >= covered) {
+      long covered = batch.stream().filter(p -> covers(pdb, p)).count();
+      int allowed = pdb.getStatus().getDisruptionsAllowed();
+      if (allowed >= covered) {
         continue;
       }
       String name = pdb.getMetadata().getNamespace() + "/" + pdb.getMetadata().getName();
       holds.add(new PreviewHold(PDB, name, allowed == 0
-          ? "allows no eviction now (" + healthy(pdb) + "): holds the drain of its " + covered + " pod(s) until its pods' owners act"
+          ? "allows no eviction now (" + healthy(pdb) + "): holds the drain until its pods' owners act"
               + " (more replicas Ready, or the budget changed)"
-          : "allows " + allowed + " eviction(s) now for its " + covered + " pod(s) here: the rest go as the moved ones become Ready"));
+          : "allows " + allowed + " eviction(s) now for its " + covered + " pod(s) on "
+              + (together.size() > 1 ? "this batch's nodes" : "this node") + ": the rest go as the moved ones become Ready"));
     }
     return holds;
+  }
+
+  private static boolean covers(PodDisruptionBudget pdb, Pod pod) {
+    return pod.getMetadata().getNamespace().equals(pdb.getMetadata().getNamespace())
+        && LabelSelectors.matches(pdb.getSpec().getSelector(), pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels());
   }
 
   private static String healthy(PodDisruptionBudget pdb) {

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,19 +76,18 @@ public final class RolloutPreviews implements PreviewActivities {
     Map<String, Image> known = targets.images(imageIds).stream().collect(Collectors.toMap(Image::id, i -> i, (a, b) -> a));
     heartbeat("images named");
     DrainHolds holds = DrainHolds.of(reader.listBoundPods(), reader.listPodDisruptionBudgets());
-    Function<String, PreviewNode> node = name -> node(views.get(name), name, known, target.targetResolved(), holds, null);
+    Nodes nodes = new Nodes(views, known, target.targetResolved(), holds);
 
     List<PreviewBatch> batches = new ArrayList<>();
     boolean canary = running == null || running.batches() == 0;
     for (List<DisruptionCommand> batch : simulated.batches()) {
+      List<String> together = batch.stream().map(DisruptionCommand::nodeName).toList();
       batches.add(new PreviewBatch(batches.size() + 1 + (running == null ? 0 : running.batches()), canary && batches.isEmpty(),
-          batch.stream().map(c -> node(views.get(c.nodeClaim()), c.nodeClaim(), known, target.targetResolved(), holds,
-              c.reason() + ": " + c.detail())).toList()));
+          batch.stream().map(c -> nodes.of(c.nodeClaim(), together, c.reason() + ": " + c.detail())).toList()));
     }
-    List<PreviewNode> held = simulated.held().stream()
-        .map(d -> node(views.get(d.nodeClaim()), d.nodeClaim(), known, target.targetResolved(), holds, d.reason())).toList();
+    List<PreviewNode> held = simulated.held().stream().map(d -> nodes.of(d.nodeClaim(), null, d.reason())).toList();
     List<PreviewNode> inFlight = running == null ? List.of()
-        : running.inFlight().stream().filter(views::containsKey).map(node).toList();
+        : running.inFlight().stream().filter(views::containsKey).map(c -> nodes.of(c, null, "being replaced")).toList();
     heartbeat("planned");
 
     List<Long> durations = history.durationsSeconds(pools);
@@ -119,19 +117,24 @@ public final class RolloutPreviews implements PreviewActivities {
         now.nodeClaims(), images, now.frozen(), now.consolidation(), now.nodeRepair());
   }
 
-  private static PreviewNode node(NodeClaimView view, String name, Map<String, Image> known, List<Image> target, DrainHolds holds,
-      String why) {
-    if (view == null) {
-      return new PreviewNode(name, null, null, null, null, null, null, null, List.of(), why);
+  /** A node of the preview: its claim as the snapshot shows it, its images, and what will hold its drain. */
+  private record Nodes(Map<String, NodeClaimView> views, Map<String, Image> known, List<Image> target, DrainHolds holds) {
+    /** {@code together}: the nodes drained with it (its batch), null for itself alone. */
+    PreviewNode of(String name, List<String> together, String why) {
+      NodeClaimView view = views.get(name);
+      if (view == null) {
+        return new PreviewNode(name, null, null, null, null, null, null, null, List.of(), why);
+      }
+      Image before = view.imageId() == null ? null : known.get(view.imageId());
+      Image after = target.stream().filter(i -> i.kubernetesArch().equals(view.arch()))
+          .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder()))
+              .thenComparing(i -> i.name() == null ? "" : i.name()))
+          .orElse(null);
+      List<String> drained = together == null ? java.util.Collections.singletonList(view.nodeName()) : together;
+      return new PreviewNode(name, view.nodeName(), view.nodePool(), view.instanceType(), view.imageId(),
+          before == null ? null : before.name(), after == null ? null : after.id(), after == null ? null : after.name(),
+          holds.on(view.nodeName(), drained), why);
     }
-    Image before = view.imageId() == null ? null : known.get(view.imageId());
-    Image after = target.stream().filter(i -> i.kubernetesArch().equals(view.arch()))
-        .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder()))
-            .thenComparing(i -> i.name() == null ? "" : i.name()))
-        .orElse(null);
-    return new PreviewNode(name, view.nodeName(), view.nodePool(), view.instanceType(), view.imageId(),
-        before == null ? null : before.name(), after == null ? null : after.id(), after == null ? null : after.name(),
-        holds.on(view.nodeName()), why);
   }
 
   private static void heartbeat(String where) {
