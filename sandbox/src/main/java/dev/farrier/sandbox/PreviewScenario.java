@@ -21,6 +21,8 @@ import java.util.TreeMap;
  * canary's replacement as its history; aborted, the preview is refused.
  */
 public final class PreviewScenario {
+  /** The release the fleet runs ({@code sandbox/upgrade-fleet.yaml}): a rollout to it has nothing to replace. */
+  static final String FLEET_RELEASE = "al2023@v20251020";
   static final List<String> FLAGS = List.of("--nodepool", UpgradeScenario.NODE_POOL, "--ami", UpgradeScenario.GOOD_TARGET,
       "--canary", "1", "--batch-size", "2", "--soak", "10s", "--gate-timeout", "3m", "--by", "sandbox-ci");
 
@@ -60,8 +62,7 @@ public final class PreviewScenario {
     var dryRun = cli(farrier, out, with("--dry-run", "-o", "json"));
     var dryRunText = cli(farrier, out, with("--dry-run"));
     out.print(indent(dryRunText.stdout()));
-    String current = images.values().iterator().next();
-    var nothing = cli(farrier, out, List.of("upgrade", "--nodepool", UpgradeScenario.NODE_POOL, "--ami", current, "--dry-run"));
+    var nothing = cli(farrier, out, List.of("upgrade", "--nodepool", UpgradeScenario.NODE_POOL, "--ami", FLEET_RELEASE, "--dry-run"));
     out.print(indent(nothing.stdout()));
     Map<String, String> after = claims();
     List<String> workflows = workflows();

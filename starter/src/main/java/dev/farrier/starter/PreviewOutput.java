@@ -28,8 +28,9 @@ final class PreviewOutput {
     if (p.notStarting() != null) {
       return s.append(p.notStarting()).toString();
     }
-    s.append(p.total()).append(" node(s) to replace: ");
-    s.append(p.running() ? "" : "canary " + p.canary() + ", then ");
+    int left = p.inFlight().size() + p.held().size() + p.batches().stream().mapToInt(b -> b.nodes().size()).sum();
+    s.append(p.running() ? left + " of " + p.total() + " node(s) left: " : p.total() + " node(s) to replace: ");
+    s.append(p.running() && p.batches().stream().noneMatch(PreviewBatch::canary) ? "" : "canary " + p.canary() + ", then ");
     s.append(p.rolling() ? "up to " + p.slots() + " rolling slot(s) in flight, each refilled once its replacement passed its gate"
         : "batches of " + p.slots()).append(" (within the NodePools' disruption budgets)\n");
     if (!p.inFlight().isEmpty()) {
