@@ -17,7 +17,6 @@ import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
 import io.temporal.failure.ApplicationFailure;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,18 +38,11 @@ class PreviewCommandTest {
   }
 
   private FarrierCliTest.Run run(String... args) {
-    var cli = new FarrierCli();
-    cli.clientFactory = ignored -> test.client();
-    var commandLine = FarrierCli.commandLine(cli);
-    ((UpgradeCommand) commandLine.getSubcommands().get("upgrade").getCommand()).pollInterval = Duration.ofMillis(50);
-    return FarrierCliTest.execute(cli, commandLine, args);
+    return UpgradeCommandTest.run(test, args);
   }
 
   private static String[] with(String[] base, String... more) {
-    String[] all = new String[base.length + more.length];
-    System.arraycopy(base, 0, all, 0, base.length);
-    System.arraycopy(more, 0, all, base.length, more.length);
-    return all;
+    return UpgradeCommandTest.with(base, more);
   }
 
   private static PreviewNode node(String claim, List<PreviewHold> holds) {

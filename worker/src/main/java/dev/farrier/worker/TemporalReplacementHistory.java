@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * The recent replacements of some NodePools from Temporal's visibility: completed {@code disrupt/<nodeclaim>} workflows
  * of this cluster whose phase ended {@code Done} (they replaced their node; an aborted or invalidated one did not), the
  * newest {@link #SAMPLES}, start to close. One list call bounded by {@link TemporalWorkflowStatus#CALL_DEADLINE}, under
- * the preview's heartbeat timeout; a call that fails or times out answers no history.
+ * the preview's minute; a call that fails or times out answers no history.
  */
 final class TemporalReplacementHistory implements ReplacementHistory {
   private static final Logger log = LoggerFactory.getLogger(TemporalReplacementHistory.class);

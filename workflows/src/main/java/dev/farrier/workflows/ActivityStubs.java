@@ -117,11 +117,11 @@ public final class ActivityStubs {
   }
 
   /**
-   * A preview reads the cluster, the cloud and Temporal's visibility, heartbeating between them, each bounded under
-   * {@link #AWAIT_HEARTBEAT}; it writes nothing, so it is retried freely.
+   * A preview reads the cluster (the informer cache), the cloud's images and Temporal's visibility once each and waits
+   * for nothing, so it does not heartbeat: a minute bounds one attempt. It writes nothing, so it is retried freely.
    */
   public static Map<String, ActivityOptions> previewOptions() {
-    return Map.of("PreviewRollout", heartbeating(call(Duration.ofMinutes(1), Duration.ofMinutes(3))));
+    return Map.of("PreviewRollout", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
   }
 
   public static Map<String, ActivityOptions> rolloutOptions() {

@@ -18,7 +18,6 @@ import dev.farrier.planner.RolloutSimulation;
 import dev.farrier.workflows.activities.PreviewActivities;
 import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.upgrade.BatchSize;
-import io.temporal.activity.Activity;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * {@code claim} resolves it ({@link RolloutTargets}), the disruption snapshot the rollout's plans are made on
  * ({@link DisruptionSnapshots}) as it will look once the rollout owns the NodePools and their class resolves the target,
  * the batches played forward by the rollout's own planner ({@link RolloutSimulation}), what holds each node's drain
- * ({@link DrainHolds}), and the estimate ({@link RolloutEstimate}). Writes nothing. Heartbeats between its reads, each
- * bounded under the heartbeat timeout.
+ * ({@link DrainHolds}), and the estimate ({@link RolloutEstimate}). Writes nothing. One attempt is
+ * bounded: it waits for nothing, so it does not heartbeat, and its StartToClose (a minute) bounds each attempt; the
+ * calls within it are a cache's lists, the cloud's image lookups and one visibility list of at most 3 s.
  */
 public final class RolloutPreviews implements PreviewActivities {
   private static final Logger log = LoggerFactory.getLogger(RolloutPreviews.class);
@@ -59,12 +59,10 @@ public final class RolloutPreviews implements PreviewActivities {
   @Override
   public RolloutPreview previewRollout(PreviewRolloutRequest request) {
     RolloutTargets.Target target = targets.resolve(request.target());
-    heartbeat("target resolved");
     String id = request.target().workflowId();
     List<String> pools = target.nodePoolNames();
     var all = claims.listNodeClaims();
     DisruptionSnapshot now = snapshots.of(all, all.stream().filter(Ownership::launchedByFarrier).toList(), Map.of(), false).snapshot();
-    heartbeat("cluster read");
     var running = request.running();
     BatchSize size = BatchSize.parse(request.batchSize());
     RolloutSimulation.Result simulated = RolloutSimulation.simulate(asTheRolloutSeesIt(now, id, target), id, pools,
@@ -74,7 +72,6 @@ public final class RolloutPreviews implements PreviewActivities {
     Map<String, NodeClaimView> views = now.nodeClaims().stream().collect(Collectors.toMap(NodeClaimView::name, v -> v, (a, b) -> a));
     Set<String> imageIds = new TreeSet<>(views.values().stream().map(NodeClaimView::imageId).filter(Objects::nonNull).toList());
     Map<String, Image> known = targets.images(imageIds).stream().collect(Collectors.toMap(Image::id, i -> i, (a, b) -> a));
-    heartbeat("images named");
     DrainHolds holds = DrainHolds.of(reader.listBoundPods(), reader.listPodDisruptionBudgets());
     Nodes nodes = new Nodes(views, known, target.targetResolved(), holds);
 
@@ -88,7 +85,6 @@ public final class RolloutPreviews implements PreviewActivities {
     List<PreviewNode> held = simulated.held().stream().map(d -> nodes.of(d.nodeClaim(), null, d.reason())).toList();
     List<PreviewNode> inFlight = running == null ? List.of()
         : running.inFlight().stream().filter(views::containsKey).map(c -> nodes.of(c, null, "being replaced")).toList();
-    heartbeat("planned");
 
     List<Long> durations = history.durationsSeconds(pools);
     int slots = size.of(Math.max(simulated.total(), 1));
@@ -137,11 +133,5 @@ public final class RolloutPreviews implements PreviewActivities {
     }
   }
 
-  private static void heartbeat(String where) {
-    try {
-      Activity.getExecutionContext().heartbeat(where);
-    } catch (IllegalStateException e) {
-      // Called outside an activity (a test): nothing to tell.
-    }
-  }
+
 }
