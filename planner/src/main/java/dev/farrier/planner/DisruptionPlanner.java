@@ -144,6 +144,14 @@ public final class DisruptionPlanner {
    * and their count; the scope's own replacements in flight are not counted as waiting).
    */
   public RolloutBatch planRollout(DisruptionSnapshot snapshot, RolloutScope scope) {
+    return planRollout(snapshot, scope, false);
+  }
+
+  /**
+   * As {@link #planRollout(DisruptionSnapshot, RolloutScope)}, with {@code everyHeld} every waiting node in
+   * {@link RolloutBatch#held} (a preview lists them all; a rollout's history keeps only the first).
+   */
+  public RolloutBatch planRollout(DisruptionSnapshot snapshot, RolloutScope scope, boolean everyHeld) {
     if (!scope.inFlight().isEmpty()) {
       Set<String> inFlight = Set.copyOf(scope.inFlight());
       snapshot = new DisruptionSnapshot(snapshot.nowMillis(), snapshot.nodePools(), snapshot.nodeClaims().stream()
@@ -152,16 +160,11 @@ public final class DisruptionPlanner {
     }
     Decisions decided = decide(snapshot, scope, null);
     Set<String> ownInFlight = Set.copyOf(scope.inFlight());
-    CandidateDecision first = null;
-    int held = 0;
-    for (CandidateDecision d : decided.plan().decisions()) {
-      if (!d.disrupt() && decided.remainingClaims().contains(d.nodeClaim()) && !ownInFlight.contains(d.nodeClaim())) {
-        first = first == null ? d : first;
-        held++;
-      }
-    }
+    List<CandidateDecision> waiting = decided.plan().decisions().stream()
+        .filter(d -> !d.disrupt() && decided.remainingClaims().contains(d.nodeClaim()) && !ownInFlight.contains(d.nodeClaim()))
+        .toList();
     return new RolloutBatch(decided.plan().commands(), decided.remainingClaims().size(),
-        first == null ? List.of() : List.of(first), held);
+        everyHeld || waiting.isEmpty() ? waiting : List.of(waiting.getFirst()), waiting.size());
   }
 
   /** The plan, and (for a rollout) the claims of its scope still to be replaced. */

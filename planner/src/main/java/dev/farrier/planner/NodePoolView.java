@@ -147,6 +147,13 @@ public record NodePoolView(
     return limits.extended().get(NODES_LIMIT);
   }
 
+  /** The same NodePool owned by the rollout {@code workflowId} ({@code farrier.dev/rollout}). */
+  public NodePoolView withRollout(String workflowId) {
+    return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,
+        budgets, expireAfter, terminationGracePeriodSeconds, approvalRequired, workflowId, consolidationPolicy, consolidateAfter,
+        expiry, replicas);
+  }
+
   /** The same NodePool as a static one of {@code count} nodes. */
   public NodePoolView withReplicas(Long count) {
     return new NodePoolView(name, weight, requirements, labels, taints, startupTaints, nodeClassName, limits, usage, hash,

@@ -74,6 +74,9 @@ public final class Sandbox {
     all.put("static", "the blueprint's NodePool made static (replicas " + StaticScenario.REPLICAS + ", consolidateAfter 0s, no pods):"
         + " scaled to " + StaticScenario.SCALED_UP + " and back to " + StaticScenario.REPLICAS + " through the scale subresource"
         + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
+    all.put("preview", "farrier upgrade --dry-run on the upgrade fleet with a do-not-disrupt pod: the canary and batches of"
+        + " two, the held node, images before and after, no history yet, in text and JSON, and nothing moved; then farrier"
+        + " upgrade preview on the rollout after its canary (what is left, the canary as history)");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
@@ -137,7 +140,7 @@ public final class Sandbox {
           env.stack().apiServerUrl(), Duration.between(started, Instant.now()).toMillis() / 1000.0);
       boolean safety = scenarioName.equals("safety");
       boolean rollout = scenarioName.equals("upgrade") || scenarioName.equals("upgrade-rolling") || scenarioName.equals("bad-ami")
-          || scenarioName.equals("abort-then-upgrade");
+          || scenarioName.equals("abort-then-upgrade") || scenarioName.equals("preview");
       boolean gpu = scenarioName.equals("gpu");
       var worker = safety ? env.startWorker(SandboxEnvironment.FAST_GC)
           : rollout ? env.startWorker(Map.of("FARRIER_LAUNCH_REGISTRATION_TIMEOUT", UpgradeScenario.REGISTRATION_TIMEOUT))
@@ -177,6 +180,16 @@ public final class Sandbox {
         var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
         var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
         StaticScenario.report(new StaticScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("preview")) {
+        var played = new PreviewScenario(env, Duration.ofMinutes(10)).play(Path.of("bin", "farrier").toAbsolutePath(), out);
+        var problems = PreviewScenario.problems(played);
+        if (!problems.isEmpty()) {
+          throw new IllegalStateException("the preview scenario saw what it did not expect:\n   " + String.join("\n   ", problems));
+        }
+        out.println("== preview: as expected (Temporal UI " + env.stack().temporalUiUrl() + ": preview/" + UpgradeScenario.NODE_POOL
+            + "/..., the rollout it previewed and its Preview Update)");
         return finish(env, keep, out);
       }
       if (rollout) {

@@ -24,6 +24,9 @@ final class ExitCodes {
   /** {@code migrate --check}: something in the input needs a person (the reports say what). */
   static final int NEEDS_PERSON = 7;
 
+  /** {@code upgrade --dry-run} / {@code upgrade preview}: no node to replace; the real run would change nothing. */
+  static final int NOTHING_TO_REPLACE = 8;
+
   static Map<String, String> helpList() {
     var codes = new LinkedHashMap<String, String>();
     codes.put(Integer.toString(DONE), "done");
@@ -34,6 +37,7 @@ final class ExitCodes {
     codes.put(Integer.toString(FAILED), "upgrade --wait: the rollout failed or was aborted, and was rolled back");
     codes.put(Integer.toString(TIMED_OUT), "upgrade --wait: timed out waiting; the rollout still runs");
     codes.put(Integer.toString(NEEDS_PERSON), "migrate --check: something needs a person (see the reports)");
+    codes.put(Integer.toString(NOTHING_TO_REPLACE), "upgrade --dry-run / preview: nothing to replace (every node on the target)");
     return codes;
   }
 }

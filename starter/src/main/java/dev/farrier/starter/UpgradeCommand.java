@@ -4,9 +4,11 @@ import dev.farrier.workflows.FailureTypes;
 import dev.farrier.workflows.TaskQueues;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.model.GoDurations;
+import dev.farrier.model.RolloutPreview;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.upgrade.AmiTarget;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
+import dev.farrier.workflows.upgrade.RolloutPreviewWorkflow;
 import dev.farrier.workflows.upgrade.UpgradeInput;
 import dev.farrier.workflows.upgrade.UpgradeProgress;
 import dev.farrier.workflows.upgrade.UpgradeResult;
@@ -38,7 +40,8 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "upgrade", description = "Roll the NodePools of one EC2NodeClass to a new AMI: canary first, then "
     + "batches, each gated on the health of the new nodes and the moved pods; stops and rolls back on failure.",
-    subcommands = {UpgradeCommand.Approve.class, UpgradeCommand.Abort.class, UpgradeCommand.Status.class})
+    subcommands = {UpgradeCommand.Approve.class, UpgradeCommand.Abort.class, UpgradeCommand.Status.class,
+        UpgradeCommand.Preview.class})
 final class UpgradeCommand extends FarrierCommand {
   @Option(names = "--nodepool", paramLabel = "NAME", description = "a NodePool to roll (repeatable; every NodePool of its EC2NodeClass must be named)")
   List<String> nodePools = new ArrayList<>();
@@ -77,6 +80,11 @@ final class UpgradeCommand extends FarrierCommand {
   @Option(names = "--max-failures", defaultValue = "0", paramLabel = "N", description = "node replacements that may fail before the rollout stops (default ${DEFAULT-VALUE})")
   int maxFailures;
 
+  @Option(names = "--dry-run", description = "start nothing: print the nodes the rollout would replace in its batches, "
+      + "what will hold them, their images before and after, and the estimated duration from the NodePools' replacement "
+      + "history (exit 0 when it would replace nodes, 8 when nothing, 2 when it would be refused)")
+  boolean dryRun;
+
   @Option(names = "--wait", description = "follow the rollout to its end (progress on stderr, result on stdout)")
   boolean waitForResult;
 
@@ -97,6 +105,9 @@ final class UpgradeCommand extends FarrierCommand {
     UpgradeInput input = input();
     String id = WorkflowIds.upgrade(input.nodePools(), input.nodeClass(), input.targetText());
     WorkflowClient client = client();
+    if (dryRun) {
+      return preview(client, input, id);
+    }
     boolean attached = running(client, id);
     WorkflowOptions options = WorkflowOptions.newBuilder()
         .setWorkflowId(id)
@@ -115,6 +126,37 @@ final class UpgradeCommand extends FarrierCommand {
     }
     return follow(client, id, Duration.ofSeconds(seconds("--timeout", timeout)));
   }
+
+  /**
+   * {@code --dry-run}: the preview workflow {@code preview/<nodepools>/<target>} reads what the rollout would do (the
+   * CLI reaches Temporal only; the cluster and the cloud are the worker's). It starts nothing else; a second CI job
+   * asking the same attaches to the same preview.
+   */
+  private int preview(WorkflowClient client, UpgradeInput input, String id) {
+    String previewId = WorkflowIds.preview(id);
+    WorkflowOptions options = WorkflowOptions.newBuilder()
+        .setWorkflowId(previewId)
+        .setTaskQueue(TaskQueues.DEFAULT)
+        .setWorkflowExecutionTimeout(PREVIEW_TIMEOUT)
+        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
+        .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+        .build();
+    RolloutPreviewWorkflow workflow = client.newWorkflowStub(RolloutPreviewWorkflow.class, options);
+    WorkflowClient.start(workflow::preview, input.previewRequest(id, null, null, null));
+    try {
+      RolloutPreview preview = client.newUntypedWorkflowStub(previewId)
+          .getResult(PREVIEW_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS, RolloutPreview.class);
+      return PreviewOutput.print(preview, output, out());
+    } catch (WorkflowFailedException e) {
+      throw refusal(previewId, e);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new CliException(ExitCodes.ERROR, previewId + ": no answer within " + PREVIEW_TIMEOUT.toSeconds()
+          + "s: is a Farrier worker polling task queue " + TaskQueues.DEFAULT + "?");
+    }
+  }
+
+  /** How long a preview may take, at most: it reads the cluster, the cloud and Temporal once each. */
+  static final Duration PREVIEW_TIMEOUT = Duration.ofMinutes(3);
 
   /** The input, or exit code 2 saying what is wrong. */
   UpgradeInput input() {
@@ -348,6 +390,19 @@ final class UpgradeCommand extends FarrierCommand {
     @Override
     String send(NodePoolUpgradeWorkflow rollout, OperatorRequest request) {
       return rollout.abort(request);
+    }
+  }
+
+  @Command(name = "preview", description = "What a running rollout has left, as --dry-run shows a new one: the nodes "
+      + "still to replace in their batches, the replacements in flight, what holds them, images and the estimate. Changes nothing.")
+  static final class Preview extends OnRollout {
+    @Option(names = {"-o", "--output"}, defaultValue = "text", paramLabel = "FORMAT", description = "text or json (default ${DEFAULT-VALUE})")
+    Output output;
+
+    @Override
+    public Integer call() {
+      RolloutPreview preview = onRollout(NodePoolUpgradeWorkflow::preview);
+      return PreviewOutput.print(preview, output, spec.commandLine().getOut());
     }
   }
 

@@ -55,6 +55,11 @@ class UpgradeCommandTest {
   }
 
   private FarrierCliTest.Run run(String... args) {
+    return run(test, args);
+  }
+
+  /** {@code farrier args} on {@code test}'s Temporal, {@code upgrade --wait} polling every 50 ms. */
+  static FarrierCliTest.Run run(FarrierTestEnvironment test, String... args) {
     var cli = new FarrierCli();
     cli.clientFactory = ignored -> test.client();
     var commandLine = FarrierCli.commandLine(cli);
@@ -62,7 +67,7 @@ class UpgradeCommandTest {
     return FarrierCliTest.execute(cli, commandLine, args);
   }
 
-  private static String[] with(String[] base, String... more) {
+  static String[] with(String[] base, String... more) {
     String[] all = new String[base.length + more.length];
     System.arraycopy(base, 0, all, 0, base.length);
     System.arraycopy(more, 0, all, base.length, more.length);

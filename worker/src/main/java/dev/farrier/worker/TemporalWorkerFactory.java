@@ -1,5 +1,8 @@
 package dev.farrier.worker;
 
+import dev.farrier.activities.disruption.DisruptionSnapshots;
+import dev.farrier.activities.provisioning.PlanningInputs;
+import dev.farrier.activities.rollout.RolloutPreviews;
 import dev.farrier.activities.cloud.CloudProvider;
 import dev.farrier.activities.cloud.MeteredCloudProvider;
 import dev.farrier.activities.drain.NodeActivitiesImpl;
@@ -115,9 +118,14 @@ public class TemporalWorkerFactory {
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
     var workflows = new TemporalWorkflowStatus(client);
     var freezeOf = workflows.freezeOf(settings.clusterName());
+    var tracker = new TemporalReplacementTracker(client, settings.clusterName());
+    CloudProvider previewCloud = metered(cloud.provider(), "preview", settings, meters);
     worker.registerActivitiesImplementations(
         new PlanningActivitiesImpl(cluster, metered(cloud.provider(), "planning", settings, meters),
-            new TemporalReplacementTracker(client, settings.clusterName()), meters, spotToSpotConsolidation, freezeOf),
+            tracker, meters, spotToSpotConsolidation, freezeOf),
+        new RolloutPreviews(cluster, cluster, previewCloud, new DisruptionSnapshots(cluster, tracker,
+            new PlanningInputs(cluster, previewCloud), Clock.systemUTC(), spotToSpotConsolidation),
+            new TemporalReplacementHistory(client, settings.clusterName())),
         new NodeClaimActivitiesImpl(cluster, metered(cloud.provider(), "nodeclaim", settings, meters), meters),
         new NodeActivitiesImpl(cluster, meters),
         new RolloutActivitiesImpl(cluster, cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),

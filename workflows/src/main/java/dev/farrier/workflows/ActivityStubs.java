@@ -4,6 +4,7 @@ import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.PreviewActivities;
 import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.model.LaunchSettings;
 import io.temporal.activity.ActivityCancellationType;
@@ -60,6 +61,10 @@ public final class ActivityStubs {
     return Workflow.newActivityStub(RolloutActivities.class, QUICK, rolloutOptions());
   }
 
+  public static PreviewActivities preview() {
+    return Workflow.newActivityStub(PreviewActivities.class, QUICK, previewOptions());
+  }
+
   public static PlanningActivities planning() {
     return Workflow.newActivityStub(PlanningActivities.class, QUICK, planningOptions());
   }
@@ -109,6 +114,14 @@ public final class ActivityStubs {
         "RecheckDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)),
         // The reconciler plans again at its next interval, so a failed round is cheap.
         "PlanDisruption", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
+  }
+
+  /**
+   * A preview reads the cluster (the informer cache), the cloud's images and Temporal's visibility once each and waits
+   * for nothing, so it does not heartbeat: a minute bounds one attempt. It writes nothing, so it is retried freely.
+   */
+  public static Map<String, ActivityOptions> previewOptions() {
+    return Map.of("PreviewRollout", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
   }
 
   public static Map<String, ActivityOptions> rolloutOptions() {

@@ -49,4 +49,12 @@ public final class WorkflowIds {
         : String.join("+", new java.util.TreeSet<>(nodePools));
     return "upgrade/" + what + "/" + target;
   }
+
+  /**
+   * {@code preview/<nodepools>/<target>}: the preview of the rollout {@code upgrade/<nodepools>/<target>} would be
+   * ({@code farrier upgrade --dry-run}); a short workflow that changes nothing.
+   */
+  public static String preview(String upgradeId) {
+    return "preview/" + upgradeId.substring(upgradeId.indexOf('/') + 1);
+  }
 }

@@ -3,8 +3,6 @@ package dev.farrier.activities.rollout;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.farrier.activities.cloud.CloudProvider;
-import dev.farrier.activities.cloud.CloudProviderException;
-import dev.farrier.activities.cloud.Image;
 import dev.farrier.activities.crd.AmiSelectorTerm;
 import dev.farrier.activities.crd.Conditions;
 import dev.farrier.activities.crd.EC2NodeClass;
@@ -16,7 +14,6 @@ import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.RolloutWriter;
 import dev.farrier.activities.nodeclass.NodeClassImages;
-import dev.farrier.activities.nodeclass.NodeClassLaunches;
 import dev.farrier.activities.temporal.Polling;
 import dev.farrier.activities.views.PodViews;
 import dev.farrier.workflows.FailureTypes;
@@ -46,7 +43,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -70,7 +66,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
   private final ClusterReader reader;
   private final NodeClaimStore claims;
   private final RolloutWriter writer;
-  private final CloudProvider cloud;
+  private final RolloutTargets targets;
   private final Predicate<String> workflowRunning;
   private final ReconcilerSettings settings;
   private final Function<String, Optional<ClosedReplacement>> closedReplacement;
@@ -91,7 +87,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     this.reader = reader;
     this.claims = claims;
     this.writer = writer;
-    this.cloud = cloud;
+    this.targets = new RolloutTargets(reader, cloud);
     this.workflowRunning = workflowRunning;
     this.settings = settings;
     this.closedReplacement = closedReplacement;
@@ -99,37 +95,8 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
 
   @Override
   public RolloutClaim claim(ClaimRolloutRequest request) {
-    List<NodePool> pools = pools(request);
-    String className = classOf(pools.getFirst());
-    EC2NodeClass nodeClass = reader.getNodeClass(className)
-        .orElseThrow(() -> invalid("EC2NodeClass " + className + " (of NodePool " + name(pools.getFirst()) + ") not found"));
-    List<AmiTerm> previous = NodeClassImages.terms(nodeClass).stream().map(RolloutActivitiesImpl::term).toList();
-    String previousFamily = nodeClass.getSpec().amiFamily();
-    List<AmiTerm> target;
-    if (request.targetTerms().isEmpty()) {
-      try {
-        target = KubernetesVersionImages.terms(NodeClassLaunches.amiFamily(nodeClass), request.kubernetesVersion());
-      } catch (IllegalArgumentException e) {
-        throw invalid("EC2NodeClass " + className + ": " + e.getMessage());
-      }
-    } else {
-      target = request.targetTerms();
-    }
-    boolean targetIsAlias = target.stream().anyMatch(t -> t.alias() != null);
-    String targetFamily = previousFamily != null || targetIsAlias ? previousFamily : NodeClassLaunches.amiFamily(nodeClass);
-    List<Image> previousResolved = resolve(previous);
-    List<String> previousImages = imageIds(previousResolved);
-    List<Image> targetImages = resolve(target);
-    if (targetImages.isEmpty()) {
-      throw invalid("the target resolves to no image " + describe(target) + ": nothing to roll to");
-    }
-    Set<String> archsNow = new TreeSet<>(previousResolved.stream().map(Image::arch).toList());
-    Set<String> archsTarget = new TreeSet<>(targetImages.stream().map(Image::arch).toList());
-    if (!archsTarget.containsAll(archsNow)) {
-      throw invalid("the target resolves to images for " + archsTarget + " only, but EC2NodeClass " + className
-          + " has images for " + archsNow + ": name an image for each architecture");
-    }
-    List<String> names = pools.stream().map(RolloutActivitiesImpl::name).toList();
+    RolloutTargets.Target found = targets.resolve(request);
+    List<String> names = found.nodePoolNames();
     List<String> taken = new ArrayList<>();
     try {
       for (String pool : names) {
@@ -142,43 +109,9 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
       throw e;
     }
     log.info("rollout took its nodepools rollout={} nodepools={} nodeclass={} from={} to={}", request.workflowId(), names,
-        className, previousImages, imageIds(targetImages));
-    return new RolloutClaim(names, className, previous, previousFamily, previousImages, target, targetFamily,
-        imageIds(targetImages), settings);
-  }
-
-  /** The NodePools of the request: named ones (all of their class's) or every one of the named class. */
-  private List<NodePool> pools(ClaimRolloutRequest request) {
-    List<NodePool> all = reader.listNodePools();
-    if (request.nodeClass() != null && !request.nodeClass().isBlank()) {
-      List<NodePool> ofClass = all.stream().filter(p -> request.nodeClass().equals(classOf(p))).toList();
-      if (ofClass.isEmpty()) {
-        throw invalid("no NodePool uses EC2NodeClass " + request.nodeClass());
-      }
-      return ofClass;
-    }
-    List<NodePool> named = new ArrayList<>();
-    for (String name : new LinkedHashSet<>(request.nodePools())) {
-      NodePool pool = all.stream().filter(p -> name.equals(name(p))).findFirst()
-          .orElseThrow(() -> invalid("NodePool " + name + " not found"));
-      if (classOf(pool) == null) {
-        throw invalid("NodePool " + name + " names no EC2NodeClass (spec.template.spec.nodeClassRef)");
-      }
-      named.add(pool);
-    }
-    Set<String> classes = new TreeSet<>(named.stream().map(RolloutActivitiesImpl::classOf).toList());
-    if (classes.size() != 1) {
-      throw invalid("NodePools " + request.nodePools() + " use different EC2NodeClasses " + classes + ": upgrade each class's NodePools separately");
-    }
-    String className = classes.iterator().next();
-    Set<String> names = new HashSet<>(request.nodePools());
-    List<String> others = all.stream().filter(p -> className.equals(classOf(p)) && !names.contains(name(p)))
-        .map(RolloutActivitiesImpl::name).sorted().toList();
-    if (!others.isEmpty()) {
-      throw invalid("EC2NodeClass " + className + " is also used by NodePool(s) " + others + ", whose nodes would drift too:"
-          + " name them as well (--nodepool) or upgrade the class (--nodeclass " + className + ")");
-    }
-    return named;
+        found.nodeClassName(), found.previousImages(), found.targetImages());
+    return new RolloutClaim(names, found.nodeClassName(), found.previous(), found.previousFamily(), found.previousImages(),
+        found.target(), found.targetFamily(), found.targetImages(), settings);
   }
 
   /** Takes one NodePool for the rollout, or refuses naming the running rollout that owns it. */
@@ -220,7 +153,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     writer.setNodeClassImages(request.nodeClass(), request.terms().stream().map(RolloutActivitiesImpl::crdTerm).toList(),
         request.amiFamily(), annotations);
     log.info("rollout switched images rollout={} nodeclass={} forward={} terms={}", request.workflowId(), request.nodeClass(),
-        request.forward(), describe(request.terms()));
+        request.forward(), RolloutTargets.describe(request.terms()));
   }
 
   @Override
@@ -323,25 +256,6 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     }
   }
 
-  private List<Image> resolve(List<AmiTerm> terms) {
-    if (terms.isEmpty()) {
-      return List.of();
-    }
-    try {
-      return cloud.resolveImages(terms.stream().map(t -> new dev.farrier.activities.cloud.AmiSelectorTerm(t.id(), t.name(),
-          t.owner(), t.tags(), t.alias())).toList()); // the cloud's term, not the CRD's of the same name
-    } catch (CloudProviderException e) {
-      if (e.kind() == CloudProviderException.Kind.INVALID_REQUEST) {
-        throw invalid("the target " + describe(terms) + " is not valid: " + e.getMessage());
-      }
-      throw e;
-    }
-  }
-
-  private static List<String> imageIds(List<Image> images) {
-    return images.stream().map(Image::id).sorted().distinct().toList();
-  }
-
   private static PodHealth health(Pod pod, WorkloadRef workload) {
     var status = pod.getStatus();
     List<ContainerStatus> containers = status == null || status.getContainerStatuses() == null ? List.of() : status.getContainerStatuses();
@@ -359,31 +273,11 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
-  private static AmiTerm term(dev.farrier.activities.cloud.AmiSelectorTerm t) {
-    return new AmiTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags(), t.ssmParameter());
-  }
-
   private static AmiSelectorTerm crdTerm(AmiTerm t) {
     return new AmiSelectorTerm(t.alias(), t.id(), t.name(), t.owner(), t.tags(), t.ssmParameter());
   }
 
-  private static String describe(List<AmiTerm> terms) {
-    return terms.stream().map(t -> t.alias() != null ? "alias " + t.alias() : t.id() != null ? "id " + t.id()
-        : t.ssmParameter() != null ? "ssmParameter " + t.ssmParameter() : (t.name() == null ? "" : "name " + t.name()) + (t.owner() == null ? "" : " owner " + t.owner())
-            + (t.tags() == null ? "" : " tags " + t.tags())).toList().toString();
-  }
-
-  private static String name(NodePool pool) {
-    return pool.getMetadata().getName();
-  }
-
-  private static String classOf(NodePool pool) {
-    var spec = pool.getSpec();
-    return spec == null || spec.template() == null || spec.template().spec() == null || spec.template().spec().nodeClassRef() == null
-        ? null : spec.template().spec().nodeClassRef().name();
-  }
-
   private static ApplicationFailure invalid(String message) {
-    return ApplicationFailure.newNonRetryableFailure(message, FailureTypes.INVALID_UPGRADE);
+    return RolloutTargets.invalid(message);
   }
 }

@@ -5,8 +5,10 @@ import dev.farrier.workflows.activities.InterruptionActivities;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeClaimActivities;
 import dev.farrier.workflows.activities.PlanningActivities;
+import dev.farrier.workflows.activities.PreviewActivities;
 import dev.farrier.workflows.activities.RolloutActivities;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflowImpl;
+import dev.farrier.workflows.upgrade.RolloutPreviewWorkflowImpl;
 import dev.farrier.workflows.interruption.InterruptionWorkflowImpl;
 import dev.farrier.workflows.provisioning.NodeLaunchWorkflowImpl;
 import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
@@ -32,14 +34,16 @@ public final class FarrierWorkflows {
       NodeLaunchWorkflowImpl.class,
       NodeReplacementWorkflowImpl.class,
       InterruptionWorkflowImpl.class,
-      NodePoolUpgradeWorkflowImpl.class);
+      NodePoolUpgradeWorkflowImpl.class,
+      RolloutPreviewWorkflowImpl.class);
 
   public static final List<Class<?>> ACTIVITY_INTERFACES = List.of(
       NodeClaimActivities.class,
       NodeActivities.class,
       PlanningActivities.class,
       InterruptionActivities.class,
-      RolloutActivities.class);
+      RolloutActivities.class,
+      PreviewActivities.class);
 
   public static Class<?>[] implementationTypes() {
     return IMPLEMENTATIONS.toArray(Class<?>[]::new);

@@ -80,6 +80,7 @@ final class BatchMode {
       operator.awaitApproval();
     }
     if (Workflow.getInfo().isContinueAsNewSuggested()) {
+      Workflow.await(Workflow::isEveryHandlerFinished); // a Preview Update reading the cluster answers first
       Workflow.continueAsNew(input.continuedWith(rollout.state));
     }
     return true;

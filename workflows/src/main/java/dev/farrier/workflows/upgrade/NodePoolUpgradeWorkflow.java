@@ -1,5 +1,6 @@
 package dev.farrier.workflows.upgrade;
 
+import dev.farrier.model.RolloutPreview;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.UpdateMethod;
@@ -22,6 +23,7 @@ import io.temporal.workflow.WorkflowMethod;
 public interface NodePoolUpgradeWorkflow {
   String APPROVE = "Approve";
   String ABORT = "Abort";
+  String PREVIEW = "Preview";
 
   @WorkflowMethod
   UpgradeResult upgrade(UpgradeInput input);
@@ -39,6 +41,18 @@ public interface NodePoolUpgradeWorkflow {
 
   @UpdateValidatorMethod(updateName = ABORT)
   void validateAbort(OperatorRequest request);
+
+  /**
+   * What the rollout has left, as {@code farrier upgrade --dry-run} shows a rollout not started: the nodes still to
+   * replace in the batches (or rolling slots) its planner would give them now, the replacements in flight, what will hold
+   * the drains, the images, and the estimate. Reads the cluster and the cloud; changes nothing. Refused once the rollout
+   * is rolling back or has ended, and before it has taken its NodePools.
+   */
+  @UpdateMethod(name = PREVIEW)
+  RolloutPreview preview();
+
+  @UpdateValidatorMethod(updateName = PREVIEW)
+  void validatePreview();
 
   @QueryMethod
   UpgradeProgress progress();

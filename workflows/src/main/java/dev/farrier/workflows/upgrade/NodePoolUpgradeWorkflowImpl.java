@@ -4,6 +4,7 @@ import static dev.farrier.workflows.upgrade.UpgradePhase.CLAIMING;
 import static dev.farrier.workflows.upgrade.UpgradePhase.SUCCEEDED;
 import static dev.farrier.workflows.upgrade.UpgradePhase.SWITCHING;
 
+import dev.farrier.model.RolloutPreview;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
@@ -114,6 +115,16 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   @Override
   public String abort(OperatorRequest request) {
     return operator.abort(request);
+  }
+
+  @Override
+  public void validatePreview() {
+    operator.validatePreview();
+  }
+
+  @Override
+  public RolloutPreview preview() {
+    return operator.preview();
   }
 
   @Override

@@ -3,7 +3,10 @@ package dev.farrier.workflows.upgrade;
 import static dev.farrier.workflows.Refusals.refuseIf;
 import static dev.farrier.workflows.upgrade.UpgradePhase.AWAITING_APPROVAL;
 
+import dev.farrier.model.RolloutPreview;
+import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.StructuredLog;
+import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.activities.RolloutClaim;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import io.temporal.workflow.Workflow;
@@ -45,6 +48,23 @@ final class OperatorActions {
     rollout.updateThisRun(run -> run.withAbort(request));
     return rollout.workflowId + ": abort accepted in phase " + rollout.state.phase().label()
         + ": stopping and rolling back (" + request.describe() + ")";
+  }
+
+  void validatePreview() {
+    UpgradePhase phase = rollout.state.phase();
+    refuseIf(phase.stopping(), "it is " + phase.label() + ": nothing left to preview");
+    refuseIf(rollout.claim() == null, "it has not taken its NodePools yet (phase " + phase.label() + "): preview with"
+        + " farrier upgrade --dry-run instead");
+    refuseIf(rollout.abortRequested(), "an abort is stopping it: nothing left to preview");
+  }
+
+  /** What is left, read by the preview activity; the rollout's state is only read. */
+  RolloutPreview preview() {
+    UpgradeInput in = rollout.input;
+    RolloutClaim c = rollout.claim();
+    UpgradeState state = rollout.state;
+    return ActivityStubs.preview().previewRollout(in.previewRequest(rollout.workflowId, c.nodePools(), c.targetTerms(),
+        new PreviewRolloutRequest.RunningRollout(state.batch(), state.total(), state.current())));
   }
 
   UpgradeProgress progress() {

@@ -1,5 +1,8 @@
 package dev.farrier.workflows.upgrade;
 
+import dev.farrier.model.AmiTerm;
+import dev.farrier.workflows.activities.ClaimRolloutRequest;
+import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import java.util.List;
 
 /**
@@ -49,6 +52,18 @@ public record UpgradeInput(
   UpgradeInput continuedWith(UpgradeState next) {
     return new UpgradeInput(cluster, nodePools, nodeClass, target, kubernetesVersion, batchSize, canary, soakSeconds,
         gateTimeoutSeconds, approvalRequired, maxFailures, rolling, requestedBy, next);
+  }
+
+  /**
+   * The preview of this rollout ({@code workflowId}): of the one these flags would start ({@code running} null, the
+   * NodePools and target as given), or of what the running one has left (its NodePools and resolved target terms).
+   */
+  public PreviewRolloutRequest previewRequest(String workflowId, List<String> pools, List<AmiTerm> terms,
+      PreviewRolloutRequest.RunningRollout running) {
+    ClaimRolloutRequest claim = running == null
+        ? new ClaimRolloutRequest(cluster, workflowId, nodePools, nodeClass, target == null ? List.of() : target.terms(), kubernetesVersion)
+        : new ClaimRolloutRequest(cluster, workflowId, pools, null, terms, null);
+    return new PreviewRolloutRequest(claim, targetText(), batchSize, canary, rolling, soakSeconds, approvalRequired, running);
   }
 
   /** The target as the workflow id and the result name it: the {@code --ami} text, or {@code k8s-<version>}. */

@@ -12,6 +12,7 @@ import dev.farrier.model.RolloutScope;
 import dev.farrier.workflows.upgrade.AmiTarget;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflowImpl;
+import dev.farrier.workflows.upgrade.RolloutPreviewWorkflow;
 import dev.farrier.workflows.upgrade.UpgradeInput;
 import dev.farrier.workflows.upgrade.UpgradeResult;
 import dev.farrier.model.ProvisioningPlan;
@@ -443,6 +444,44 @@ class HistoryRecorder {
       assertEquals(0, test.journal.countStartingWith("markAborted"), "a rollout's abort leaves no mark");
       write(test, id, "NodePoolUpgradeWorkflow-batches-aborted");
       write(test, child, "NodeReplacementWorkflow-rollout-aborted");
+    }
+  }
+
+  /**
+   * {@code farrier upgrade --dry-run} ({@code RolloutPreviewWorkflow}), and {@code farrier upgrade preview} on a rollout
+   * waiting for its approval after the canary: the Preview Update's activity in the rollout's history, then the rest of
+   * the rollout ({@code NodePoolUpgradeWorkflow-previewed}).
+   */
+  @Test
+  void recordPreviews() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      List<String> fleet = new ArrayList<>(List.of("default-1", "default-2", "default-3"));
+      test.planning.onPlanRollout(r -> {
+        synchronized (fleet) {
+          int remaining = fleet.size();
+          List<String> take = new ArrayList<>(fleet.subList(0, Math.min(r.rollout().max(), fleet.size())));
+          fleet.removeAll(take);
+          return new RolloutBatch(take.stream().map(c -> Fixtures.command(c, "replace", null)).toList(), remaining, List.of());
+        }
+      });
+      test.start();
+      AmiTarget target = AmiTarget.parse("al2023@v20251103");
+      String id = WorkflowIds.upgrade(List.of("default"), null, target.text());
+      UpgradeInput input = new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, target, null, "2", 1, 0, 300, true, 0,
+          false, "ci-job-42", null);
+      String previewId = WorkflowIds.preview(id);
+      test.newWorkflow(RolloutPreviewWorkflow.class, previewId).preview(input.previewRequest(id, null, null, null));
+      write(test, previewId, "RolloutPreviewWorkflow");
+
+      NodePoolUpgradeWorkflow rollout = test.newWorkflow(NodePoolUpgradeWorkflow.class, id);
+      WorkflowClient.start(rollout::upgrade, input);
+      var running = test.existing(NodePoolUpgradeWorkflow.class, id);
+      Eventually.await("waiting for approval", running::progress, p -> p.phase().equals("AwaitingApproval"));
+      running.preview();
+      running.approve(new OperatorRequest("canary looks good", "alice"));
+      UpgradeResult result = WorkflowStub.fromTyped(rollout).getResult(UpgradeResult.class);
+      assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
+      write(test, id, "NodePoolUpgradeWorkflow-previewed");
     }
   }
 

@@ -8,6 +8,7 @@ import dev.farrier.workflows.provisioning.ProvisioningWorkflowImpl;
 import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflowImpl;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflowImpl;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflowImpl;
+import dev.farrier.workflows.upgrade.RolloutPreviewWorkflowImpl;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
@@ -56,7 +57,9 @@ class WorkflowReplayTest {
       "InterruptionWorkflow",
       "NodePoolUpgradeWorkflow-batches-aborted",
       "NodePoolUpgradeWorkflow-rolling",
-      "NodePoolUpgradeWorkflow-rolling-hand-over");
+      "NodePoolUpgradeWorkflow-rolling-hand-over",
+      "NodePoolUpgradeWorkflow-previewed",
+      "RolloutPreviewWorkflow");
 
   private static final Map<String, Class<?>> IMPLEMENTATIONS = Map.of(
       "NodeLaunchWorkflow", NodeLaunchWorkflowImpl.class,
@@ -64,7 +67,8 @@ class WorkflowReplayTest {
       "NodeReplacementWorkflow", NodeReplacementWorkflowImpl.class,
       "ClusterReconcilerWorkflow", ClusterReconcilerWorkflowImpl.class,
       "InterruptionWorkflow", InterruptionWorkflowImpl.class,
-      "NodePoolUpgradeWorkflow", NodePoolUpgradeWorkflowImpl.class);
+      "NodePoolUpgradeWorkflow", NodePoolUpgradeWorkflowImpl.class,
+      "RolloutPreviewWorkflow", RolloutPreviewWorkflowImpl.class);
 
   private static TestWorkflowEnvironment environment;
   private static Worker worker;

@@ -26,6 +26,7 @@ public final class FarrierTestEnvironment implements AutoCloseable {
   public final FakeNodeActivities nodes = new FakeNodeActivities(journal);
   public final FakeInterruptionActivities interruption = new FakeInterruptionActivities(journal);
   public final FakeRolloutActivities rollout = new FakeRolloutActivities(journal);
+  public final FakePreviewActivities preview = new FakePreviewActivities(journal);
   public final FakePlanningActivities planning = new FakePlanningActivities(journal).askingRolloutsOf(rollout);
   public final TestWorkflowEnvironment env;
   public final Worker worker;
@@ -37,7 +38,7 @@ public final class FarrierTestEnvironment implements AutoCloseable {
         env.registerSearchAttribute(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
     worker = env.newWorker(TaskQueues.DEFAULT);
     worker.registerWorkflowImplementationTypes(FarrierWorkflows.implementationTypes());
-    worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption, rollout);
+    worker.registerActivitiesImplementations(nodeClaims, nodes, planning, interruption, rollout, preview);
     rollout.onClosed(this::closedReplacement);
     clock = new SkippingClock(env);
   }

@@ -10,6 +10,7 @@ import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.model.DisruptionCommand;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.model.RolloutBatch;
+import dev.farrier.model.RolloutPreview;
 import dev.farrier.model.RolloutScope;
 import dev.farrier.model.WorkloadRef;
 import dev.farrier.workflows.replacement.OperatorRequest;
@@ -600,6 +601,45 @@ class NodePoolUpgradeWorkflowTest {
 
     assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
     assertEquals(List.of(1, 2), batchSizes);
+  }
+
+  /**
+   * {@code farrier upgrade preview <id>}: the Preview Update asks the preview activity for what is left, naming the
+   * rollout, its NodePools, its resolved target and what it has done (the canary, the total, in flight), and the
+   * rollout goes on untouched.
+   */
+  @Test
+  void thePreviewOfARunningRolloutAsksForWhatIsLeftAndChangesNothing() {
+    fleet(3);
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
+    long stepsBefore = test.journal.all().size();
+
+    RolloutPreview answer = workflow.preview();
+
+    assertEquals(ID, answer.rollout());
+    var asked = test.preview.requests.getFirst();
+    assertEquals(ID, asked.target().workflowId());
+    assertEquals(List.of("default"), asked.target().nodePools());
+    assertEquals(1, asked.running().batches(), "past its canary");
+    assertEquals(3, asked.running().total());
+    assertEquals(List.of("previewRollout " + ID), test.journal.all().subList((int) stepsBefore, test.journal.all().size()),
+        "the preview is the only call the Update made");
+    assertEquals("AwaitingApproval", workflow.progress().phase());
+    workflow.approve(new OperatorRequest("canary looks good", "alice"));
+    assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
+  }
+
+  @Test
+  void thePreviewIsRefusedOnceTheRolloutIsStopping() {
+    fleet(3);
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
+    Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
+    workflow.abort(new OperatorRequest("canary latency doubled", "bob"));
+
+    var refused = assertThrows(WorkflowUpdateException.class, workflow::preview);
+    assertTrue(String.valueOf(refused.getCause().getMessage()).contains("nothing left to preview"), refused.getCause().getMessage());
+    assertEquals(List.of(), test.preview.requests, "a refused Update calls nothing");
   }
 
   @Test
