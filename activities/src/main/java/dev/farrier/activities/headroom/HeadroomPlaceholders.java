@@ -27,6 +27,8 @@ public final class HeadroomPlaceholders {
   public static final int PRIORITY = -10;
   public static final String NAME_PREFIX = "farrier-headroom-";
   private static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+  /** The pause image's own user ({@code nobody}, 65535). */
+  private static final long PAUSE_USER = 65535;
 
   private HeadroomPlaceholders() {}
 
@@ -75,11 +77,16 @@ public final class HeadroomPlaceholders {
               .withAutomountServiceAccountToken(false)
               .withEnableServiceLinks(false)
               .withNodeSelector(Map.of(WellKnown.NODEPOOL_LABEL, poolName))
+              // Admitted by the "restricted" Pod Security Standard a worker's namespace may enforce.
+              .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(PAUSE_USER).withRunAsGroup(PAUSE_USER)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
               .withTolerations(tolerations)
               .addNewContainer()
                 .withName("placeholder")
                 .withImage(image)
                 .withNewResources().withRequests(requests).endResources()
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true)
+                  .withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
               .endContainer()
             .endSpec()
           .endTemplate()
