@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the {@link HeadroomReconciler} every {@value #PERIOD_SECONDS} seconds over the cached cluster: each NodePool's
  * {@code farrier.dev/headroom} becomes its placeholder Deployment in {@code farrier.headroom.namespace} (empty: the
- * worker's own, {@code POD_NAMESPACE}, else the Kubernetes client's). A plain loop like {@link StatusLoop}: each pass
+ * worker's own, {@code POD_NAMESPACE}, else the Lease's, else the Kubernetes client's, else {@code default}). A plain loop like {@link StatusLoop}: each pass
  * derives everything afresh and writes only what differs; it runs on the Lease holder only ({@link LeaderLoops}).
  */
 @Singleton
@@ -27,18 +27,18 @@ public class HeadroomLoop implements LeaderLoops.Loop {
   private ScheduledExecutorService executor;
 
   public HeadroomLoop(Fabric8Cluster cluster, KubernetesClient kube, @Value("${farrier.headroom.namespace:}") String namespace,
-      @Value("${farrier.headroom.image}") String image) {
-    this.reconciler = new HeadroomReconciler(cluster, new Fabric8PlaceholderWorkloads(kube), namespace(namespace, kube), image,
-        Clock.systemUTC());
+      @Value("${farrier.leader-election.namespace:}") String leaseNamespace, @Value("${farrier.headroom.image}") String image) {
+    this.reconciler = new HeadroomReconciler(cluster, new Fabric8PlaceholderWorkloads(kube),
+        firstSet(namespace, System.getenv("POD_NAMESPACE"), leaseNamespace, kube.getNamespace(), "default"), image, Clock.systemUTC());
   }
 
-  private static String namespace(String configured, KubernetesClient kube) {
-    for (String candidate : new String[] {configured, System.getenv("POD_NAMESPACE"), kube.getNamespace()}) {
+  private static String firstSet(String... candidates) {
+    for (String candidate : candidates) {
       if (candidate != null && !candidate.isBlank()) {
         return candidate;
       }
     }
-    throw new IllegalArgumentException("farrier.headroom.namespace (FARRIER_HEADROOM_NAMESPACE) is required outside a pod");
+    throw new IllegalStateException("unreachable: the last candidate is set");
   }
 
   @Override
