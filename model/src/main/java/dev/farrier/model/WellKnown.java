@@ -108,6 +108,13 @@ public final class WellKnown {
    */
   public static final String EXPIRY_ANNOTATION = "farrier.dev/expiry";
   /**
+   * On a NodePool: spare capacity kept ready as placeholder pods that real pods preempt at once, e.g.
+   * {@code pods=4,cpu=1,memory=2Gi} or {@code cpu=10%} (docs/headroom.md).
+   */
+  public static final String HEADROOM_ANNOTATION = "farrier.dev/headroom";
+  /** On a headroom's Deployment and its placeholder pods: the NodePool they keep room in. */
+  public static final String HEADROOM_NODEPOOL_LABEL = "farrier.dev/headroom-nodepool";
+  /**
    * On a NodeClaim, written at launch: the subnet and the security groups (comma-separated) its instance was launched
    * with, compared with its EC2NodeClass's resolved ones for subnet and security group drift without asking the cloud.
    */

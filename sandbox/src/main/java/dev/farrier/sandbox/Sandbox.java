@@ -74,6 +74,10 @@ public final class Sandbox {
     all.put("static", "the blueprint's NodePool made static (replicas " + StaticScenario.REPLICAS + ", consolidateAfter 0s, no pods):"
         + " scaled to " + StaticScenario.SCALED_UP + " and back to " + StaticScenario.REPLICAS + " through the scale subresource"
         + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
+    all.put("headroom", "a NodePool annotated farrier.dev/headroom \"" + HeadroomScenario.HEADROOM + "\" (a refused value first, named in"
+        + " its condition and an Event): two spare nodes with placeholders Running; a burst of " + HeadroomScenario.BURST + " pods runs on"
+        + " them at once (placeholders preempted, no launch for the burst), new nodes come up for the displaced placeholders; the"
+        + " annotation removed, the spare nodes are consolidated away");
     all.put("preview", "farrier upgrade --dry-run on the upgrade fleet with a do-not-disrupt pod: the canary and batches of"
         + " two, the held node, images before and after, no history yet, in text and JSON, and nothing moved; then farrier"
         + " upgrade preview on the rollout after its canary (what is left, the canary as history)");
@@ -172,6 +176,17 @@ public final class Sandbox {
         var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
           ReservedScenario.report(new ReservedScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
+          printTimeline(env, recorder, started, out);
+        }
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("headroom")) {
+        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
+          HeadroomScenario.report(new HeadroomScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
+          out.println("== the placeholders: Deployment " + HeadroomScenario.deployment() + " (gone now), PriorityClass "
+              + dev.farrier.activities.headroom.HeadroomPlaceholders.PRIORITY_CLASS);
           printTimeline(env, recorder, started, out);
         }
         return finish(env, keep, out);

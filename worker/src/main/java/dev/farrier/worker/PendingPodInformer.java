@@ -1,6 +1,7 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.kube.ClusterCache;
+import dev.farrier.activities.kube.Preemption;
 import dev.farrier.model.PodRef;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -52,7 +53,7 @@ public class PendingPodInformer implements LeaderLoops.Loop {
     if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null || pod.getStatus().getConditions() == null) {
       return false;
     }
-    if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()) {
+    if (pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty() || Preemption.nominated(pod)) {
       return false;
     }
     return pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(c.getType())

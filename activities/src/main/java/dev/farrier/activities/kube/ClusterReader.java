@@ -49,7 +49,10 @@ public interface ClusterReader {
   /** Every pod bound to some node, in all namespaces: one read for a planning round instead of one per node. */
   List<Pod> listBoundPods();
 
-  /** Pods the scheduler could not place: Pending, no node, PodScheduled=False with reason Unschedulable. */
+  /**
+   * Pods the scheduler could not place: Pending, no node, PodScheduled=False with reason Unschedulable, and not placed by
+   * preemption ({@link Preemption}).
+   */
   List<Pod> listPendingPods();
 
   /** Every pod not bound to a node, in all namespaces: one read for a provisioning batch instead of one per pod. */

@@ -95,6 +95,7 @@ final class Fabric8ClusterReader implements ClusterReader {
     return lists.unboundPods().stream()
         .filter(p -> p.getStatus() != null && "Pending".equals(p.getStatus().getPhase()))
         .filter(Fabric8ClusterReader::isUnschedulable)
+        .filter(p -> !Preemption.nominated(p))
         .toList();
   }
 

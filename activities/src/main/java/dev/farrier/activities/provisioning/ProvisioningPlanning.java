@@ -2,6 +2,7 @@ package dev.farrier.activities.provisioning;
 
 import dev.farrier.activities.cloud.CloudProviderException;
 import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.Preemption;
 import dev.farrier.activities.kube.NodeClaimStore;
 import dev.farrier.activities.nodeclass.NodeClassLaunches;
 import dev.farrier.activities.views.NamespaceSelectors;
@@ -90,6 +91,7 @@ public final class ProvisioningPlanning {
           .filter(p -> Objects.equals(p.getMetadata().getUid(), ref.uid()))
           .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
           .filter(p -> p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())
+          .filter(p -> !Preemption.nominated(p))
           .ifPresent(p -> {
             try {
               PendingPods.addIfProvisionable(pending, p, namespaces, volumes, csi);

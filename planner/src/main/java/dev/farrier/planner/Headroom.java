@@ -1,0 +1,102 @@
+package dev.farrier.planner;
+
+import dev.farrier.model.Resources;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The spare capacity a NodePool keeps ready ({@code farrier.dev/headroom}), as placeholder pods of one size: either a
+ * fixed count ({@code pods=4,cpu=1,memory=2Gi}) or a share of the pool's CPU ({@code cpu=10%}: as many placeholders of
+ * {@link #PERCENT_POD_MILLI_CPU} as that share holds, rounded up).
+ *
+ * @param pods         the fixed count; null in the percent form
+ * @param cpuPercent   the share of the pool's allocatable CPU, 1 to 100; null in the count form
+ * @param podMilliCpu  each placeholder's CPU request
+ * @param podMemoryBytes each placeholder's memory request (0: none)
+ */
+public record Headroom(Integer pods, Integer cpuPercent, long podMilliCpu, long podMemoryBytes) {
+  /** The size of each placeholder in the percent form: one CPU. */
+  public static final long PERCENT_POD_MILLI_CPU = 1000;
+
+  public Headroom {
+    if ((pods == null) == (cpuPercent == null)) {
+      throw new IllegalArgumentException("a headroom is a count of pods or a percent of the pool's CPU, not both");
+    }
+  }
+
+  public static Headroom ofPods(int pods, long podMilliCpu, long podMemoryBytes) {
+    return new Headroom(pods, null, podMilliCpu, podMemoryBytes);
+  }
+
+  public static Headroom ofCpuPercent(int percent) {
+    return new Headroom(null, percent, PERCENT_POD_MILLI_CPU, 0);
+  }
+
+  /** One placeholder's requests in words: {@code cpu 1, memory 2Gi each}. */
+  public String podSize() {
+    List<String> parts = new ArrayList<>();
+    if (podMilliCpu > 0) {
+      parts.add("cpu " + Quantities.cpu(podMilliCpu));
+    }
+    if (podMemoryBytes > 0) {
+      parts.add("memory " + Quantities.bytes(podMemoryBytes));
+    }
+    return String.join(", ", parts) + " each";
+  }
+
+  /**
+   * How many placeholders to run and why fewer than wanted.
+   *
+   * @param wanted   what the headroom asks for
+   * @param replicas what fits within the pool's limits (at most {@code wanted})
+   * @param cappedBy the limits that hold it below {@code wanted}, in words; empty when none do
+   */
+  public record Replicas(int wanted, int replicas, String cappedBy) {
+    public boolean capped() {
+      return replicas < wanted;
+    }
+  }
+
+  /** The placeholders this headroom asks for in a pool whose nodes have {@code poolAllocatableMilliCpu} in all. */
+  public int wanted(long poolAllocatableMilliCpu) {
+    if (pods != null) {
+      return pods;
+    }
+    // ceil(percent% of the pool's CPU / one placeholder's CPU), in exact integer arithmetic.
+    long share = Math.multiplyExact(poolAllocatableMilliCpu, (long) cpuPercent);
+    long perPod = Math.multiplyExact(podMilliCpu, 100L);
+    return Math.toIntExact((share + perPod - 1) / perPod);
+  }
+
+  /**
+   * The replicas within the pool's {@code limits}: the {@code running} placeholders (already on the pool's nodes, so
+   * inside its {@code usage}) plus as many more as the room the limits leave ({@code limit - usage}) holds, per
+   * limited resource the placeholder requests. The provisioner refuses a launch past the limits anyway; capping here
+   * keeps placeholders that can never get a node from waiting Pending, and says why.
+   */
+  public Replicas replicas(long poolAllocatableMilliCpu, NodePoolLimits limits, Resources usage, int running) {
+    int wanted = wanted(poolAllocatableMilliCpu);
+    int replicas = wanted;
+    List<String> capped = new ArrayList<>();
+    if (limits.milliCpu() != null && podMilliCpu > 0) {
+      int fit = fit(running, limits.milliCpu() - usage.milliCpu(), podMilliCpu);
+      if (fit < wanted) {
+        capped.add("limits.cpu " + Quantities.cpu(limits.milliCpu()) + " (" + Quantities.cpu(usage.milliCpu()) + " in use)");
+      }
+      replicas = Math.min(replicas, fit);
+    }
+    if (limits.memoryBytes() != null && podMemoryBytes > 0) {
+      int fit = fit(running, limits.memoryBytes() - usage.memoryBytes(), podMemoryBytes);
+      if (fit < wanted) {
+        capped.add("limits.memory " + Quantities.bytes(limits.memoryBytes()) + " (" + Quantities.bytes(usage.memoryBytes()) + " in use)");
+      }
+      replicas = Math.min(replicas, fit);
+    }
+    return new Replicas(wanted, Math.max(0, replicas), String.join(" and ", capped));
+  }
+
+  private static int fit(int running, long room, long perPod) {
+    long more = Math.max(0, room) / perPod;
+    return (int) Math.min(Integer.MAX_VALUE, running + more);
+  }
+}
