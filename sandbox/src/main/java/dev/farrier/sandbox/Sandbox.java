@@ -74,6 +74,10 @@ public final class Sandbox {
     all.put("static", "the blueprint's NodePool made static (replicas " + StaticScenario.REPLICAS + ", consolidateAfter 0s, no pods):"
         + " scaled to " + StaticScenario.SCALED_UP + " and back to " + StaticScenario.REPLICAS + " through the scale subresource"
         + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
+    all.put("split", "a Deployment of " + SplitScenario.REPLICAS + " pods annotated farrier.dev/on-demand-min \"" + SplitScenario.MINIMUM
+        + "\" and gated: at least 30% on on-demand, the rest on spot, kept after a spot interruption and a scale-out to "
+        + SplitScenario.SCALED_OUT + " and back; raised to " + SplitScenario.RAISED + ", spot pods evicted one at a time until it holds; "
+        + "a typo in the annotation keeps its pod gated with a Warning Event");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
@@ -169,6 +173,15 @@ public final class Sandbox {
         var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
           ReservedScenario.report(new ReservedScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
+          printTimeline(env, recorder, started, out);
+        }
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("split")) {
+        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, SplitScenario.APP)) {
+          SplitScenario.report(new SplitScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
         }
         return finish(env, keep, out);
