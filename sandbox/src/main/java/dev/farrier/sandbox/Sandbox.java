@@ -76,7 +76,8 @@ public final class Sandbox {
         + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
     all.put("split", "a Deployment of " + SplitScenario.REPLICAS + " pods annotated farrier.dev/on-demand-min \"" + SplitScenario.MINIMUM
         + "\" and gated: at least 30% on on-demand, the rest on spot, kept after a spot interruption and a scale-out to "
-        + SplitScenario.SCALED_OUT + " and back; raised to " + SplitScenario.RAISED + ", spot pods evicted one at a time until it holds; "
+        + SplitScenario.SCALED_OUT + " and back; raised by " + SplitScenario.RAISED_BY + " pods, spot pods evicted one at a time until it "
+        + "holds; "
         + "a typo in the annotation keeps its pod gated with a Warning Event");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");

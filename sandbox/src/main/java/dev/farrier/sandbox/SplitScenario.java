@@ -19,8 +19,9 @@ import java.util.TreeMap;
  * annotated {@code farrier.dev/on-demand-min: "30%"} whose template carries the scheduling gate
  * {@code farrier.dev/capacity-split}. At least 30% of its pods run on on-demand nodes, the rest on spot; a spot node
  * holding some of them is interrupted (the simulated cloud's EC2 warning on the SQS queue) and their replacements are
- * decided again; scaled to {@value #SCALED_OUT} and back, the share still holds; the minimum raised to {@value #RAISED}
- * is met by rebalancing (spot pods evicted one at a time, their replacements pinned). A second Deployment with a typo in the
+ * decided again; scaled to {@value #SCALED_OUT} and back, the share still holds; the minimum raised (as a count) by
+ * {@value #RAISED_BY} above the on-demand pods then is met by rebalancing (spot pods evicted one at a time, their
+ * replacements pinned). A second Deployment with a typo in the
  * annotation ({@value #TYPO}) keeps its pod gated and gets a Warning Event naming the annotation.
  */
 public final class SplitScenario {
@@ -30,18 +31,23 @@ public final class SplitScenario {
   public static final int REPLICAS = 10;
   public static final int SCALED_OUT = 20;
   public static final String MINIMUM = "30%";
-  /** The minimum raised to after the scale-down: rebalancing evicts spot pods one at a time until it holds. */
-  public static final String RAISED = "80%";
+  /**
+   * How many on-demand pods the minimum is raised by after the scale-down (as a count: the on-demand pods then plus
+   * this, at most {@value #REPLICAS}), so rebalancing always has spot pods to evict, one at a time, until it holds.
+   */
+  public static final int RAISED_BY = 2;
 
   /**
    * What the scenario saw: each phase's Ready pods with the capacity type of their node.
    *
    * @param interruptedNode the spot node interrupted
+   * @param raisedTo        the count the minimum was raised to after the scale-down
+   * @param rebalanced      the CapacitySplitRebalanced Events on the Deployment, as {@code reason: message}
    * @param typoPodGated    whether the typo Deployment's pod was still gated at the end
    * @param typoEvents      the Warning Events on the typo Deployment, as {@code reason: message}
    */
   public record Played(Map<String, String> initial, String interruptedNode, Map<String, String> afterInterruption,
-      Map<String, String> scaledOut, Map<String, String> scaledDown, Map<String, String> raised, List<String> rebalanced,
+      Map<String, String> scaledOut, Map<String, String> scaledDown, int raisedTo, Map<String, String> raised, List<String> rebalanced,
       boolean typoPodGated, List<String> typoEvents) {
     public static long onDemand(Map<String, String> placement) {
       return placement.values().stream().filter(WellKnown.CAPACITY_ON_DEMAND::equals).count();
@@ -125,13 +131,14 @@ public final class SplitScenario {
     var scaledDown = awaitPlaced(REPLICAS, spotNode, CapacitySplit.Minimum.parse(MINIMUM).of(REPLICAS));
     out.printf("   %d pods Ready: %d on on-demand, %d on spot%n", scaledDown.size(), Played.onDemand(scaledDown), Played.spot(scaledDown));
 
-    out.printf("== kubectl annotate deployment %s %s=%s --overwrite%n", APP, CapacitySplit.ANNOTATION, RAISED);
+    int raisedTo = (int) Math.min(Played.onDemand(scaledDown) + RAISED_BY, REPLICAS);
+    out.printf("== kubectl annotate deployment %s %s=%d --overwrite%n", APP, CapacitySplit.ANNOTATION, raisedTo);
     env.kube().apps().deployments().inNamespace(DriftScenario.NAMESPACE).withName(APP)
         .edit(d -> {
-          d.getMetadata().getAnnotations().put(CapacitySplit.ANNOTATION, RAISED);
+          d.getMetadata().getAnnotations().put(CapacitySplit.ANNOTATION, Integer.toString(raisedTo));
           return d;
         });
-    var raised = awaitPlaced(REPLICAS, spotNode, CapacitySplit.Minimum.parse(RAISED).of(REPLICAS));
+    var raised = awaitPlaced(REPLICAS, spotNode, raisedTo);
     var rebalanced = events(APP, "CapacitySplitRebalanced");
     out.printf("   %d pods Ready: %d on on-demand, %d on spot; %d rebalancing eviction(s): %s%n", raised.size(), Played.onDemand(raised),
         Played.spot(raised), rebalanced.size(), rebalanced);
@@ -143,7 +150,7 @@ public final class SplitScenario {
     boolean typoGated = pods(TYPO_APP).stream().allMatch(p -> p.getSpec().getSchedulingGates() != null
         && p.getSpec().getSchedulingGates().stream().anyMatch(g -> CapacitySplit.GATE.equals(g.getName())));
     out.printf("   Deployment %s: pod still gated %s; %s%n", TYPO_APP, typoGated, typoEvents);
-    return new Played(initial, spotNode, afterInterruption, scaledOut, scaledDown, raised, rebalanced, typoGated, typoEvents);
+    return new Played(initial, spotNode, afterInterruption, scaledOut, scaledDown, raisedTo, raised, rebalanced, typoGated, typoEvents);
   }
 
   static void report(Played played, PrintStream out) {
@@ -161,9 +168,11 @@ public final class SplitScenario {
     check(problems, "after the interruption", played.afterInterruption(), CapacitySplit.Minimum.parse(MINIMUM).of(REPLICAS));
     check(problems, "scaled out", played.scaledOut(), CapacitySplit.Minimum.parse(MINIMUM).of(SCALED_OUT));
     check(problems, "scaled down", played.scaledDown(), CapacitySplit.Minimum.parse(MINIMUM).of(REPLICAS));
-    check(problems, "raised to " + RAISED, played.raised(), CapacitySplit.Minimum.parse(RAISED).of(REPLICAS));
-    if (Played.onDemand(played.scaledDown()) < CapacitySplit.Minimum.parse(RAISED).of(REPLICAS) && played.rebalanced().isEmpty()) {
-      problems.add("the share rose to " + RAISED + " without a CapacitySplitRebalanced Event");
+    if (Played.onDemand(played.raised()) < played.raisedTo()) {
+      problems.add("raised to " + played.raisedTo() + ": only " + Played.onDemand(played.raised()) + " pods on on-demand");
+    }
+    if (Played.onDemand(played.scaledDown()) < played.raisedTo() && played.rebalanced().isEmpty()) {
+      problems.add("the share rose to " + played.raisedTo() + " without a CapacitySplitRebalanced Event");
     }
     if (!played.typoPodGated()) {
       problems.add("the pod of " + TYPO_APP + " was released despite its unparsable annotation");

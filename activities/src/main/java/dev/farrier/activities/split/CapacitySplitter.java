@@ -167,8 +167,9 @@ public final class CapacitySplitter {
       var outcome = evictor.evictPod(pod);
       log.info("capacity split rebalancing workload={} evicted pod={} node={} outcome={} {}", w, pod.getMetadata().getName(), node, outcome,
           split.detail());
+      String count = split.detail().split(";", 2)[0];
       writes.recordEvent(w, "Normal", "CapacitySplitRebalanced", "evicted pod " + pod.getMetadata().getName() + " from node " + node
-          + " so its replacement is decided again: " + split.detail());
+          + " so its replacement is decided again: " + count);
     } catch (PdbBlockedException e) {
       log.info("capacity split rebalancing workload={} pod={} held by PodDisruptionBudget: {}", w, pod.getMetadata().getName(), e.getMessage());
     }
