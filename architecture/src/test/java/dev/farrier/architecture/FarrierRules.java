@@ -58,7 +58,7 @@ final class FarrierRules {
 
   /** The activities' use cases, a package each; the planning activity's facade above several of them is none. */
   private static final Set<String> USE_CASES =
-      Set.of("provisioning", "disruption", "rollout", "drain", "launch", "interruption", "status", "gc");
+      Set.of("provisioning", "disruption", "rollout", "drain", "launch", "interruption", "status", "gc", "split");
   private static final String ACTIVITIES = "dev.farrier.activities.";
 
   /**

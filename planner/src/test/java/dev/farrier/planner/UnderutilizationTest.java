@@ -423,6 +423,21 @@ class UnderutilizationTest {
     assertTrue(c.detail().startsWith("replace with a cheaper node: $0.3840/h to $0.0384/h (m5.large"), c.detail());
   }
 
+  /**
+   * A pod the capacity split pinned to on-demand (farrier.dev/on-demand-min: its nodeSelector says
+   * karpenter.sh/capacity-type: on-demand) keeps its on-demand node through consolidation: the replacement is planned
+   * at the on-demand price of the smaller type, never at its spot price as for an unpinned pod.
+   */
+  @Test
+  void aPodPinnedToOnDemandIsConsolidatedOntoOnDemandOnly() {
+    var pinned = Fixtures.withSelector(pod("big-p0", 500, 256), Map.of(WellKnown.CAPACITY_TYPE_LABEL, WellKnown.CAPACITY_ON_DEMAND));
+    var plan = new DisruptionPlanner().plan(snapshot(pool(), Map.of(), Map.of(),
+        node("big", TYPES.get(2), WellKnown.CAPACITY_ON_DEMAND, List.of(pinned))));
+    DisruptionCommand c = plan.commands().getFirst();
+    assertEquals(DisruptionMethod.REPLACE, c.method());
+    assertTrue(c.detail().startsWith("replace with a cheaper node: $0.3840/h to $0.0960/h (m5.large"), c.detail());
+  }
+
   /** Consolidation weighs the prices NodeOverlays give, of the node being replaced and of its replacements. */
   @Test
   void consolidationSeesTheOverlaidPriceOfTheNodeAndItsReplacements() {

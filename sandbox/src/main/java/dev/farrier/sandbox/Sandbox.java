@@ -81,6 +81,11 @@ public final class Sandbox {
     all.put("preview", "farrier upgrade --dry-run on the upgrade fleet with a do-not-disrupt pod: the canary and batches of"
         + " two, the held node, images before and after, no history yet, in text and JSON, and nothing moved; then farrier"
         + " upgrade preview on the rollout after its canary (what is left, the canary as history)");
+    all.put("split", "a Deployment of " + SplitScenario.REPLICAS + " pods annotated farrier.dev/on-demand-min \"" + SplitScenario.MINIMUM
+        + "\" and gated: at least 30% on on-demand, the rest on spot, kept after a spot interruption and a scale-out to "
+        + SplitScenario.SCALED_OUT + " and back; raised by " + SplitScenario.RAISED_BY + " pods, spot pods evicted one at a time until it "
+        + "holds; "
+        + "a typo in the annotation keeps its pod gated with a Warning Event");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
     return java.util.Collections.unmodifiableMap(all);
@@ -187,6 +192,15 @@ public final class Sandbox {
           HeadroomScenario.report(new HeadroomScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           out.println("== the placeholders: Deployment " + HeadroomScenario.deployment() + " (gone now), PriorityClass "
               + dev.farrier.activities.headroom.HeadroomPlaceholders.PRIORITY_CLASS);
+          printTimeline(env, recorder, started, out);
+        }
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("split")) {
+        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, SplitScenario.APP)) {
+          SplitScenario.report(new SplitScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
         }
         return finish(env, keep, out);

@@ -41,7 +41,7 @@ public class FarrierWorker implements AutoCloseable {
   private final HealthServer health;
 
   public FarrierWorker(WorkerSettings settings, ReconcilerClient reconciler, WorkerFactory factory, PendingPodInformer informer,
-      PodEventsLoop podEvents, StatusLoop status, GarbageCollectionLoop gc, HeadroomLoop headroom, CloudResources cloud, InterruptionClient interruption,
+      PodEventsLoop podEvents, StatusLoop status, GarbageCollectionLoop gc, HeadroomLoop headroom, CapacitySplitLoop split, CloudResources cloud, InterruptionClient interruption,
       InterruptionResources interruptionResources, KubernetesClient kube, LeaderElectionSettings leaderElection,
       @Value("${farrier.shutdown-timeout}") Duration shutdownTimeout, MetricsServer metrics, HealthServer health) {
     this.settings = settings;
@@ -49,7 +49,7 @@ public class FarrierWorker implements AutoCloseable {
     this.interruption = interruption;
     this.interruptionResources = interruptionResources;
     this.factory = factory;
-    this.loops = new LeaderLoops(kube, leaderElection, List.of(informer, podEvents, status, gc, headroom), FarrierWorker::exitBesideTheNewLeader);
+    this.loops = new LeaderLoops(kube, leaderElection, List.of(informer, podEvents, status, gc, headroom, split), FarrierWorker::exitBesideTheNewLeader);
     this.shutdownTimeout = shutdownTimeout;
     this.resources = List.of(cloud, interruptionResources, metrics, health);
     this.metrics = metrics;
