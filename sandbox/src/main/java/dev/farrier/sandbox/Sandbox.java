@@ -76,6 +76,9 @@ public final class Sandbox {
         + " (kubectl scale nodepool); its empty nodes are never consolidated, only the scale-down removes two");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
+    all.put("surge", "a one-replica Deployment under a PDB minAvailable: 1 on a drifting node whose NodePool says farrier.dev/surge:"
+        + " \"true\": refused while its maxSurge is 0 (SurgeRefused, the blocker says why), then surged: a rollout restart, the new"
+        + " pod Ready on the replacement node before the old one goes, nothing evicted");
     return java.util.Collections.unmodifiableMap(all);
   }
 
@@ -171,6 +174,12 @@ public final class Sandbox {
           ReservedScenario.report(new ReservedScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
         }
+        return finish(env, keep, out);
+      }
+      if (scenarioName.equals("surge")) {
+        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        new SurgeScenario(env, helpers, Duration.ofMinutes(5)).play(out);
         return finish(env, keep, out);
       }
       if (scenarioName.equals("static")) {
