@@ -88,6 +88,9 @@ public final class Sandbox {
         + "a typo in the annotation keeps its pod gated with a Warning Event");
     all.put("migrate", "seed 002's v1alpha5 Provisioner (inline provider, empty-node TTL, expiry) and a Deployment on the old "
         + "label and annotation, migrated by farrier migrate --check, the v1 output applied: Farrier provisions its pods a node");
+    all.put("surge", "a one-replica Deployment under a PDB minAvailable: 1 on a drifting node whose NodePool says farrier.dev/surge:"
+        + " \"true\": refused while its maxSurge is 0 (SurgeRefused, the blocker says why), then surged: a rollout restart, the new"
+        + " pod Ready on the replacement node before the old one goes, nothing evicted");
     return java.util.Collections.unmodifiableMap(all);
   }
 
@@ -177,8 +180,7 @@ public final class Sandbox {
         return finish(env, keep, out);
       }
       if (scenarioName.equals("reserved")) {
-        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
-        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        var helpers = blueprint(env);
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
           ReservedScenario.report(new ReservedScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
@@ -186,8 +188,7 @@ public final class Sandbox {
         return finish(env, keep, out);
       }
       if (scenarioName.equals("headroom")) {
-        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
-        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        var helpers = blueprint(env);
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, DriftScenario.APP)) {
           HeadroomScenario.report(new HeadroomScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           out.println("== the placeholders: Deployment " + HeadroomScenario.deployment() + " (gone now), PriorityClass "
@@ -197,17 +198,20 @@ public final class Sandbox {
         return finish(env, keep, out);
       }
       if (scenarioName.equals("split")) {
-        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
-        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        var helpers = blueprint(env);
         try (var recorder = new ClusterRecorder(env.kube(), DriftScenario.NAMESPACE, SplitScenario.APP)) {
           SplitScenario.report(new SplitScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
           printTimeline(env, recorder, started, out);
         }
         return finish(env, keep, out);
       }
+      if (scenarioName.equals("surge")) {
+        var helpers = blueprint(env);
+        new SurgeScenario(env, helpers, Duration.ofMinutes(5)).play(out);
+        return finish(env, keep, out);
+      }
       if (scenarioName.equals("static")) {
-        var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
-        var helpers = new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
+        var helpers = blueprint(env);
         StaticScenario.report(new StaticScenario(env, helpers, Duration.ofMinutes(5)).play(out), out);
         return finish(env, keep, out);
       }
@@ -309,6 +313,12 @@ public final class Sandbox {
       }
       return finish(env, keep, out);
     }
+  }
+
+  /** The drift-upgrade blueprint on its AL2 images, whose steps (class, NodePool, workload, waits) the other scenarios reuse. */
+  private static DriftScenario blueprint(SandboxEnvironment env) {
+    var amis = new BlueprintAmis(AmiCatalog.load(SimulatedCloudConfig.DEFAULT_KUBERNETES_VERSION));
+    return new DriftScenario(env.kube(), env.temporal(), CLUSTER, amis::al2, Duration.ofMinutes(5));
   }
 
   /** Farrier's Events, the app's pods and the cloud's calls, in time order. */

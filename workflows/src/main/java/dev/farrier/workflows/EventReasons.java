@@ -30,6 +30,12 @@ public final class EventReasons {
   /** The node's instance is gone (terminated or unknown to the cloud): its pods are released, not drained. */
   public static final String INSTANCE_GONE = "InstanceGone";
   public static final String TERMINATED = "Terminated";
+  /** A PDB-held pod opted in to surges: its Deployment was restarted so its new pod starts elsewhere first. */
+  public static final String SURGE_STARTED = "SurgeStarted";
+  /** A PDB-held pod opted in to surges cannot surge safely (the reason says why): the drain waits for the PDB. */
+  public static final String SURGE_REFUSED = "SurgeRefused";
+  /** A surge's new pod did not become Ready within its Deployment's progress deadline: not surged again. */
+  public static final String SURGE_STALLED = "SurgeStalled";
   public static final String REPLACEMENT_ABORTED = "ReplacementAborted";
 
   /** The node is being interrupted (spot interruption, scheduled change, instance stopping): drained at once. */

@@ -8,6 +8,7 @@ import dev.farrier.activities.kube.NodeWriter;
 import dev.farrier.activities.kube.ObjectNotFoundException;
 import dev.farrier.activities.kube.PdbBlockedException;
 import dev.farrier.activities.kube.PodEvictor;
+import dev.farrier.activities.kube.WorkloadSurges;
 import dev.farrier.activities.metrics.NodeClaimMetrics;
 import dev.farrier.workflows.EventReasons;
 import dev.farrier.workflows.activities.DrainRequest;
@@ -17,6 +18,8 @@ import dev.farrier.workflows.activities.HeldPod;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.RecordEventsRequest;
+import dev.farrier.workflows.activities.SurgeOutcome;
+import dev.farrier.workflows.activities.SurgeRequest;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -29,6 +32,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,19 +51,29 @@ public class NodeActivitiesImpl implements NodeActivities {
   private final Clock clock;
   private final StepEvents events;
   private final LeavingPods leaving;
+  private final Surges surges;
 
-  public <C extends NodeWriter & PodEvictor & EventSink & NodeClaimStore> NodeActivitiesImpl(C cluster, MeterRegistry meters) {
-    this(cluster, cluster, cluster, Clock.systemUTC(), cluster, meters, LeavingPods.WITHIN);
+  public <C extends NodeWriter & PodEvictor & EventSink & NodeClaimStore & WorkloadSurges> NodeActivitiesImpl(C cluster,
+      MeterRegistry meters) {
+    this(cluster, cluster, cluster, Clock.systemUTC(), cluster, meters, LeavingPods.WITHIN, cluster);
   }
 
   /** @param settleWithin how long a drain pass waits at most for the pods on their way out ({@link LeavingPods}) */
   NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock, NodeClaimStore claims, MeterRegistry meters,
       Duration settleWithin) {
+    this(nodes, pods, events, clock, claims, meters, settleWithin, null);
+  }
+
+  /** @param workloads the surges' reads and writes; null: no pod is ever a surge candidate */
+  NodeActivitiesImpl(NodeWriter nodes, PodEvictor pods, EventSink events, Clock clock, NodeClaimStore claims, MeterRegistry meters,
+      Duration settleWithin, WorkloadSurges workloads) {
     this.nodes = nodes;
     this.pods = pods;
     this.clock = clock;
     this.events = new StepEvents(events, claims, new NodeClaimMetrics(meters));
     this.leaving = new LeavingPods(pods, clock, settleWithin);
+    this.surges = workloads == null ? null
+        : new Surges(workloads, clock, () -> Activity.getExecutionContext().heartbeat("surge"));
   }
 
   /**
@@ -121,6 +135,8 @@ public class NodeActivitiesImpl implements NodeActivities {
     List<String> evicted = new ArrayList<>();
     Set<String> evictedUids = new HashSet<>();
     List<HeldPod> held = new ArrayList<>();
+    List<String> surgeable = new ArrayList<>();
+    Supplier<String> poolSurge = memoized(() -> surges.nodePoolAnnotation(request.nodePool()));
     var deadline = clock.instant().plus(PASS_BUDGET);
     DrainOrder.Pass pass = DrainOrder.pass(pods.listPodsOnNode(request.nodeName()), request);
     for (Pod pod : pass.now()) {
@@ -164,6 +180,9 @@ public class NodeActivitiesImpl implements NodeActivities {
         held.add(new HeldPod(key, HeldPod.Cause.PDB, e.pdbName() == null ? "(unknown)" : e.pdbKey()));
         log.atInfo().setMessage("eviction blocked").addKeyValue("node", request.nodeName())
             .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key).addKeyValue("pdb", e.pdbKey()).log();
+        if (surgeCandidate(pod, poolSurge)) {
+          surgeable.add(key);
+        }
       } catch (KubernetesClientException e) {
         // One pod the API refuses (e.g. covered by two PDBs: HTTP 500) must not stop the pass for the others.
         held.add(new HeldPod(key, HeldPod.Cause.EVICTION_FAILED, e.getMessage()));
@@ -181,7 +200,50 @@ public class NodeActivitiesImpl implements NodeActivities {
       recordEvictions(request, evicted);
     }
     var remaining = leaving.mustLeaveOnceGone(request, evictedUids).stream().map(NodeActivitiesImpl::key).toList();
-    return DrainStatus.of(evicted, remaining, held, pass.group(), pass.deferred().stream().map(NodeActivitiesImpl::key).toList());
+    return DrainStatus.of(evicted, remaining, held, pass.group(), pass.deferred().stream().map(NodeActivitiesImpl::key).toList(),
+        surgeable);
+  }
+
+  /**
+   * A pod a PDB refused is a surge candidate when its workload or NodePool opted in; a read that fails proves nothing
+   * and leaves the pod to the PDB this pass, as without surges.
+   */
+  private boolean surgeCandidate(Pod pod, Supplier<String> poolSurge) {
+    if (surges == null) {
+      return false;
+    }
+    try {
+      return surges.candidate(pod, poolSurge);
+    } catch (KubernetesClientException e) {
+      log.atWarn().setMessage("surge opt-in unknown, left to the PDB this pass").addKeyValue("pod", key(pod))
+          .addKeyValue("error", e.getMessage()).log();
+      return false;
+    }
+  }
+
+  private static Supplier<String> memoized(Supplier<String> read) {
+    return new Supplier<>() {
+      private boolean done;
+      private String value;
+
+      @Override
+      public String get() {
+        if (!done) {
+          value = read.get();
+          done = true;
+        }
+        return value;
+      }
+    };
+  }
+
+  /** The PodDisruptionBudget-held pod opted in to surges gets its Deployment restarted ({@link Surges}). */
+  @Override
+  public SurgeOutcome surge(SurgeRequest request) {
+    if (surges == null) {
+      return new SurgeOutcome(request.pod(), null, SurgeOutcome.Result.NOT_APPLICABLE, "surges are not wired in this worker");
+    }
+    return surges.surge(request);
   }
 
   private void recordEvictions(DrainRequest request, List<String> evicted) {

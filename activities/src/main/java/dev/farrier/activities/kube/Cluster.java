@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * Every Kubernetes read and write Farrier makes, and nothing else: the sum of the ports sized to their users
  * ({@link ClusterReader}, {@link StatusWriter}, {@link NodeClaimStore}, {@link NodeWriter}, {@link PodEvictor},
- * {@link EventSink}). A class takes the narrowest ports it needs, so its rules can be unit-tested with a small fake;
+ * {@link EventSink}, {@link RolloutWriter}, {@link WorkloadSurges}). A class takes the narrowest ports it needs, so its rules can be unit-tested with a small fake;
  * {@link Fabric8Cluster} implements them all.
  *
  * <p>Contracts every implementation keeps:
@@ -21,5 +21,5 @@ import java.util.Optional;
  *   <li>Reads of a missing object return {@link Optional#empty()}.</li>
  * </ul>
  */
-public interface Cluster extends ClusterReader, StatusWriter, NodeClaimStore, NodeWriter, PodEvictor, EventSink, RolloutWriter {
+public interface Cluster extends ClusterReader, StatusWriter, NodeClaimStore, NodeWriter, PodEvictor, EventSink, RolloutWriter, WorkloadSurges {
 }

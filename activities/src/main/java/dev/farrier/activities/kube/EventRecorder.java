@@ -95,6 +95,32 @@ final class EventRecorder implements EventSink {
   }
 
   /**
+   * Records an Event about {@code involved}, an object read from the API server (a Deployment, a Node): in its
+   * namespace, or {@code default} for a cluster-scoped one. Named as {@link #recordEvent}'s, so a repeat bumps its count.
+   */
+  void recordObjectEvent(HasMetadata involved, String type, String reason, String message) {
+    Instant at = clock.instant();
+    String namespace = involved.getMetadata().getNamespace() == null ? NAMESPACE : involved.getMetadata().getNamespace();
+    String name = involved.getMetadata().getName() + "." + hash(involved.getKind() + "\n" + namespace + "\n"
+        + involved.getMetadata().getName() + "\n" + reason + "\n" + message);
+    Event created = build(namespace, name, new ObjectReferenceBuilder()
+        .withApiVersion(involved.getApiVersion())
+        .withKind(involved.getKind())
+        .withNamespace(involved.getMetadata().getNamespace())
+        .withName(involved.getMetadata().getName())
+        .withUid(involved.getMetadata().getUid())
+        .build(), type, reason, message, at);
+    try {
+      client.v1().events().inNamespace(namespace).resource(created).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      bumpCount(namespace, name, at.truncatedTo(ChronoUnit.SECONDS).toString());
+    }
+  }
+
+  /**
    * Records the pod Event unless the same one (pod uid, reason, message) was last seen within {@code window}. The
    * stored Event is the dedupe record: its name is derived from that triple and its lastTimestamp says when it was
    * last counted, so a repeat every planning round costs one read, and a restarted worker does not repeat it either.

@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
@@ -32,7 +34,7 @@ import java.util.Optional;
 /**
  * {@link Cluster} on the fabric8 client: one object that is every port, each delegated to its own implementation
  * ({@link Fabric8ClusterReader}, {@link Fabric8StatusWriter}, {@link Fabric8NodeClaimStore}, {@link Fabric8NodeWriter},
- * {@link PodEvictions}, {@link EventRecorder}, {@link Fabric8RolloutWriter}). It exists because activities take
+ * {@link PodEvictions}, {@link EventRecorder}, {@link Fabric8RolloutWriter}, {@link Fabric8WorkloadSurges}). It exists because activities take
  * intersections of ports ({@code <C extends ClusterReader & NodeClaimStore & ...>}), so the worker's composition root
  * needs one object that implements them all.
  *
@@ -50,6 +52,7 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   private final PodEvictions evictions;
   private final EventSink events;
   private final RolloutWriter rollouts;
+  private final WorkloadSurges surges;
 
   /** Lists from the API server on every call. */
   public Fabric8Cluster(KubernetesClient client) {
@@ -73,6 +76,7 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
     this.evictions = new PodEvictions(client);
     this.events = new EventRecorder(client, cached, clock, instance);
     this.rollouts = new Fabric8RolloutWriter(patcher);
+    this.surges = new Fabric8WorkloadSurges(evictions.bounded(), clock, instance);
   }
 
   // ClusterReader.
@@ -338,6 +342,53 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   @Override
   public void patchNodeClassAnnotations(String name, Map<String, String> annotations) {
     rollouts.patchNodeClassAnnotations(name, annotations);
+  }
+
+  // WorkloadSurges.
+
+  @Override
+  public Optional<Pod> readPod(String namespace, String name) {
+    return surges.readPod(namespace, name);
+  }
+
+  @Override
+  public Optional<ReplicaSet> readReplicaSet(String namespace, String name) {
+    return surges.readReplicaSet(namespace, name);
+  }
+
+  @Override
+  public Optional<Deployment> readDeployment(String namespace, String name) {
+    return surges.readDeployment(namespace, name);
+  }
+
+  @Override
+  public Optional<PersistentVolumeClaim> readClaim(String namespace, String name) {
+    return surges.readClaim(namespace, name);
+  }
+
+  @Override
+  public Optional<PersistentVolume> readVolume(String name) {
+    return surges.readVolume(name);
+  }
+
+  @Override
+  public Optional<NodePool> readNodePool(String name) {
+    return surges.readNodePool(name);
+  }
+
+  @Override
+  public Optional<Node> readNode(String name) {
+    return surges.readNode(name);
+  }
+
+  @Override
+  public boolean restartDeployment(Deployment read, Map<String, String> annotations, Map<String, String> templateAnnotations) {
+    return surges.restartDeployment(read, annotations, templateAnnotations);
+  }
+
+  @Override
+  public void recordEvent(io.fabric8.kubernetes.api.model.HasMetadata involved, String type, String reason, String message) {
+    surges.recordEvent(involved, type, reason, message);
   }
 
   @Override

@@ -55,6 +55,11 @@ final class PodEvictions implements PodEvictor, AutoCloseable {
     this.client = new KubernetesClientBuilder().withConfig(bounded).build();
   }
 
+  /** The client of bounded calls, for the other reads and writes a drain makes ({@link Fabric8WorkloadSurges}). */
+  KubernetesClient bounded() {
+    return client;
+  }
+
   /** The pods bound to {@code nodeName}, in one bounded LIST. */
   @Override
   public List<Pod> listPodsOnNode(String nodeName) {

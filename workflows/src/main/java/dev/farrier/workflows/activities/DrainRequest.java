@@ -12,9 +12,16 @@ package dev.farrier.workflows.activities;
  * @param recordEvictions  the pass records an Evicted Event on the node for each pod it evicted or released
  *                         ({@link dev.farrier.workflows.EventReasons#evicted}), as the replacement asks; false from the
  *                         shorter constructors, which tests of the pass alone use
+ * @param nodePool         the node's NodePool, whose {@code farrier.dev/surge} annotation opts its pods in to a surge
+ *                         ({@code DrainStatus#surgeable}); null from the shorter constructors
  */
 public record DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned,
-    boolean instanceGone, boolean recordEvictions) {
+    boolean instanceGone, boolean recordEvictions, String nodePool) {
+  public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb, boolean holdUnowned,
+      boolean instanceGone, boolean recordEvictions) {
+    this(cluster, nodeName, nodeClaim, bypassPdb, holdUnowned, instanceGone, recordEvictions, null);
+  }
+
   /** Pods without a controller evicted too, nothing released, no Events recorded. */
   public DrainRequest(String cluster, String nodeName, String nodeClaim, boolean bypassPdb) {
     this(cluster, nodeName, nodeClaim, bypassPdb, false, false, false);

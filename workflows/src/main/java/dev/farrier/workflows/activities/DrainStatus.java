@@ -18,10 +18,13 @@ import java.util.List;
  *                      passes from before drain groups)
  * @param deferred      pods of later groups this pass left alone because {@code group} is not gone yet (part of
  *                      {@code remaining}); a forced pass defers nothing
+ * @param surgeable     pods a PDB refused that are opted in to a surge ({@code farrier.dev/surge}) and owned by a
+ *                      Deployment (through its ReplicaSet): the replacement asks {@link NodeActivities#surge} for each
  */
 public record DrainStatus(List<String> evicted, List<String> remaining, List<String> blockingPdbs, List<String> doNotDisrupt,
-    List<String> failures, List<HeldPod> held, DrainGroup group, List<String> deferred) {
+    List<String> failures, List<HeldPod> held, DrainGroup group, List<String> deferred, List<String> surgeable) {
   public DrainStatus {
+    surgeable = surgeable == null ? List.of() : List.copyOf(surgeable);
     evicted = List.copyOf(evicted);
     remaining = List.copyOf(remaining);
     blockingPdbs = List.copyOf(blockingPdbs);
@@ -29,6 +32,11 @@ public record DrainStatus(List<String> evicted, List<String> remaining, List<Str
     failures = failures == null ? List.of() : List.copyOf(failures);
     held = held == null ? List.of() : List.copyOf(held);
     deferred = deferred == null ? List.of() : List.copyOf(deferred);
+  }
+
+  public DrainStatus(List<String> evicted, List<String> remaining, List<String> blockingPdbs, List<String> doNotDisrupt,
+      List<String> failures, List<HeldPod> held, DrainGroup group, List<String> deferred) {
+    this(evicted, remaining, blockingPdbs, doNotDisrupt, failures, held, group, deferred, List.of());
   }
 
   public DrainStatus(List<String> evicted, List<String> remaining, List<String> blockingPdbs, List<String> doNotDisrupt,
@@ -48,11 +56,17 @@ public record DrainStatus(List<String> evicted, List<String> remaining, List<Str
   /** As {@link #of(List, List, List)}, for a pass that worked on {@code group} and left {@code deferred} for later. */
   public static DrainStatus of(List<String> evicted, List<String> remaining, List<HeldPod> held, DrainGroup group,
       List<String> deferred) {
+    return of(evicted, remaining, held, group, deferred, List.of());
+  }
+
+  /** As {@link #of(List, List, List, DrainGroup, List)}, naming the held pods opted in to a surge. */
+  public static DrainStatus of(List<String> evicted, List<String> remaining, List<HeldPod> held, DrainGroup group,
+      List<String> deferred, List<String> surgeable) {
     List<String> pdbs = held.stream().filter(h -> h.cause() == HeldPod.Cause.PDB).map(HeldPod::detail).distinct().toList();
     List<String> doNotDisrupt = held.stream().filter(h -> h.cause() == HeldPod.Cause.DO_NOT_DISRUPT).map(HeldPod::pod).toList();
     List<String> failures = held.stream().filter(h -> h.cause() == HeldPod.Cause.EVICTION_FAILED)
         .map(h -> h.pod() + ": " + h.detail()).toList();
-    return new DrainStatus(evicted, remaining, pdbs, doNotDisrupt, failures, held, group, deferred);
+    return new DrainStatus(evicted, remaining, pdbs, doNotDisrupt, failures, held, group, deferred, surgeable);
   }
 
   public boolean drained() {

@@ -40,6 +40,19 @@ public interface NodeActivities {
   @ActivityMethod
   DrainStatus drainStep(DrainRequest request);
 
+  /**
+   * Surges one pod a PodDisruptionBudget keeps on the draining node, when its workload opted in
+   * ({@code farrier.dev/surge}) and can surge safely: a rollout restart of its Deployment (the pod template's
+   * {@code kubectl.kubernetes.io/restartedAt}, as {@code kubectl rollout restart} writes it), so the Deployment
+   * controller starts the new pod elsewhere first and removes the old one once the new one is Ready. Never evicts or
+   * deletes the pod. Idempotent: the restart marks the Deployment with the pod's UID ({@code farrier.dev/surged-pod}),
+   * so a retry, a later pass or another worker reports the surge already started instead of restarting it again.
+   * Records SurgeStarted, SurgeRefused or SurgeStalled on the Deployment and the Node when the answer differs from
+   * {@link SurgeRequest#previous()}. Each call to the API server is bounded (5 s), the whole well within its timeout.
+   */
+  @ActivityMethod
+  SurgeOutcome surge(SurgeRequest request);
+
   /** Records the operator's abort on the node ({@code farrier.dev/replacement-aborted}) so the planner skips it. */
   @ActivityMethod
   void markAborted(NodeRef request);

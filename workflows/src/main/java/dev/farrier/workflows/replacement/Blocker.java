@@ -27,6 +27,11 @@ public record Blocker(Kind kind, String summary, List<String> budgets, List<Stri
     NO_CONTROLLER,
     /** The eviction call itself fails (e.g. a pod covered by two PDBs, an API error). */
     EVICTION_FAILED,
+    /**
+     * A PodDisruptionBudget refuses evictions of a pod opted in to surges ({@code farrier.dev/surge}): its Deployment
+     * is surging (waiting for its new pod to be Ready), or the surge was refused or stalled, with the reason.
+     */
+    SURGE,
     /** A step failed; waiting for an operator's {@code Retry} (or {@code Abort}). */
     STEP_FAILED,
     /** Waiting for an operator's {@code Approve}. */

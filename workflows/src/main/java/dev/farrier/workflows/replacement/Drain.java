@@ -10,10 +10,12 @@ import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.Waits;
 import dev.farrier.workflows.activities.DrainRequest;
 import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.SurgeOutcome;
 import dev.farrier.workflows.activities.TerminateInstanceRequest;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The drain step: passes of the Eviction API ({@code drainStep}) until no pod is left, backing off while nothing
@@ -27,10 +29,12 @@ final class Drain {
 
   private final ReplacementRun run;
   private final ReplacementLaunch launch;
+  private final Surge surge;
 
   Drain(ReplacementRun run, ReplacementLaunch launch) {
     this.run = run;
     this.launch = launch;
+    this.surge = new Surge(run);
   }
 
   /** Drains the node, if there is one; returns once it is empty. */
@@ -58,7 +62,7 @@ final class Drain {
       boolean bypassPdb = DrainPolicy.bypassPdb(Workflow.currentTimeMillis(), run.state().graceEndsAtMillis(),
           run.state().forceDrain() != null);
       DrainStatus status = run.nodes().drainStep(new DrainRequest(run.cluster(), command.nodeName(), command.nodeClaim(),
-          bypassPdb, !run.urgent(), instanceGone, true));
+          bypassPdb, !run.urgent(), instanceGone, true, command.nodePool()));
       run.update(run.state().withDrainPass(status.evicted(), status.remaining()));
       if (status.drained()) {
         run.setBlocker(null);
@@ -78,8 +82,11 @@ final class Drain {
           continue;
         }
       }
-      reportBlocker(status);
-      var wait = DrainPolicy.nextWait(waitSeconds, firstWait, maxWait, !status.evicted().isEmpty(), run.urgent(),
+      List<SurgeOutcome> surges = surge.after(status);
+      reportBlocker(status, surges);
+      // A surge in flight is looked at again soon: its old pod leaves as soon as the new one is Ready.
+      boolean moving = !status.evicted().isEmpty() || surges.stream().anyMatch(SurgeOutcome::surging);
+      var wait = DrainPolicy.nextWait(waitSeconds, firstWait, maxWait, moving, run.urgent(),
           Workflow.currentTimeMillis(), run.state().graceEndsAtMillis());
       if (wait.millis() > 0) {
         ReplacementState before = run.state();
@@ -104,10 +111,10 @@ final class Drain {
   }
 
   /** Names a new blocker in the search attributes, the log and Events on the node (and its claim); not one per pass. */
-  private void reportBlocker(DrainStatus status) {
+  private void reportBlocker(DrainStatus status, List<SurgeOutcome> surges) {
     DisruptionCommand command = run.command();
     Blocker previous = run.state().blocker();
-    Blocker next = DrainPolicy.blocker(status, Workflow.currentTimeMillis(), previous);
+    Blocker next = DrainPolicy.blocker(status, surges, Workflow.currentTimeMillis(), previous);
     run.setBlocker(next);
     if (next != null && !next.sameAs(previous)) {
       StructuredLog.info(LOG, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),

@@ -2,6 +2,7 @@ package dev.farrier.workflows.replacement;
 
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.HeldPod;
+import dev.farrier.workflows.activities.SurgeOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -92,6 +93,42 @@ final class DrainPolicy {
     }
     Blocker next = new Blocker(kind, truncate(summary), budgets, List.copyOf(pods), nowMillis);
     return next.sameAs(previous) ? next.since(previous.sinceMillis()) : next;
+  }
+
+  /**
+   * As {@link #blocker(DrainStatus, long, Blocker)}, with the surges this pass asked for: their pods are named by their
+   * surge first ("surging deployment default/web: waiting for its new pod to be Ready", "surge of deployment
+   * default/db refused: strategy Recreate ..."), then whatever else holds the drain.
+   */
+  static Blocker blocker(DrainStatus status, List<SurgeOutcome> surges, long nowMillis, Blocker previous) {
+    List<SurgeOutcome> relevant = surges.stream().filter(s -> s.result() != SurgeOutcome.Result.NOT_APPLICABLE).toList();
+    if (relevant.isEmpty() || status.drained()) {
+      return blocker(status, nowMillis, previous);
+    }
+    Set<String> surged = new LinkedHashSet<>();
+    relevant.forEach(s -> surged.add(s.pod()));
+    List<HeldPod> others = status.held().stream().filter(h -> !surged.contains(h.pod())).toList();
+    Blocker rest = blocker(DrainStatus.of(List.of(), status.remaining(), others), nowMillis, null);
+    Set<String> parts = new LinkedHashSet<>();
+    relevant.forEach(s -> parts.add(describe(s)));
+    String summary = String.join("; ", parts) + (rest == null ? "" : "; " + rest.summary());
+    List<String> budgets = status.held().stream().filter(h -> h.cause() == HeldPod.Cause.PDB && h.detail() != null)
+        .map(HeldPod::detail).distinct().toList();
+    Set<String> pods = new LinkedHashSet<>(surged);
+    others.forEach(h -> pods.add(h.pod()));
+    Blocker next = new Blocker(Blocker.Kind.SURGE, truncate(summary), budgets, List.copyOf(pods), nowMillis);
+    return next.sameAs(previous) ? next.since(previous.sinceMillis()) : next;
+  }
+
+  /** One surge in the blocker's words. */
+  static String describe(SurgeOutcome surge) {
+    String what = surge.deployment() == null ? "pod " + surge.pod() : "deployment " + surge.deployment();
+    return switch (surge.result()) {
+      case STARTED, SURGING -> "surging " + what + ": waiting for its new pod to be Ready";
+      case STALLED -> "surge of " + what + " stalled: " + surge.reason();
+      case REFUSED -> "surge of " + what + " refused: " + surge.reason();
+      case NOT_APPLICABLE -> what + " not surged: " + surge.reason();
+    };
   }
 
   /** Before drain passes reported {@code held}: the PDB names hold every pod left, the other lists name theirs. */

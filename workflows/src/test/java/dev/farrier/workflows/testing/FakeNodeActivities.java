@@ -7,6 +7,8 @@ import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.RecordEventsRequest;
+import dev.farrier.workflows.activities.SurgeOutcome;
+import dev.farrier.workflows.activities.SurgeRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -21,6 +23,9 @@ public class FakeNodeActivities implements NodeActivities {
   private final CallJournal journal;
   private final List<DrainRequest> drainRequests = new ArrayList<>();
   private volatile Function<DrainRequest, DrainStatus> drainStep = r -> drained(List.of());
+  private final List<SurgeRequest> surgeRequests = new ArrayList<>();
+  private volatile Function<SurgeRequest, SurgeOutcome> surge =
+      r -> new SurgeOutcome(r.pod(), null, SurgeOutcome.Result.NOT_APPLICABLE, "not scripted");
 
   public FakeNodeActivities(CallJournal journal) {
     this.journal = journal;
@@ -37,6 +42,24 @@ public class FakeNodeActivities implements NodeActivities {
   public FakeNodeActivities onDrainStep(Function<DrainRequest, DrainStatus> behaviour) {
     this.drainStep = behaviour;
     return this;
+  }
+
+  public FakeNodeActivities onSurge(Function<SurgeRequest, SurgeOutcome> behaviour) {
+    this.surge = behaviour;
+    return this;
+  }
+
+  public synchronized List<SurgeRequest> surgeRequests() {
+    return List.copyOf(surgeRequests);
+  }
+
+  @Override
+  public SurgeOutcome surge(SurgeRequest request) {
+    synchronized (this) {
+      surgeRequests.add(request);
+    }
+    journal.record("surge", request.pod());
+    return surge.apply(request);
   }
 
   /** Every Event recorded so far, by any fake sharing the journal. */

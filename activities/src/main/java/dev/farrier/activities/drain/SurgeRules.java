@@ -1,0 +1,158 @@
+package dev.farrier.activities.drain;
+
+import dev.farrier.workflows.activities.SurgeOutcome.Result;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import java.util.List;
+
+/**
+ * Whether a pod a PodDisruptionBudget keeps on a draining node may be surged, the one place these rules live; pure,
+ * so each is unit-tested. A surge is a rollout restart of the pod's Deployment: safe only when the Deployment
+ * controller is bound to start the new pod before it stops the old one, and the new pod can run on another node.
+ * <ul>
+ *   <li>Opt-in: {@code farrier.dev/surge: "true"} on the Deployment or its pod template, or on the NodePool; a
+ *       workload's {@code "false"} opts it out of its NodePool's {@code "true"}. Any other value is refused, named.</li>
+ *   <li>Once per pod: the Deployment marked with this pod's UID is a surge already started; it is reported (waiting,
+ *       or stalled once the Deployment's progress deadline passed) and never restarted again.</li>
+ *   <li>Refused: a paused Deployment; strategy Recreate; a RollingUpdate whose maxSurge resolves to 0 or whose
+ *       maxUnavailable resolves above 0 for its replicas (the controller could stop the old pod first: an outage);
+ *       a ReadWriteOnce (or ReadWriteOncePod) volume, or one pinned by node affinity (two pods on two nodes cannot
+ *       share it); a rollout of the Deployment already in progress (never two at once).</li>
+ * </ul>
+ * Any replica count is accepted under these rules: with maxUnavailable 0 the controller replaces every pod of the
+ * Deployment one surge at a time, this node's among them.
+ */
+final class SurgeRules {
+  /** The annotation that opts a NodePool's pods, or one workload, in to a surge (or a workload out). */
+  static final String ANNOTATION = "farrier.dev/surge";
+  /** On the Deployment: the UID of the pod Farrier's last surge of it was for. */
+  static final String SURGED_POD_ANNOTATION = "farrier.dev/surged-pod";
+  /** What {@code kubectl rollout restart} writes on the pod template. */
+  static final String RESTARTED_AT_ANNOTATION = "kubectl.kubernetes.io/restartedAt";
+  private static final String DEFAULT_STRATEGY_PERCENT = "25%";
+  private static final int DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
+
+  private SurgeRules() {}
+
+  /** The answer, and why when it is not a start. */
+  record Decision(Result result, String reason) {
+    static Decision start() {
+      return new Decision(Result.STARTED, null);
+    }
+
+    static Decision refuse(String reason) {
+      return new Decision(Result.REFUSED, reason);
+    }
+  }
+
+  /** Whether the workload asks for surges: opted in, out, or an annotation value that means neither. */
+  enum OptIn { IN, OUT, INVALID }
+
+  static OptIn optIn(SurgeFacts.OptIn annotations) {
+    for (String value : new String[] {annotations.template(), annotations.deployment()}) {
+      if ("false".equals(value)) {
+        return OptIn.OUT;
+      }
+    }
+    for (String value : new String[] {annotations.template(), annotations.deployment(), annotations.nodePool()}) {
+      if (value != null && !value.equals("true") && !value.equals("false")) {
+        return OptIn.INVALID;
+      }
+    }
+    return "true".equals(annotations.template()) || "true".equals(annotations.deployment())
+        || "true".equals(annotations.nodePool()) ? OptIn.IN : OptIn.OUT;
+  }
+
+  static Decision decide(SurgeFacts facts) {
+    switch (optIn(facts.optIn())) {
+      case OUT -> {
+        return new Decision(Result.NOT_APPLICABLE, "not opted in to surges (" + ANNOTATION + ")");
+      }
+      case INVALID -> {
+        return Decision.refuse(ANNOTATION + " must be \"true\" or \"false\", not " + invalidValue(facts.optIn()));
+      }
+      case IN -> { }
+    }
+    int replicas = facts.replicas() == null ? 1 : facts.replicas();
+    SurgeFacts.Rollout rollout = facts.rollout();
+    if (facts.podUid().equals(facts.surgedPod())) {
+      if (rollout.progressDeadlineExceeded()) {
+        int deadline = rollout.progressDeadlineSeconds() == null ? DEFAULT_PROGRESS_DEADLINE_SECONDS : rollout.progressDeadlineSeconds();
+        return new Decision(Result.STALLED, "its new pod did not become Ready within the Deployment's progressDeadlineSeconds ("
+            + deadline + "s); Farrier does not surge it again: see the new pod's Events, or force the drain");
+      }
+      return new Decision(Result.SURGING, null);
+    }
+    if (facts.paused()) {
+      return Decision.refuse("the Deployment is paused: its controller would not start a new pod");
+    }
+    if ("Recreate".equals(facts.strategy())) {
+      return Decision.refuse("strategy Recreate stops the old pod before the new one starts");
+    }
+    int maxSurge = resolve(facts.maxSurge(), replicas, true);
+    int maxUnavailable = resolve(facts.maxUnavailable(), replicas, false);
+    if (maxSurge == 0) {
+      return Decision.refuse("maxSurge " + orDefault(facts.maxSurge()) + " resolves to 0 for " + replicas
+          + " replica(s): no new pod may start before the old one goes");
+    }
+    if (maxUnavailable > 0) {
+      return Decision.refuse("maxUnavailable " + orDefault(facts.maxUnavailable()) + " resolves to " + maxUnavailable + " for "
+          + replicas + " replica(s): the controller may stop the old pod before the new one is Ready");
+    }
+    for (SurgeFacts.Volume volume : facts.volumes()) {
+      List<String> shared = volume.accessModes().stream()
+          .filter(m -> m.equals("ReadWriteOnce") || m.equals("ReadWriteOncePod")).toList();
+      if (!shared.isEmpty()) {
+        return Decision.refuse("the pod mounts PersistentVolumeClaim " + volume.claim() + " (" + shared.getFirst()
+            + "): a new pod on another node cannot share it");
+      }
+      if (volume.pinnedTo() != null) {
+        return Decision.refuse("the pod mounts PersistentVolumeClaim " + volume.claim() + ", whose volume is pinned to "
+            + volume.pinnedTo() + ": a new pod elsewhere may never start");
+      }
+    }
+    if (rollout.observedGeneration() < rollout.generation() || rollout.updatedReplicas() < replicas
+        || rollout.replicas() > replicas || rollout.availableReplicas() < replicas) {
+      return Decision.refuse("the Deployment is not settled, a rollout may be in progress (" + rollout.updatedReplicas() + " of " + replicas
+          + " replica(s) updated, " + rollout.availableReplicas() + " available, " + rollout.replicas() + " in all): one at a time");
+    }
+    return Decision.start();
+  }
+
+  /**
+   * maxSurge or maxUnavailable as the Deployment controller resolves it for {@code replicas}: a percentage rounds up
+   * for maxSurge and down for maxUnavailable. (The controller makes maxUnavailable 1 when both are 0; a maxSurge of 0
+   * is refused before that matters.)
+   */
+  static int resolve(String value, int replicas, boolean surge) {
+    String written = orDefault(value);
+    int resolved;
+    if (written.endsWith("%")) {
+      double share = Integer.parseInt(written.substring(0, written.length() - 1)) * replicas / 100.0;
+      resolved = (int) (surge ? Math.ceil(share) : Math.floor(share));
+    } else {
+      resolved = Integer.parseInt(written);
+    }
+    return resolved;
+  }
+
+  /** The rolling-update fields as the rules read them: an {@link IntOrString} as written, or null. */
+  static String written(IntOrString value) {
+    if (value == null) {
+      return null;
+    }
+    return value.getIntVal() != null ? value.getIntVal().toString() : value.getStrVal();
+  }
+
+  private static String orDefault(String value) {
+    return value == null ? DEFAULT_STRATEGY_PERCENT : value;
+  }
+
+  private static String invalidValue(SurgeFacts.OptIn annotations) {
+    for (String value : new String[] {annotations.template(), annotations.deployment(), annotations.nodePool()}) {
+      if (value != null && !value.equals("true") && !value.equals("false")) {
+        return "\"" + value + "\"";
+      }
+    }
+    return "(none)";
+  }
+}

@@ -1,0 +1,141 @@
+package dev.farrier.activities.drain;
+
+import dev.farrier.activities.kube.WorkloadSurges;
+import dev.farrier.workflows.EventReasons;
+import dev.farrier.workflows.activities.SurgeOutcome;
+import dev.farrier.workflows.activities.SurgeOutcome.Result;
+import dev.farrier.workflows.activities.SurgeRequest;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Surges a pod a PodDisruptionBudget keeps on a draining node: reads the facts ({@link SurgeReads}), asks
+ * {@link SurgeRules}, and acts on a start with a rollout restart of its Deployment, marked with the pod's UID so the
+ * surge is started once per pod. It never evicts or deletes a pod: the Deployment controller removes the old one
+ * once the new one is Ready.
+ */
+final class Surges {
+  private static final Logger log = LoggerFactory.getLogger(Surges.class);
+  /** A Deployment changed between the read and the restart is read again and decided again, at most this often. */
+  private static final int ATTEMPTS = 3;
+
+  private final WorkloadSurges api;
+  private final Clock clock;
+  private final SurgeReads reads;
+  private final Runnable beat;
+
+  Surges(WorkloadSurges api, Clock clock, Runnable beat) {
+    this.api = api;
+    this.clock = clock;
+    this.beat = beat;
+    this.reads = new SurgeReads(api, beat);
+  }
+
+  /**
+   * Whether the drain should ask for a surge of {@code pod}, which a PDB just refused: a Deployment owns it and the
+   * workload or its NodePool opted in (or wrote a value of {@code farrier.dev/surge} the surge then refuses, named).
+   *
+   * @param nodePoolAnnotation the NodePool's annotation, read at most once per pass
+   */
+  boolean candidate(Pod pod, java.util.function.Supplier<String> nodePoolAnnotation) {
+    Optional<Deployment> deployment = reads.deploymentOf(pod);
+    return deployment.isPresent()
+        && SurgeRules.optIn(SurgeReads.optIn(deployment.get(), nodePoolAnnotation.get())) != SurgeRules.OptIn.OUT;
+  }
+
+  /** The NodePool's {@code farrier.dev/surge} annotation (one bounded read), null when absent. */
+  String nodePoolAnnotation(String nodePool) {
+    return reads.nodePoolAnnotation(nodePool);
+  }
+
+  SurgeOutcome surge(SurgeRequest request) {
+    int slash = request.pod().indexOf('/');
+    String namespace = request.pod().substring(0, slash);
+    String name = request.pod().substring(slash + 1);
+    Optional<Pod> pod = api.readPod(namespace, name);
+    if (pod.isEmpty()) {
+      return new SurgeOutcome(request.pod(), null, Result.NOT_APPLICABLE, "the pod is gone");
+    }
+    String nodePoolAnnotation = reads.nodePoolAnnotation(request.nodePool());
+    for (int attempt = 1; ; attempt++) {
+      Optional<Deployment> deployment = reads.deploymentOf(pod.get());
+      if (deployment.isEmpty()) {
+        return new SurgeOutcome(request.pod(), null, Result.NOT_APPLICABLE, "no Deployment owns it");
+      }
+      SurgeFacts facts = reads.facts(pod.get(), deployment.get(), nodePoolAnnotation);
+      SurgeRules.Decision decision = SurgeRules.decide(facts);
+      beat.run();
+      if (decision.result() == Result.STARTED && !restart(deployment.get(), pod.get())) {
+        if (attempt < ATTEMPTS) {
+          continue;
+        }
+        decision = SurgeRules.Decision.refuse("the Deployment kept changing while Farrier restarted it; tried again next pass");
+      }
+      SurgeOutcome outcome = new SurgeOutcome(request.pod(), facts.deployment(), decision.result(), decision.reason());
+      log.atInfo().setMessage("surge").addKeyValue("node", request.nodeName()).addKeyValue("nodeclaim", request.nodeClaim())
+          .addKeyValue("pod", request.pod()).addKeyValue("deployment", facts.deployment())
+          .addKeyValue("result", outcome.result()).addKeyValue("reason", outcome.reason()).log();
+      SurgeOutcome previous = request.previous();
+      boolean stillSurging = outcome.surging() && previous != null && previous.surging();
+      if (!outcome.sameAs(previous) && !stillSurging) {
+        recordEvents(request, deployment.get(), outcome);
+      }
+      return outcome;
+    }
+  }
+
+  /** {@code kubectl rollout restart}'s annotation, and this pod's UID as the mark that it is surged. */
+  private boolean restart(Deployment deployment, Pod pod) {
+    return api.restartDeployment(deployment,
+        Map.of(SurgeRules.SURGED_POD_ANNOTATION, pod.getMetadata().getUid()),
+        Map.of(SurgeRules.RESTARTED_AT_ANNOTATION, clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()));
+  }
+
+  /** SurgeStarted, SurgeRefused or SurgeStalled on the Deployment and the Node, each best effort. */
+  private void recordEvents(SurgeRequest request, Deployment deployment, SurgeOutcome outcome) {
+    String which = "deployment " + outcome.deployment() + " for pod " + request.pod() + " on draining node " + request.nodeName();
+    String type = EventReasons.WARNING;
+    String reason;
+    String message;
+    switch (outcome.result()) {
+      case STARTED, SURGING -> {
+        type = EventReasons.NORMAL;
+        reason = EventReasons.SURGE_STARTED;
+        message = "surging " + which + ": rollout restart; its new pod starts on another node and the Deployment controller "
+            + "removes the old one once the new one is Ready";
+      }
+      case REFUSED -> {
+        reason = EventReasons.SURGE_REFUSED;
+        message = "cannot surge " + which + ": " + outcome.reason() + "; the drain waits for its PodDisruptionBudget";
+      }
+      case STALLED -> {
+        reason = EventReasons.SURGE_STALLED;
+        message = "surge of " + which + " stalled: " + outcome.reason();
+      }
+      default -> {
+        return;
+      }
+    }
+    List<HasMetadata> involved = new ArrayList<>(List.of(deployment));
+    beat.run();
+    api.readNode(request.nodeName()).ifPresent(involved::add);
+    for (HasMetadata object : involved) {
+      try {
+        beat.run();
+        api.recordEvent(object, type, reason, message);
+      } catch (RuntimeException e) {
+        log.atWarn().setMessage("surge Event not recorded").addKeyValue("object", object.getKind() + " " + SurgeReads.key(object))
+            .addKeyValue("reason", reason).addKeyValue("error", e.getMessage()).log();
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package dev.farrier.activities.drain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.farrier.workflows.activities.SurgeOutcome.Result;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SurgeRulesTest {
+  private static final String UID = "uid-old";
+  private static final SurgeFacts.OptIn BY_DEPLOYMENT = new SurgeFacts.OptIn("true", null, null);
+  private static final SurgeFacts.Rollout SETTLED = new SurgeFacts.Rollout(3, 3, 1, 1, 1, false, null);
+
+  /** One replica, RollingUpdate with the defaults (25% / 25%), settled, no volumes, opted in on the Deployment. */
+  private static SurgeFacts facts() {
+    return new SurgeFacts(UID, "default/web", BY_DEPLOYMENT, false, null, null, null, 1, SETTLED, null, List.of());
+  }
+
+  private static SurgeFacts with(SurgeFacts f, String strategy, String maxSurge, String maxUnavailable, Integer replicas) {
+    return new SurgeFacts(f.podUid(), f.deployment(), f.optIn(), f.paused(), strategy, maxSurge, maxUnavailable, replicas,
+        replicas == null ? f.rollout() : new SurgeFacts.Rollout(3, 3, replicas, replicas, replicas, false, null),
+        f.surgedPod(), f.volumes());
+  }
+
+  @Test
+  void aSettledSingleReplicaDeploymentWithTheDefaultStrategySurges() {
+    var decision = SurgeRules.decide(facts());
+    assertEquals(Result.STARTED, decision.result());
+    assertNull(decision.reason());
+  }
+
+  @ParameterizedTest(name = "deployment {0}, template {1}, NodePool {2}: {3}")
+  @CsvSource(nullValues = "-", value = {
+      "true, -, -, IN",
+      "-, true, -, IN",
+      "-, -, true, IN",
+      "-, -, -, OUT",
+      "false, -, true, OUT",
+      "-, false, true, OUT",
+      "true, false, -, OUT",
+      "-, -, false, OUT",
+      "yes, -, -, INVALID",
+      "-, -, 'True', INVALID"})
+  void optInIsTheWorkloadsOrItsNodePoolsAndTheWorkloadsFalseWins(String deployment, String template, String nodePool,
+      SurgeRules.OptIn expected) {
+    assertEquals(expected, SurgeRules.optIn(new SurgeFacts.OptIn(deployment, template, nodePool)));
+  }
+
+  @Test
+  void notOptedInIsNotASurgesBusinessAndAnInvalidValueIsRefusedNamed() {
+    var f = facts();
+    var out = new SurgeFacts(UID, f.deployment(), new SurgeFacts.OptIn(null, null, null), false, null, null, null, 1, SETTLED,
+        null, List.of());
+    assertEquals(Result.NOT_APPLICABLE, SurgeRules.decide(out).result());
+    var invalid = new SurgeFacts(UID, f.deployment(), new SurgeFacts.OptIn("yes", null, null), false, null, null, null, 1,
+        SETTLED, null, List.of());
+    var decision = SurgeRules.decide(invalid);
+    assertEquals(Result.REFUSED, decision.result());
+    assertEquals("farrier.dev/surge must be \"true\" or \"false\", not \"yes\"", decision.reason());
+  }
+
+  @Test
+  void maxSurgeZeroIsRefusedBecauseNoNewPodMayStartFirst() {
+    var decision = SurgeRules.decide(with(facts(), "RollingUpdate", "0", "1", 1));
+    assertEquals(Result.REFUSED, decision.result());
+    assertEquals("maxSurge 0 resolves to 0 for 1 replica(s): no new pod may start before the old one goes", decision.reason());
+  }
+
+  @Test
+  void aPercentageOfMaxSurgeThatRoundsToZeroIsRefusedToo() {
+    assertEquals(Result.REFUSED, SurgeRules.decide(with(facts(), "RollingUpdate", "0%", "0", 1)).result());
+  }
+
+  @Test
+  void maxUnavailableAboveZeroForItsReplicasIsRefusedBecauseTheOldPodCouldGoFirst() {
+    var one = SurgeRules.decide(with(facts(), "RollingUpdate", "1", "1", 1));
+    assertEquals(Result.REFUSED, one.result());
+    assertTrue(one.reason().startsWith("maxUnavailable 1 resolves to 1 for 1 replica(s)"), one.reason());
+    // The default 25% rounds down to 0 below 4 replicas, and to 1 from 4 on.
+    assertEquals(Result.STARTED, SurgeRules.decide(with(facts(), null, null, null, 3)).result());
+    var four = SurgeRules.decide(with(facts(), null, null, null, 4));
+    assertEquals(Result.REFUSED, four.result());
+    assertTrue(four.reason().startsWith("maxUnavailable 25% resolves to 1 for 4 replica(s)"), four.reason());
+  }
+
+  @Test
+  void recreateAndAPausedDeploymentAreRefused() {
+    var recreate = SurgeRules.decide(with(facts(), "Recreate", null, null, 1));
+    assertEquals(Result.REFUSED, recreate.result());
+    assertEquals("strategy Recreate stops the old pod before the new one starts", recreate.reason());
+    var f = facts();
+    var paused = new SurgeFacts(UID, f.deployment(), f.optIn(), true, null, null, null, 1, SETTLED, null, List.of());
+    assertEquals("the Deployment is paused: its controller would not start a new pod", SurgeRules.decide(paused).reason());
+  }
+
+  @Test
+  void aReadWriteOnceVolumeOrOnePinnedByNodeAffinityIsRefused() {
+    var f = facts();
+    var rwo = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1, SETTLED, null,
+        List.of(new SurgeFacts.Volume("data", List.of("ReadWriteOnce"), null)));
+    var decision = SurgeRules.decide(rwo);
+    assertEquals(Result.REFUSED, decision.result());
+    assertEquals("the pod mounts PersistentVolumeClaim data (ReadWriteOnce): a new pod on another node cannot share it",
+        decision.reason());
+    var pinned = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1, SETTLED, null,
+        List.of(new SurgeFacts.Volume("shared", List.of("ReadWriteMany"), "topology.kubernetes.io/zone In [us-west-2a]")));
+    assertEquals(Result.REFUSED, SurgeRules.decide(pinned).result());
+    assertTrue(SurgeRules.decide(pinned).reason().contains("pinned to topology.kubernetes.io/zone In [us-west-2a]"));
+    var shared = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1, SETTLED, null,
+        List.of(new SurgeFacts.Volume("shared", List.of("ReadWriteMany"), null)));
+    assertEquals(Result.STARTED, SurgeRules.decide(shared).result());
+  }
+
+  @Test
+  void aRolloutInProgressIsRefusedSoTwoNeverRunAtOnce() {
+    var f = facts();
+    var rolling = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1,
+        new SurgeFacts.Rollout(4, 4, 2, 1, 1, false, null), null, List.of());
+    var decision = SurgeRules.decide(rolling);
+    assertEquals(Result.REFUSED, decision.result());
+    assertTrue(decision.reason().startsWith("the Deployment is not settled"), decision.reason());
+    var unobserved = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1,
+        new SurgeFacts.Rollout(5, 4, 1, 1, 1, false, null), null, List.of());
+    assertEquals(Result.REFUSED, SurgeRules.decide(unobserved).result());
+  }
+
+  @Test
+  void theSurgeOfThisPodIsReportedNotStartedAgainAndAStallIsNamed() {
+    var f = facts();
+    var rolling = new SurgeFacts.Rollout(4, 4, 2, 1, 1, false, null);
+    var surging = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1, rolling, UID, List.of());
+    assertEquals(Result.SURGING, SurgeRules.decide(surging).result());
+    var stalled = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1,
+        new SurgeFacts.Rollout(4, 4, 2, 1, 1, true, 120), UID, List.of());
+    var decision = SurgeRules.decide(stalled);
+    assertEquals(Result.STALLED, decision.result());
+    assertTrue(decision.reason().contains("progressDeadlineSeconds (120s)"), decision.reason());
+    // Another pod's mark: a surge of this pod is a new one, refused while the other one rolls.
+    var other = new SurgeFacts(UID, f.deployment(), f.optIn(), false, null, null, null, 1, rolling, "uid-other", List.of());
+    assertEquals(Result.REFUSED, SurgeRules.decide(other).result());
+  }
+
+  @ParameterizedTest(name = "{0} of {1} replicas: surge {2}, unavailable {3}")
+  @CsvSource({"25%, 1, 1, 0", "25%, 4, 1, 1", "50%, 3, 2, 1", "2, 10, 2, 2", "0, 1, 0, 0", "10%, 1, 1, 0"})
+  void percentagesResolveAsTheDeploymentControllerResolvesThem(String value, int replicas, int surge, int unavailable) {
+    assertEquals(surge, SurgeRules.resolve(value, replicas, true));
+    assertEquals(unavailable, SurgeRules.resolve(value, replicas, false));
+  }
+}
