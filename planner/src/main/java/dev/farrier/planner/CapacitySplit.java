@@ -1,6 +1,8 @@
 package dev.farrier.planner;
 
 import dev.farrier.model.Requirement;
+import dev.farrier.model.Taint;
+import dev.farrier.model.Toleration;
 import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,10 +28,11 @@ import java.util.regex.Pattern;
  * @param release   gated pods to release as they are
  * @param evict     the one pod to evict so its replacement is decided again, or null
  * @param belowMinimum whether the workload stays short of its minimum after this decision
- * @param detail    the decision in words, for the log and Events
+ * @param count     the count in words ({@code "on-demand 2 of 3 required (30% of 10 replicas)"})
+ * @param detail    the decision in words, the count first, for the log
  */
 public record CapacitySplit(int required, int onDemand, List<String> pin, List<String> release, String evict, boolean belowMinimum,
-    String detail) {
+    String count, String detail) {
   /** The annotation on a Deployment or StatefulSet: {@code "30%"} of its desired replicas, or a count {@code "2"}. */
   public static final String ANNOTATION = "farrier.dev/on-demand-min";
   /** The scheduling gate the workload's pod template carries, which Farrier removes once it has decided the pod. */
@@ -78,10 +81,11 @@ public record CapacitySplit(int required, int onDemand, List<String> pin, List<S
    * @param pinned           its nodeSelector says {@code karpenter.sh/capacity-type: on-demand}
    * @param nodeCapacityType the capacity type of the node it is bound to: null while unbound, "" for a node without it
    * @param terminating      it is being deleted
-   * @param doNotDisrupt     {@code karpenter.sh/do-not-disrupt: "true"}: never evicted to rebalance
+   * @param keep             never evicted to rebalance: {@code karpenter.sh/do-not-disrupt: "true"}, or its replacement
+   *                         would not come back behind the gate (a ReplicaSet whose template lacks it)
    */
   public record Pod(String name, long createdMillis, boolean gated, boolean pinned, String nodeCapacityType, boolean terminating,
-      boolean doNotDisrupt) {
+      boolean keep) {
     boolean onDemand() {
       return !terminating && (pinned || WellKnown.CAPACITY_ON_DEMAND.equals(nodeCapacityType));
     }
@@ -115,20 +119,21 @@ public record CapacitySplit(int required, int onDemand, List<String> pin, List<S
       }
     }
     String evict = null;
-    String detail = "on-demand " + onDemand + " of " + required + " required (" + minimum + " of " + replicas + " replicas)";
+    String count = "on-demand " + onDemand + " of " + required + " required (" + minimum + " of " + replicas + " replicas)";
+    String detail = count;
     if (onDemand < required && onDemandOffered && gated.isEmpty()) {
       String unsettled = unsettled(pods, replicas);
       if (unsettled != null) {
         detail += "; short, rebalancing waits: " + unsettled;
       } else {
         evict = rebalancingPick(pods);
-        detail += evict == null ? "; short, and no pod off on-demand may be evicted (do-not-disrupt or pinned)"
+        detail += evict == null ? "; short, and no pod on spot may be evicted (do-not-disrupt, pinned, or not coming back gated)"
             : "; short: evicting " + evict + " so its replacement is decided again";
       }
     } else if (onDemand < required && !onDemandOffered) {
       detail += "; short: no NodePool offers on-demand capacity to these pods";
     }
-    return new CapacitySplit(required, onDemand, List.copyOf(pin), List.copyOf(release), evict, onDemand < required, detail);
+    return new CapacitySplit(required, onDemand, List.copyOf(pin), List.copyOf(release), evict, onDemand < required, count, detail);
   }
 
   /** Why the workload is not settled enough to rebalance (a pod pending, terminating, or fewer pods than replicas), or null. */
@@ -149,29 +154,32 @@ public record CapacitySplit(int required, int onDemand, List<String> pin, List<S
   }
 
   /**
-   * The pod whose eviction restores the share: bound off on-demand, not pinned (its replacement could be), not
-   * do-not-disrupt; the youngest, so the pods that have run longest stay.
+   * The pod whose eviction restores the share: bound to a spot node (never reserved capacity or a node Karpenter does
+   * not label, such as a managed node group's), not pinned (its replacement could be), not kept; the youngest, so the
+   * pods that have run longest stay.
    */
   static String rebalancingPick(List<Pod> pods) {
     return pods.stream()
-        .filter(p -> !p.terminating() && !p.pinned() && !p.doNotDisrupt() && p.nodeCapacityType() != null
-            && !WellKnown.CAPACITY_ON_DEMAND.equals(p.nodeCapacityType()))
+        .filter(p -> !p.terminating() && !p.pinned() && !p.keep() && WellKnown.CAPACITY_SPOT.equals(p.nodeCapacityType()))
         .max(Comparator.comparingLong(Pod::createdMillis).thenComparing(Pod::name))
         .map(Pod::name).orElse(null);
   }
 
   /**
-   * A NodePool as the split checks it: its template labels and requirements.
+   * A NodePool as the split checks it: its template labels, requirements and taints (not its startup taints, which
+   * the scheduler does not weigh either).
    */
-  public record Pool(String name, Map<String, String> labels, List<Requirement> requirements) {}
+  public record Pool(String name, Map<String, String> labels, List<Requirement> requirements, List<Taint> taints) {}
 
   /**
-   * Whether some NodePool could launch an on-demand node for a pod with {@code nodeSelector}: the pod's selector plus
-   * {@code karpenter.sh/capacity-type: on-demand} against each NodePool's labels and requirements (a NodePool without a
-   * capacity-type requirement is on-demand, as Karpenter's default). Required node affinity is not weighed: a pin that
-   * leaves a pod unschedulable shows as the pod's own Unschedulable Event.
+   * Whether some NodePool could launch an on-demand node for a pod with {@code nodeSelector} and {@code tolerations}:
+   * the pod's selector plus {@code karpenter.sh/capacity-type: on-demand} against each NodePool's labels and
+   * requirements (a NodePool without a capacity-type requirement is on-demand, as Karpenter's default), and the
+   * NodePool's taints against the pod's tolerations (a pin is permanent once the gate is gone: pinning a pod to a pool
+   * it cannot use would leave it pending for good). Required node affinity is not weighed: a pin that leaves a pod
+   * unschedulable shows as the pod's own Unschedulable Event.
    */
-  public static boolean onDemandOffered(Map<String, String> nodeSelector, List<Pool> pools) {
+  public static boolean onDemandOffered(Map<String, String> nodeSelector, List<Toleration> tolerations, List<Pool> pools) {
     var wanted = new HashMap<>(nodeSelector);
     if (wanted.containsKey(WellKnown.CAPACITY_TYPE_LABEL) && !WellKnown.CAPACITY_ON_DEMAND.equals(wanted.get(WellKnown.CAPACITY_TYPE_LABEL))) {
       return false;
@@ -179,6 +187,9 @@ public record CapacitySplit(int required, int onDemand, List<String> pin, List<S
     wanted.put(WellKnown.CAPACITY_TYPE_LABEL, WellKnown.CAPACITY_ON_DEMAND);
     Requirements pod = Requirements.ofLabels(wanted, "pod nodeSelector");
     for (Pool p : pools) {
+      if (!Tolerations.toleratesAll(p.taints(), tolerations)) {
+        continue;
+      }
       Requirements pool = Requirements.of(p.requirements(), "nodepool requirement").and(Requirements.ofLabels(p.labels(), "nodepool label"));
       boolean defaultsToOnDemand = pool.get(WellKnown.CAPACITY_TYPE_LABEL) == LabelConstraint.ANY;
       if (defaultsToOnDemand) {

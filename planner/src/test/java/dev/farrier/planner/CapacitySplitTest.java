@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.model.Requirement;
+import dev.farrier.model.Taint;
+import dev.farrier.model.Toleration;
 import dev.farrier.model.WellKnown;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,14 +153,44 @@ class CapacitySplitTest {
   @Test
   void onDemandIsOfferedByANodePoolThatAllowsItOrSaysNothingAndMatchesThePodsSelector() {
     var both = new CapacitySplit.Pool("both", Map.of("intent", "apps"),
-        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of("spot", "on-demand"))));
+        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of("spot", "on-demand"))), List.of());
     var spotOnly = new CapacitySplit.Pool("spot", Map.of("intent", "apps"),
-        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of("spot"))));
-    var silent = new CapacitySplit.Pool("silent", Map.of("intent", "batch"), List.of());
-    assertTrue(CapacitySplit.onDemandOffered(Map.of("intent", "apps"), List.of(both)));
-    assertFalse(CapacitySplit.onDemandOffered(Map.of("intent", "apps"), List.of(spotOnly)));
-    assertFalse(CapacitySplit.onDemandOffered(Map.of("intent", "apps"), List.of(spotOnly, silent)), "silent is on-demand but for intent=batch");
-    assertTrue(CapacitySplit.onDemandOffered(Map.of("intent", "batch"), List.of(spotOnly, silent)), "no capacity-type requirement: on-demand");
-    assertFalse(CapacitySplit.onDemandOffered(Map.of(WellKnown.CAPACITY_TYPE_LABEL, "spot"), List.of(both)), "the pod itself asks for spot");
+        List.of(Requirement.in(WellKnown.CAPACITY_TYPE_LABEL, List.of("spot"))), List.of());
+    var silent = new CapacitySplit.Pool("silent", Map.of("intent", "batch"), List.of(), List.of());
+    assertTrue(CapacitySplit.onDemandOffered(Map.of("intent", "apps"), List.of(), List.of(both)));
+    assertFalse(CapacitySplit.onDemandOffered(Map.of("intent", "apps"), List.of(), List.of(spotOnly)));
+    assertFalse(CapacitySplit.onDemandOffered(Map.of("intent", "apps"), List.of(), List.of(spotOnly, silent)), "silent is on-demand but for intent=batch");
+    assertTrue(CapacitySplit.onDemandOffered(Map.of("intent", "batch"), List.of(), List.of(spotOnly, silent)), "no capacity-type requirement: on-demand");
+    assertFalse(CapacitySplit.onDemandOffered(Map.of(WellKnown.CAPACITY_TYPE_LABEL, "spot"), List.of(), List.of(both)), "the pod itself asks for spot");
+  }
+
+  @Test
+  void onlyAPodOnASpotNodeIsEvictedNeverOneOnReservedCapacityOrANodeWithoutTheLabel() {
+    var min = CapacitySplit.Minimum.parse("2");
+    var offSpot = List.of(on("od", 1, WellKnown.CAPACITY_ON_DEMAND), on("reserved", 2, WellKnown.CAPACITY_RESERVED),
+        on("managed-node-group", 3, ""));
+    var split = CapacitySplit.decide(min, 3, offSpot, true);
+    assertTrue(split.belowMinimum());
+    assertNull(split.evict(), split.detail());
+    var withSpot = new ArrayList<>(offSpot);
+    withSpot.add(on("spot", 0, WellKnown.CAPACITY_SPOT));
+    assertEquals("spot", CapacitySplit.decide(min, 4, withSpot, true).evict(), "the oldest pod, but the only one on spot");
+  }
+
+  @Test
+  void aPodIsPinnedOnlyToANodePoolWhoseTaintsItTolerates() {
+    var taint = new Taint("dedicated", "gpu", "NoSchedule");
+    var tainted = new CapacitySplit.Pool("tainted", Map.of(), List.of(), List.of(taint));
+    assertFalse(CapacitySplit.onDemandOffered(Map.of(), List.of(), List.of(tainted)), "no toleration: the pin would leave it pending");
+    assertTrue(CapacitySplit.onDemandOffered(Map.of(), List.of(new Toleration("dedicated", "Equal", "gpu", "NoSchedule")), List.of(tainted)));
+    var soft = new CapacitySplit.Pool("soft", Map.of(), List.of(), List.of(new Taint("dedicated", "gpu", "PreferNoSchedule")));
+    assertTrue(CapacitySplit.onDemandOffered(Map.of(), List.of(), List.of(soft)), "PreferNoSchedule never keeps a pod off");
+  }
+
+  @Test
+  void theCountIsTheDetailsFirstPartAndSaysNothingOfTheDecision() {
+    var split = CapacitySplit.decide(THIRTY_PERCENT, 10, List.of(on("spot", 1, WellKnown.CAPACITY_SPOT)), true);
+    assertEquals("on-demand 0 of 3 required (30% of 10 replicas)", split.count());
+    assertTrue(split.detail().startsWith(split.count() + "; "), split.detail());
   }
 }

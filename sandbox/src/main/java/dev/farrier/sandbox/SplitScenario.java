@@ -45,10 +45,12 @@ public final class SplitScenario {
    * @param rebalanced      the CapacitySplitRebalanced Events on the Deployment, as {@code reason: message}
    * @param typoPodGated    whether the typo Deployment's pod was still gated at the end
    * @param typoEvents      the Warning Events on the typo Deployment, as {@code reason: message}
+   * @param pinned          by phase ({@code initial}, {@code afterInterruption}, {@code scaledOut}), how many pods of the
+   *                        Deployment carried the on-demand pin: Farrier pins only while the count is short
    */
   public record Played(Map<String, String> initial, String interruptedNode, Map<String, String> afterInterruption,
       Map<String, String> scaledOut, Map<String, String> scaledDown, int raisedTo, Map<String, String> raised, List<String> rebalanced,
-      boolean typoPodGated, List<String> typoEvents) {
+      boolean typoPodGated, List<String> typoEvents, Map<String, Long> pinned) {
     public static long onDemand(Map<String, String> placement) {
       return placement.values().stream().filter(WellKnown.CAPACITY_ON_DEMAND::equals).count();
     }
@@ -111,6 +113,8 @@ public final class SplitScenario {
     out.printf("   and Deployment %s: 1 replica, %s: \"%s\" (a typo)%n", TYPO_APP, CapacitySplit.ANNOTATION, TYPO);
     apply(deployment(TYPO_APP, 1, TYPO));
     var initial = awaitPlaced(REPLICAS, null);
+    Map<String, Long> pinned = new TreeMap<>();
+    pinned.put("initial", pinned());
     out.printf("   %d pods Ready: %d on on-demand, %d on spot%n", initial.size(), Played.onDemand(initial), Played.spot(initial));
 
     String spotNode = spotNodeWithMostPods();
@@ -118,12 +122,14 @@ public final class SplitScenario {
     out.printf("== interrupting spot node %s (instance %s) through the EC2 warning on the SQS queue%n", spotNode, instance);
     env.interruptions().interrupt(instance);
     var afterInterruption = awaitPlaced(REPLICAS, spotNode);
+    pinned.put("afterInterruption", pinned());
     out.printf("   %d pods Ready off %s: %d on on-demand, %d on spot%n", afterInterruption.size(), spotNode,
         Played.onDemand(afterInterruption), Played.spot(afterInterruption));
 
     out.printf("== kubectl scale deployment %s --replicas=%d%n", APP, SCALED_OUT);
     env.kube().apps().deployments().inNamespace(DriftScenario.NAMESPACE).withName(APP).scale(SCALED_OUT);
     var scaledOut = awaitPlaced(SCALED_OUT, spotNode);
+    pinned.put("scaledOut", pinned());
     out.printf("   %d pods Ready: %d on on-demand, %d on spot%n", scaledOut.size(), Played.onDemand(scaledOut), Played.spot(scaledOut));
 
     out.printf("== kubectl scale deployment %s --replicas=%d%n", APP, REPLICAS);
@@ -150,7 +156,7 @@ public final class SplitScenario {
     boolean typoGated = pods(TYPO_APP).stream().allMatch(p -> p.getSpec().getSchedulingGates() != null
         && p.getSpec().getSchedulingGates().stream().anyMatch(g -> CapacitySplit.GATE.equals(g.getName())));
     out.printf("   Deployment %s: pod still gated %s; %s%n", TYPO_APP, typoGated, typoEvents);
-    return new Played(initial, spotNode, afterInterruption, scaledOut, scaledDown, raisedTo, raised, rebalanced, typoGated, typoEvents);
+    return new Played(initial, spotNode, afterInterruption, scaledOut, scaledDown, raisedTo, raised, rebalanced, typoGated, typoEvents, pinned);
   }
 
   static void report(Played played, PrintStream out) {
@@ -224,6 +230,12 @@ public final class SplitScenario {
       }
       return Played.onDemand(placement) >= onDemand ? placement : null;
     }, this::diagnostics);
+  }
+
+  /** How many live pods of {@link #APP} carry the on-demand pin in their nodeSelector. */
+  private long pinned() {
+    return pods(APP).stream().filter(p -> p.getSpec().getNodeSelector() != null
+        && WellKnown.CAPACITY_ON_DEMAND.equals(p.getSpec().getNodeSelector().get(WellKnown.CAPACITY_TYPE_LABEL))).count();
   }
 
   /** The Events on Deployment {@code app} with {@code reason}, as {@code reason: message}. */

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +27,11 @@ import org.slf4j.LoggerFactory;
  * {@link #PERIOD_MILLIS} a {@link CapacitySplitter} pass over the annotated Deployments and StatefulSets, on the Lease
  * holder only. Its informers of Deployments and StatefulSets start with the loop and are not waited for: until they
  * have synced a pass does nothing (a cluster that denies the worker their list shows as the informers' retries in the
- * log, never as a Lease given up). Its writes go through a client whose requests are bounded by
- * {@link #REQUEST_MILLIS} without retries, so a pass is never stuck behind the API server past the loop's stop bound.
+ * log, never as a Lease given up). Its pod patches go through a client whose requests are bounded by
+ * {@link #REQUEST_MILLIS} without retries; evictions and ReplicaSet reads through {@code PodEvictions}' own bounded
+ * client; Events through the cached cluster's {@code EventRecorder} (the worker's main client, with its retries). A
+ * failing pass (reads, writes, or a workload that does not read) is logged and the next one runs: the loop never ends
+ * on an exception.
  */
 @Singleton
 public class CapacitySplitLoop implements LeaderLoops.Loop {
@@ -53,7 +58,7 @@ public class CapacitySplitLoop implements LeaderLoops.Loop {
     stopping = false;
     bounded = new KubernetesClientBuilder().withConfig(new ConfigBuilder(kube.getConfiguration())
         .withRequestRetryBackoffLimit(0).withRequestTimeout(REQUEST_MILLIS).withConnectionTimeout(REQUEST_MILLIS).build()).build();
-    var splitter = new CapacitySplitter(cluster, new Fabric8SplitWrites(bounded, Clock.systemUTC()), cluster, cluster, Clock.systemUTC());
+    var splitter = new CapacitySplitter(cluster, new Fabric8SplitWrites(bounded), cluster, cluster, cluster::readReplicaSet, Clock.systemUTC());
     deployments = kube.apps().deployments().inAnyNamespace().runnableInformer(0);
     statefulSets = kube.apps().statefulSets().inAnyNamespace().runnableInformer(0);
     deployments.start();
@@ -66,12 +71,20 @@ public class CapacitySplitLoop implements LeaderLoops.Loop {
     if (!deployments.hasSynced() || !statefulSets.hasSynced()) {
       return;
     }
-    List<SplitWorkload> workloads = Stream.concat(deployments.getStore().list().stream().map(SplitWorkload::of),
-        statefulSets.getStore().list().stream().map(SplitWorkload::of)).filter(Objects::nonNull).toList();
+    passSafely(() -> Stream.concat(deployments.getStore().list().stream().map(SplitWorkload::of),
+        statefulSets.getStore().list().stream().map(SplitWorkload::of)).filter(Objects::nonNull).toList(),
+        splitter, () -> stopping || Thread.currentThread().isInterrupted());
+  }
+
+  /**
+   * One pass, reading the workloads included, that never throws: an exception escaping a
+   * {@code scheduleWithFixedDelay} task would end the loop for good, silently.
+   */
+  static void passSafely(Supplier<List<SplitWorkload>> workloads, CapacitySplitter splitter, BooleanSupplier stopping) {
     try {
-      splitter.pass(workloads, () -> stopping || Thread.currentThread().isInterrupted());
+      splitter.pass(workloads.get(), stopping);
     } catch (RuntimeException e) {
-      // The next pass decides again from the cache; an API server outage must not end the loop.
+      // The next pass decides again from the cache; an API server outage or one odd object must not end the loop.
       log.warn("capacity split pass failed: {}", e.toString());
     }
   }

@@ -98,7 +98,8 @@ final class EventRecorder implements EventSink {
    * Records an Event about {@code involved}, an object read from the API server (a Deployment, a Node): in its
    * namespace, or {@code default} for a cluster-scoped one. Named as {@link #recordEvent}'s, so a repeat bumps its count.
    */
-  void recordObjectEvent(HasMetadata involved, String type, String reason, String message) {
+  @Override
+  public void recordObjectEvent(HasMetadata involved, String type, String reason, String message) {
     Instant at = clock.instant();
     String namespace = involved.getMetadata().getNamespace() == null ? NAMESPACE : involved.getMetadata().getNamespace();
     String name = involved.getMetadata().getName() + "." + hash(involved.getKind() + "\n" + namespace + "\n"

@@ -1,5 +1,6 @@
 package dev.farrier.activities.kube;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 
 /** Records Kubernetes Events. The contracts of {@link Cluster} apply. */
@@ -18,4 +19,11 @@ public interface EventSink {
    * it wrote.
    */
   boolean recordPodEvent(PodEvent event, Duration window);
+
+  /**
+   * Records an Event about {@code involved} (its apiVersion, kind, namespace, name and UID are read; a Deployment, a
+   * StatefulSet): in its namespace, or {@code default} for a cluster-scoped one. Named from the object, reason and
+   * message as {@link #recordEvent}'s, so a repeat bumps the stored Event's count.
+   */
+  void recordObjectEvent(HasMetadata involved, String type, String reason, String message);
 }

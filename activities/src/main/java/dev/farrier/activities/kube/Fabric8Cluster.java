@@ -327,6 +327,11 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
     return events.recordPodEvent(event, window);
   }
 
+  @Override
+  public void recordObjectEvent(io.fabric8.kubernetes.api.model.HasMetadata involved, String type, String reason, String message) {
+    events.recordObjectEvent(involved, type, reason, message);
+  }
+
   // RolloutWriter.
 
   @Override

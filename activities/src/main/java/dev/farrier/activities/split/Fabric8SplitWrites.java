@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.CapacitySplit;
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,34 +11,22 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.HttpURLConnection;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * {@link SplitWrites} on a fabric8 client whose requests are bounded and not retried (the caller builds it so:
  * {@code CapacitySplitLoop}).
  */
 public final class Fabric8SplitWrites implements SplitWrites {
-  private static final String COMPONENT = "farrier";
-  private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
-
   /** Jackson's defaults: a null in a map is written, which a merge patch reads as "remove". */
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final KubernetesClient client;
-  private final Clock clock;
 
-  public Fabric8SplitWrites(KubernetesClient client, Clock clock) {
+  public Fabric8SplitWrites(KubernetesClient client) {
     this.client = client;
-    this.clock = clock;
   }
 
   @Override
@@ -66,37 +52,6 @@ public final class Fabric8SplitWrites implements SplitWrites {
       throw e;
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a map of strings always serializes", e);
-    }
-  }
-
-  @Override
-  public void recordEvent(SplitWorkload workload, String type, String reason, String message) {
-    Instant at = clock.instant();
-    String now = at.truncatedTo(ChronoUnit.SECONDS).toString();
-    String key = workload.kind() + "\n" + workload.name() + "\n" + reason + "\n" + message;
-    String name = workload.name() + "." + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).toString().replace("-", "").substring(0, 16);
-    var events = client.v1().events().inNamespace(workload.namespace());
-    var event = new EventBuilder()
-        .withNewMetadata().withName(name).withNamespace(workload.namespace()).endMetadata()
-        .withNewInvolvedObject().withApiVersion("apps/v1").withKind(workload.kind()).withNamespace(workload.namespace())
-        .withName(workload.name()).withUid(workload.uid()).endInvolvedObject()
-        .withType(type).withReason(reason).withMessage(message.length() > 1024 ? message.substring(0, 1024) : message)
-        .withFirstTimestamp(now).withLastTimestamp(now).withEventTime(new MicroTime(MICRO_TIME.format(at)))
-        .withAction(reason).withCount(1)
-        .withNewSource().withComponent(COMPONENT).endSource().withReportingComponent(COMPONENT).withReportingInstance(COMPONENT)
-        .build();
-    try {
-      events.resource(event).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      var existing = events.withName(name).get();
-      if (existing != null) {
-        int count = existing.getCount() == null ? 1 : existing.getCount();
-        events.resource(existing).patch(PatchContext.of(PatchType.JSON_MERGE),
-            client.getKubernetesSerialization().asJson(Map.of("count", count + 1, "lastTimestamp", now)));
-      }
     }
   }
 }

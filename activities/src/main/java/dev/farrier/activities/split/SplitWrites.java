@@ -3,8 +3,8 @@ package dev.farrier.activities.split;
 import io.fabric8.kubernetes.api.model.Pod;
 
 /**
- * What the split writes. Every call is one bounded request, never retried inside: the next pass decides again from
- * what the cache then shows.
+ * What the split writes to a pod. Every call is one bounded request, never retried inside: the next pass decides again
+ * from what the cache then shows. (Events go through {@link dev.farrier.activities.kube.EventSink}.)
  */
 public interface SplitWrites {
   /**
@@ -14,7 +14,4 @@ public interface SplitWrites {
    * Returns false when the pod changed or left since it was read (409 or 404): the next pass sees it anew.
    */
   boolean ungate(Pod pod, boolean pin);
-
-  /** Records a core/v1 Event on the workload in its namespace; a repeat of the same one bumps its count. */
-  void recordEvent(SplitWorkload workload, String type, String reason, String message);
 }

@@ -17,4 +17,9 @@ public final class RecordingEventSink implements EventSink {
   public boolean recordPodEvent(PodEvent event, Duration window) {
     throw new AssertionError("no pod Events expected: " + event);
   }
+
+  @Override
+  public void recordObjectEvent(io.fabric8.kubernetes.api.model.HasMetadata involved, String type, String reason, String message) {
+    throw new AssertionError("no workload Events expected: " + involved.getKind() + " " + reason);
+  }
 }

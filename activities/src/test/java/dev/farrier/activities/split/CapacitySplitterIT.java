@@ -4,30 +4,51 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.activities.kube.ClusterEvent;
+import dev.farrier.activities.kube.ClusterReader;
+import dev.farrier.activities.kube.EventSink;
+import dev.farrier.activities.kube.EvictionOutcome;
 import dev.farrier.activities.kube.Fabric8Cluster;
 import dev.farrier.activities.kube.KubeTestSupport;
+import dev.farrier.activities.kube.PdbBlockedException;
+import dev.farrier.activities.kube.PodEvent;
+import dev.farrier.activities.kube.PodEvictor;
 import dev.farrier.localstack.LocalStack;
 import dev.farrier.localstack.LocalStackExtension;
 import dev.farrier.model.WellKnown;
 import dev.farrier.planner.CapacitySplit;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The capacity split's pass and writes against a real kube-apiserver: the pin and the gate's removal in one patch (the
- * API server accepts a nodeSelector addition only while the pod is gated), a stale read refused, a typo in the
- * annotation and a pod nobody claims left gated with their Events.
+ * The capacity split's pass and writes against a real kube-apiserver with its controller manager, scheduler and kwok:
+ * the pin and the gate's removal in one patch (the API server accepts a nodeSelector addition only while the pod is
+ * gated), a stale read refused, pods claimed by ownership and not by selector, a cache that lags the pass's own writes
+ * and evictions, a typo in the annotation and a pod nobody claims left gated with their Events.
  */
 @ExtendWith(LocalStackExtension.class)
 class CapacitySplitterIT {
@@ -36,6 +57,8 @@ class CapacitySplitterIT {
   private static Fabric8Cluster cluster;
   private static String namespace;
   private static String pool;
+  private static String spotPool;
+  private static String spotNode;
 
   @BeforeAll
   static void setUp(LocalStack stack) {
@@ -44,14 +67,19 @@ class CapacitySplitterIT {
     cluster = new Fabric8Cluster(client);
     namespace = KubeTestSupport.unique("split");
     pool = KubeTestSupport.unique("split-pool");
+    spotPool = KubeTestSupport.unique("split-spot");
+    spotNode = KubeTestSupport.unique("split-spot-node");
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
     KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(pool, "default"));
+    KubeTestSupport.apply(client, KubeTestSupport.nodePoolYaml(spotPool, "default"));
   }
 
   @AfterAll
   static void cleanUp() {
     KubeTestSupport.deleteQuietly(() -> client.namespaces().withName(namespace).delete());
     KubeTestSupport.deleteQuietly(() -> client.resources(dev.farrier.activities.crd.NodePool.class).withName(pool).delete());
+    KubeTestSupport.deleteQuietly(() -> client.resources(dev.farrier.activities.crd.NodePool.class).withName(spotPool).delete());
+    KubeTestSupport.deleteQuietly(() -> client.nodes().withName(spotNode).delete());
     client.close();
   }
 
@@ -65,6 +93,29 @@ class CapacitySplitterIT {
         .addNewContainer().withName("app").withImage("pause").endContainer().endSpec().build()).create();
   }
 
+  /** A Deployment whose pods carry {@code labels}, selected by {@code selector}, gated, on {@code intent}'s nodes. */
+  private static SplitWorkload deployment(String name, int replicas, Map<String, String> selector, Map<String, String> labels, String intent,
+      String minimum) {
+    Deployment d = client.apps().deployments().inNamespace(namespace).resource(new DeploymentBuilder()
+        .withNewMetadata().withName(name).withNamespace(namespace).withAnnotations(Map.of(CapacitySplit.ANNOTATION, minimum)).endMetadata()
+        .withNewSpec().withReplicas(replicas).withNewSelector().withMatchLabels(selector).endSelector()
+        .withNewTemplate().withNewMetadata().withLabels(labels).endMetadata()
+        .withNewSpec().addNewSchedulingGate().withName(CapacitySplit.GATE).endSchedulingGate().withNodeSelector(Map.of("intent", intent))
+        .addNewContainer().withName("app").withImage("pause").endContainer().endSpec().endTemplate().endSpec().build()).create();
+    KubeTestSupport.awaitTrue(replicas + " pods of " + name, () -> podsOf(name).size() == replicas);
+    return SplitWorkload.of(d);
+  }
+
+  /** The Deployment's pods, oldest first as the split orders them. */
+  private static List<Pod> podsOf(String deployment) {
+    return client.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(p -> p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences().stream()
+            .anyMatch(r -> r.getName().startsWith(deployment + "-") && r.getName().substring(deployment.length() + 1).matches("[a-z0-9]+")))
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .sorted(Comparator.comparing((Pod p) -> Instant.parse(p.getMetadata().getCreationTimestamp())).thenComparing(p -> p.getMetadata().getName()))
+        .toList();
+  }
+
   private static Pod read(String name) {
     return client.pods().inNamespace(namespace).withName(name).get();
   }
@@ -73,19 +124,97 @@ class CapacitySplitterIT {
     return p.getSpec().getSchedulingGates() == null ? List.of() : p.getSpec().getSchedulingGates().stream().map(g -> g.getName()).toList();
   }
 
-  private static SplitWorkload workload(String app, String minimum, int replicas) {
-    return new SplitWorkload("Deployment", namespace, app, UUID.randomUUID().toString(), minimum, replicas,
-        new LabelSelectorBuilder().withMatchLabels(Map.of("app", app)).build(), true, Map.of("intent", pool));
+  private static boolean pinned(Pod p) {
+    return p.getSpec().getNodeSelector() != null
+        && WellKnown.CAPACITY_ON_DEMAND.equals(p.getSpec().getNodeSelector().get(WellKnown.CAPACITY_TYPE_LABEL));
+  }
+
+  private static SplitWorkload workload(String name, String minimum, int replicas, Map<String, String> nodeSelector) {
+    return new SplitWorkload("Deployment", namespace, name, UUID.randomUUID().toString(), minimum, replicas, true, nodeSelector, List.of());
+  }
+
+  private static CapacitySplitter splitter(ClusterReader reader, PodEvictor evictor, EventSink events, Clock clock) {
+    return new CapacitySplitter(reader, new Fabric8SplitWrites(client), evictor, events, cluster::readReplicaSet, clock);
   }
 
   private static CapacitySplitter splitter() {
-    return new CapacitySplitter(cluster, new Fabric8SplitWrites(client, Clock.systemUTC()), cluster, cluster, Clock.systemUTC());
+    return splitter(cluster, cluster, cluster, Clock.systemUTC());
+  }
+
+  /** The live cluster, except that its pod lists are {@code pods}: a cache that shows what it showed earlier. */
+  private static ClusterReader showingPods(Supplier<List<Pod>> pods) {
+    return (ClusterReader) Proxy.newProxyInstance(ClusterReader.class.getClassLoader(), new Class<?>[] {ClusterReader.class}, (proxy, m, args) -> {
+      switch (m.getName()) {
+        case "listUnboundPods":
+          return pods.get().stream().filter(p -> p.getSpec().getNodeName() == null).toList();
+        case "listBoundPods":
+          return pods.get().stream().filter(p -> p.getSpec().getNodeName() != null).toList();
+        default:
+          try {
+            return m.invoke(cluster, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+      }
+    });
+  }
+
+  /** A clock the test moves. */
+  private static final class MovableClock extends Clock {
+    private Instant now = Instant.now();
+
+    void advance(Duration d) {
+      now = now.plus(d);
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  /** The cluster's Events, counting the Events asked for about one pod. */
+  private static final class CountingEvents implements EventSink {
+    final String pod;
+    final AtomicInteger podEvents = new AtomicInteger();
+
+    CountingEvents(String pod) {
+      this.pod = pod;
+    }
+
+    @Override
+    public void recordEvent(ClusterEvent event) {
+      cluster.recordEvent(event);
+    }
+
+    @Override
+    public boolean recordPodEvent(PodEvent event, Duration window) {
+      if (pod.equals(event.podName())) {
+        podEvents.incrementAndGet();
+      }
+      return cluster.recordPodEvent(event, window);
+    }
+
+    @Override
+    public void recordObjectEvent(HasMetadata involved, String type, String reason, String message) {
+      cluster.recordObjectEvent(involved, type, reason, message);
+    }
   }
 
   @Test
   void thePinAndTheGatesRemovalAreOnePatchThatKeepsOtherGatesAndRefusesAStaleRead() {
     Pod stale = gatedPod("pinned", "pin", OTHER_GATE);
-    var writes = new Fabric8SplitWrites(client, Clock.systemUTC());
+    var writes = new Fabric8SplitWrites(client);
     client.pods().inNamespace(namespace).withName("pinned").edit(p -> {
       p.getMetadata().setLabels(Map.of("app", "pin", "touched", "yes"));
       return p;
@@ -101,40 +230,132 @@ class CapacitySplitterIT {
   }
 
   @Test
-  void aPassPinsWhatTheMinimumNeedsReleasesTheRestAndDecidesNothingTwice() {
-    for (int i = 0; i < 4; i++) {
-      gatedPod("web-" + i, "web");
-    }
-    var splitter = splitter();
-    var web = workload("web", "50%", 4);
-    splitter.pass(List.of(web), () -> false);
-    splitter.pass(List.of(web), () -> false);
+  void aPassPinsWhatTheMinimumNeedsAndReleasesTheRest() {
+    var web = deployment("web", 4, Map.of("app", "web"), Map.of("app", "web"), pool, "50%");
+    splitter().pass(List.of(web), () -> false);
 
-    long pinned = 0;
-    for (int i = 0; i < 4; i++) {
-      Pod p = read("web-" + i);
-      assertEquals(List.of(), gates(p), p.getMetadata().getName() + " released");
-      if (p.getSpec().getNodeSelector() != null && WellKnown.CAPACITY_ON_DEMAND.equals(p.getSpec().getNodeSelector().get(WellKnown.CAPACITY_TYPE_LABEL))) {
-        pinned++;
-      }
-    }
-    assertEquals(2, pinned, "ceil(50% of 4) pinned, no more");
+    var pods = podsOf("web");
+    pods.forEach(p -> assertEquals(List.of(), gates(p), p.getMetadata().getName() + " released"));
+    assertEquals(2, pods.stream().filter(CapacitySplitterIT::pinned).count(), "ceil(50% of 4) pinned, no more");
   }
 
   @Test
-  void aTypoInTheAnnotationAndAPodNobodyClaimsStayGatedWithTheirEvents() {
-    gatedPod("typo-0", "typo");
-    gatedPod("loner", "nobody");
-    var typo = workload("typo", "thirty", 1);
-    splitter().pass(List.of(typo), () -> false);
+  void aPodTheWorkloadsSelectorMatchesButAnotherControllerOwnsIsNotItsToDecide() {
+    var shop = deployment("shop", 2, Map.of("app", "shop"), Map.of("app", "shop"), pool, "100%");
+    // The canary's pods carry app=shop too: shop's selector matches them, yet they are not shop's.
+    deployment("shop-canary", 2, Map.of("app", "shop", "track", "canary"), Map.of("app", "shop", "track", "canary"), pool, "100%");
+    splitter().pass(List.of(shop), () -> false);
 
-    assertEquals(List.of(CapacitySplit.GATE), gates(read("typo-0")));
+    var canary = podsOf("shop-canary");
+    canary.forEach(p -> assertEquals(List.of(CapacitySplit.GATE), gates(p), p.getMetadata().getName() + " is the canary's, left gated"));
+    canary.forEach(p -> assertFalse(pinned(p), p.getMetadata().getName()));
+    var own = podsOf("shop").stream().filter(p -> p.getMetadata().getLabels().get("track") == null).toList();
+    assertEquals(2, own.size());
+    own.forEach(p -> assertTrue(pinned(p) && gates(p).isEmpty(), p.getMetadata().getName() + " is shop's: pinned and released"));
+  }
+
+  @Test
+  void aPinTheCacheDoesNotShowYetIsCountedSoAnOlderPodTheCacheShowsLateIsNotPinnedToo() {
+    var late = deployment("late", 2, Map.of("app", "late"), Map.of("app", "late"), pool, "1");
+    var pods = podsOf("late");
+    Pod older = pods.get(0);
+    Pod younger = pods.get(1);
+    var shown = new AtomicReference<List<Pod>>(List.of(younger));
+    var splitter = splitter(showingPods(shown::get), cluster, cluster, Clock.systemUTC());
+    splitter.pass(List.of(late), () -> false);
+    assertTrue(pinned(read(younger.getMetadata().getName())), "the only gated pod the cache showed, pinned");
+
+    // The cache now shows the older pod, and the younger one still as it was before the pin.
+    shown.set(List.of(read(older.getMetadata().getName()), younger));
+    splitter.pass(List.of(late), () -> false);
+    assertEquals(1, podsOf("late").stream().filter(CapacitySplitterIT::pinned).count(), "one pin for a minimum of 1");
+    assertEquals(List.of(), gates(read(older.getMetadata().getName())), "the older pod released unpinned");
+  }
+
+  @Test
+  void aPodListedBothUnboundAndBoundIsCountedOnce() {
+    var dup = deployment("dup", 2, Map.of("app", "dup"), Map.of("app", "dup"), pool, "2");
+    var pods = podsOf("dup");
+    assertTrue(new Fabric8SplitWrites(client).ungate(pods.get(0), true));
+    Pod pinnedOne = read(pods.get(0).getMetadata().getName());
+    Pod bound = new PodBuilder(pinnedOne).editSpec().withNodeName("a-node-it-was-bound-to-meanwhile").endSpec().build();
+    // One read of the cache listed it unbound, the next bound.
+    var twice = showingPods(() -> List.of(pinnedOne, bound, read(pods.get(1).getMetadata().getName())));
+    splitter(twice, cluster, cluster, Clock.systemUTC()).pass(List.of(dup), () -> false);
+    assertTrue(pinned(read(pods.get(1).getMetadata().getName())), "the minimum of 2 needs the second pod pinned too");
+  }
+
+  @Test
+  void oneEvictionPerWorkloadUntilTheCacheShowsThePodLeave() {
+    KubeTestSupport.createKwokNode(client, spotNode);
+    client.nodes().withName(spotNode).edit(n -> {
+      var labels = new HashMap<>(n.getMetadata().getLabels());
+      labels.put("intent", spotPool);
+      labels.put(WellKnown.CAPACITY_TYPE_LABEL, WellKnown.CAPACITY_SPOT);
+      n.getMetadata().setLabels(labels);
+      return n;
+    });
+    var batch = deployment("batch", 2, Map.of("app", "batch"), Map.of("app", "batch"), spotPool, "0");
+    splitter().pass(List.of(batch), () -> false);
+    KubeTestSupport.awaitTrue("both batch pods on the spot node", () -> podsOf("batch").stream()
+        .filter(p -> spotNode.equals(p.getSpec().getNodeName()) && "Running".equals(p.getStatus().getPhase())).count() == 2);
+    // The spot pool offers on-demand too (its NodePool says on-demand): a minimum of 1 is met by rebalancing.
+    List<Pod> before = podsOf("batch");
+    var evictions = new AtomicInteger();
+    PodEvictor counting = new PodEvictor() {
+      @Override
+      public List<Pod> listPodsOnNode(String nodeName) {
+        return cluster.listPodsOnNode(nodeName);
+      }
+
+      @Override
+      public EvictionOutcome evictPod(Pod pod) throws PdbBlockedException {
+        evictions.incrementAndGet();
+        return cluster.evictPod(pod);
+      }
+
+      @Override
+      public boolean deletePod(Pod pod, Long gracePeriodSeconds) {
+        return cluster.deletePod(pod, gracePeriodSeconds);
+      }
+    };
+    var clock = new MovableClock();
+    var splitter = splitter(showingPods(() -> before), counting, cluster, clock);
+    var one = batch.withMinimum("1");
+    splitter.pass(List.of(one), () -> false);
+    assertEquals(1, evictions.get(), "the youngest spot pod evicted");
+    clock.advance(Duration.ofMinutes(1));
+    splitter.pass(List.of(one), () -> false);
+    assertEquals(1, evictions.get(), "the cache still shows the evicted pod running: no second eviction");
+  }
+
+  @Test
+  void warningsAreSaidOnceWhateverTheCountsAndAPodNobodyClaimsOnlyOnceItHasWaited() {
+    var typo = workload("typo", "thirty", 1, Map.of("intent", pool));
+    gatedPod("loner", "nobody");
+    var clock = new MovableClock();
+    var events = new CountingEvents("loner");
+    var splitter = splitter(cluster, cluster, events, clock);
+    splitter.pass(List.of(typo), () -> false);
+    assertEquals(0, events.podEvents.get(), "a pod just created may belong to a workload the informer has not shown yet");
+
+    clock.advance(Duration.ofMinutes(1));
+    var nowhere = workload("nowhere", "1", 1, Map.of("intent", "no-pool-has-this"));
+    splitter.pass(List.of(typo, nowhere), () -> false);
+    assertEquals(1, events.podEvents.get());
+    var scaled = new SplitWorkload(nowhere.kind(), namespace, nowhere.name(), nowhere.uid(), "1", 2, true, nowhere.nodeSelector(), List.of());
+    splitter.pass(List.of(typo, scaled), () -> false);
+    assertEquals(1, events.podEvents.get(), "said within the window: not asked of the API server again");
+
     assertEquals(List.of(CapacitySplit.GATE), gates(read("loner")));
-    var events = client.v1().events().inNamespace(namespace).list().getItems();
-    assertTrue(events.stream().anyMatch(e -> "CapacitySplitInvalid".equals(e.getReason()) && "Deployment".equals(e.getInvolvedObject().getKind())
-        && "typo".equals(e.getInvolvedObject().getName()) && e.getMessage().contains(CapacitySplit.ANNOTATION + " \"thirty\"")),
-        events.toString());
-    assertTrue(events.stream().anyMatch(e -> "CapacitySplitUndecided".equals(e.getReason()) && "loner".equals(e.getInvolvedObject().getName())),
-        events.toString());
+    var all = client.v1().events().inNamespace(namespace).list().getItems();
+    assertTrue(all.stream().anyMatch(e -> "CapacitySplitInvalid".equals(e.getReason()) && "Deployment".equals(e.getInvolvedObject().getKind())
+        && "typo".equals(e.getInvolvedObject().getName()) && e.getMessage().contains(CapacitySplit.ANNOTATION + " \"thirty\"")), all.toString());
+    assertTrue(all.stream().anyMatch(e -> "CapacitySplitUndecided".equals(e.getReason()) && "loner".equals(e.getInvolvedObject().getName())),
+        all.toString());
+    List<String> unsatisfiable = new ArrayList<>();
+    all.stream().filter(e -> "CapacitySplitUnsatisfiable".equals(e.getReason()) && "nowhere".equals(e.getInvolvedObject().getName()))
+        .forEach(e -> unsatisfiable.add(e.getMessage()));
+    assertEquals(1, unsatisfiable.size(), "a scale from 1 to 2 replicas is no new warning: " + unsatisfiable);
   }
 }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.model.Toleration;
 import dev.farrier.planner.CapacitySplit;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,13 +20,17 @@ class SplitWorkloadTest {
         .withAnnotations(Map.of(CapacitySplit.ANNOTATION, "2")).endMetadata()
         .withNewSpec().withReplicas(3).withNewSelector().withMatchLabels(Map.of("app", "db")).endSelector()
         .withNewTemplate().withNewSpec().addNewSchedulingGate().withName(CapacitySplit.GATE).endSchedulingGate()
-        .withNodeSelector(Map.of("intent", "data")).endSpec().endTemplate().endSpec().build();
+        .withNodeSelector(Map.of("intent", "data")).addNewToleration().withKey("dedicated").withOperator("Exists").endToleration().endSpec().endTemplate().endSpec().build();
     var w = SplitWorkload.of(sts);
     assertEquals("StatefulSet", w.kind());
     assertEquals("2", w.minimum());
     assertEquals(3, w.replicas());
     assertTrue(w.gated());
     assertEquals(Map.of("intent", "data"), w.nodeSelector());
+    assertEquals(List.of(new Toleration("dedicated", "Exists", null, null)), w.tolerations(), "weighed against the NodePools' taints");
+    assertEquals("apps/v1", w.reference().getApiVersion());
+    assertEquals("StatefulSet", w.reference().getKind());
+    assertEquals("u1", w.reference().getMetadata().getUid());
     assertEquals("StatefulSet data/db", w.toString());
   }
 
