@@ -112,6 +112,34 @@ public record Headroom(Integer pods, Integer cpuPercent, long podMilliCpu, long 
     return new Replicas(wanted, Math.max(0, replicas), String.join(" and ", capped));
   }
 
+  /**
+   * The first of the pool's {@code limits} its {@code usage} has reached, in words ({@code limits.cpu 10 (10 in use)}),
+   * or null: then the provisioner launches nothing more for the pool, whatever a placeholder requests (a memory-only
+   * placeholder still needs a node with CPU).
+   */
+  public static String reachedLimit(NodePoolLimits limits, Resources usage) {
+    if (limits.milliCpu() != null && usage.milliCpu() >= limits.milliCpu()) {
+      return "limits.cpu " + Quantities.cpu(limits.milliCpu()) + " (" + Quantities.cpu(usage.milliCpu()) + " in use)";
+    }
+    if (limits.memoryBytes() != null && usage.memoryBytes() >= limits.memoryBytes()) {
+      return "limits.memory " + Quantities.bytes(limits.memoryBytes()) + " (" + Quantities.bytes(usage.memoryBytes()) + " in use)";
+    }
+    if (limits.ephemeralStorageBytes() != null && usage.ephemeralStorageBytes() >= limits.ephemeralStorageBytes()) {
+      return "limits.ephemeral-storage " + Quantities.bytes(limits.ephemeralStorageBytes()) + " ("
+          + Quantities.bytes(usage.ephemeralStorageBytes()) + " in use)";
+    }
+    if (limits.pods() != null && usage.pods() >= limits.pods()) {
+      return "limits.pods " + limits.pods() + " (" + usage.pods() + " in use)";
+    }
+    for (var e : new java.util.TreeMap<>(limits.extended()).entrySet()) {
+      long used = usage.extended().getOrDefault(e.getKey(), 0L);
+      if (used >= e.getValue()) {
+        return "limits." + e.getKey() + " " + e.getValue() + " (" + used + " in use)";
+      }
+    }
+    return null;
+  }
+
   private static int fit(int running, long room, long perPod) {
     long more = Math.max(0, room) / perPod;
     return (int) Math.min(Integer.MAX_VALUE, running + more);

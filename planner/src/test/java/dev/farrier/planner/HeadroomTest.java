@@ -97,6 +97,14 @@ class HeadroomTest {
   }
 
   @Test
+  void aLimitReachedIsNamedWhateverThePlaceholderRequests() {
+    assertEquals("limits.cpu 2 (2 in use)", Headroom.reachedLimit(NodePoolLimits.cpuAndMemory(2_000L, null), Resources.of(2_000, GI, 0)));
+    assertEquals(null, Headroom.reachedLimit(NodePoolLimits.cpuAndMemory(2_000L, null), Resources.of(1_500, GI, 0)));
+    assertEquals(null, Headroom.reachedLimit(NodePoolLimits.NONE, Resources.of(100_000, GI, 0)));
+    assertEquals("limits.memory 1Gi (1Gi in use)", Headroom.reachedLimit(NodePoolLimits.cpuAndMemory(null, GI), Resources.of(100, GI, 0)));
+  }
+
+  @Test
   void aPlaceholdersSizeInWords() {
     assertEquals("cpu 1, memory 2Gi each", FOUR_OF_ONE_CPU.podSize());
     assertEquals("cpu 500m each", Headroom.ofPods(1, 500, 0).podSize());

@@ -2,6 +2,7 @@ package dev.farrier.activities.headroom;
 
 import dev.farrier.activities.crd.Condition;
 import dev.farrier.activities.crd.Conditions;
+import dev.farrier.activities.crd.NodeClaimStatus;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.crd.NodePoolStatus;
 import dev.farrier.activities.kube.ClusterEvent;
@@ -175,11 +176,24 @@ public final class HeadroomReconciler {
           desired.getMetadata().getName(), replicas.replicas(), replicas.wanted(), running);
     }
     String size = headroom.podSize();
-    write(pool, replicas.capped()
-        ? Condition.of(CONDITION, Condition.FALSE, CAPPED, replicas.replicas() + " of the " + replicas.wanted() + " placeholders (" + size
-            + ") asked for fit within " + replicas.cappedBy(), clock.instant())
-        : Condition.of(CONDITION, Condition.TRUE, CONDITION, replicas.replicas() + " placeholders (" + size + ") in Deployment "
-            + namespace + "/" + desired.getMetadata().getName(), clock.instant()));
+    // Placeholders waiting while the pool is at a limit, with no node of the pool on its way, wait for good: the
+    // provisioner launches nothing past the limit.
+    boolean launching = allClaims.stream().anyMatch(c -> name.equals(labels(c.getMetadata().getLabels()).get(WellKnown.NODEPOOL_LABEL))
+        && c.getMetadata().getDeletionTimestamp() == null
+        && (c.getStatus() == null || !Conditions.isTrue(c.getStatus().conditions(), NodeClaimStatus.INITIALIZED)));
+    String reached = running < replicas.replicas() && !launching ? Headroom.reachedLimit(view.limits(), view.usage()) : null;
+    Condition now;
+    if (replicas.capped()) {
+      now = Condition.of(CONDITION, Condition.FALSE, CAPPED, replicas.replicas() + " of the " + replicas.wanted() + " placeholders (" + size
+          + ") asked for fit within " + replicas.cappedBy(), clock.instant());
+    } else if (reached != null) {
+      now = Condition.of(CONDITION, Condition.FALSE, CAPPED, running + " of the " + replicas.replicas() + " placeholders (" + size
+          + ") run: the pool has reached " + reached + "; the others wait Pending", clock.instant());
+    } else {
+      now = Condition.of(CONDITION, Condition.TRUE, CONDITION, replicas.replicas() + " placeholders (" + size + ") in Deployment "
+          + namespace + "/" + desired.getMetadata().getName(), clock.instant());
+    }
+    write(pool, now);
   }
 
   /**

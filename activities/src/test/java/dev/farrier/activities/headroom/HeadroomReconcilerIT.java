@@ -55,10 +55,12 @@ class HeadroomReconcilerIT extends ClusterIT {
   void delete() {
     KubeTestSupport.deleteQuietly(() -> client.resources(NodePool.class).withName(capped).delete());
     KubeTestSupport.deleteQuietly(() -> client.resources(NodePool.class).withName(refused).delete());
-    KubeTestSupport.deleteQuietly(() -> {
-      cluster.removeNodeClaimFinalizer(capped + "-claim", WellKnown.TERMINATION_FINALIZER);
-      cluster.deleteNodeClaim(capped + "-claim");
-    });
+    for (String pool : List.of(capped, refused)) {
+      KubeTestSupport.deleteQuietly(() -> {
+        cluster.removeNodeClaimFinalizer(pool + "-claim", WellKnown.TERMINATION_FINALIZER);
+        cluster.deleteNodeClaim(pool + "-claim");
+      });
+    }
     KubeTestSupport.deleteQuietly(() -> client.namespaces().withName(namespace).delete());
   }
 
@@ -116,8 +118,8 @@ class HeadroomReconcilerIT extends ClusterIT {
     return client.apps().deployments().inNamespace(namespace).withName(HeadroomPlaceholders.name(pool)).get().getSpec().getReplicas();
   }
 
-  /** A NodeClaim launched for the pool's pending placeholders: in the pool's usage from its launch, no node yet. */
-  private void launchInFlight(String pool, String cpu) {
+  /** A NodeClaim launched for the pool: in its usage from its launch, its node not up yet. */
+  private void launch(String pool, String cpu) {
     NodeClaim claim = new NodeClaim();
     claim.getMetadata().setName(pool + "-claim");
     claim.getMetadata().setLabels(Map.of(WellKnown.NODEPOOL_LABEL, pool));
@@ -135,7 +137,7 @@ class HeadroomReconcilerIT extends ClusterIT {
     reconciler.reconcile();
     assertEquals(2, replicas(capped));
 
-    launchInFlight(capped, "2");
+    launch(capped, "2");
     KubeTestSupport.awaitTrue("the claim in the reader's view", () -> cluster.listNodeClaims().stream()
         .anyMatch(c -> c.getStatus() != null && c.getStatus().capacity() != null && (capped + "-claim").equals(c.getMetadata().getName())));
     reconciler.reconcile();
@@ -145,6 +147,32 @@ class HeadroomReconcilerIT extends ClusterIT {
     client.apps().deployments().inNamespace(namespace).withName(HeadroomPlaceholders.name(capped)).scale(7);
     reconciler.reconcile();
     assertEquals(2, replicas(capped), "a kubectl scale of the placeholders is put back");
+  }
+
+  @Test
+  void placeholdersWaitingWhileThePoolIsAtALimitTheyDoNotRequestAreSaid() {
+    client.resources(NodePool.class).withName(refused).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"farrier.dev/headroom\":\"pods=2,memory=1Gi\"}},\"spec\":{\"limits\":{\"cpu\":\"2\"}}}");
+    var reconciler = reconciler();
+    reconciler.reconcile();
+    assertEquals(Condition.TRUE, condition(refused).status(), "room left: the placeholders get a node");
+
+    launch(refused, "2");
+    KubeTestSupport.awaitTrue("the claim in the reader's view", () -> cluster.listNodeClaims().stream()
+        .anyMatch(c -> c.getStatus() != null && c.getStatus().capacity() != null && (refused + "-claim").equals(c.getMetadata().getName())));
+    reconciler.reconcile();
+    assertEquals(Condition.TRUE, condition(refused).status(), "a node on its way may be for them: not said to wait");
+
+    cluster.patchNodeClaimStatus(refused + "-claim", NodeClaimStatus.ofConditions(
+        Condition.of(NodeClaimStatus.INITIALIZED, Condition.TRUE, "Initialized", "", java.time.Instant.now())));
+    KubeTestSupport.awaitTrue("the claim initialized in the reader's view", () -> cluster.listNodeClaims().stream()
+        .anyMatch(c -> (refused + "-claim").equals(c.getMetadata().getName()) && c.getStatus() != null
+            && Conditions.isTrue(c.getStatus().conditions(), NodeClaimStatus.INITIALIZED)));
+    reconciler.reconcile();
+    var waiting = condition(refused);
+    assertEquals(HeadroomReconciler.CAPPED, waiting.reason(), waiting.toString());
+    assertEquals("0 of the 2 placeholders (memory 1Gi each) run: the pool has reached limits.cpu 2 (2 in use); the others wait Pending",
+        waiting.message());
   }
 
   @Test
@@ -176,6 +204,9 @@ class HeadroomReconcilerIT extends ClusterIT {
         .getMetadata().getOwnerReferences().getFirst();
     assertEquals(List.of(NodePool.KIND, capped, pool.getMetadata().getUid()), List.of(owner.getKind(), owner.getName(), owner.getUid()),
         "the pool owns its placeholders: the garbage collector deletes them with it");
+    client.resources(NodePool.class).withName(capped).delete();
+    KubeTestSupport.awaitTrue("the placeholders deleted with their pool by the garbage collector, no pass of Farrier's",
+        () -> client.apps().deployments().inNamespace(namespace).withName(HeadroomPlaceholders.name(capped)).get() == null);
   }
 
   @Test
