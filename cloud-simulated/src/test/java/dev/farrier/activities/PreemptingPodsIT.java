@@ -1,6 +1,8 @@
 package dev.farrier.activities;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.kube.ClusterIT;
 import dev.farrier.activities.kube.KubeTestSupport;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A pending pod the kube-scheduler places by preemption ({@code status.nominatedNodeName}: it evicts lower-priority
  * pods, a headroom's placeholders, to make room) gets no node of its own, as Karpenter treats it as scheduled; the same
- * pod without the nomination does. Read from the real kube-apiserver; the pods name another scheduler, so nothing but
+ * pod without the nomination does, and the cluster's pending pods leave it out. Read from the real kube-apiserver; the pods name another scheduler, so nothing but
  * this test writes their status.
  */
 class PreemptingPodsIT extends ClusterIT {
@@ -58,9 +60,15 @@ class PreemptingPodsIT extends ClusterIT {
     var preempting = pending("preempting");
     var plain = pending("plain");
     try {
-      client.pods().inNamespace("default").withName(preempting.getMetadata().getName())
-          .editStatus(p -> new PodBuilder(p).editOrNewStatus().withPhase("Pending").withNominatedNodeName("node-with-placeholders").endStatus()
-              .build());
+      for (var pod : List.of(plain, preempting)) {
+        client.pods().inNamespace("default").withName(pod.getMetadata().getName())
+            .editStatus(p -> new PodBuilder(p).editOrNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")
+                .withStatus("False").withReason("Unschedulable").endCondition()
+                .withNominatedNodeName(pod == preempting ? "node-with-placeholders" : null).endStatus().build());
+      }
+      var pendingNames = cluster.listPendingPods().stream().map(p -> p.getMetadata().getName()).toList();
+      assertTrue(pendingNames.contains(plain.getMetadata().getName()), "the unschedulable pod is pending: " + pendingNames);
+      assertFalse(pendingNames.contains(preempting.getMetadata().getName()), "the nominated one is the scheduler's: " + pendingNames);
 
       assertEquals(List.of(), plan("batch-preempting", preempting).claims(), "a preempting pod launches nothing");
       assertEquals(1, plan("batch-plain", plain).claims().size(), "the same pod without a nomination gets a node");

@@ -180,8 +180,8 @@ class FarrierChartIT {
 
     CommandLine.Result valid = kubeconform(stack, schemas, inputs);
     assertEquals(0, valid.exitCode(), valid.output());
-    // 2 x (ServiceAccount, ClusterRole, ClusterRoleBinding, Role, RoleBinding, Service, Deployment, PDB) and 4 CRDs.
-    assertTrue(valid.output().contains("Valid: 20, Invalid: 0, Errors: 0, Skipped: 1"), valid.output());
+    // 2 x (ServiceAccount, ClusterRole, ClusterRoleBinding, 2 Roles, 2 RoleBindings, Service, Deployment, PDB) and 4 CRDs.
+    assertTrue(valid.output().contains("Valid: 24, Invalid: 0, Errors: 0, Skipped: 1"), valid.output());
 
     // The check has teeth: a misspelt field and a wrong type fail it.
     Path broken = dir.resolve("broken.yaml");
@@ -241,8 +241,12 @@ class FarrierChartIT {
 
     assertEquals(one(plain, ClusterRole.class).getRules(), rendered.one(ClusterRole.class).getRules(),
         "deploy/rbac/worker-rbac.yaml and the chart's templates/clusterrole.yaml grant different rules");
-    assertEquals(one(plain, Role.class).getRules(), rendered.one(Role.class).getRules(),
-        "deploy/rbac/worker-rbac.yaml and the chart's templates/role.yaml grant different lease rules");
+    for (String role : List.of("leader-election", "headroom")) {
+      assertEquals(role(plain, role).getRules(), role(rendered.objects(), role).getRules(),
+          "deploy/rbac/worker-rbac.yaml and the chart's templates/role.yaml grant different " + role + " rules");
+    }
+    assertEquals(rendered.one(Deployment.class).getMetadata().getNamespace(), role(rendered.objects(), "headroom").getMetadata().getNamespace(),
+        "the headroom's Deployments are created and deleted in the release namespace only");
     ClusterRoleBinding binding = rendered.one(ClusterRoleBinding.class);
     assertEquals(rendered.one(ClusterRole.class).getMetadata().getName(), binding.getRoleRef().getName());
     assertEquals(rendered.one(ServiceAccount.class).getMetadata().getName(), binding.getSubjects().getFirst().getName());
@@ -264,6 +268,14 @@ class FarrierChartIT {
     String arenas = pom.getElementsByTagName("MALLOC_ARENA_MAX").item(0).getTextContent().strip();
     assertEquals(arenas, env.get("MALLOC_ARENA_MAX"), "the image's and the chart's malloc arenas differ");
     assertEquals(1L << 30, worker.memoryLimitBytes().orElseThrow(), "the default memory limit, 1Gi");
+  }
+
+  /** The one Role whose name ends in {@code -suffix}. */
+  private static Role role(List<HasMetadata> objects, String suffix) {
+    var roles = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+        .filter(r -> r.getMetadata().getName().endsWith("-" + suffix)).toList();
+    assertEquals(1, roles.size(), "one Role *-" + suffix + ": " + roles);
+    return roles.getFirst();
   }
 
   private static <T extends HasMetadata> T one(List<HasMetadata> objects, Class<T> type) {

@@ -98,7 +98,14 @@ class FarrierChartOnApiServerIT {
               can("list", "policy", "poddisruptionbudgets", null), can("list", "", "persistentvolumes", null),
               can("get", "storage.k8s.io", "storageclasses", null), can("watch", "storage.k8s.io", "csinodes", null),
               can("create", "coordination.k8s.io", "leases", namespace), lease("get", namespace, LEASE), lease("update", namespace, LEASE),
-              lease("patch", namespace, LEASE))) {
+              lease("patch", namespace, LEASE),
+              // Surge and the capacity split read and patch Deployments anywhere; headroom creates and deletes its
+              // placeholders' in the release namespace only.
+              can("get", "apps", "deployments", "default"), can("watch", "apps", "deployments", null),
+              can("patch", "apps", "deployments", "default"), can("get", "apps", "replicasets", "default"),
+              can("list", "apps", "statefulsets", null), can("create", "apps", "deployments", namespace),
+              can("delete", "apps", "deployments", namespace), can("get", "scheduling.k8s.io", "priorityclasses", null),
+              can("create", "scheduling.k8s.io", "priorityclasses", null))) {
             assertTrue(allowed(asWorker, allowed), "the worker may " + allowed);
           }
           for (ResourceAttributes refused : List.of(
@@ -106,7 +113,10 @@ class FarrierChartOnApiServerIT {
               can("list", "", "secrets", null), can("delete", "karpenter.k8s.aws", "ec2nodeclasses", null),
               can("update", "coordination.k8s.io", "leases", "kube-system"), can("delete", "coordination.k8s.io", "leases", namespace),
               lease("update", namespace, "kube-scheduler"), lease("get", namespace, "someone-elses"),
-              can("create", "rbac.authorization.k8s.io", "clusterrolebindings", null), can("patch", "apps", "deployments", namespace))) {
+              can("create", "rbac.authorization.k8s.io", "clusterrolebindings", null),
+              can("create", "apps", "deployments", "default"), can("delete", "apps", "deployments", "default"),
+              can("update", "apps", "deployments", "default"), can("patch", "apps", "statefulsets", "default"),
+              can("delete", "scheduling.k8s.io", "priorityclasses", null), can("list", "apps", "replicasets", null))) {
             assertFalse(allowed(asWorker, refused), "the worker may not " + refused);
           }
 

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code --scenario headroom}: the blueprint's NodePool (c5.large only, so each node holds one placeholder of one CPU
- * and no app pod beside it; WhenEmpty, consolidateAfter 0s) annotated {@code farrier.dev/headroom}, first with a value
+ * and no app pod beside it; WhenEmpty, consolidateAfter 0s; limits.cpu {@value #LIMIT_CPU}) annotated {@code farrier.dev/headroom}, first with a value
  * that is refused ({@value #INVALID}: the NodePool's condition and a Warning Event say why, nothing runs), then with
  * {@value #HEADROOM}: two spare nodes come up with the placeholders Running. A burst of {@value #BURST} app pods runs on
  * those nodes at once (the kube-scheduler preempts the placeholders; no node is launched for an app pod), then Farrier
@@ -35,6 +35,12 @@ public final class HeadroomScenario {
   public static final String INVALID = "pods=2,cpu=lots";
   public static final int BURST = 2;
   static final String TYPE = "c5.large";
+  /**
+   * The pool's limits.cpu: room for the four nodes of 2 CPU the scenario needs (two spare, two for the displaced
+   * placeholders) and not a fifth. The nodes launched for the displaced placeholders take the pool's usage close to it
+   * before the placeholders are on them: the placeholders are kept all the same.
+   */
+  static final int LIMIT_CPU = 9;
 
   /**
    * What the scenario saw.
@@ -67,6 +73,7 @@ public final class HeadroomScenario {
         .replace("  name: latest-current-ami\nspec:\n", "  name: latest-current-ami\n  annotations:\n    "
             + WellKnown.HEADROOM_ANNOTATION + ": \"" + headroom + "\"\nspec:\n")
         .replace("consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 1m", "consolidationPolicy: WhenEmpty\n    consolidateAfter: 0s")
+        .replace("  limits:\n    cpu: \"100\"\n", "  limits:\n    cpu: \"" + LIMIT_CPU + "\"\n")
         .replace("        - key: kubernetes.io/arch\n", "        - key: node.kubernetes.io/instance-type\n          operator: In\n          values: [\""
             + TYPE + "\"]\n        - key: kubernetes.io/arch\n")
         .replace("  replicas: 3\n", "  replicas: 0\n");

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the {@link HeadroomReconciler} every {@value #PERIOD_SECONDS} seconds over the cached cluster: each NodePool's
  * {@code farrier.dev/headroom} becomes its placeholder Deployment in {@code farrier.headroom.namespace} (empty: the
- * worker's own, {@code POD_NAMESPACE}, else the Lease's, else the Kubernetes client's, else {@code default}). A plain loop like {@link StatusLoop}: each pass
- * derives everything afresh and writes only what differs; it runs on the Lease holder only ({@link LeaderLoops}).
+ * worker's own, {@code POD_NAMESPACE}, else the Lease's, else the Kubernetes client's, else {@code default}; the worker's
+ * RBAC lets it create and delete Deployments only in its own). A plain loop like {@link StatusLoop}: each pass derives
+ * everything from the cluster and writes only what differs; it runs on the Lease holder only ({@link LeaderLoops}).
  */
 @Singleton
 public class HeadroomLoop implements LeaderLoops.Loop {

@@ -11,12 +11,12 @@ import java.util.Set;
 /**
  * Reads {@code farrier.dev/headroom}: comma-separated {@code key=value} pairs, either {@code pods=<n>} with
  * {@code cpu=<quantity>} and/or {@code memory=<quantity>} (n placeholders of that size; Kubernetes quantities, read by
- * fabric8's {@link Quantity}), or {@code cpu=<p>%} alone (p percent of the pool's allocatable CPU, in placeholders of
+ * fabric8's {@link Quantity}), or {@code cpu=<p>%} alone (p percent, at most {@link Headroom#MAX_CPU_PERCENT}, of the pool's allocatable CPU, in placeholders of
  * one CPU). Anything else is refused with a message naming the annotation and what is wrong.
  */
 public final class HeadroomAnnotation {
   /** At most this many placeholders per NodePool: a typo of a few zeros must not ask for a fleet. */
-  public static final int MAX_PODS = 1000;
+  public static final int MAX_PODS = Headroom.MAX_PODS;
   private static final Set<String> KEYS = Set.of("pods", "cpu", "memory");
 
   private HeadroomAnnotation() {}
@@ -90,13 +90,13 @@ public final class HeadroomAnnotation {
   private static int percent(String value, String number) {
     try {
       int p = Integer.parseInt(number);
-      if (p >= 1 && p <= 100) {
+      if (p >= 1 && p <= Headroom.MAX_CPU_PERCENT) {
         return p;
       }
     } catch (NumberFormatException e) {
       // refused below with the range
     }
-    throw new Invalid(value, "cpu percent must be a whole number from 1 to 100, not '" + number + "%'");
+    throw new Invalid(value, "cpu percent must be a whole number from 1 to " + Headroom.MAX_CPU_PERCENT + ", not '" + number + "%'");
   }
 
   /** The amount in millicores (cpu) or bytes (memory), as the Kubernetes quantity {@code text} says. */

@@ -25,6 +25,11 @@ public final class Fabric8PlaceholderWorkloads implements PlaceholderWorkloads {
   }
 
   @Override
+  public Deployment getDeployment(String namespace, String name) {
+    return client.apps().deployments().inNamespace(namespace).withName(name).get();
+  }
+
+  @Override
   public void applyDeployment(Deployment deployment) {
     client.apps().deployments().inNamespace(deployment.getMetadata().getNamespace()).resource(deployment)
         .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
@@ -36,17 +41,19 @@ public final class Fabric8PlaceholderWorkloads implements PlaceholderWorkloads {
   }
 
   @Override
-  public void ensurePriorityClass(PriorityClass priorityClass) {
-    var classes = client.scheduling().v1().priorityClasses();
-    if (classes.withName(priorityClass.getMetadata().getName()).get() != null) {
-      return;
+  public PriorityClass ensurePriorityClass(PriorityClass priorityClass) {
+    var named = client.scheduling().v1().priorityClasses().withName(priorityClass.getMetadata().getName());
+    PriorityClass stored = named.get();
+    if (stored != null) {
+      return stored;
     }
     try {
-      classes.resource(priorityClass).create();
+      return client.scheduling().v1().priorityClasses().resource(priorityClass).create();
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;
       }
+      return named.get();
     }
   }
 }

@@ -12,12 +12,18 @@ public interface PlaceholderWorkloads {
   /** The Deployments in {@code namespace} labelled with the NodePool they keep headroom in. */
   List<Deployment> listPlaceholderDeployments(String namespace, String label);
 
-  /** Creates or replaces the Deployment (server-side apply by Farrier's field manager, conflicts forced). */
+  /** The Deployment of that name, whoever made it; null when there is none. */
+  Deployment getDeployment(String namespace, String name);
+
+  /** Creates or replaces the Deployment (server-side apply by Farrier's field manager, conflicts forced): only Farrier's own. */
   void applyDeployment(Deployment deployment);
 
   /** Deletes the Deployment and, in the background, its pods; an absent one is fine. */
   void deleteDeployment(String namespace, String name);
 
-  /** Creates the PriorityClass unless one of its name exists (its value and policy are immutable: left as they are). */
-  void ensurePriorityClass(PriorityClass priorityClass);
+  /**
+   * Creates the PriorityClass unless one of its name exists (its value and policy are immutable: left as they are), and
+   * returns the one stored, for the caller to check.
+   */
+  PriorityClass ensurePriorityClass(PriorityClass priorityClass);
 }

@@ -25,7 +25,7 @@ class HeadroomAnnotationTest {
   @Test
   void aPercentOfThePoolsCpu() {
     assertEquals(Headroom.ofCpuPercent(10), HeadroomAnnotation.parse("cpu=10%"));
-    assertEquals(Headroom.ofCpuPercent(100), HeadroomAnnotation.parse("cpu=100%"));
+    assertEquals(Headroom.ofCpuPercent(50), HeadroomAnnotation.parse("cpu=50%"));
   }
 
   @ParameterizedTest
@@ -40,7 +40,8 @@ class HeadroomAnnotationTest {
       "pods=1001,cpu=1             | pods must be a whole number from 1 to 1000",
       "pods=four,cpu=1             | not 'four'",
       "pods=4,cpu=0                | a placeholder of no cpu and no memory keeps no room",
-      "cpu=0%                      | cpu percent must be a whole number from 1 to 100, not '0%'",
+      "cpu=0%                      | cpu percent must be a whole number from 1 to 50, not '0%'",
+      "cpu=51%                     | cpu percent must be a whole number from 1 to 50, not '51%'",
       "cpu=150%                    | not '150%'",
       "cpu=2.5%                    | not '2.5%'",
       "cpu=10%,pods=2              | no pods or memory beside it",

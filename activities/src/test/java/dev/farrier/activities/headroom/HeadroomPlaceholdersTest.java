@@ -1,11 +1,16 @@
 package dev.farrier.activities.headroom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.planner.Headroom;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
@@ -55,5 +60,25 @@ class HeadroomPlaceholdersTest {
     assertEquals(-10, pc.getValue());
     assertEquals("Never", pc.getPreemptionPolicy());
     assertEquals(false, pc.getGlobalDefault());
+  }
+
+  @Test
+  void onlyFarriersOwnNegativeNeverPreemptingPriorityClassMayHoldPlaceholders() {
+    assertNull(HeadroomPlaceholders.priorityClassProblem(HeadroomPlaceholders.priorityClass()));
+    var positive = new PriorityClassBuilder(HeadroomPlaceholders.priorityClass()).withValue(1000).build();
+    assertTrue(HeadroomPlaceholders.priorityClassProblem(positive).contains("value 1000"));
+    var preempting = new PriorityClassBuilder(HeadroomPlaceholders.priorityClass()).withPreemptionPolicy("PreemptLowerPriority").build();
+    assertTrue(HeadroomPlaceholders.priorityClassProblem(preempting).contains("preemptionPolicy PreemptLowerPriority"));
+    var foreign = new PriorityClassBuilder(HeadroomPlaceholders.priorityClass()).editMetadata().withLabels(Map.of()).endMetadata().build();
+    assertTrue(HeadroomPlaceholders.priorityClassProblem(foreign).contains("is not Farrier's"));
+  }
+
+  @Test
+  void onlyADeploymentLabelledAndNamedAsFarriersIsItsOwn() {
+    var d = HeadroomPlaceholders.deployment(POOL, "farrier", "pause:test", Headroom.ofPods(1, 100, 0), 1);
+    assertTrue(HeadroomPlaceholders.isFarriers(d));
+    assertFalse(HeadroomPlaceholders.isFarriers(new DeploymentBuilder(d).editMetadata().withName("web").endMetadata().build()));
+    assertFalse(HeadroomPlaceholders.isFarriers(new DeploymentBuilder(d).editMetadata()
+        .withLabels(Map.of("farrier.dev/headroom-nodepool", "batch")).endMetadata().build()), "no managed-by farrier");
   }
 }
