@@ -7,7 +7,10 @@ import java.util.List;
  * ({@link SurgeReads}); plain values, so the rules are tested without a cluster.
  *
  * @param podUid               the held pod's UID
+ * @param podLeaving           the held pod is terminating already (its deletionTimestamp is set)
  * @param deployment           namespace/name of the Deployment that owns the pod through its ReplicaSet
+ * @param managedBy            the Deployment's own controller ({@code Kind name} of its controller ownerReference: an
+ *                             operator, Knative...), which may write its template back over a restart; null when none
  * @param optIn                the workload's and its NodePool's {@code farrier.dev/surge} annotations
  * @param paused               {@code spec.paused}
  * @param strategy             {@code spec.strategy.type} (null: the default, RollingUpdate)
@@ -18,7 +21,7 @@ import java.util.List;
  * @param surgedPod            the pod UID Farrier's last surge of this Deployment was for ({@code farrier.dev/surged-pod}), or null
  * @param volumes              the PersistentVolumeClaims the pod mounts
  */
-record SurgeFacts(String podUid, String deployment, OptIn optIn, boolean paused, String strategy, String maxSurge,
+record SurgeFacts(String podUid, boolean podLeaving, String deployment, String managedBy, OptIn optIn, boolean paused, String strategy, String maxSurge,
     String maxUnavailable, Integer replicas, Rollout rollout, String surgedPod, List<Volume> volumes) {
   SurgeFacts {
     volumes = volumes == null ? List.of() : List.copyOf(volumes);

@@ -68,7 +68,11 @@ final class SurgeReads {
     var strategy = spec.getStrategy();
     var rolling = strategy == null ? null : strategy.getRollingUpdate();
     var annotations = deployment.getMetadata().getAnnotations();
-    return new SurgeFacts(pod.getMetadata().getUid(), key(deployment), optIn(deployment, nodePoolAnnotation),
+    String managedBy = deployment.getMetadata().getOwnerReferences() == null ? null
+        : deployment.getMetadata().getOwnerReferences().stream().filter(o -> Boolean.TRUE.equals(o.getController()))
+            .map(o -> o.getKind() + " " + o.getName()).findFirst().orElse(null);
+    return new SurgeFacts(pod.getMetadata().getUid(), pod.getMetadata().getDeletionTimestamp() != null, key(deployment),
+        managedBy, optIn(deployment, nodePoolAnnotation),
         Boolean.TRUE.equals(spec.getPaused()), strategy == null ? null : strategy.getType(),
         rolling == null ? null : SurgeRules.written(rolling.getMaxSurge()),
         rolling == null ? null : SurgeRules.written(rolling.getMaxUnavailable()), spec.getReplicas(), rollout(deployment),

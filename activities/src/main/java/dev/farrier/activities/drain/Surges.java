@@ -8,6 +8,8 @@ import dev.farrier.workflows.activities.SurgeRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -57,10 +59,31 @@ final class Surges {
     return reads.nodePoolAnnotation(nodePool);
   }
 
+  /**
+   * The surge answer for the request's pod. What can never succeed by retrying (a key that names no pod, a 403: the
+   * worker's RBAC) is a refusal with the reason, not a failure the activity would retry every pass.
+   */
   SurgeOutcome surge(SurgeRequest request) {
     int slash = request.pod().indexOf('/');
-    String namespace = request.pod().substring(0, slash);
-    String name = request.pod().substring(slash + 1);
+    if (slash <= 0 || slash == request.pod().length() - 1) {
+      return new SurgeOutcome(request.pod(), null, Result.REFUSED, "\"" + request.pod() + "\" is not a pod's namespace/name");
+    }
+    try {
+      return surge(request, request.pod().substring(0, slash), request.pod().substring(slash + 1));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_FORBIDDEN) {
+        throw e;
+      }
+      String detail = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+      SurgeOutcome refused = new SurgeOutcome(request.pod(), null, Result.REFUSED,
+          "Farrier is not allowed to read or restart the workload (HTTP 403): " + detail);
+      log.atWarn().setMessage("surge forbidden").addKeyValue("node", request.nodeName()).addKeyValue("pod", request.pod())
+          .addKeyValue("reason", refused.reason()).log();
+      return refused;
+    }
+  }
+
+  private SurgeOutcome surge(SurgeRequest request, String namespace, String name) {
     Optional<Pod> pod = api.readPod(namespace, name);
     if (pod.isEmpty()) {
       return new SurgeOutcome(request.pod(), null, Result.NOT_APPLICABLE, "the pod is gone");
@@ -76,6 +99,7 @@ final class Surges {
       beat.run();
       if (decision.result() == Result.STARTED && !restart(deployment.get(), pod.get())) {
         if (attempt < ATTEMPTS) {
+          beat.run();
           continue;
         }
         decision = SurgeRules.Decision.refuse("the Deployment kept changing while Farrier restarted it; tried again next pass");
@@ -83,7 +107,8 @@ final class Surges {
       SurgeOutcome outcome = new SurgeOutcome(request.pod(), facts.deployment(), decision.result(), decision.reason());
       log.atInfo().setMessage("surge").addKeyValue("node", request.nodeName()).addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("pod", request.pod()).addKeyValue("deployment", facts.deployment())
-          .addKeyValue("result", outcome.result()).addKeyValue("reason", outcome.reason()).log();
+          .addKeyValue("result", outcome.result()).addKeyValue("reason", outcome.reason())
+          .addKeyValue("rollout", facts.rollout()).log();
       SurgeOutcome previous = request.previous();
       boolean stillSurging = outcome.surging() && previous != null && previous.surging();
       if (!outcome.sameAs(previous) && !stillSurging) {
@@ -126,12 +151,17 @@ final class Surges {
       }
     }
     List<HasMetadata> involved = new ArrayList<>(List.of(deployment));
-    beat.run();
-    api.readNode(request.nodeName()).ifPresent(involved::add);
+    try {
+      beat.run();
+      api.readNode(request.nodeName()).ifPresent(involved::add);
+    } catch (RuntimeException e) {
+      log.atWarn().setMessage("surge Event on the node not recorded").addKeyValue("node", request.nodeName())
+          .addKeyValue("reason", reason).addKeyValue("error", e.getMessage()).log();
+    }
     for (HasMetadata object : involved) {
       try {
         beat.run();
-        api.recordEvent(object, type, reason, message);
+        api.recordEvent(object, type, reason, message, beat);
       } catch (RuntimeException e) {
         log.atWarn().setMessage("surge Event not recorded").addKeyValue("object", object.getKind() + " " + SurgeReads.key(object))
             .addKeyValue("reason", reason).addKeyValue("error", e.getMessage()).log();
