@@ -1,5 +1,6 @@
 package dev.farrier.activities.drain;
 
+import dev.farrier.model.WellKnown;
 import dev.farrier.workflows.activities.SurgeOutcome.Result;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.List;
  */
 final class SurgeRules {
   /** The annotation that opts a NodePool's pods, or one workload, in to a surge (or a workload out). */
-  static final String ANNOTATION = "farrier.dev/surge";
+  static final String ANNOTATION = WellKnown.SURGE_ANNOTATION;
   /** On the Deployment: the UID of the pod Farrier's last surge of it was for. */
   static final String SURGED_POD_ANNOTATION = "farrier.dev/surged-pod";
   /** What {@code kubectl rollout restart} writes on the pod template. */

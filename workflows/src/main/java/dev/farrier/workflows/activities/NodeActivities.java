@@ -48,7 +48,10 @@ public interface NodeActivities {
    * deletes the pod. Idempotent: the restart marks the Deployment with the pod's UID ({@code farrier.dev/surged-pod}),
    * so a retry, a later pass or another worker reports the surge already started instead of restarting it again.
    * Records SurgeStarted, SurgeRefused or SurgeStalled on the Deployment and the Node when the answer differs from
-   * {@link SurgeRequest#previous()}. Each call to the API server is bounded (5 s), the whole well within its timeout.
+   * {@link SurgeRequest#previous()} (a surge still in flight records nothing again). Each call to the API server is
+   * bounded (5 s) with a heartbeat between calls; a call that outlives its StartToClose timeout (the API server slow
+   * on many reads) is retried, which the mark makes safe. What retrying cannot fix (a 403, a malformed request) is a
+   * refusal with its reason.
    */
   @ActivityMethod
   SurgeOutcome surge(SurgeRequest request);
