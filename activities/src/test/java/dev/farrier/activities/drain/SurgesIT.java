@@ -103,6 +103,9 @@ class SurgesIT {
 
     SurgeOutcome again = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
     assertEquals(Result.SURGING, again.result(), again.toString());
+    assertEquals(1, events("Deployment", "web", "SurgeStarted").getFirst().getCount(), "a surge in flight is not recorded again");
+    String plainPod = namespace + "/" + appPod("plain").getMetadata().getName();
+    assertEquals(Result.NOT_APPLICABLE, nodes.surge(new SurgeRequest("c", nodeName, "nc", null, plainPod, null)).result());
     KubeTestSupport.awaitTrue("the Deployment's progress deadline passed", () -> {
       var outcome = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, again));
       return outcome.result() == Result.STALLED;
@@ -121,6 +124,36 @@ class SurgesIT {
     assertFalse(Map.copyOf(java.util.Objects.requireNonNullElse(plain.getSpec().getTemplate().getMetadata().getAnnotations(), Map.of()))
         .containsKey(SurgeRules.RESTARTED_AT_ANNOTATION), "the workload that did not opt in is untouched");
     assertEquals(1L, plain.getMetadata().getGeneration());
+  }
+
+  @Test
+  void aSurgeWhoseTemplateIsWrittenBackIsReportedStalledNotWaitedForForEver() {
+    create(new DeploymentBuilder(deployment("web", Map.of(SurgeRules.ANNOTATION, "true"))).editSpec()
+        .withProgressDeadlineSeconds(600).endSpec().build());
+    KubeTestSupport.awaitTrue("the Deployment settled", () -> {
+      var status = client.apps().deployments().inNamespace(namespace).withName("web").get().getStatus();
+      return status != null && Integer.valueOf(1).equals(status.getAvailableReplicas())
+          && Integer.valueOf(1).equals(status.getUpdatedReplicas()) && Integer.valueOf(1).equals(status.getReplicas());
+    });
+    Pod web = appPod("web");
+    String pod = namespace + "/" + web.getMetadata().getName();
+    cluster.cordonNode(nodeName); // the new pod can never be scheduled: the surge stays in flight
+    SurgeOutcome started = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, null));
+    assertEquals(Result.STARTED, started.result(), started.toString());
+
+    // What a GitOps tool or an operator does: the template back as it was, without restartedAt.
+    client.apps().deployments().inNamespace(namespace).withName("web").edit(d -> new DeploymentBuilder(d).editSpec()
+        .editTemplate().editMetadata().removeFromAnnotations(SurgeRules.RESTARTED_AT_ANNOTATION).endMetadata().endTemplate()
+        .endSpec().build());
+    KubeTestSupport.awaitTrue("the rollout back to the old template finished", () -> {
+      var outcome = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
+      return outcome.result() == Result.STALLED;
+    });
+    SurgeOutcome stalled = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
+
+    assertTrue(stalled.reason().startsWith("the Deployment's rollout finished without replacing the pod"), stalled.reason());
+    assertNull(client.pods().inNamespace(namespace).withName(web.getMetadata().getName()).get().getMetadata()
+        .getDeletionTimestamp(), "the old pod still serves");
   }
 
   @Test
@@ -209,7 +242,8 @@ class SurgesIT {
   private List<Event> events(String kind, String name, String reason) {
     return client.v1().events().inAnyNamespace().list().getItems().stream()
         .filter(e -> e.getInvolvedObject() != null && kind.equals(e.getInvolvedObject().getKind())
-            && name.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+            && name.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())
+            && (e.getInvolvedObject().getNamespace() == null || namespace.equals(e.getInvolvedObject().getNamespace())))
         .toList();
   }
 }
