@@ -28,13 +28,14 @@ record SurgeFacts(String podUid, boolean podLeaving, String deployment, String m
   }
 
   /**
-   * The {@code farrier.dev/surge} annotations that apply to the pod, each null when absent.
+   * The {@code farrier.dev/surge} annotations that apply to the pod, each null when absent. The workload's is on its
+   * Deployment's pod template, so its pods carry it too: a drain pass reads owners only for pods that carry
+   * {@code "true"} (or a value to refuse) or whose NodePool says {@code "true"}.
    *
-   * @param deployment  on the Deployment
    * @param template    on the Deployment's pod template
    * @param nodePool    on the node's NodePool
    */
-  record OptIn(String deployment, String template, String nodePool) {}
+  record OptIn(String template, String nodePool) {}
 
   /**
    * @param generation           {@code metadata.generation}

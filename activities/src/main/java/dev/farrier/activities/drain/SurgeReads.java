@@ -58,8 +58,7 @@ final class SurgeReads {
 
   static SurgeFacts.OptIn optIn(Deployment deployment, String nodePoolAnnotation) {
     var template = deployment.getSpec().getTemplate().getMetadata();
-    return new SurgeFacts.OptIn(annotation(deployment.getMetadata().getAnnotations()),
-        template == null ? null : annotation(template.getAnnotations()), nodePoolAnnotation);
+    return new SurgeFacts.OptIn(template == null ? null : annotation(template.getAnnotations()), nodePoolAnnotation);
   }
 
   /** Everything the rules need about {@code pod}, owned by {@code deployment}. */
@@ -132,14 +131,14 @@ final class SurgeReads {
     return terms.isEmpty() ? null : String.join(" or ", terms);
   }
 
-  private static Optional<String> controller(HasMetadata object, String kind) {
+  static Optional<String> controller(HasMetadata object, String kind) {
     List<OwnerReference> owners = object.getMetadata().getOwnerReferences();
     return owners == null ? Optional.empty() : owners.stream()
         .filter(o -> Boolean.TRUE.equals(o.getController()) && kind.equals(o.getKind()))
         .map(OwnerReference::getName).findFirst();
   }
 
-  private static String annotation(Map<String, String> annotations) {
+  static String annotation(Map<String, String> annotations) {
     return annotations == null ? null : annotations.get(SurgeRules.ANNOTATION);
   }
 

@@ -10,8 +10,8 @@ import java.util.List;
  * so each is unit-tested. A surge is a rollout restart of the pod's Deployment: safe only when the Deployment
  * controller is bound to start the new pod before it stops the old one, and the new pod can run on another node.
  * <ul>
- *   <li>Opt-in: {@code farrier.dev/surge: "true"} on the Deployment or its pod template, or on the NodePool; a
- *       workload's {@code "false"} opts it out of its NodePool's {@code "true"}. Any other value on the workload is
+ *   <li>Opt-in: {@code farrier.dev/surge: "true"} on the Deployment's pod template, or on the NodePool; the
+ *       template's {@code "false"} opts the workload out of its NodePool's {@code "true"}. Any other value on the workload is
  *       refused, named; one on the NodePool opts no pod in (the NodePool's validation reports it once).</li>
  *   <li>Once per pod: the Deployment marked with this pod's UID is a surge already started; it is reported (waiting;
  *       stalled once the Deployment's progress deadline passed, once it was paused, or once its rollout finished with
@@ -54,10 +54,8 @@ final class SurgeRules {
    * {@code "true"} opts nothing in (an invalid one is the NodePool's validation's to report, once, not every pod's).
    */
   static OptIn optIn(SurgeFacts.OptIn annotations) {
-    for (String value : new String[] {annotations.template(), annotations.deployment()}) {
-      if ("false".equals(value)) {
-        return OptIn.OUT;
-      }
+    if ("false".equals(annotations.template())) {
+      return OptIn.OUT;
     }
     if (invalidValue(annotations) != null) {
       return OptIn.INVALID;
@@ -66,7 +64,7 @@ final class SurgeRules {
   }
 
   private static boolean optedInItself(SurgeFacts.OptIn annotations) {
-    return "true".equals(annotations.template()) || "true".equals(annotations.deployment());
+    return "true".equals(annotations.template());
   }
 
   static Decision decide(SurgeFacts facts) {
@@ -90,7 +88,7 @@ final class SurgeRules {
     }
     if (facts.managedBy() != null && !optedInItself(facts.optIn())) {
       return Decision.refuse("the Deployment is managed by " + facts.managedBy() + ", which may write its template back "
-          + "over a restart: opt the Deployment in itself (" + ANNOTATION + ": \"true\" on it or its pod template) to surge it");
+          + "over a restart: opt the Deployment in itself (" + ANNOTATION + ": \"true\" on its pod template) to surge it");
     }
     if (facts.paused()) {
       return Decision.refuse("the Deployment is paused: its controller would not start a new pod");
@@ -192,13 +190,9 @@ final class SurgeRules {
     return value == null ? DEFAULT_STRATEGY_PERCENT : value;
   }
 
-  /** The workload's first value of the annotation that is neither "true" nor "false", or null. */
+  /** The template's value of the annotation when it is neither "true" nor "false", or null. */
   private static String invalidValue(SurgeFacts.OptIn annotations) {
-    for (String value : new String[] {annotations.template(), annotations.deployment()}) {
-      if (value != null && !value.equals("true") && !value.equals("false")) {
-        return value;
-      }
-    }
-    return null;
+    String value = annotations.template();
+    return value == null || value.equals("true") || value.equals("false") ? null : value;
   }
 }

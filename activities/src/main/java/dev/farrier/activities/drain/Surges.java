@@ -13,9 +13,12 @@ import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,20 +46,44 @@ final class Surges {
   }
 
   /**
-   * Whether the drain should ask for a surge of {@code pod}, which a PDB just refused: a Deployment owns it and the
-   * workload or its NodePool opted in (or wrote a value of {@code farrier.dev/surge} the surge then refuses, named).
-   *
-   * @param nodePoolAnnotation the NodePool's annotation, read at most once per pass
+   * For one drain pass on a node of {@code nodePool}: whether the drain should ask for a surge of a pod a PDB just
+   * refused. Decided first from what needs no read of its owners: the pod carries its template's
+   * {@code farrier.dev/surge} ({@code "false"}: no; absent: only when the NodePool says {@code "true"}, read once a
+   * pass); then a Deployment must own it through its ReplicaSet (each ReplicaSet and its Deployment read once a pass)
+   * and opt in (or carry a value the surge then refuses, named).
    */
-  boolean candidate(Pod pod, java.util.function.Supplier<String> nodePoolAnnotation) {
-    Optional<Deployment> deployment = reads.deploymentOf(pod);
-    return deployment.isPresent()
-        && SurgeRules.optIn(SurgeReads.optIn(deployment.get(), nodePoolAnnotation.get())) != SurgeRules.OptIn.OUT;
-  }
+  Predicate<Pod> candidates(String nodePool) {
+    Supplier<String> poolSurge = new Supplier<>() {
+      private boolean read;
+      private String value;
 
-  /** The NodePool's {@code farrier.dev/surge} annotation (one bounded read), null when absent. */
-  String nodePoolAnnotation(String nodePool) {
-    return reads.nodePoolAnnotation(nodePool);
+      @Override
+      public String get() {
+        if (!read) {
+          value = reads.nodePoolAnnotation(nodePool);
+          read = true;
+        }
+        return value;
+      }
+    };
+    Map<String, Optional<Deployment>> byReplicaSet = new HashMap<>();
+    return pod -> {
+      String own = SurgeReads.annotation(pod.getMetadata().getAnnotations());
+      if ("false".equals(own)) {
+        return false;
+      }
+      String pool = poolSurge.get();
+      if (own == null && !"true".equals(pool)) {
+        return false;
+      }
+      String replicaSet = SurgeReads.controller(pod, "ReplicaSet").orElse(null);
+      if (replicaSet == null) {
+        return false;
+      }
+      Optional<Deployment> deployment = byReplicaSet.computeIfAbsent(pod.getMetadata().getNamespace() + "/" + replicaSet,
+          k -> reads.deploymentOf(pod));
+      return deployment.isPresent() && SurgeRules.optIn(SurgeReads.optIn(deployment.get(), pool)) != SurgeRules.OptIn.OUT;
+    };
   }
 
   /**

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class SurgeRulesTest {
   private static final String UID = "uid-old";
-  private static final SurgeFacts.OptIn BY_DEPLOYMENT = new SurgeFacts.OptIn("true", null, null);
+  private static final SurgeFacts.OptIn BY_DEPLOYMENT = new SurgeFacts.OptIn("true", null);
   private static final SurgeFacts.Rollout SETTLED = new SurgeFacts.Rollout(3, 3, 1, 1, 1, false, null);
 
   /** One replica, RollingUpdate with the defaults (25% / 25%), settled, no volumes, opted in on the Deployment. */
@@ -33,32 +33,29 @@ class SurgeRulesTest {
     assertNull(decision.reason());
   }
 
-  @ParameterizedTest(name = "deployment {0}, template {1}, NodePool {2}: {3}")
+  @ParameterizedTest(name = "template {0}, NodePool {1}: {2}")
   @CsvSource(nullValues = "-", value = {
-      "true, -, -, IN",
-      "-, true, -, IN",
-      "-, -, true, IN",
-      "-, -, -, OUT",
-      "false, -, true, OUT",
-      "-, false, true, OUT",
-      "true, false, -, OUT",
-      "-, -, false, OUT",
-      "yes, -, -, INVALID",
-      "-, yes, true, INVALID",
-      "-, -, 'True', OUT",
-      "-, true, 'True', IN"})
-  void optInIsTheWorkloadsOrItsNodePoolsAndTheWorkloadsFalseWinsAndAnInvalidNodePoolValueOptsNoPodIn(String deployment, String template, String nodePool,
-      SurgeRules.OptIn expected) {
-    assertEquals(expected, SurgeRules.optIn(new SurgeFacts.OptIn(deployment, template, nodePool)));
+      "true, -, IN",
+      "-, true, IN",
+      "-, -, OUT",
+      "false, true, OUT",
+      "-, false, OUT",
+      "yes, -, INVALID",
+      "yes, true, INVALID",
+      "-, 'True', OUT",
+      "true, 'True', IN"})
+  void optInIsTheTemplatesOrItsNodePoolsAndTheTemplatesFalseWinsAndAnInvalidNodePoolValueOptsNoPodIn(String template,
+      String nodePool, SurgeRules.OptIn expected) {
+    assertEquals(expected, SurgeRules.optIn(new SurgeFacts.OptIn(template, nodePool)));
   }
 
   @Test
   void notOptedInIsNotASurgesBusinessAndAnInvalidValueIsRefusedNamed() {
     var f = facts();
-    var out = new SurgeFacts(UID, false, f.deployment(), null, new SurgeFacts.OptIn(null, null, null), false, null, null, null, 1, SETTLED,
+    var out = new SurgeFacts(UID, false, f.deployment(), null, new SurgeFacts.OptIn(null, null), false, null, null, null, 1, SETTLED,
         null, List.of());
     assertEquals(Result.NOT_APPLICABLE, SurgeRules.decide(out).result());
-    var invalid = new SurgeFacts(UID, false, f.deployment(), null, new SurgeFacts.OptIn("yes", null, null), false, null, null, null, 1,
+    var invalid = new SurgeFacts(UID, false, f.deployment(), null, new SurgeFacts.OptIn("yes", null), false, null, null, null, 1,
         SETTLED, null, List.of());
     var decision = SurgeRules.decide(invalid);
     assertEquals(Result.REFUSED, decision.result());
@@ -110,13 +107,13 @@ class SurgeRulesTest {
   @Test
   void aDeploymentAnotherControllerOwnsIsSurgedOnlyWhenItOptedInItself() {
     var f = facts();
-    var byPool = new SurgeFacts(UID, false, f.deployment(), "Rollout web", new SurgeFacts.OptIn(null, null, "true"), false,
+    var byPool = new SurgeFacts(UID, false, f.deployment(), "Rollout web", new SurgeFacts.OptIn(null, "true"), false,
         null, null, null, 1, SETTLED, null, List.of());
     var decision = SurgeRules.decide(byPool);
     assertEquals(Result.REFUSED, decision.result());
     assertEquals("the Deployment is managed by Rollout web, which may write its template back over a restart: opt the "
-        + "Deployment in itself (farrier.dev/surge: \"true\" on it or its pod template) to surge it", decision.reason());
-    var itself = new SurgeFacts(UID, false, f.deployment(), "Rollout web", new SurgeFacts.OptIn(null, "true", "true"), false,
+        + "Deployment in itself (farrier.dev/surge: \"true\" on its pod template) to surge it", decision.reason());
+    var itself = new SurgeFacts(UID, false, f.deployment(), "Rollout web", new SurgeFacts.OptIn("true", "true"), false,
         null, null, null, 1, SETTLED, null, List.of());
     assertEquals(Result.STARTED, SurgeRules.decide(itself).result());
   }

@@ -197,10 +197,10 @@ class SurgesIT {
         .endSpec().build()).create();
   }
 
-  /** One replica pinned to the test's node, maxSurge 1 / maxUnavailable 0, a progress deadline of 2 s. */
+  /** One replica pinned to the test's node, maxSurge 1 / maxUnavailable 0, a progress deadline of 2 s, {@code annotations} on its pod template. */
   private Deployment deployment(String app, Map<String, String> annotations) {
     return new DeploymentBuilder()
-        .withNewMetadata().withName(app).addToAnnotations(annotations).endMetadata()
+        .withNewMetadata().withName(app).endMetadata()
         .withNewSpec()
           .withReplicas(1)
           .withProgressDeadlineSeconds(2)
@@ -208,7 +208,7 @@ class SurgesIT {
             .withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0)).endRollingUpdate().endStrategy()
           .withNewSelector().addToMatchLabels("app", app).endSelector()
           .withTemplate(new PodTemplateSpecBuilder()
-            .withNewMetadata().addToLabels("app", app).endMetadata()
+            .withNewMetadata().addToLabels("app", app).addToAnnotations(annotations).endMetadata()
             .withNewSpec()
               .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
               .withTerminationGracePeriodSeconds(0L)

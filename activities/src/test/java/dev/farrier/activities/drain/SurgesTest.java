@@ -120,17 +120,18 @@ class SurgesTest {
   private final Surges surges = new Surges(api, Clock.fixed(Instant.parse("2026-11-30T18:00:00Z"), ZoneOffset.UTC),
       () -> calls.add("beat"));
 
-  /** One replica, maxSurge 1 / maxUnavailable 0, settled, opted in on itself, marked with {@code surgedPod}. */
+  /** One replica, maxSurge 1 / maxUnavailable 0, settled, opted in on its template, marked with {@code surgedPod}. */
   private static Deployment deployment(String surgedPod) {
     var builder = new DeploymentBuilder().withNewMetadata().withNamespace("default").withName("web").withGeneration(2L)
-        .withResourceVersion("7").addToAnnotations(SurgeRules.ANNOTATION, "true");
+        .withResourceVersion("7");
     if (surgedPod != null) {
       builder.addToAnnotations(SurgeRules.SURGED_POD_ANNOTATION, surgedPod);
     }
     return builder.endMetadata()
         .withNewSpec().withReplicas(1).withNewStrategy().withType("RollingUpdate").withNewRollingUpdate()
           .withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0)).endRollingUpdate().endStrategy()
-          .withNewTemplate().withNewMetadata().endMetadata().endTemplate().endSpec()
+          .withNewTemplate().withNewMetadata().addToAnnotations(SurgeRules.ANNOTATION, "true").endMetadata().endTemplate()
+        .endSpec()
         .withNewStatus().withObservedGeneration(surgedPod == null ? 2L : 1L).withReplicas(surgedPod == null ? 1 : 2)
           .withUpdatedReplicas(1).withAvailableReplicas(1).endStatus()
         .build();
@@ -193,6 +194,35 @@ class SurgesTest {
     SurgeOutcome started = surge(null);
     assertEquals(Result.STARTED, started.result());
     assertEquals(List.of("Deployment SurgeStarted"), events);
+  }
+
+  private static Pod held(String name, String replicaSet, String surge) {
+    var builder = new PodBuilder().withNewMetadata().withNamespace("default").withName(name).withUid("uid-" + name)
+        .addNewOwnerReference().withKind("ReplicaSet").withName(replicaSet).withController(true).endOwnerReference();
+    if (surge != null) {
+      builder.addToAnnotations(SurgeRules.ANNOTATION, surge);
+    }
+    return builder.endMetadata().withNewSpec().endSpec().build();
+  }
+
+  @Test
+  void aPassReadsNoOwnerOfAPodThatNeitherItNorItsNodePoolOptedIn() {
+    var candidates = surges.candidates("default");
+    assertFalse(candidates.test(held("plain-1", "plain-7d", null)));
+    assertFalse(candidates.test(held("plain-2", "plain-7d", null)));
+    assertFalse(candidates.test(held("out-1", "out-7d", "false")));
+    assertEquals(List.of("readNodePool"), calls.stream().filter(c -> !c.equals("beat")).toList(),
+        "the NodePool read once a pass, no ReplicaSet or Deployment read");
+  }
+
+  @Test
+  void aPassReadsTheOwnersOfAnOptedInReplicaSetOnce() {
+    var candidates = surges.candidates("default");
+    assertTrue(candidates.test(held("web-1", "web-7d", "true")));
+    assertTrue(candidates.test(held("web-2", "web-7d", "true")));
+    assertTrue(candidates.test(held("typo-1", "typo-7d", "yes")), "an invalid value is the surge's to refuse, named");
+    assertEquals(List.of("readNodePool", "readReplicaSet", "readDeployment", "readReplicaSet", "readDeployment"),
+        calls.stream().filter(c -> !c.equals("beat")).toList(), "one read of each ReplicaSet and its Deployment a pass");
   }
 
   @Test
