@@ -19,7 +19,8 @@ import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.RecordEventsRequest;
 import dev.farrier.workflows.activities.SurgeOutcome;
-import dev.farrier.workflows.activities.SurgeRequest;
+import dev.farrier.workflows.activities.SurgeAnswers;
+import dev.farrier.workflows.activities.SurgePass;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -218,13 +219,14 @@ public class NodeActivitiesImpl implements NodeActivities {
     }
   }
 
-  /** The PodDisruptionBudget-held pod opted in to surges gets its Deployment restarted ({@link Surges}). */
+  /** The pass's PodDisruptionBudget-held pods opted in to surges get their Deployments restarted ({@link Surges}). */
   @Override
-  public SurgeOutcome surge(SurgeRequest request) {
+  public SurgeAnswers surge(SurgePass pass) {
     if (surges == null) {
-      return new SurgeOutcome(request.pod(), null, SurgeOutcome.Result.NOT_APPLICABLE, "surges are not wired in this worker");
+      return new SurgeAnswers(pass.pods().stream().map(r -> new SurgeOutcome(r.pod(), null, SurgeOutcome.Result.NOT_APPLICABLE,
+          "surges are not wired in this worker")).toList());
     }
-    return surges.surge(request);
+    return new SurgeAnswers(surges.surge(pass.pods()));
   }
 
   private void recordEvictions(DrainRequest request, List<String> evicted) {

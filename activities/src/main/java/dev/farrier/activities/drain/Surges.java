@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +34,8 @@ final class Surges {
   private static final Logger log = LoggerFactory.getLogger(Surges.class);
   /** A Deployment changed between the read and the restart is read again and decided again, at most this often. */
   private static final int ATTEMPTS = 3;
+  /** A pass's surges stop starting new ones after this; each one's calls are bounded, so the call ends within 45 s. */
+  static final Duration PASS_BUDGET = Duration.ofSeconds(20);
 
   private final WorkloadSurges api;
   private final Clock clock;
@@ -84,6 +88,25 @@ final class Surges {
           k -> reads.deploymentOf(pod));
       return deployment.isPresent() && SurgeRules.optIn(SurgeReads.optIn(deployment.get(), pool)) != SurgeRules.OptIn.OUT;
     };
+  }
+
+  /**
+   * The answers for a pass's pods, in order: it stops starting surges once it has run for {@link #PASS_BUDGET} (the
+   * activity's StartToClose is 45 s) and answers for the pods it got to, always the first.
+   */
+  List<SurgeOutcome> surge(List<SurgeRequest> requests) {
+    Instant deadline = clock.instant().plus(PASS_BUDGET);
+    List<SurgeOutcome> outcomes = new ArrayList<>();
+    for (SurgeRequest request : requests) {
+      if (!outcomes.isEmpty() && clock.instant().isAfter(deadline)) {
+        log.atInfo().setMessage("surge pass out of time, the rest next pass").addKeyValue("node", request.nodeName())
+            .addKeyValue("left", requests.size() - outcomes.size()).log();
+        break;
+      }
+      beat.run();
+      outcomes.add(surge(request));
+    }
+    return outcomes;
   }
 
   /**

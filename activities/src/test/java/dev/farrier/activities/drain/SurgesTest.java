@@ -50,11 +50,13 @@ class SurgesTest {
   private KubernetesClientException readFailure;
   private RuntimeException nodeFailure;
   private Deployment deployment = deployment(null);
+  private Instant now = Instant.parse("2026-11-30T18:00:00Z");
 
   private final WorkloadSurges api = new WorkloadSurges() {
     @Override
     public Optional<Pod> readPod(String namespace, String name) {
       calls.add("readPod");
+      now = now.plusSeconds(15);
       return Optional.of(new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withUid(UID)
           .addNewOwnerReference().withKind("ReplicaSet").withName("web-7d").withController(true).endOwnerReference()
           .endMetadata().withNewSpec().endSpec().build());
@@ -223,6 +225,33 @@ class SurgesTest {
     assertTrue(candidates.test(held("typo-1", "typo-7d", "yes")), "an invalid value is the surge's to refuse, named");
     assertEquals(List.of("readNodePool", "readReplicaSet", "readDeployment", "readReplicaSet", "readDeployment"),
         calls.stream().filter(c -> !c.equals("beat")).toList(), "one read of each ReplicaSet and its Deployment a pass");
+  }
+
+  @Test
+  void aPassOutOfTimeStopsStartingSurgesAndAnswersForThePodsItGotTo() {
+    Clock moving = new Clock() {
+      @Override
+      public ZoneOffset getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return now;
+      }
+    };
+    var pass = new Surges(api, moving, () -> calls.add("beat"));
+    List<SurgeRequest> three = List.of("default/web-1", "default/web-2", "default/web-3").stream()
+        .map(pod -> new SurgeRequest("c", "node-a", "nc-a", "default", pod, null)).toList();
+
+    List<SurgeOutcome> outcomes = pass.surge(three); // each pod's surge takes 15 s of the pass's 20
+
+    assertEquals(List.of("default/web-1", "default/web-2"), outcomes.stream().map(SurgeOutcome::pod).toList());
   }
 
   @Test

@@ -199,6 +199,27 @@ class SurgeWorkflowTest {
   }
 
   @Test
+  void aPassWithTwoSurgeablePodsAsksAboutBothInOneActivityCall() {
+    String db = "default/db-5c8d-fghij";
+    AtomicInteger passes = new AtomicInteger();
+    test.nodes.onDrainStep(r -> passes.incrementAndGet() < 4
+        ? DrainStatus.of(List.of(), List.of(POD, db), List.of(new HeldPod(POD, HeldPod.Cause.PDB, PDB),
+            new HeldPod(db, HeldPod.Cause.PDB, "default/db-pdb")), null, List.of(), List.of(POD, db))
+        : FakeNodeActivities.drained(List.of(POD, db)));
+    test.nodes.onSurge(r -> r.pod().equals(POD) ? new SurgeOutcome(r.pod(), DEPLOYMENT, Result.REFUSED, "strategy Recreate")
+        : new SurgeOutcome(r.pod(), "default/db", Result.REFUSED, "the Deployment has 2 replicas"));
+    NodeReplacementWorkflow workflow = start();
+
+    ReplacementProgress blocked = Eventually.await("both named", () -> running().progress(), p -> p.blocker() != null);
+
+    assertEquals("surge of deployment default/web refused: strategy Recreate; surge of deployment default/db refused: "
+        + "the Deployment has 2 replicas", blocked.blockedBy());
+    assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+    assertEquals(3, test.journal.countStartingWith("surge"), "one surge call a pass, not one a pod");
+    assertEquals(6, test.nodes.surgeRequests().size());
+  }
+
+  @Test
   void aPdbBlockedPodThatDidNotOptInIsNeverSurged() {
     AtomicInteger passes = new AtomicInteger();
     test.nodes.onDrainStep(r -> passes.incrementAndGet() < 4 ? refused(false) : FakeNodeActivities.drained(List.of(POD)));
