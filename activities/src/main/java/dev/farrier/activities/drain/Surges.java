@@ -92,7 +92,8 @@ final class Surges {
 
   /**
    * The answers for a pass's pods, in order: it stops starting surges once it has run for {@link #PASS_BUDGET} (the
-   * activity's StartToClose is 45 s) and answers for the pods it got to, always the first.
+   * activity's StartToClose is 45 s) and answers for the pods it got to, always the first. A pod whose reads fail
+   * (not a 403: that is a refusal) gets no answer this pass rather than failing the others'.
    */
   List<SurgeOutcome> surge(List<SurgeRequest> requests) {
     Instant deadline = clock.instant().plus(PASS_BUDGET);
@@ -104,7 +105,13 @@ final class Surges {
         break;
       }
       beat.run();
-      outcomes.add(surge(request));
+      try {
+        outcomes.add(surge(request));
+      } catch (KubernetesClientException e) {
+        // Proves nothing about this pod: no answer, so its last one stands, and the pass goes on with the others.
+        log.atWarn().setMessage("surge unknown this pass").addKeyValue("node", request.nodeName())
+            .addKeyValue("pod", request.pod()).addKeyValue("error", e.getMessage()).log();
+      }
     }
     return outcomes;
   }

@@ -169,6 +169,15 @@ class SurgesTest {
   }
 
   @Test
+  void aPodWhoseReadsFailIsLeftOutOfThePassesAnswersNotFailingTheOthers() {
+    readFailure = new KubernetesClientException(new StatusBuilder().withCode(500).withMessage("etcd timed out").build());
+    List<SurgeOutcome> outcomes = surges.surge(List.of(new SurgeRequest("c", "node-a", "nc-a", "default", POD, null),
+        new SurgeRequest("c", "node-a", "nc-a", "default", "no-slash", null)));
+    assertEquals(List.of("no-slash"), outcomes.stream().map(SurgeOutcome::pod).toList(),
+        "the failed pod keeps its last answer in the workflow; the next pod is still answered");
+  }
+
+  @Test
   void aMalformedPodKeyIsRefusedWithoutACall() {
     SurgeOutcome refused = surges.surge(new SurgeRequest("c", "node-a", "nc-a", "default", "no-slash", null));
     assertEquals(Result.REFUSED, refused.result());
