@@ -1,5 +1,6 @@
 package dev.farrier.activities.drain;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
 import java.util.List;
 
 /**
@@ -14,15 +15,15 @@ import java.util.List;
  * @param optIn                the workload's and its NodePool's {@code farrier.dev/surge} annotations
  * @param paused               {@code spec.paused}
  * @param strategy             {@code spec.strategy.type} (null: the default, RollingUpdate)
- * @param maxSurge             {@code spec.strategy.rollingUpdate.maxSurge} as written (an integer or a percentage; null: 25%)
+ * @param maxSurge             {@code spec.strategy.rollingUpdate.maxSurge} (an integer or a percentage; null: 25%)
  * @param maxUnavailable       {@code spec.strategy.rollingUpdate.maxUnavailable} as written (null: 25%)
  * @param replicas             {@code spec.replicas} (null: 1)
  * @param rollout              the Deployment's status as its controller last wrote it
  * @param surgedPod            the pod UID Farrier's last surge of this Deployment was for ({@code farrier.dev/surged-pod}), or null
  * @param volumes              the PersistentVolumeClaims the pod mounts
  */
-record SurgeFacts(String podUid, boolean podLeaving, String deployment, String managedBy, OptIn optIn, boolean paused, String strategy, String maxSurge,
-    String maxUnavailable, Integer replicas, Rollout rollout, String surgedPod, List<Volume> volumes) {
+record SurgeFacts(String podUid, boolean podLeaving, String deployment, String managedBy, OptIn optIn, boolean paused, String strategy, IntOrString maxSurge,
+    IntOrString maxUnavailable, Integer replicas, Rollout rollout, String surgedPod, List<Volume> volumes) {
   SurgeFacts {
     volumes = volumes == null ? List.of() : List.copyOf(volumes);
   }

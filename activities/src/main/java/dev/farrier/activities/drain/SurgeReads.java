@@ -73,8 +73,8 @@ final class SurgeReads {
     return new SurgeFacts(pod.getMetadata().getUid(), pod.getMetadata().getDeletionTimestamp() != null, key(deployment),
         managedBy, optIn(deployment, nodePoolAnnotation),
         Boolean.TRUE.equals(spec.getPaused()), strategy == null ? null : strategy.getType(),
-        rolling == null ? null : SurgeRules.written(rolling.getMaxSurge()),
-        rolling == null ? null : SurgeRules.written(rolling.getMaxUnavailable()), spec.getReplicas(), rollout(deployment),
+        rolling == null ? null : rolling.getMaxSurge(),
+        rolling == null ? null : rolling.getMaxUnavailable(), spec.getReplicas(), rollout(deployment),
         annotations == null ? null : annotations.get(SurgeRules.SURGED_POD_ANNOTATION), volumes(pod));
   }
 

@@ -99,17 +99,17 @@ final class SurgeRules {
     Integer maxSurge = resolve(facts.maxSurge(), replicas, true);
     Integer maxUnavailable = resolve(facts.maxUnavailable(), replicas, false);
     if (maxSurge == null) {
-      return Decision.refuse("maxSurge \"" + facts.maxSurge() + "\" is neither an integer nor a percentage");
+      return Decision.refuse("maxSurge \"" + words(facts.maxSurge()) + "\" is neither an integer nor a percentage");
     }
     if (maxUnavailable == null) {
-      return Decision.refuse("maxUnavailable \"" + facts.maxUnavailable() + "\" is neither an integer nor a percentage");
+      return Decision.refuse("maxUnavailable \"" + words(facts.maxUnavailable()) + "\" is neither an integer nor a percentage");
     }
     if (maxSurge == 0) {
-      return Decision.refuse("maxSurge " + orDefault(facts.maxSurge()) + " resolves to 0 for " + replicas
+      return Decision.refuse("maxSurge " + words(facts.maxSurge()) + " resolves to 0 for " + replicas
           + " replica(s): no new pod may start before the old one goes");
     }
     if (maxUnavailable > 0) {
-      return Decision.refuse("maxUnavailable " + orDefault(facts.maxUnavailable()) + " resolves to " + maxUnavailable + " for "
+      return Decision.refuse("maxUnavailable " + words(facts.maxUnavailable()) + " resolves to " + maxUnavailable + " for "
           + replicas + " replica(s): the controller may stop the old pod before the new one is Ready");
     }
     for (SurgeFacts.Volume volume : facts.volumes()) {
@@ -161,33 +161,33 @@ final class SurgeRules {
   }
 
   /**
-   * maxSurge or maxUnavailable as the Deployment controller resolves it for {@code replicas}: a percentage rounds up
-   * for maxSurge and down for maxUnavailable. (The controller makes maxUnavailable 1 when both are 0; a maxSurge of 0
-   * is refused before that matters.) Null when the value is neither an integer nor a percentage.
+   * maxSurge or maxUnavailable as the Deployment controller resolves it for {@code replicas} (null: its default, 25%):
+   * an integer as it is, a percentage rounded up for maxSurge and down for maxUnavailable. (The controller makes
+   * maxUnavailable 1 when both are 0; a maxSurge of 0 is refused before that matters.) Null when the value is a string
+   * that is no percentage, which the controller would refuse too.
    */
-  static Integer resolve(String value, int replicas, boolean surge) {
-    String written = orDefault(value);
+  static Integer resolve(IntOrString value, int replicas, boolean surge) {
+    if (value != null && value.getIntVal() != null) {
+      return value.getIntVal();
+    }
+    String written = value == null || value.getStrVal() == null ? DEFAULT_STRATEGY_PERCENT : value.getStrVal();
+    if (!written.endsWith("%")) {
+      return null;
+    }
     try {
-      if (written.endsWith("%")) {
-        double share = Integer.parseInt(written.substring(0, written.length() - 1)) * replicas / 100.0;
-        return (int) (surge ? Math.ceil(share) : Math.floor(share));
-      }
-      return Integer.parseInt(written);
+      double share = Integer.parseInt(written.substring(0, written.length() - 1)) * replicas / 100.0;
+      return (int) (surge ? Math.ceil(share) : Math.floor(share));
     } catch (NumberFormatException e) {
       return null;
     }
   }
 
-  /** The rolling-update fields as the rules read them: an {@link IntOrString} as written, or null. */
-  static String written(IntOrString value) {
-    if (value == null) {
-      return null;
+  /** A rolling-update field in a refusal's words, as written (its default, 25%, when unset). */
+  private static String words(IntOrString value) {
+    if (value == null || (value.getIntVal() == null && value.getStrVal() == null)) {
+      return DEFAULT_STRATEGY_PERCENT;
     }
     return value.getIntVal() != null ? value.getIntVal().toString() : value.getStrVal();
-  }
-
-  private static String orDefault(String value) {
-    return value == null ? DEFAULT_STRATEGY_PERCENT : value;
   }
 
   /** The template's value of the annotation when it is neither "true" nor "false", or null. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.farrier.workflows.activities.SurgeOutcome.Result;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +21,14 @@ class SurgeRulesTest {
     return new SurgeFacts(UID, false, "default/web", null, BY_DEPLOYMENT, false, null, null, null, 1, SETTLED, null, List.of());
   }
 
+  /** An IntOrString as YAML reads it: digits an integer, anything else a string. */
+  private static IntOrString value(String written) {
+    return written == null ? null : written.matches("[0-9]+") ? new IntOrString(Integer.parseInt(written)) : new IntOrString(written);
+  }
+
   private static SurgeFacts with(SurgeFacts f, String strategy, String maxSurge, String maxUnavailable, Integer replicas) {
-    return new SurgeFacts(f.podUid(), f.podLeaving(), f.deployment(), f.managedBy(), f.optIn(), f.paused(), strategy, maxSurge, maxUnavailable, replicas,
+    return new SurgeFacts(f.podUid(), f.podLeaving(), f.deployment(), f.managedBy(), f.optIn(), f.paused(), strategy,
+        value(maxSurge), value(maxUnavailable), replicas,
         replicas == null ? f.rollout() : new SurgeFacts.Rollout(3, 3, replicas, replicas, replicas, false, null),
         f.surgedPod(), f.volumes());
   }
@@ -102,6 +109,10 @@ class SurgeRulesTest {
     assertEquals("maxSurge \"one\" is neither an integer nor a percentage", decision.reason());
     assertEquals("maxUnavailable \"x%\" is neither an integer nor a percentage",
         SurgeRules.decide(with(facts(), "RollingUpdate", "1", "x%", 1)).reason());
+    var quotedInteger = new SurgeFacts(UID, false, "default/web", null, BY_DEPLOYMENT, false, "RollingUpdate",
+        new IntOrString("1"), new IntOrString(0), 1, SETTLED, null, List.of());
+    assertEquals("maxSurge \"1\" is neither an integer nor a percentage", SurgeRules.decide(quotedInteger).reason(),
+        "a string that is no percentage, which the Deployment controller refuses too");
   }
 
   @Test
@@ -212,7 +223,7 @@ class SurgeRulesTest {
   @ParameterizedTest(name = "{0} of {1} replicas: surge {2}, unavailable {3}")
   @CsvSource({"25%, 1, 1, 0", "25%, 4, 1, 1", "50%, 3, 2, 1", "2, 10, 2, 2", "0, 1, 0, 0", "10%, 1, 1, 0"})
   void percentagesResolveAsTheDeploymentControllerResolvesThem(String value, int replicas, int surge, int unavailable) {
-    assertEquals(Integer.valueOf(surge), SurgeRules.resolve(value, replicas, true));
-    assertEquals(Integer.valueOf(unavailable), SurgeRules.resolve(value, replicas, false));
+    assertEquals(Integer.valueOf(surge), SurgeRules.resolve(value(value), replicas, true));
+    assertEquals(Integer.valueOf(unavailable), SurgeRules.resolve(value(value), replicas, false));
   }
 }
