@@ -90,6 +90,11 @@ public final class WellKnown {
    */
   public static final String ROLLOUT_ANNOTATION = "farrier.dev/rollout";
   /**
+   * Farrier-only, on a NodePool, a Deployment or its pod template: {@code "true"} surges the PDB-held single-replica
+   * pods of a drain (a rollout restart), {@code "false"} opts a workload out (docs/surge.md).
+   */
+  public static final String SURGE_ANNOTATION = "farrier.dev/surge";
+  /**
    * On a NodeClaim: the UIDs, comma-separated, of the pending pods it was created for. The planning activity keeps
    * their room on it while the kube-scheduler binds them; the provisioning-latency benchmark reads it for the launch
    * planned for each pod. {@link PlannedPods} writes and reads it.

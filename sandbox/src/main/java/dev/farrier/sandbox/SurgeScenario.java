@@ -20,8 +20,9 @@ import java.util.Map;
  * {@code minAvailable: 1}, its NodePool opted in to surges ({@code farrier.dev/surge: "true"}). Its strategy first has
  * {@code maxSurge: 0}: the drifted node's drain refuses to surge it (SurgeRefused, the blocker says why) and waits for
  * the PDB as before. Given {@code maxSurge: 1, maxUnavailable: 0}, the next pass surges it: a rollout restart, the new
- * pod starts on the replacement node and is Ready before the Deployment controller removes the old one, and the
- * replacement completes having evicted nothing.
+ * pod starts on the replacement node and is Ready before the old one leaves, and the replacement completes. (Once the
+ * new pod is Ready the PDB allows one disruption, so a drain pass may evict the old pod just before the Deployment
+ * controller scales it down: either way a Ready pod serves throughout.)
  */
 public final class SurgeScenario {
   public static final String ANNOTATION = "farrier.dev/surge";

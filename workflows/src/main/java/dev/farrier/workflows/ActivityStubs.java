@@ -100,7 +100,8 @@ public final class ActivityStubs {
         "Uncordon", CLEANUP,
         // One pass evicts every evictable pod once, heartbeating per pod; PDB blocks are results, not failures.
         "DrainStep", heartbeating(call(Duration.ofMinutes(2), Duration.ofMinutes(10))),
-        // A few bounded reads, at most one patch and four Events, heartbeating between calls.
+        // One pass's surges: per pod a few bounded reads, at most three patches and a few Events, heartbeating between
+        // calls; no new surge started after 20 s.
         "Surge", heartbeating(call(Duration.ofSeconds(45), Duration.ofMinutes(2))),
         "MarkAborted", CLEANUP,
         // Best effort: an Event is never worth holding a workflow up for long.

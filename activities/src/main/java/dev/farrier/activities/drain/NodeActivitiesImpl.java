@@ -19,7 +19,8 @@ import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.RecordEventsRequest;
 import dev.farrier.workflows.activities.SurgeOutcome;
-import dev.farrier.workflows.activities.SurgeRequest;
+import dev.farrier.workflows.activities.SurgeAnswers;
+import dev.farrier.workflows.activities.SurgePass;
 import dev.farrier.model.WellKnown;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -32,7 +33,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,8 +136,8 @@ public class NodeActivitiesImpl implements NodeActivities {
     List<String> evicted = new ArrayList<>();
     Set<String> evictedUids = new HashSet<>();
     List<HeldPod> held = new ArrayList<>();
-    List<String> surgeable = new ArrayList<>();
-    Supplier<String> poolSurge = memoized(() -> surges.nodePoolAnnotation(request.nodePool()));
+    List<String> toSurge = new ArrayList<>();
+    Predicate<Pod> surgeable = surges == null ? pod -> false : surges.candidates(request.nodePool());
     var deadline = clock.instant().plus(PASS_BUDGET);
     DrainOrder.Pass pass = DrainOrder.pass(pods.listPodsOnNode(request.nodeName()), request);
     for (Pod pod : pass.now()) {
@@ -180,8 +181,8 @@ public class NodeActivitiesImpl implements NodeActivities {
         held.add(new HeldPod(key, HeldPod.Cause.PDB, e.pdbName() == null ? "(unknown)" : e.pdbKey()));
         log.atInfo().setMessage("eviction blocked").addKeyValue("node", request.nodeName())
             .addKeyValue("nodeclaim", request.nodeClaim()).addKeyValue("pod", key).addKeyValue("pdb", e.pdbKey()).log();
-        if (surgeCandidate(pod, poolSurge)) {
-          surgeable.add(key);
+        if (surgeCandidate(pod, surgeable)) {
+          toSurge.add(key);
         }
       } catch (KubernetesClientException e) {
         // One pod the API refuses (e.g. covered by two PDBs: HTTP 500) must not stop the pass for the others.
@@ -201,19 +202,16 @@ public class NodeActivitiesImpl implements NodeActivities {
     }
     var remaining = leaving.mustLeaveOnceGone(request, evictedUids).stream().map(NodeActivitiesImpl::key).toList();
     return DrainStatus.of(evicted, remaining, held, pass.group(), pass.deferred().stream().map(NodeActivitiesImpl::key).toList(),
-        surgeable);
+        toSurge);
   }
 
   /**
-   * A pod a PDB refused is a surge candidate when its workload or NodePool opted in; a read that fails proves nothing
-   * and leaves the pod to the PDB this pass, as without surges.
+   * A pod a PDB refused is a surge candidate when its workload or NodePool opted in ({@link Surges#candidates}); a read
+   * that fails proves nothing and leaves the pod to the PDB this pass, as without surges.
    */
-  private boolean surgeCandidate(Pod pod, Supplier<String> poolSurge) {
-    if (surges == null) {
-      return false;
-    }
+  private boolean surgeCandidate(Pod pod, Predicate<Pod> surgeable) {
     try {
-      return surges.candidate(pod, poolSurge);
+      return surgeable.test(pod);
     } catch (KubernetesClientException e) {
       log.atWarn().setMessage("surge opt-in unknown, left to the PDB this pass").addKeyValue("pod", key(pod))
           .addKeyValue("error", e.getMessage()).log();
@@ -221,29 +219,14 @@ public class NodeActivitiesImpl implements NodeActivities {
     }
   }
 
-  private static Supplier<String> memoized(Supplier<String> read) {
-    return new Supplier<>() {
-      private boolean done;
-      private String value;
-
-      @Override
-      public String get() {
-        if (!done) {
-          value = read.get();
-          done = true;
-        }
-        return value;
-      }
-    };
-  }
-
-  /** The PodDisruptionBudget-held pod opted in to surges gets its Deployment restarted ({@link Surges}). */
+  /** The pass's PodDisruptionBudget-held pods opted in to surges get their Deployments restarted ({@link Surges}). */
   @Override
-  public SurgeOutcome surge(SurgeRequest request) {
+  public SurgeAnswers surge(SurgePass pass) {
     if (surges == null) {
-      return new SurgeOutcome(request.pod(), null, SurgeOutcome.Result.NOT_APPLICABLE, "surges are not wired in this worker");
+      return new SurgeAnswers(pass.pods().stream().map(r -> new SurgeOutcome(r.pod(), null, SurgeOutcome.Result.NOT_APPLICABLE,
+          "surges are not wired in this worker")).toList());
     }
-    return surges.surge(request);
+    return new SurgeAnswers(surges.surge(pass.pods()));
   }
 
   private void recordEvictions(DrainRequest request, List<String> evicted) {

@@ -58,8 +58,7 @@ final class SurgeReads {
 
   static SurgeFacts.OptIn optIn(Deployment deployment, String nodePoolAnnotation) {
     var template = deployment.getSpec().getTemplate().getMetadata();
-    return new SurgeFacts.OptIn(annotation(deployment.getMetadata().getAnnotations()),
-        template == null ? null : annotation(template.getAnnotations()), nodePoolAnnotation);
+    return new SurgeFacts.OptIn(template == null ? null : annotation(template.getAnnotations()), nodePoolAnnotation);
   }
 
   /** Everything the rules need about {@code pod}, owned by {@code deployment}. */
@@ -68,10 +67,14 @@ final class SurgeReads {
     var strategy = spec.getStrategy();
     var rolling = strategy == null ? null : strategy.getRollingUpdate();
     var annotations = deployment.getMetadata().getAnnotations();
-    return new SurgeFacts(pod.getMetadata().getUid(), key(deployment), optIn(deployment, nodePoolAnnotation),
+    String managedBy = deployment.getMetadata().getOwnerReferences() == null ? null
+        : deployment.getMetadata().getOwnerReferences().stream().filter(o -> Boolean.TRUE.equals(o.getController()))
+            .map(o -> o.getKind() + " " + o.getName()).findFirst().orElse(null);
+    return new SurgeFacts(pod.getMetadata().getUid(), pod.getMetadata().getDeletionTimestamp() != null, key(deployment),
+        managedBy, optIn(deployment, nodePoolAnnotation),
         Boolean.TRUE.equals(spec.getPaused()), strategy == null ? null : strategy.getType(),
-        rolling == null ? null : SurgeRules.written(rolling.getMaxSurge()),
-        rolling == null ? null : SurgeRules.written(rolling.getMaxUnavailable()), spec.getReplicas(), rollout(deployment),
+        rolling == null ? null : rolling.getMaxSurge(),
+        rolling == null ? null : rolling.getMaxUnavailable(), spec.getReplicas(), rollout(deployment),
         annotations == null ? null : annotations.get(SurgeRules.SURGED_POD_ANNOTATION), volumes(pod));
   }
 
@@ -128,14 +131,14 @@ final class SurgeReads {
     return terms.isEmpty() ? null : String.join(" or ", terms);
   }
 
-  private static Optional<String> controller(HasMetadata object, String kind) {
+  static Optional<String> controller(HasMetadata object, String kind) {
     List<OwnerReference> owners = object.getMetadata().getOwnerReferences();
     return owners == null ? Optional.empty() : owners.stream()
         .filter(o -> Boolean.TRUE.equals(o.getController()) && kind.equals(o.getKind()))
         .map(OwnerReference::getName).findFirst();
   }
 
-  private static String annotation(Map<String, String> annotations) {
+  static String annotation(Map<String, String> annotations) {
     return annotations == null ? null : annotations.get(SurgeRules.ANNOTATION);
   }
 

@@ -8,12 +8,19 @@ import dev.farrier.workflows.activities.SurgeRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +34,8 @@ final class Surges {
   private static final Logger log = LoggerFactory.getLogger(Surges.class);
   /** A Deployment changed between the read and the restart is read again and decided again, at most this often. */
   private static final int ATTEMPTS = 3;
+  /** A pass's surges stop starting new ones after this; each one's calls are bounded, so the call ends within 45 s. */
+  static final Duration PASS_BUDGET = Duration.ofSeconds(20);
 
   private final WorkloadSurges api;
   private final Clock clock;
@@ -41,26 +50,97 @@ final class Surges {
   }
 
   /**
-   * Whether the drain should ask for a surge of {@code pod}, which a PDB just refused: a Deployment owns it and the
-   * workload or its NodePool opted in (or wrote a value of {@code farrier.dev/surge} the surge then refuses, named).
-   *
-   * @param nodePoolAnnotation the NodePool's annotation, read at most once per pass
+   * For one drain pass on a node of {@code nodePool}: whether the drain should ask for a surge of a pod a PDB just
+   * refused. Decided first from what needs no read of its owners: the pod carries its template's
+   * {@code farrier.dev/surge} ({@code "false"}: no; absent: only when the NodePool says {@code "true"}, read once a
+   * pass); then a Deployment must own it through its ReplicaSet (each ReplicaSet and its Deployment read once a pass)
+   * and opt in (or carry a value the surge then refuses, named).
    */
-  boolean candidate(Pod pod, java.util.function.Supplier<String> nodePoolAnnotation) {
-    Optional<Deployment> deployment = reads.deploymentOf(pod);
-    return deployment.isPresent()
-        && SurgeRules.optIn(SurgeReads.optIn(deployment.get(), nodePoolAnnotation.get())) != SurgeRules.OptIn.OUT;
+  Predicate<Pod> candidates(String nodePool) {
+    Supplier<String> poolSurge = new Supplier<>() {
+      private boolean read;
+      private String value;
+
+      @Override
+      public String get() {
+        if (!read) {
+          value = reads.nodePoolAnnotation(nodePool);
+          read = true;
+        }
+        return value;
+      }
+    };
+    Map<String, Optional<Deployment>> byReplicaSet = new HashMap<>();
+    return pod -> {
+      String own = SurgeReads.annotation(pod.getMetadata().getAnnotations());
+      if ("false".equals(own)) {
+        return false;
+      }
+      String pool = poolSurge.get();
+      if (own == null && !"true".equals(pool)) {
+        return false;
+      }
+      String replicaSet = SurgeReads.controller(pod, "ReplicaSet").orElse(null);
+      if (replicaSet == null) {
+        return false;
+      }
+      Optional<Deployment> deployment = byReplicaSet.computeIfAbsent(pod.getMetadata().getNamespace() + "/" + replicaSet,
+          k -> reads.deploymentOf(pod));
+      return deployment.isPresent() && SurgeRules.optIn(SurgeReads.optIn(deployment.get(), pool)) != SurgeRules.OptIn.OUT;
+    };
   }
 
-  /** The NodePool's {@code farrier.dev/surge} annotation (one bounded read), null when absent. */
-  String nodePoolAnnotation(String nodePool) {
-    return reads.nodePoolAnnotation(nodePool);
+  /**
+   * The answers for a pass's pods, in order: it stops starting surges once it has run for {@link #PASS_BUDGET} (the
+   * activity's StartToClose is 45 s) and answers for the pods it got to, always the first. A pod whose reads fail
+   * (not a 403: that is a refusal) gets no answer this pass rather than failing the others'.
+   */
+  List<SurgeOutcome> surge(List<SurgeRequest> requests) {
+    Instant deadline = clock.instant().plus(PASS_BUDGET);
+    List<SurgeOutcome> outcomes = new ArrayList<>();
+    for (SurgeRequest request : requests) {
+      if (!outcomes.isEmpty() && clock.instant().isAfter(deadline)) {
+        log.atInfo().setMessage("surge pass out of time, the rest next pass").addKeyValue("node", request.nodeName())
+            .addKeyValue("left", requests.size() - outcomes.size()).log();
+        break;
+      }
+      beat.run();
+      try {
+        outcomes.add(surge(request));
+      } catch (KubernetesClientException e) {
+        // Proves nothing about this pod: no answer, so its last one stands, and the pass goes on with the others.
+        log.atWarn().setMessage("surge unknown this pass").addKeyValue("node", request.nodeName())
+            .addKeyValue("pod", request.pod()).addKeyValue("error", e.getMessage()).log();
+      }
+    }
+    return outcomes;
   }
 
+  /**
+   * The surge answer for the request's pod. What can never succeed by retrying (a key that names no pod, a 403: the
+   * worker's RBAC) is a refusal with the reason, not a failure the activity would retry every pass.
+   */
   SurgeOutcome surge(SurgeRequest request) {
     int slash = request.pod().indexOf('/');
-    String namespace = request.pod().substring(0, slash);
-    String name = request.pod().substring(slash + 1);
+    if (slash <= 0 || slash == request.pod().length() - 1) {
+      return new SurgeOutcome(request.pod(), null, Result.REFUSED, "\"" + request.pod() + "\" is not a pod's namespace/name");
+    }
+    try {
+      return surge(request, request.pod().substring(0, slash), request.pod().substring(slash + 1));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_FORBIDDEN) {
+        throw e;
+      }
+      String detail = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+      SurgeOutcome refused = new SurgeOutcome(request.pod(), null, Result.REFUSED,
+          "Farrier is not allowed to read or restart the workload (HTTP 403): " + detail);
+      log.atWarn().setMessage("surge forbidden").addKeyValue("node", request.nodeName()).addKeyValue("pod", request.pod())
+          .addKeyValue("reason", refused.reason()).log();
+      return refused;
+    }
+  }
+
+  private SurgeOutcome surge(SurgeRequest request, String namespace, String name) {
     Optional<Pod> pod = api.readPod(namespace, name);
     if (pod.isEmpty()) {
       return new SurgeOutcome(request.pod(), null, Result.NOT_APPLICABLE, "the pod is gone");
@@ -76,6 +156,7 @@ final class Surges {
       beat.run();
       if (decision.result() == Result.STARTED && !restart(deployment.get(), pod.get())) {
         if (attempt < ATTEMPTS) {
+          beat.run();
           continue;
         }
         decision = SurgeRules.Decision.refuse("the Deployment kept changing while Farrier restarted it; tried again next pass");
@@ -83,7 +164,8 @@ final class Surges {
       SurgeOutcome outcome = new SurgeOutcome(request.pod(), facts.deployment(), decision.result(), decision.reason());
       log.atInfo().setMessage("surge").addKeyValue("node", request.nodeName()).addKeyValue("nodeclaim", request.nodeClaim())
           .addKeyValue("pod", request.pod()).addKeyValue("deployment", facts.deployment())
-          .addKeyValue("result", outcome.result()).addKeyValue("reason", outcome.reason()).log();
+          .addKeyValue("result", outcome.result()).addKeyValue("reason", outcome.reason())
+          .addKeyValue("rollout", facts.rollout()).log();
       SurgeOutcome previous = request.previous();
       boolean stillSurging = outcome.surging() && previous != null && previous.surging();
       if (!outcome.sameAs(previous) && !stillSurging) {
@@ -126,12 +208,17 @@ final class Surges {
       }
     }
     List<HasMetadata> involved = new ArrayList<>(List.of(deployment));
-    beat.run();
-    api.readNode(request.nodeName()).ifPresent(involved::add);
+    try {
+      beat.run();
+      api.readNode(request.nodeName()).ifPresent(involved::add);
+    } catch (RuntimeException e) {
+      log.atWarn().setMessage("surge Event on the node not recorded").addKeyValue("node", request.nodeName())
+          .addKeyValue("reason", reason).addKeyValue("error", e.getMessage()).log();
+    }
     for (HasMetadata object : involved) {
       try {
         beat.run();
-        api.recordEvent(object, type, reason, message);
+        api.recordEvent(object, type, reason, message, beat);
       } catch (RuntimeException e) {
         log.atWarn().setMessage("surge Event not recorded").addKeyValue("object", object.getKind() + " " + SurgeReads.key(object))
             .addKeyValue("reason", reason).addKeyValue("error", e.getMessage()).log();

@@ -64,27 +64,31 @@ final class EventRecorder implements EventSink {
         .withName(event.name())
         .withUid(involved == null ? null : involved.getMetadata().getUid())
         .build(), event.type(), event.reason(), event.message(), at);
+    createOrBump(created, now, () -> { });
+  }
+
+  /**
+   * Creates {@code created}; when it exists already (a retry or a repeat: same name), counts it instead of creating
+   * another. Up to three calls (create, read, patch), {@code beat} before the second and the third, so a caller that
+   * heartbeats per call never outlives its heartbeat.
+   */
+  private void createOrBump(Event created, String now, Runnable beat) {
+    String namespace = created.getMetadata().getNamespace();
+    String name = created.getMetadata().getName();
     try {
-      client.v1().events().inNamespace(NAMESPACE).resource(created).create();
+      client.v1().events().inNamespace(namespace).resource(created).create();
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;
       }
-      bumpCount(name, now);
+      beat.run();
+      Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
+      if (existing == null) {
+        throw new IllegalStateException("Event " + namespace + "/" + name + " existed at the create and is gone; a retry creates it");
+      }
+      beat.run();
+      bumpCount(existing, now);
     }
-  }
-
-  /** The Event exists (a retry or a repeat): count it instead of creating another. */
-  private void bumpCount(String name, String now) {
-    bumpCount(NAMESPACE, name, now);
-  }
-
-  private void bumpCount(String namespace, String name, String now) {
-    Event existing = client.v1().events().inNamespace(namespace).withName(name).get();
-    if (existing == null) {
-      throw new IllegalStateException("Event " + namespace + "/" + name + " existed at the create and is gone; a retry creates it");
-    }
-    bumpCount(existing, now);
   }
 
   private void bumpCount(Event existing, String now) {
@@ -100,6 +104,11 @@ final class EventRecorder implements EventSink {
    */
   @Override
   public void recordObjectEvent(HasMetadata involved, String type, String reason, String message) {
+    recordObjectEvent(involved, type, reason, message, () -> { });
+  }
+
+  /** As {@link #recordObjectEvent(HasMetadata, String, String, String)}, running {@code beat} between its calls. */
+  void recordObjectEvent(HasMetadata involved, String type, String reason, String message, Runnable beat) {
     Instant at = clock.instant();
     String namespace = involved.getMetadata().getNamespace() == null ? NAMESPACE : involved.getMetadata().getNamespace();
     String name = involved.getMetadata().getName() + "." + hash(involved.getKind() + "\n" + namespace + "\n"
@@ -111,14 +120,7 @@ final class EventRecorder implements EventSink {
         .withName(involved.getMetadata().getName())
         .withUid(involved.getMetadata().getUid())
         .build(), type, reason, message, at);
-    try {
-      client.v1().events().inNamespace(namespace).resource(created).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      bumpCount(namespace, name, at.truncatedTo(ChronoUnit.SECONDS).toString());
-    }
+    createOrBump(created, at.truncatedTo(ChronoUnit.SECONDS).toString(), beat);
   }
 
   /**

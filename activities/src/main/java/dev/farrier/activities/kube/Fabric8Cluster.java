@@ -392,8 +392,9 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   }
 
   @Override
-  public void recordEvent(io.fabric8.kubernetes.api.model.HasMetadata involved, String type, String reason, String message) {
-    surges.recordEvent(involved, type, reason, message);
+  public void recordEvent(io.fabric8.kubernetes.api.model.HasMetadata involved, String type, String reason, String message,
+      Runnable beat) {
+    surges.recordEvent(involved, type, reason, message, beat);
   }
 
   @Override

@@ -86,7 +86,7 @@ final class Fabric8WorkloadSurges implements WorkloadSurges {
   }
 
   @Override
-  public void recordEvent(HasMetadata involved, String type, String reason, String message) {
-    events.recordObjectEvent(involved, type, reason, message);
+  public void recordEvent(HasMetadata involved, String type, String reason, String message, Runnable beat) {
+    events.recordObjectEvent(involved, type, reason, message, beat);
   }
 }

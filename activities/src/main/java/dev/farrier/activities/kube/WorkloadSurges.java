@@ -41,7 +41,8 @@ public interface WorkloadSurges {
 
   /**
    * Records an Event about {@code involved} (in its namespace; a cluster-scoped object's in {@code default}). The
-   * Event's name derives from the object, reason and message, so a repeat bumps its count.
+   * Event's name derives from the object, reason and message, so a repeat bumps its count. Up to three calls (create;
+   * on a conflict read and patch the count), {@code beat} run between them.
    */
-  void recordEvent(HasMetadata involved, String type, String reason, String message);
+  void recordEvent(HasMetadata involved, String type, String reason, String message, Runnable beat);
 }

@@ -67,6 +67,11 @@ public final class NodePoolValidation {
     duration(problems, "spec.template.spec.expireAfter", template.expireAfter(), true);
     duration(problems, "spec.template.spec.terminationGracePeriod", template.terminationGracePeriod(), false);
     disruption(problems, spec.disruption());
+    String surge = pool.getMetadata() == null || pool.getMetadata().getAnnotations() == null ? null
+        : pool.getMetadata().getAnnotations().get(WellKnown.SURGE_ANNOTATION);
+    if (surge != null && !surge.equals("true") && !surge.equals("false")) {
+      problems.add("metadata.annotations[" + WellKnown.SURGE_ANNOTATION + "]: must be \"true\" or \"false\", not \"" + surge + "\"");
+    }
     if (nodeClass != null) {
       nodeClassProblems(nodeClass).forEach(p -> problems.add("EC2NodeClass " + nodeClass.getMetadata().getName() + " " + p));
     }

@@ -14,6 +14,7 @@ import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.SurgeOutcome;
 import dev.farrier.workflows.activities.SurgeOutcome.Result;
+import dev.farrier.workflows.activities.SurgePass;
 import dev.farrier.workflows.activities.SurgeRequest;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -91,7 +92,7 @@ class SurgesIT {
     assertEquals(List.of(pod), pass.surgeable(), "only the pod whose workload opted in");
 
     cluster.cordonNode(nodeName); // the new pod, pinned to this node, can never be scheduled
-    SurgeOutcome started = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, null));
+    SurgeOutcome started = surge(new SurgeRequest("c", nodeName, "nc", null, pod, null));
 
     assertEquals(new SurgeOutcome(pod, namespace + "/web", Result.STARTED, null), started);
     Deployment restarted = client.apps().deployments().inNamespace(namespace).withName("web").get();
@@ -101,13 +102,16 @@ class SurgesIT {
     assertEquals(1, events("Deployment", "web", "SurgeStarted").size());
     assertEquals(1, events("Node", nodeName, "SurgeStarted").size());
 
-    SurgeOutcome again = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
+    SurgeOutcome again = surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
     assertEquals(Result.SURGING, again.result(), again.toString());
+    assertEquals(1, events("Deployment", "web", "SurgeStarted").getFirst().getCount(), "a surge in flight is not recorded again");
+    String plainPod = namespace + "/" + appPod("plain").getMetadata().getName();
+    assertEquals(Result.NOT_APPLICABLE, surge(new SurgeRequest("c", nodeName, "nc", null, plainPod, null)).result());
     KubeTestSupport.awaitTrue("the Deployment's progress deadline passed", () -> {
-      var outcome = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, again));
+      var outcome = surge(new SurgeRequest("c", nodeName, "nc", null, pod, again));
       return outcome.result() == Result.STALLED;
     });
-    SurgeOutcome stalled = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, again));
+    SurgeOutcome stalled = surge(new SurgeRequest("c", nodeName, "nc", null, pod, again));
 
     assertTrue(stalled.reason().contains("progressDeadlineSeconds (2s)"), stalled.reason());
     Deployment after = client.apps().deployments().inNamespace(namespace).withName("web").get();
@@ -124,6 +128,36 @@ class SurgesIT {
   }
 
   @Test
+  void aSurgeWhoseTemplateIsWrittenBackIsReportedStalledNotWaitedForForEver() {
+    create(new DeploymentBuilder(deployment("web", Map.of(SurgeRules.ANNOTATION, "true"))).editSpec()
+        .withProgressDeadlineSeconds(600).endSpec().build());
+    KubeTestSupport.awaitTrue("the Deployment settled", () -> {
+      var status = client.apps().deployments().inNamespace(namespace).withName("web").get().getStatus();
+      return status != null && Integer.valueOf(1).equals(status.getAvailableReplicas())
+          && Integer.valueOf(1).equals(status.getUpdatedReplicas()) && Integer.valueOf(1).equals(status.getReplicas());
+    });
+    Pod web = appPod("web");
+    String pod = namespace + "/" + web.getMetadata().getName();
+    cluster.cordonNode(nodeName); // the new pod can never be scheduled: the surge stays in flight
+    SurgeOutcome started = surge(new SurgeRequest("c", nodeName, "nc", null, pod, null));
+    assertEquals(Result.STARTED, started.result(), started.toString());
+
+    // What a GitOps tool or an operator does: the template back as it was, without restartedAt.
+    client.apps().deployments().inNamespace(namespace).withName("web").edit(d -> new DeploymentBuilder(d).editSpec()
+        .editTemplate().editMetadata().removeFromAnnotations(SurgeRules.RESTARTED_AT_ANNOTATION).endMetadata().endTemplate()
+        .endSpec().build());
+    KubeTestSupport.awaitTrue("the rollout back to the old template finished", () -> {
+      var outcome = surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
+      return outcome.result() == Result.STALLED;
+    });
+    SurgeOutcome stalled = surge(new SurgeRequest("c", nodeName, "nc", null, pod, started));
+
+    assertTrue(stalled.reason().startsWith("the Deployment's rollout finished without replacing the pod"), stalled.reason());
+    assertNull(client.pods().inNamespace(namespace).withName(web.getMetadata().getName()).get().getMetadata()
+        .getDeletionTimestamp(), "the old pod still serves");
+  }
+
+  @Test
   void aPodWithAReadWriteOnceClaimIsRefusedWithItsEventAndTheDeploymentIsUntouched() {
     client.persistentVolumeClaims().inNamespace(namespace).resource(new PersistentVolumeClaimBuilder()
         .withNewMetadata().withName("data").endMetadata()
@@ -137,7 +171,7 @@ class SurgesIT {
     KubeTestSupport.awaitTrue("the db pod created", () -> !pods("db").isEmpty());
     String pod = namespace + "/" + pods("db").getFirst().getMetadata().getName();
 
-    SurgeOutcome refused = nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, null));
+    SurgeOutcome refused = surge(new SurgeRequest("c", nodeName, "nc", null, pod, null));
 
     assertEquals(Result.REFUSED, refused.result());
     assertEquals("the pod mounts PersistentVolumeClaim data (ReadWriteOnce): a new pod on another node cannot share it",
@@ -146,10 +180,15 @@ class SurgesIT {
     assertEquals(1, events.size());
     assertEquals("Warning", events.getFirst().getType());
     assertTrue(events.getFirst().getMessage().contains("ReadWriteOnce"), events.getFirst().getMessage());
-    nodes.surge(new SurgeRequest("c", nodeName, "nc", null, pod, refused));
+    surge(new SurgeRequest("c", nodeName, "nc", null, pod, refused));
     assertEquals(1, events("Deployment", "db", "SurgeRefused").getFirst().getCount(), "the same refusal is not recorded again");
     assertNull(client.apps().deployments().inNamespace(namespace).withName("db").get().getMetadata().getAnnotations()
         .get(SurgeRules.SURGED_POD_ANNOTATION));
+  }
+
+  /** One pod's surge, as a pass of one asks for it. */
+  private SurgeOutcome surge(SurgeRequest request) {
+    return nodes.surge(new SurgePass(List.of(request))).outcomes().getFirst();
   }
 
   private void create(Deployment deployment) {
@@ -164,10 +203,10 @@ class SurgesIT {
         .endSpec().build()).create();
   }
 
-  /** One replica pinned to the test's node, maxSurge 1 / maxUnavailable 0, a progress deadline of 2 s. */
+  /** One replica pinned to the test's node, maxSurge 1 / maxUnavailable 0, a progress deadline of 2 s, {@code annotations} on its pod template. */
   private Deployment deployment(String app, Map<String, String> annotations) {
     return new DeploymentBuilder()
-        .withNewMetadata().withName(app).addToAnnotations(annotations).endMetadata()
+        .withNewMetadata().withName(app).endMetadata()
         .withNewSpec()
           .withReplicas(1)
           .withProgressDeadlineSeconds(2)
@@ -175,7 +214,7 @@ class SurgesIT {
             .withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0)).endRollingUpdate().endStrategy()
           .withNewSelector().addToMatchLabels("app", app).endSelector()
           .withTemplate(new PodTemplateSpecBuilder()
-            .withNewMetadata().addToLabels("app", app).endMetadata()
+            .withNewMetadata().addToLabels("app", app).addToAnnotations(annotations).endMetadata()
             .withNewSpec()
               .withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
               .withTerminationGracePeriodSeconds(0L)
@@ -209,7 +248,8 @@ class SurgesIT {
   private List<Event> events(String kind, String name, String reason) {
     return client.v1().events().inAnyNamespace().list().getItems().stream()
         .filter(e -> e.getInvolvedObject() != null && kind.equals(e.getInvolvedObject().getKind())
-            && name.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+            && name.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())
+            && (e.getInvolvedObject().getNamespace() == null || namespace.equals(e.getInvolvedObject().getNamespace())))
         .toList();
   }
 }

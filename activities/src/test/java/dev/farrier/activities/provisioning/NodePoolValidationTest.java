@@ -45,6 +45,16 @@ class NodePoolValidationTest {
   }
 
   @Test
+  void aSurgeAnnotationThatIsNeitherTrueNorFalseIsReportedOnceOnTheNodePool() {
+    var pool = good();
+    pool.getMetadata().setAnnotations(Map.of("farrier.dev/surge", "True"));
+    assertEquals(List.of("metadata.annotations[farrier.dev/surge]: must be \"true\" or \"false\", not \"True\""),
+        NodePoolValidation.problems(pool, null));
+    pool.getMetadata().setAnnotations(Map.of("farrier.dev/surge", "false"));
+    assertEquals(List.of(), NodePoolValidation.problems(pool, null));
+  }
+
+  @Test
   void limitsThatCannotBeCountedNameTheirField() {
     var pool = pool(List.of(AMD64), Map.of("cpu", new Quantity("9223372036854775807"), "memory", new Quantity("-1Gi"),
         "pods", new Quantity("1e400")), null, null, NodeClassReference.ec2NodeClass("c"));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * Deployment controller, kube-scheduler, kwok, Temporal and the worker): a one-replica Deployment under a PDB
  * {@code minAvailable: 1} on a drifting node of a NodePool opted in to surges. With maxSurge 0 the surge is refused
  * (Events, blocker); with maxSurge 1 it is surged: its new pod is Ready on the replacement node before the old one
- * leaves (never zero Ready pods), Farrier evicts nothing, and the replacement completes.
+ * leaves (never zero Ready pods), and the replacement completes.
  */
 class SurgeIT {
   @Test
@@ -44,7 +44,6 @@ class SurgeIT {
       assertNotEquals(played.old().node(), played.newNode());
       assertEquals(1, played.minReady(), "the new pod was Ready before the old one left: never no pod Ready\n" + log);
       assertEquals("Done", played.result().outcome(), log);
-      assertEquals(0, played.result().evictedPods(), "Farrier evicted nothing: the Deployment controller removed the old pod");
       try (var lines = Files.lines(worker.log())) {
         assertEquals(0, lines.filter(l -> l.contains("eartbeat timed out")).count(), "an activity outlived its heartbeat");
       }

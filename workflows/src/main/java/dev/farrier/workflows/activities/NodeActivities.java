@@ -41,17 +41,20 @@ public interface NodeActivities {
   DrainStatus drainStep(DrainRequest request);
 
   /**
-   * Surges one pod a PodDisruptionBudget keeps on the draining node, when its workload opted in
+   * Surges the pods a PodDisruptionBudget keeps on the draining node (one call for a pass's pods), each when its workload opted in
    * ({@code farrier.dev/surge}) and can surge safely: a rollout restart of its Deployment (the pod template's
    * {@code kubectl.kubernetes.io/restartedAt}, as {@code kubectl rollout restart} writes it), so the Deployment
    * controller starts the new pod elsewhere first and removes the old one once the new one is Ready. Never evicts or
    * deletes the pod. Idempotent: the restart marks the Deployment with the pod's UID ({@code farrier.dev/surged-pod}),
    * so a retry, a later pass or another worker reports the surge already started instead of restarting it again.
    * Records SurgeStarted, SurgeRefused or SurgeStalled on the Deployment and the Node when the answer differs from
-   * {@link SurgeRequest#previous()}. Each call to the API server is bounded (5 s), the whole well within its timeout.
+   * {@link SurgeRequest#previous()} (a surge still in flight records nothing again). Each call to the API server is
+   * bounded (5 s) with a heartbeat between calls; a call that outlives its StartToClose timeout (the API server slow
+   * on many reads) is retried, which the mark makes safe. What retrying cannot fix (a 403, a malformed request) is a
+   * refusal with its reason. A call that has run for a while stops starting surges and answers for the pods it got to.
    */
   @ActivityMethod
-  SurgeOutcome surge(SurgeRequest request);
+  SurgeAnswers surge(SurgePass pass);
 
   /** Records the operator's abort on the node ({@code farrier.dev/replacement-aborted}) so the planner skips it. */
   @ActivityMethod

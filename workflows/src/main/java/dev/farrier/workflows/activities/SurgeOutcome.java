@@ -12,9 +12,12 @@ public record SurgeOutcome(String pod, String deployment, Result result, String 
   public enum Result {
     /** This call restarted the Deployment: its new pod starts elsewhere, the old one goes once the new one is Ready. */
     STARTED,
-    /** A surge of this pod was started before (this replacement's mark is on the Deployment); its new pod is not Ready yet. */
+    /** A surge of this pod was started before (the Deployment carries this pod's UID as its mark); its new pod is not Ready yet. */
     SURGING,
-    /** The surge started for this pod ran past the Deployment's progress deadline: its new pod never became Ready. */
+    /**
+     * The surge started for this pod can no longer move it: past the Deployment's progress deadline, the Deployment
+     * paused since, or its rollout finished with the pod still there (its template written back).
+     */
     STALLED,
     /** It cannot surge safely (the reason says why); the drain waits for the PDB as without surges. */
     REFUSED,

@@ -1,7 +1,7 @@
 package dev.farrier.workflows.activities;
 
 /**
- * Input of {@link NodeActivities#surge}: one pod a PodDisruptionBudget keeps on a draining node, opted in to a surge.
+ * One pod of a {@link SurgePass}: a pod a PodDisruptionBudget keeps on a draining node, opted in to a surge.
  *
  * @param nodePool  the node's NodePool, whose {@code farrier.dev/surge} annotation may opt the pod in
  * @param pod       namespace/name of the held pod

@@ -119,6 +119,9 @@ final class Drain {
     if (next != null && !next.sameAs(previous)) {
       StructuredLog.info(LOG, "drain blocked", "nodeclaim", command.nodeClaim(), "node", command.nodeName(),
           "blockedBy", next.summary(), "pods", next.pods(), "podsLeft", status.remaining().size());
+      if (DrainPolicy.onlySurgesInFlight(status, surges)) {
+        return; // the surge's own Events (SurgeStarted) say what the drain waits for: no Warning for a normal surge
+      }
       run.recordOnNodeAndClaim(EventReasons.WARNING, EventReasons.DRAIN_BLOCKED, "drain blocked by " + next.summary()
           + "; held: " + String.join(", ", next.pods()) + "; " + status.remaining().size() + " pod(s) left");
     } else if (next == null && previous != null && !status.drained()) {

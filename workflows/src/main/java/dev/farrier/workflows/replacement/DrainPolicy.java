@@ -86,12 +86,8 @@ final class DrainPolicy {
         .map(HeldPod::detail).distinct().toList();
     Set<String> pods = new LinkedHashSet<>();
     held.forEach(h -> pods.add(h.pod()));
-    String summary = String.join("; ", parts);
-    if (status.group() != null && !status.deferred().isEmpty()) {
-      summary = status.group().describe() + ", holding back " + status.deferred().size() + " pod(s) of later groups: "
-          + summary;
-    }
-    Blocker next = new Blocker(kind, truncate(summary), budgets, List.copyOf(pods), nowMillis);
+    Blocker next = new Blocker(kind, truncate(holdingBack(status) + String.join("; ", parts)), budgets, List.copyOf(pods),
+        nowMillis);
     return next.sameAs(previous) ? next.since(previous.sinceMillis()) : next;
   }
 
@@ -108,10 +104,11 @@ final class DrainPolicy {
     Set<String> surged = new LinkedHashSet<>();
     relevant.forEach(s -> surged.add(s.pod()));
     List<HeldPod> others = status.held().stream().filter(h -> !surged.contains(h.pod())).toList();
+    // The rest without the group's words: those lead the whole summary, surges and all.
     Blocker rest = blocker(DrainStatus.of(List.of(), status.remaining(), others), nowMillis, null);
     Set<String> parts = new LinkedHashSet<>();
     relevant.forEach(s -> parts.add(describe(s)));
-    String summary = String.join("; ", parts) + (rest == null ? "" : "; " + rest.summary());
+    String summary = holdingBack(status) + String.join("; ", parts) + (rest == null ? "" : "; " + rest.summary());
     List<String> budgets = status.held().stream().filter(h -> h.cause() == HeldPod.Cause.PDB && h.detail() != null)
         .map(HeldPod::detail).distinct().toList();
     Set<String> pods = new LinkedHashSet<>(surged);
@@ -120,14 +117,26 @@ final class DrainPolicy {
     return next.sameAs(previous) ? next.since(previous.sinceMillis()) : next;
   }
 
-  /** One surge in the blocker's words. */
+  /** Every pod the pass held is one whose surge is in flight: the drain waits for a Deployment controller, nothing else. */
+  static boolean onlySurgesInFlight(DrainStatus status, List<SurgeOutcome> surges) {
+    Set<String> surging = new LinkedHashSet<>();
+    surges.stream().filter(SurgeOutcome::surging).forEach(s -> surging.add(s.pod()));
+    return !surging.isEmpty() && status.held().stream().allMatch(h -> surging.contains(h.pod()));
+  }
+
+  /** "drain group 1 of 4, holding back N pod(s) of later groups: " when the held group holds later ones back, else "". */
+  private static String holdingBack(DrainStatus status) {
+    return status.group() != null && !status.deferred().isEmpty()
+        ? status.group().describe() + ", holding back " + status.deferred().size() + " pod(s) of later groups: " : "";
+  }
+
+  /** One surge that holds the drain (never a NOT_APPLICABLE answer: that pod is left to what else holds it), in words. */
   static String describe(SurgeOutcome surge) {
     String what = surge.deployment() == null ? "pod " + surge.pod() : "deployment " + surge.deployment();
     return switch (surge.result()) {
       case STARTED, SURGING -> "surging " + what + ": waiting for its new pod to be Ready";
       case STALLED -> "surge of " + what + " stalled: " + surge.reason();
-      case REFUSED -> "surge of " + what + " refused: " + surge.reason();
-      case NOT_APPLICABLE -> what + " not surged: " + surge.reason();
+      case REFUSED, NOT_APPLICABLE -> "surge of " + what + " refused: " + surge.reason();
     };
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.farrier.workflows.activities.DrainGroup;
 import dev.farrier.workflows.activities.DrainStatus;
 import dev.farrier.workflows.activities.HeldPod;
+import dev.farrier.workflows.activities.SurgeOutcome;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +81,32 @@ class DrainPolicyTest {
     assertEquals("PodDisruptionBudget kube-system/dns-pdb", DrainPolicy.blocker(DrainStatus.of(List.of(),
         List.of("kube-system/coredns-1"), List.of(new HeldPod("kube-system/coredns-1", HeldPod.Cause.PDB,
             "kube-system/dns-pdb")), DrainGroup.CRITICAL, List.of()), 0, null).summary(), "the last group left holds nothing back");
+  }
+
+  @Test
+  void aSurgeIsNamedFirstAndTheGroupItHoldsBackAndTheOtherHeldPodsStayNamed() {
+    var status = DrainStatus.of(List.of(), List.of("default/web-1", "default/db-1", "kube-system/coredns-1"),
+        List.of(new HeldPod("default/web-1", HeldPod.Cause.PDB, "default/web-pdb"),
+            new HeldPod("default/db-1", HeldPod.Cause.DO_NOT_DISRUPT, null)),
+        DrainGroup.NON_CRITICAL, List.of("kube-system/coredns-1"), List.of("default/web-1"));
+    var surging = new SurgeOutcome("default/web-1", "default/web", SurgeOutcome.Result.SURGING, null);
+
+    Blocker blocker = DrainPolicy.blocker(status, List.of(surging), 0, null);
+
+    assertEquals(Blocker.Kind.SURGE, blocker.kind());
+    assertEquals("non-critical pods (drain group 1 of 4), holding back 1 pod(s) of later groups: surging deployment "
+        + "default/web: waiting for its new pod to be Ready; karpenter.sh/do-not-disrupt on default/db-1", blocker.summary());
+    assertEquals(List.of("default/web-1", "default/db-1"), blocker.pods());
+    assertEquals(List.of("default/web-pdb"), blocker.budgets());
+    var alone = DrainStatus.of(List.of(), List.of("default/web-1", "kube-system/coredns-1"),
+        List.of(new HeldPod("default/web-1", HeldPod.Cause.PDB, "default/web-pdb")), DrainGroup.NON_CRITICAL,
+        List.of("kube-system/coredns-1"), List.of("default/web-1"));
+    assertEquals("non-critical pods (drain group 1 of 4), holding back 1 pod(s) of later groups: surging deployment "
+        + "default/web: waiting for its new pod to be Ready", DrainPolicy.blocker(alone, List.of(surging), 0, null).summary(),
+        "the group's words stay with the surge alone too");
+    var notSurged = new SurgeOutcome("default/web-1", null, SurgeOutcome.Result.NOT_APPLICABLE, "the pod is gone");
+    assertEquals(DrainPolicy.blocker(alone, 0, null), DrainPolicy.blocker(alone, List.of(notSurged), 0, null),
+        "an answer that is no surge leaves the blocker as without surges");
   }
 
   @Test

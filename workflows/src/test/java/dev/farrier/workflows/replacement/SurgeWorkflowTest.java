@@ -19,6 +19,7 @@ import dev.farrier.workflows.testing.FakeNodeActivities;
 import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.client.WorkflowClient;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.client.WorkflowStub;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,6 +89,8 @@ class SurgeWorkflowTest {
     assertTrue(steps.indexOf("drainStep node-" + OLD + " evict") < steps.indexOf("surge " + POD),
         "surged only after a pass the PDB refused: " + steps);
 
+    assertTrue(test.nodes.events().stream().noneMatch(e -> e.reason().equals("DrainBlocked")),
+        "a surge in flight is no blocked drain: its SurgeStarted Events say it, no DrainBlocked Warning");
     oldPodGone.set(true); // the Deployment controller removed the old pod once the new one was Ready
     ReplacementResult result = WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class);
 
@@ -137,6 +140,83 @@ class SurgeWorkflowTest {
     assertEquals(1, started, "one request without a previous answer: the activity is told the surge exists");
     running().forceDrain(OperatorRequest.of("the new pod cannot start"));
     assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+  }
+
+  @Test
+  void aSurgeThatCannotBeAskedAboutKeepsItsLastAnswerAndAFirstOneThatCannotIsARefusal() {
+    AtomicBoolean oldPodGone = new AtomicBoolean();
+    test.nodes.onDrainStep(r -> oldPodGone.get() ? FakeNodeActivities.drained(List.of()) : refused(true));
+    test.nodes.onSurge(r -> {
+      if (r.previous() == null) {
+        return new SurgeOutcome(r.pod(), DEPLOYMENT, Result.STARTED, null);
+      }
+      throw ApplicationFailure.newNonRetryableFailure("the API server did not answer", "Timeout");
+    });
+    NodeReplacementWorkflow workflow = start();
+
+    Eventually.await("three passes asked", () -> test.nodes.surgeRequests().size(), n -> n >= 3);
+
+    assertEquals("surging deployment default/web: waiting for its new pod to be Ready", running().progress().blockedBy(),
+        "the surge it started stands while it cannot be asked about");
+    assertTrue(test.nodes.surgeRequests().stream().skip(1).allMatch(r -> r.previous().result() == Result.STARTED),
+        "never told the surge is unknown: never started again");
+    oldPodGone.set(true);
+    assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+  }
+
+  @Test
+  void aFirstSurgeThatCannotBeAskedAboutLeavesThePodToItsPdb() {
+    AtomicBoolean relaxed = new AtomicBoolean();
+    test.nodes.onDrainStep(r -> relaxed.get() ? FakeNodeActivities.drained(List.of(POD)) : refused(true));
+    test.nodes.onSurge(r -> {
+      throw ApplicationFailure.newNonRetryableFailure("the API server did not answer", "Timeout");
+    });
+    NodeReplacementWorkflow workflow = start();
+
+    ReplacementProgress refused = Eventually.await("the refusal named", () -> running().progress(), p -> p.blocker() != null);
+
+    assertTrue(refused.blockedBy().startsWith("surge of pod " + POD + " refused: cannot read it: "), refused.blockedBy());
+    relaxed.set(true);
+    assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+  }
+
+  @Test
+  void theSurgeAnswersCrossContinueAsNewSoASurgeIsNeverStartedTwice() {
+    int blockedPasses = Drain.MAX_DRAIN_PASSES_PER_RUN + 10;
+    AtomicInteger passes = new AtomicInteger();
+    test.nodes.onDrainStep(r -> passes.incrementAndGet() <= blockedPasses ? refused(true) : FakeNodeActivities.drained(List.of()));
+    test.nodes.onSurge(r -> new SurgeOutcome(r.pod(), DEPLOYMENT, r.previous() == null ? Result.STARTED : Result.SURGING, null));
+    NodeReplacementWorkflow workflow = start();
+    String firstRun = WorkflowStub.fromTyped(workflow).getExecution().getRunId();
+
+    assertEquals("Done", test.client().newUntypedWorkflowStub(ID).getResult(ReplacementResult.class).outcome());
+
+    assertTrue(test.nodes.surgeRequests().size() > Drain.MAX_DRAIN_PASSES_PER_RUN);
+    assertEquals(io.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW,
+        test.client().fetchHistory(ID, firstRun).getLastEvent().getEventType());
+    assertEquals(1, test.nodes.surgeRequests().stream().filter(r -> r.previous() == null).count(),
+        "the new run knows the surge the first one started");
+  }
+
+  @Test
+  void aPassWithTwoSurgeablePodsAsksAboutBothInOneActivityCall() {
+    String db = "default/db-5c8d-fghij";
+    AtomicInteger passes = new AtomicInteger();
+    test.nodes.onDrainStep(r -> passes.incrementAndGet() < 4
+        ? DrainStatus.of(List.of(), List.of(POD, db), List.of(new HeldPod(POD, HeldPod.Cause.PDB, PDB),
+            new HeldPod(db, HeldPod.Cause.PDB, "default/db-pdb")), null, List.of(), List.of(POD, db))
+        : FakeNodeActivities.drained(List.of(POD, db)));
+    test.nodes.onSurge(r -> r.pod().equals(POD) ? new SurgeOutcome(r.pod(), DEPLOYMENT, Result.REFUSED, "strategy Recreate")
+        : new SurgeOutcome(r.pod(), "default/db", Result.REFUSED, "the Deployment has 2 replicas"));
+    NodeReplacementWorkflow workflow = start();
+
+    ReplacementProgress blocked = Eventually.await("both named", () -> running().progress(), p -> p.blocker() != null);
+
+    assertEquals("surge of deployment default/web refused: strategy Recreate; surge of deployment default/db refused: "
+        + "the Deployment has 2 replicas", blocked.blockedBy());
+    assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
+    assertEquals(3, test.journal.countStartingWith("surge"), "one surge call a pass, not one a pod");
+    assertEquals(6, test.nodes.surgeRequests().size());
   }
 
   @Test

@@ -25,7 +25,10 @@ import dev.farrier.workflows.reconciler.ClusterReconcilerWorkflow;
 import dev.farrier.workflows.reconciler.PendingPods;
 import dev.farrier.workflows.reconciler.ReconcilerInput;
 import dev.farrier.model.ReconcilerSettings;
+import dev.farrier.workflows.activities.DrainStatus;
+import dev.farrier.workflows.activities.HeldPod;
 import dev.farrier.workflows.activities.InterruptionKind;
+import dev.farrier.workflows.activities.SurgeOutcome;
 import dev.farrier.workflows.activities.ReceivedInterruptions;
 import dev.farrier.workflows.interruption.InterruptionInput;
 import dev.farrier.workflows.interruption.InterruptionWorkflow;
@@ -267,6 +270,35 @@ class HistoryRecorder {
       running.forceDrain(new OperatorRequest("maintenance window ends", "alice"));
       assertEquals("Done", WorkflowStub.fromTyped(workflow).getResult(ReplacementResult.class).outcome());
       write(test, id, "NodeReplacementWorkflow-operator");
+    }
+  }
+
+  /**
+   * A single-replica pod held by its PDB and opted in to surges: the surge refused at first (the Deployment not
+   * settled), then started, in flight for a pass, and the drain done once the Deployment controller removed the old pod.
+   */
+  @Test
+  void recordSurgedReplacement() throws IOException {
+    try (var test = new FarrierTestEnvironment()) {
+      String pod = "default/web-1";
+      AtomicInteger passes = new AtomicInteger();
+      test.nodes.onDrainStep(r -> passes.incrementAndGet() < 4
+          ? DrainStatus.of(List.of(), List.of(pod), List.of(new HeldPod(pod, HeldPod.Cause.PDB, "default/web-pdb")), null,
+              List.of(), List.of(pod))
+          : FakeNodeActivities.drained(List.of()));
+      test.nodes.onSurge(r -> switch (passes.get()) {
+        case 1 -> new SurgeOutcome(r.pod(), "default/web", SurgeOutcome.Result.REFUSED,
+            "the Deployment is not settled, a rollout may be in progress: one at a time");
+        case 2 -> new SurgeOutcome(r.pod(), "default/web", SurgeOutcome.Result.STARTED, null);
+        default -> new SurgeOutcome(r.pod(), "default/web", SurgeOutcome.Result.SURGING, null);
+      });
+      test.start();
+      String id = WorkflowIds.disruption("default-surged");
+      var result = test.newWorkflow(NodeReplacementWorkflow.class, id)
+          .replace(Fixtures.replacement(Fixtures.command("default-surged", "replace", null)));
+      assertEquals("Done", result.outcome());
+      assertEquals(3, test.nodes.surgeRequests().size());
+      write(test, id, "NodeReplacementWorkflow-surged");
     }
   }
 

@@ -50,6 +50,7 @@ class WorkflowReplayTest {
       "NodeReplacementWorkflow-operator",
       "NodeReplacementWorkflow-expired",
       "NodeReplacementWorkflow-rollout-aborted",
+      "NodeReplacementWorkflow-surged",
       "ClusterReconcilerWorkflow",
       "ClusterReconcilerWorkflow-rounds",
       "ClusterReconcilerWorkflow-replacement-started-by-hand",

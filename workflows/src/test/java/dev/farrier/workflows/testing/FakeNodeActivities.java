@@ -7,7 +7,9 @@ import dev.farrier.workflows.activities.EventRequest;
 import dev.farrier.workflows.activities.NodeActivities;
 import dev.farrier.workflows.activities.NodeRef;
 import dev.farrier.workflows.activities.RecordEventsRequest;
+import dev.farrier.workflows.activities.SurgeAnswers;
 import dev.farrier.workflows.activities.SurgeOutcome;
+import dev.farrier.workflows.activities.SurgePass;
 import dev.farrier.workflows.activities.SurgeRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,13 +55,14 @@ public class FakeNodeActivities implements NodeActivities {
     return List.copyOf(surgeRequests);
   }
 
+  /** One call a pass: each pod's request is kept and answered by the {@link #onSurge} behaviour. */
   @Override
-  public SurgeOutcome surge(SurgeRequest request) {
+  public SurgeAnswers surge(SurgePass pass) {
     synchronized (this) {
-      surgeRequests.add(request);
+      surgeRequests.addAll(pass.pods());
     }
-    journal.record("surge", request.pod());
-    return surge.apply(request);
+    journal.record("surge", String.join(",", pass.pods().stream().map(SurgeRequest::pod).toList()));
+    return new SurgeAnswers(pass.pods().stream().map(surge).toList());
   }
 
   /** Every Event recorded so far, by any fake sharing the journal. */
