@@ -37,22 +37,36 @@ class RolloutSimulationTest {
    * before has closed, its old nodes gone from the fleet and new ones on the target in their place.
    */
   private static List<List<String>> asTheRolloutRuns(NodePoolView pool, List<NodeClaimView> fleet, int canary, IntUnaryOperator batchOf) {
+    return asTheRolloutRuns(pool, fleet, List.of(), canary, 0, batchOf);
+  }
+
+  /**
+   * The same, for a running rollout in batch mode whose batch {@code inFlight} is being replaced (the canary done when
+   * {@code total} is set): that batch closes first, then the next ones are planned.
+   */
+  private static List<List<String>> asTheRolloutRuns(NodePoolView pool, List<NodeClaimView> fleet, List<String> inFlight,
+      int canary, int total, IntUnaryOperator batchOf) {
     List<NodeClaimView> now = new ArrayList<>(fleet);
     List<List<String>> batches = new ArrayList<>();
-    int total = 0;
+    replace(now, inFlight);
+    boolean canaryDone = total > 0;
     while (true) {
-      int max = batches.isEmpty() ? canary : batchOf.applyAsInt(total);
+      int max = batches.isEmpty() && !canaryDone ? canary : batchOf.applyAsInt(total);
       RolloutBatch batch = new DisruptionPlanner().planRollout(new DisruptionSnapshot(NOW, List.of(pool), now, IMAGES),
           new RolloutScope(ROLLOUT, List.of("default"), max, List.of()));
-      total = batches.isEmpty() ? batch.remaining() : total;
+      total = batches.isEmpty() && !canaryDone ? batch.remaining() : total;
       if (batch.commands().isEmpty()) {
         return batches;
       }
       List<String> claims = batch.commands().stream().map(DisruptionCommand::nodeClaim).toList();
       batches.add(claims);
-      now.removeIf(c -> claims.contains(c.name()));
-      claims.forEach(c -> now.add(onImage(claim(c + "-new", "default"), "ami-new")));
+      replace(now, claims);
     }
+  }
+
+  private static void replace(List<NodeClaimView> fleet, List<String> claims) {
+    fleet.removeIf(c -> claims.contains(c.name()));
+    claims.forEach(c -> fleet.add(onImage(claim(c + "-new", "default"), "ami-new")));
   }
 
   @Test
@@ -61,7 +75,7 @@ class RolloutSimulationTest {
     List<NodeClaimView> fleet = List.of(drifted("e", 1), drifted("a", 9), drifted("c", 5), drifted("b", 7), drifted("d", 3));
     IntUnaryOperator three = total -> 3;
     var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of(), false, 1, 0, three);
+        List.of("default"), List.of(), false, false, 1, 0, three);
     assertEquals(List.of(List.of("a"), List.of("b", "c"), List.of("d", "e")), names(result.batches()),
         "the canary, then batches of 3 cut to the budget of 2");
     assertEquals(asTheRolloutRuns(pool, fleet, 1, three), names(result.batches()));
@@ -78,7 +92,7 @@ class RolloutSimulationTest {
     }
     IntUnaryOperator half = total -> (total + 1) / 2;
     var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of(), false, 2, 0, half);
+        List.of("default"), List.of(), false, false, 2, 0, half);
     assertEquals(asTheRolloutRuns(pool, fleet, 2, half), names(result.batches()));
     assertEquals(List.of(2, 4, 4), result.batches().stream().map(List::size).toList(), "40% of 10 nodes is 4 at a time");
   }
@@ -88,7 +102,7 @@ class RolloutSimulationTest {
     NodeClaimView pinned = withFlags(drifted("pinned", 8), true, false, false, false, true);
     List<NodeClaimView> fleet = List.of(pinned, drifted("a", 5), drifted("b", 4));
     var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(owned("100%")), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of(), false, 1, 0, total -> 5);
+        List.of("default"), List.of(), false, false, 1, 0, total -> 5);
     assertEquals(List.of(List.of("a"), List.of("b")), names(result.batches()));
     assertEquals(List.of("pinned"), result.held().stream().map(CandidateDecision::nodeClaim).toList());
     assertTrue(result.held().getFirst().reason().contains("do-not-disrupt"), result.held().toString());
@@ -96,18 +110,49 @@ class RolloutSimulationTest {
   }
 
   @Test
-  void aRunningRolloutsReplacementsInFlightTakeTheBudgetOfItsNextBatchOnly() {
+  void aRunningRolloutInBatchModePlansItsNextBatchOnceTheBatchInFlightHasClosed() {
+    NodePoolView pool = owned("1");
+    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
+    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), fleet, IMAGES), ROLLOUT,
+        List.of("default"), List.of("a"), true, false, 1, 4, total -> 2);
+    assertEquals(List.of(List.of("b"), List.of("c"), List.of("d")), names(result.batches()),
+        "the canary a in flight takes the budget of 1 now, but the next batch starts once it has closed");
+    assertEquals(asTheRolloutRuns(pool, fleet, List.of("a"), 1, 4, total -> 2), names(result.batches()));
+    assertEquals(List.of(), result.held());
+  }
+
+  @Test
+  void aRunningRolloutsNextBatchIsItsBatchSizeNotWhatTheBatchInFlightLeavesOfTheBudget() {
+    NodePoolView pool = owned("2");
+    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
+    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), fleet, IMAGES), ROLLOUT,
+        List.of("default"), List.of("a"), true, false, 1, 4, total -> 2);
+    assertEquals(asTheRolloutRuns(pool, fleet, List.of("a"), 1, 4, total -> 2), names(result.batches()));
+    assertEquals(List.of(List.of("b", "c"), List.of("d")), names(result.batches()));
+  }
+
+  @Test
+  void aRollingRolloutRefillsTheSlotsItsReplacementsInFlightLeaveFree() {
+    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
+    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(owned("3")), fleet, IMAGES), ROLLOUT,
+        List.of("default"), List.of("a"), true, true, 1, 4, total -> 2);
+    assertEquals(List.of(List.of("b"), List.of("c", "d")), names(result.batches()),
+        "2 slots, a in one: b fills the other now, then two at a time");
+  }
+
+  @Test
+  void aRollingRolloutWithEverySlotTakenWaitsForThemThenPlans() {
     List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
     var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(owned("2")), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of("a"), true, 1, 4, total -> 2);
-    assertEquals(List.of(List.of("b"), List.of("c", "d")), names(result.batches()),
-        "a in flight takes one of the two; once it is done, two at a time");
+        List.of("default"), List.of("a", "b"), true, true, 1, 4, total -> 2);
+    assertEquals(List.of(List.of("c", "d")), names(result.batches()), "a and b fill both slots and the budget");
+    assertEquals(List.of(), result.held());
   }
 
   @Test
   void nothingDriftedIsNoBatch() {
     var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(owned("100%")),
-        List.of(onImage(claim("a", "default"), "ami-new")), IMAGES), ROLLOUT, List.of("default"), List.of(), false, 1, 0, t -> 1);
+        List.of(onImage(claim("a", "default"), "ami-new")), IMAGES), ROLLOUT, List.of("default"), List.of(), false, false, 1, 0, t -> 1);
     assertEquals(List.of(), result.batches());
     assertEquals(0, result.total());
   }

@@ -66,7 +66,7 @@ public final class RolloutPreviews implements PreviewActivities {
     var running = request.running();
     BatchSize size = BatchSize.parse(request.batchSize());
     RolloutSimulation.Result simulated = RolloutSimulation.simulate(asTheRolloutSeesIt(now, id, target), id, pools,
-        running == null ? List.of() : running.inFlight(), running != null && running.batches() > 0, request.canary(),
+        running == null ? List.of() : running.inFlight(), running != null && running.batches() > 0, request.rolling(), request.canary(),
         running == null ? 0 : running.total(), size::of);
 
     Map<String, NodeClaimView> views = now.nodeClaims().stream().collect(Collectors.toMap(NodeClaimView::name, v -> v, (a, b) -> a));
