@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,9 +47,15 @@ public final class RolloutPreviews implements PreviewActivities {
   private final RolloutTargets targets;
   private final DisruptionSnapshots snapshots;
   private final ReplacementHistory history;
+  private final Predicate<String> workflowRunning;
 
+  /**
+   * @param workflowRunning whether a workflow id runs now: a NodePool owned by another running rollout is refused as the
+   *                        rollout's claim refuses it
+   */
   public RolloutPreviews(ClusterReader reader, NodeClaimStore claims, CloudProvider cloud, DisruptionSnapshots snapshots,
-      ReplacementHistory history) {
+      ReplacementHistory history, Predicate<String> workflowRunning) {
+    this.workflowRunning = workflowRunning;
     this.reader = reader;
     this.claims = claims;
     this.targets = new RolloutTargets(reader, cloud);
@@ -64,13 +71,18 @@ public final class RolloutPreviews implements PreviewActivities {
     var all = claims.listNodeClaims();
     DisruptionSnapshot now = snapshots.of(all, all.stream().filter(Ownership::launchedByFarrier).toList(), Map.of(), false).snapshot();
     var running = request.running();
+    if (running == null) {
+      now.nodePools().stream().filter(p -> pools.contains(p.name()))
+          .forEach(p -> RolloutTargets.refuseIfTakenByAnother(p.name(), p.rollout(), id, workflowRunning));
+    }
     BatchSize size = BatchSize.parse(request.batchSize());
     RolloutSimulation.Result simulated = RolloutSimulation.simulate(asTheRolloutSeesIt(now, id, target), id, pools,
         running == null ? List.of() : running.inFlight(), running != null && running.batches() > 0, request.rolling(), request.canary(),
         running == null ? 0 : running.total(), size::of);
 
     Map<String, NodeClaimView> views = now.nodeClaims().stream().collect(Collectors.toMap(NodeClaimView::name, v -> v, (a, b) -> a));
-    Set<String> imageIds = new TreeSet<>(views.values().stream().map(NodeClaimView::imageId).filter(Objects::nonNull).toList());
+    Set<String> imageIds = new TreeSet<>(views.values().stream().filter(v -> pools.contains(v.nodePool()))
+        .map(NodeClaimView::imageId).filter(Objects::nonNull).toList());
     Map<String, Image> known = targets.images(imageIds).stream().collect(Collectors.toMap(Image::id, i -> i, (a, b) -> a));
     DrainHolds holds = DrainHolds.of(reader.listBoundPods(), reader.listPodDisruptionBudgets());
     Nodes nodes = new Nodes(views, known, target.targetResolved(), holds);
@@ -126,12 +138,10 @@ public final class RolloutPreviews implements PreviewActivities {
           .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder()))
               .thenComparing(i -> i.name() == null ? "" : i.name()))
           .orElse(null);
-      List<String> drained = together == null ? java.util.Collections.singletonList(view.nodeName()) : together;
+      List<String> drained = together == null ? List.of(view.nodeName()) : together;
       return new PreviewNode(name, view.nodeName(), view.nodePool(), view.instanceType(), view.imageId(),
           before == null ? null : before.name(), after == null ? null : after.id(), after == null ? null : after.name(),
           holds.on(view.nodeName(), drained), why);
     }
   }
-
-
 }
