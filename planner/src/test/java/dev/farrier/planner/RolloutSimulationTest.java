@@ -110,6 +110,23 @@ class RolloutSimulationTest {
   }
 
   @Test
+  void everyHeldNodeIsInThePreviewWhileTheRolloutsOwnPlanKeepsTheFirstAndCountsThemAll() {
+    NodeClaimView first = withFlags(drifted("pinned-1", 8), true, false, false, false, true);
+    NodeClaimView second = withFlags(drifted("pinned-2", 6), true, false, false, false, true);
+    var snapshot = new DisruptionSnapshot(NOW, List.of(owned("100%")), List.of(first, second, drifted("a", 5)), IMAGES);
+    var scope = new RolloutScope(ROLLOUT, List.of("default"), 5, List.of());
+
+    RolloutBatch every = new DisruptionPlanner().planRollout(snapshot, scope, true);
+    RolloutBatch firstOnly = new DisruptionPlanner().planRollout(snapshot, scope, false);
+
+    assertEquals(List.of("pinned-1", "pinned-2"), every.held().stream().map(CandidateDecision::nodeClaim).sorted().toList());
+    assertEquals(1, firstOnly.held().size(), "a rollout's history keeps the first");
+    assertEquals(2, firstOnly.heldCount());
+    assertEquals(2, RolloutSimulation.simulate(snapshot, ROLLOUT, List.of("default"), List.of(), false, false, 1, 0, t -> 5)
+        .held().size(), "the preview lists both");
+  }
+
+  @Test
   void aRunningRolloutInBatchModePlansItsNextBatchOnceTheBatchInFlightHasClosed() {
     NodePoolView pool = owned("1");
     List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
@@ -160,7 +177,7 @@ class RolloutSimulationTest {
   @Test
   void theEstimateTakesTheMedianForOneNodeTheP90ForABatchAndTheSoakAfterEach() {
     List<Long> history = List.of(100L, 120L, 110L, 300L, 90L, 130L, 140L, 105L, 115L, 125L);
-    PreviewEstimate e = RolloutEstimate.of(history, List.of(1, 3, 2), false, 3, 60, false, 0);
+    PreviewEstimate e = RolloutEstimate.of(history, List.of(1, 3, 2), false, true, 3, 60, false, 0, 0);
     assertEquals(10, e.samples());
     assertEquals(115L, e.p50Seconds());
     assertEquals(140L, e.p90Seconds());
@@ -169,14 +186,21 @@ class RolloutSimulationTest {
 
   @Test
   void rollingSlotsTakeTheirNodesOneAfterAnother() {
-    PreviewEstimate e = RolloutEstimate.of(List.of(100L), List.of(1, 2, 2, 1), true, 2, 10, true, 1);
+    PreviewEstimate e = RolloutEstimate.of(List.of(100L), List.of(1, 2, 2, 1), true, true, 2, 10, true, 1, 0);
     assertEquals((100 + 10) + 3 * (100 + 10), e.totalSeconds(), "5 nodes in 2 slots after the canary: 3 in a row");
     assertTrue(e.basis().contains("approval") && e.basis().contains("1 held"), e.basis());
   }
 
   @Test
+  void aRunningRollingRolloutPastItsCanaryHasOnlyWavesOfSlotsAndSaysWhatItLeavesOut() {
+    PreviewEstimate e = RolloutEstimate.of(List.of(100L, 300L), List.of(2, 2), true, false, 2, 10, false, 0, 1);
+    assertEquals(2 * (100 + 10), e.totalSeconds(), "two waves of two slots at p50, no canary at p90");
+    assertTrue(e.basis().contains("1 replacement(s) in flight") && !e.basis().contains("canary"), e.basis());
+  }
+
+  @Test
   void withoutHistoryThereIsNoEstimate() {
-    PreviewEstimate e = RolloutEstimate.of(List.of(), List.of(1, 2), false, 2, 60, false, 0);
+    PreviewEstimate e = RolloutEstimate.of(List.of(), List.of(1, 2), false, true, 2, 60, false, 0, 0);
     assertEquals(0, e.samples());
     assertNull(e.totalSeconds());
     assertTrue(e.basis().startsWith("no history"), e.basis());

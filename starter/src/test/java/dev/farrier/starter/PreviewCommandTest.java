@@ -51,13 +51,17 @@ class PreviewCommandTest {
   }
 
   private static RolloutPreview threeNodes(PreviewRolloutRequest r) {
+    return threeNodes(r, null);
+  }
+
+  private static RolloutPreview threeNodes(PreviewRolloutRequest r, String frozen) {
     return new RolloutPreview(r.target().workflowId(), r.running() != null, List.of("default"), "default", r.targetText(),
         List.of("ami-new"), r.rolling(), 1, 2, List.of(),
         List.of(new PreviewBatch(1, true, List.of(node("default-1", List.of()))),
             new PreviewBatch(2, false, List.of(node("default-2", List.of(new PreviewHold("PodDisruptionBudget", "default/web",
                 "allows no eviction now (1 healthy, 1 desired): holds the drain until its pods' owners act")))))),
         List.of(node("default-3", List.of(new PreviewHold("do-not-disrupt", "default/job-1", "holds the node until the pod ends")))),
-        3, new PreviewEstimate(4, 100L, 200L, 300L, "4 closed replacement(s)"), null);
+        3, new PreviewEstimate(4, 100L, 200L, 300L, "4 closed replacement(s)"), null, frozen);
   }
 
   @Test
@@ -75,6 +79,16 @@ class PreviewCommandTest {
     assertTrue(run.out().contains("estimate: 5m00s (4 closed replacement(s))"), run.out());
     assertEquals(0, test.journal.countStartingWith("claim"), "no rollout started: " + test.journal.all());
     assertEquals(List.of("previewRollout " + ID), test.journal.all());
+  }
+
+  @Test
+  void aChangeFreezeHoldingTheNodePoolsIsShown() {
+    test.preview.onPreview(r -> threeNodes(r, "NodePool default frozen by ops: release week"));
+    test.start();
+    var run = run(DRY_RUN);
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(run.out().contains("frozen now: NodePool default frozen by ops: release week: no batch starts until the"
+        + " freeze is lifted"), run.out());
   }
 
   @Test
