@@ -24,6 +24,17 @@ class RolloutSimulationTest {
     return withTimes(onImage(claim(name, "default"), "ami-old"), NOW - hoursAgo * HOUR, null);
   }
 
+  /** Four drifted nodes, a the oldest. */
+  private static List<NodeClaimView> abcd() {
+    return List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
+  }
+
+  /** {@link #abcd} as a running rollout past its canary (4 to replace, batches of 2) plays it with {@code inFlight}. */
+  private static RolloutSimulation.Result running(NodePoolView pool, List<String> inFlight, boolean rolling) {
+    return RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), abcd(), IMAGES), ROLLOUT, List.of("default"),
+        inFlight, true, rolling, 1, 4, total -> 2);
+  }
+
   private static NodePoolView owned(String budget) {
     return ownedBy(withBudgets(pool("default"), List.of(DisruptionBudget.of(budget))), ROLLOUT);
   }
@@ -129,9 +140,8 @@ class RolloutSimulationTest {
   @Test
   void aRunningRolloutInBatchModePlansItsNextBatchOnceTheBatchInFlightHasClosed() {
     NodePoolView pool = owned("1");
-    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
-    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of("a"), true, false, 1, 4, total -> 2);
+    List<NodeClaimView> fleet = abcd();
+    var result = running(pool, List.of("a"), false);
     assertEquals(List.of(List.of("b"), List.of("c"), List.of("d")), names(result.batches()),
         "the canary a in flight takes the budget of 1 now, but the next batch starts once it has closed");
     assertEquals(asTheRolloutRuns(pool, fleet, List.of("a"), 1, 4, total -> 2), names(result.batches()));
@@ -141,27 +151,22 @@ class RolloutSimulationTest {
   @Test
   void aRunningRolloutsNextBatchIsItsBatchSizeNotWhatTheBatchInFlightLeavesOfTheBudget() {
     NodePoolView pool = owned("2");
-    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
-    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(pool), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of("a"), true, false, 1, 4, total -> 2);
+    List<NodeClaimView> fleet = abcd();
+    var result = running(pool, List.of("a"), false);
     assertEquals(asTheRolloutRuns(pool, fleet, List.of("a"), 1, 4, total -> 2), names(result.batches()));
     assertEquals(List.of(List.of("b", "c"), List.of("d")), names(result.batches()));
   }
 
   @Test
   void aRollingRolloutRefillsTheSlotsItsReplacementsInFlightLeaveFree() {
-    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
-    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(owned("3")), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of("a"), true, true, 1, 4, total -> 2);
+    var result = running(owned("3"), List.of("a"), true);
     assertEquals(List.of(List.of("b"), List.of("c", "d")), names(result.batches()),
         "2 slots, a in one: b fills the other now, then two at a time");
   }
 
   @Test
   void aRollingRolloutWithEverySlotTakenWaitsForThemThenPlans() {
-    List<NodeClaimView> fleet = List.of(drifted("a", 9), drifted("b", 7), drifted("c", 5), drifted("d", 3));
-    var result = RolloutSimulation.simulate(new DisruptionSnapshot(NOW, List.of(owned("2")), fleet, IMAGES), ROLLOUT,
-        List.of("default"), List.of("a", "b"), true, true, 1, 4, total -> 2);
+    var result = running(owned("2"), List.of("a", "b"), true);
     assertEquals(List.of(List.of("c", "d")), names(result.batches()), "a and b fill both slots and the budget");
     assertEquals(List.of(), result.held());
   }

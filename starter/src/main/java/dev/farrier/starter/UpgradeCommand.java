@@ -111,6 +111,9 @@ final class UpgradeCommand extends FarrierCommand {
     String id = WorkflowIds.upgrade(input.nodePools(), input.nodeClass(), input.targetText());
     WorkflowClient client = client();
     if (dryRun) {
+      if (waitForResult) {
+        throw new CliException(ExitCodes.USAGE, "--dry-run starts no rollout, so there is nothing to --wait for");
+      }
       return preview(client, input, id);
     }
     boolean attached = running(client, id);
@@ -362,9 +365,6 @@ final class UpgradeCommand extends FarrierCommand {
     @CommandLine.Parameters(paramLabel = "ID", description = "the rollout's workflow id, as `farrier upgrade` printed it (upgrade/<nodepools>/<target>)")
     String id;
 
-    @Option(names = "--by", defaultValue = "${env:USER:-farrier-cli}", description = "who asks, recorded with the reason (default ${DEFAULT-VALUE})")
-    String by;
-
     <T> T onRollout(java.util.function.Function<NodePoolUpgradeWorkflow, T> call) {
       WorkflowClient client = upgrade.client();
       NodePoolUpgradeWorkflow rollout = client.newWorkflowStub(NodePoolUpgradeWorkflow.class, id);
@@ -374,6 +374,9 @@ final class UpgradeCommand extends FarrierCommand {
 
   /** An Update on the rollout with the operator's reason; prints the rollout's answer (a refusal exits 3). */
   abstract static class Action extends OnRollout {
+    @Option(names = "--by", defaultValue = "${env:USER:-farrier-cli}", description = "who asks, recorded with the reason (default ${DEFAULT-VALUE})")
+    String by;
+
     abstract String reason();
 
     abstract String send(NodePoolUpgradeWorkflow rollout, OperatorRequest request);

@@ -92,6 +92,17 @@ class PreviewCommandTest {
   }
 
   @Test
+  void aDryRunWithWaitIsRefusedNotIgnoredAndPreviewTakesNoBy() {
+    test.start();
+    var waited = run(with(DRY_RUN, "--wait"));
+    assertEquals(ExitCodes.USAGE, waited.exitCode(), waited::toString);
+    assertTrue(waited.err().contains("nothing to --wait for"), waited.err());
+    assertEquals(List.of(), test.preview.requests, "no preview ran");
+    var by = run("upgrade", "--cluster", Fixtures.CLUSTER, "preview", ID, "--by", "alice");
+    assertEquals(ExitCodes.USAGE, by.exitCode(), by::toString);
+  }
+
+  @Test
   void aDryRunAsJsonIsThePreviewWhole() throws Exception {
     test.preview.onPreview(PreviewCommandTest::threeNodes);
     test.start();
