@@ -10,6 +10,7 @@ import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.upgrade.AmiTarget;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
 import dev.farrier.workflows.upgrade.RolloutPreviewWorkflow;
+import dev.farrier.workflows.upgrade.RolloutRemaining;
 import dev.farrier.workflows.upgrade.UpgradeInput;
 import dev.farrier.workflows.upgrade.UpgradeProgress;
 import dev.farrier.workflows.upgrade.UpgradeResult;
@@ -147,7 +148,7 @@ final class UpgradeCommand extends FarrierCommand {
           + " (farrier upgrade preview " + id + "):");
       err().flush();
       NodePoolUpgradeWorkflow rollout = client.newWorkflowStub(NodePoolUpgradeWorkflow.class, id);
-      return runPreview(client, WorkflowCalls.on(client, "rollout", id, rollout::remaining), output, out());
+      return runPreview(client, left(id, WorkflowCalls.on(client, "rollout", id, rollout::remaining)), output, out());
     }
     return runPreview(client, input.previewRequest(id, null, null, null), output, out());
   }
@@ -176,6 +177,14 @@ final class UpgradeCommand extends FarrierCommand {
       throw new CliException(ExitCodes.ERROR, previewId + ": no answer within " + PREVIEW_TIMEOUT.toSeconds()
           + "s: is a Farrier worker polling task queue " + TaskQueues.DEFAULT + "?");
     }
+  }
+
+  /** The preview's input from a running rollout's answer, or its refusal (exit 3, in the rollout's own words). */
+  static PreviewRolloutRequest left(String id, RolloutRemaining answer) {
+    if (answer.refused() != null) {
+      throw new CliException(ExitCodes.REFUSED, id + ": refused: " + answer.refused());
+    }
+    return answer.preview();
   }
 
   /**
@@ -430,8 +439,8 @@ final class UpgradeCommand extends FarrierCommand {
 
     @Override
     public Integer call() {
-      PreviewRolloutRequest left = onRollout(NodePoolUpgradeWorkflow::remaining);
-      return runPreview(upgrade.client(), left, output, spec.commandLine().getOut());
+      return runPreview(upgrade.client(), left(id, onRollout(NodePoolUpgradeWorkflow::remaining)), output,
+          spec.commandLine().getOut());
     }
   }
 

@@ -6,8 +6,6 @@ import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowException;
 import io.temporal.client.WorkflowNotFoundException;
-import io.temporal.client.WorkflowQueryException;
-import io.temporal.client.WorkflowQueryRejectedException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.function.Supplier;
@@ -17,8 +15,8 @@ final class WorkflowCalls {
   private WorkflowCalls() {}
 
   /**
-   * Runs {@code call} on the workflow {@code workflowId} (a "{@code noun}" to the user). A refused Update, or a query
-   * whose handler refused, becomes {@link ExitCodes#REFUSED} with the workflow's own message; a workflow the server does not know (or that has ended,
+   * Runs {@code call} on the workflow {@code workflowId} (a "{@code noun}" to the user). A refused Update becomes
+   * {@link ExitCodes#REFUSED} with the validator's own message; a workflow the server does not know (or that has ended,
    * for an Update) becomes {@link ExitCodes#NOT_FOUND}; anything else is left to the caller.
    */
   static <T> T on(WorkflowClient client, String noun, String workflowId, Supplier<T> call) {
@@ -29,9 +27,6 @@ final class WorkflowCalls {
         throw new CliException(ExitCodes.REFUSED, "refused: " + refusal.getOriginalMessage());
       }
       String missing = notFound(e);
-      if (missing == null && e instanceof WorkflowQueryException && !(e instanceof WorkflowQueryRejectedException)) {
-        throw new CliException(ExitCodes.REFUSED, "refused: " + queryFailure(e));
-      }
       if (missing != null) {
         String ended = endedAs(client, workflowId);
         throw new CliException(ExitCodes.NOT_FOUND, ended != null
@@ -40,20 +35,6 @@ final class WorkflowCalls {
       }
       throw e;
     }
-  }
-
-  /** What a query's handler failed with: the innermost message (the workflow's own words, as a validator's). */
-  private static String queryFailure(Throwable failure) {
-    String message = failure.getMessage();
-    for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
-      if (t instanceof ApplicationFailure a) {
-        return a.getOriginalMessage();
-      }
-      if (t.getMessage() != null) {
-        message = t.getMessage();
-      }
-    }
-    return message;
   }
 
   /**

@@ -160,7 +160,8 @@ class PreviewCommandTest {
     assertEquals(1, test.preview.requests.getLast().canary(), "the running rollout's flags, not the dry run's");
     assertEquals(1, test.preview.requests.getLast().running().batches());
 
-    assertEquals(0, run("upgrade", "--cluster", Fixtures.CLUSTER, "abort", ID, "--reason", "seen enough").exitCode());
+    var aborted = run("upgrade", "--cluster", Fixtures.CLUSTER, "abort", ID, "--reason", "seen enough");
+    assertEquals(0, aborted.exitCode(), aborted::toString);
     var refused = run("upgrade", "--cluster", Fixtures.CLUSTER, "preview", ID);
     assertEquals(ExitCodes.REFUSED, refused.exitCode(), refused::toString);
     assertTrue(refused.err().contains("nothing left to preview"), refused.err());

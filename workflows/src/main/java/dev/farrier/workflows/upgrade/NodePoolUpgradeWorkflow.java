@@ -1,6 +1,5 @@
 package dev.farrier.workflows.upgrade;
 
-import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.UpdateMethod;
@@ -46,11 +45,11 @@ public interface NodePoolUpgradeWorkflow {
    * What the rollout has left, as the input of the preview workflow {@code preview/...} that {@code farrier upgrade
    * preview <id>} then runs: its NodePools and resolved target, its flags, and what it has done (batches, total, the
    * replacements in flight, its phase). A query, answered from the rollout's state alone: it runs no activity, leaves
-   * nothing in the rollout's history and cannot hold the rollout up. Fails with the reason once the rollout is rolling
+   * nothing in the rollout's history and cannot hold the rollout up. Answers why not instead once the rollout is rolling
    * back or stopping, and before it has taken its NodePools.
    */
   @QueryMethod(name = REMAINING)
-  PreviewRolloutRequest remaining();
+  RolloutRemaining remaining();
 
   @QueryMethod
   UpgradeProgress progress();

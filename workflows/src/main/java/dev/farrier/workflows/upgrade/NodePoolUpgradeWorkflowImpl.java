@@ -4,7 +4,6 @@ import static dev.farrier.workflows.upgrade.UpgradePhase.CLAIMING;
 import static dev.farrier.workflows.upgrade.UpgradePhase.SUCCEEDED;
 import static dev.farrier.workflows.upgrade.UpgradePhase.SWITCHING;
 
-import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
@@ -118,7 +117,7 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   }
 
   @Override
-  public PreviewRolloutRequest remaining() {
+  public RolloutRemaining remaining() {
     return operator.remaining();
   }
 

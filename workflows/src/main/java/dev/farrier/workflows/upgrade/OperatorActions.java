@@ -51,18 +51,21 @@ final class OperatorActions {
 
   /**
    * What is left, for the preview workflow: read from the state alone (no activity, so a handler never waits and an
-   * Abort is never held up behind it). Refused, as the query's failure, when there is nothing left to preview.
+   * Abort is never held up behind it), or why nothing is left to preview.
    */
-  PreviewRolloutRequest remaining() {
+  RolloutRemaining remaining() {
     UpgradePhase phase = rollout.state.phase();
-    refuseIf(phase.stopping(), "it is " + phase.label() + ": nothing left to preview");
-    refuseIf(rollout.claim() == null, "it has not taken its NodePools yet (phase " + phase.label() + "): preview with"
-        + " farrier upgrade --dry-run instead");
-    refuseIf(rollout.abortRequested(), "an abort is stopping it: nothing left to preview");
     RolloutClaim c = rollout.claim();
+    String refused = phase.stopping() ? "it is " + phase.label() + ": nothing left to preview"
+        : c == null ? "it has not taken its NodePools yet (phase " + phase.label() + "): preview with farrier upgrade --dry-run instead"
+        : rollout.abortRequested() ? "an abort is stopping it: nothing left to preview"
+        : null;
+    if (refused != null) {
+      return new RolloutRemaining(null, refused);
+    }
     UpgradeState state = rollout.state;
-    return rollout.input.previewRequest(rollout.workflowId, c.nodePools(), c.targetTerms(),
-        new PreviewRolloutRequest.RunningRollout(state.batch(), state.total(), state.current(), phase.label()));
+    return new RolloutRemaining(rollout.input.previewRequest(rollout.workflowId, c.nodePools(), c.targetTerms(),
+        new PreviewRolloutRequest.RunningRollout(state.batch(), state.total(), state.current(), phase.label())), null);
   }
 
   UpgradeProgress progress() {

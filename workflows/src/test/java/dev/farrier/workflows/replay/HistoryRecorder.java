@@ -478,7 +478,7 @@ class HistoryRecorder {
       var running = test.existing(NodePoolUpgradeWorkflow.class, id);
       Eventually.await("waiting for approval", running::progress, p -> p.phase().equals("AwaitingApproval"));
       String runningPreviewId = WorkflowIds.preview(id) + "/recorded-running";
-      test.newWorkflow(RolloutPreviewWorkflow.class, runningPreviewId).preview(running.remaining());
+      test.newWorkflow(RolloutPreviewWorkflow.class, runningPreviewId).preview(running.remaining().preview());
       write(test, runningPreviewId, "RolloutPreviewWorkflow-running");
       running.approve(new OperatorRequest("canary looks good", "alice"));
       UpgradeResult result = WorkflowStub.fromTyped(rollout).getResult(UpgradeResult.class);

@@ -22,7 +22,6 @@ import dev.farrier.workflows.testing.FarrierTestEnvironment;
 import dev.farrier.workflows.testing.Fixtures;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
-import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
@@ -618,14 +617,16 @@ class NodePoolUpgradeWorkflowTest {
     long stepsBefore = test.journal.all().size();
     int eventsBefore = test.client().fetchHistory(ID).getHistory().getEventsCount();
 
-    PreviewRolloutRequest left = workflow.remaining();
+    RolloutRemaining answer = workflow.remaining();
     workflow.remaining();
+    PreviewRolloutRequest left = answer.preview();
 
     assertEquals(ID, left.target().workflowId());
     assertEquals(List.of("default"), left.target().nodePools());
     assertEquals(1, left.running().batches(), "past its canary");
     assertEquals(3, left.running().total());
     assertEquals("AwaitingApproval", left.running().phase());
+    assertEquals(null, answer.refused());
     assertEquals("2", left.batchSize());
     assertTrue(left.approvalRequired());
     assertEquals(stepsBefore, test.journal.all().size(), "no activity: " + test.journal.all());
@@ -642,9 +643,9 @@ class NodePoolUpgradeWorkflowTest {
     Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
     workflow.abort(new OperatorRequest("canary latency doubled", "bob"));
 
-    var refused = assertThrows(WorkflowQueryException.class, workflow::remaining);
-    assertTrue(String.valueOf(refused.getMessage()).contains("nothing left to preview")
-        || String.valueOf(refused.getCause()).contains("nothing left to preview"), refused.toString());
+    RolloutRemaining refused = workflow.remaining();
+    assertEquals(null, refused.preview());
+    assertTrue(String.valueOf(refused.refused()).contains("nothing left to preview"), refused.toString());
   }
 
   /** Before the rollout has taken its NodePools there is nothing of its own to preview: the dry run is the answer. */
@@ -665,9 +666,9 @@ class NodePoolUpgradeWorkflowTest {
     NodePoolUpgradeWorkflow workflow = start(input(1, "2", false, 0));
     assertTrue(claimAsked.await(30, java.util.concurrent.TimeUnit.SECONDS));
 
-    var refused = assertThrows(WorkflowQueryException.class, workflow::remaining);
-    assertTrue(String.valueOf(refused.getMessage()).contains("has not taken its NodePools yet")
-        || String.valueOf(refused.getCause()).contains("has not taken its NodePools yet"), refused.toString());
+    RolloutRemaining refused = workflow.remaining();
+    assertEquals(null, refused.preview());
+    assertTrue(String.valueOf(refused.refused()).contains("has not taken its NodePools yet"), refused.toString());
     claimMayAnswer.countDown();
     assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
   }
