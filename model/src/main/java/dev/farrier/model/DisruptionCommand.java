@@ -54,6 +54,8 @@ public record DisruptionCommand(
 
   /** The reason of an empty node's consolidation. */
   public static final String REASON_EMPTY = "empty";
+  /** A drifted node's replacement: what a rollout's replacements carry (its {@code FarrierReason}). */
+  public static final String REASON_DRIFTED = "drifted";
   /** The reason of an underutilized node's consolidation (deleted, or replaced by a cheaper node). */
   public static final String REASON_UNDERUTILIZED = "underutilized";
 

@@ -23,10 +23,11 @@ import java.util.List;
  * @param total        nodes to replace, in flight and held included
  * @param estimate     how long it would take, from the history of these NodePools' replacements
  * @param notStarting  why the real run would move nothing (nothing to replace), null when it would
+ * @param frozen       the change freeze that holds the NodePools now (no batch starts until it is lifted), null when none
  */
 public record RolloutPreview(String rollout, boolean running, List<String> nodePools, String nodeClass, String target,
     List<String> targetImages, boolean rolling, int canary, int slots, List<PreviewNode> inFlight, List<PreviewBatch> batches,
-    List<PreviewNode> held, int total, PreviewEstimate estimate, String notStarting) {
+    List<PreviewNode> held, int total, PreviewEstimate estimate, String notStarting, String frozen) {
   public RolloutPreview {
     nodePools = nodePools == null ? List.of() : List.copyOf(nodePools);
     targetImages = targetImages == null ? List.of() : List.copyOf(targetImages);

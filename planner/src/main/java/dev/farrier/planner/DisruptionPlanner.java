@@ -70,7 +70,7 @@ import java.util.stream.Collectors;
 public final class DisruptionPlanner {
   static final String REASON_DELETED = "deleted";
   static final String REASON_EXPIRED = "expired";
-  static final String REASON_DRIFTED = "drifted";
+  static final String REASON_DRIFTED = DisruptionCommand.REASON_DRIFTED;
   static final String REASON_REBALANCE = "rebalance";
   static final String REASON_EMPTY = DisruptionCommand.REASON_EMPTY;
   static final String REASON_UNDERUTILIZED = DisruptionCommand.REASON_UNDERUTILIZED;

@@ -16,11 +16,14 @@ public final class RolloutEstimate {
   /**
    * @param durationsSeconds the closed replacements' durations; empty: no history, no estimate
    * @param batchSizes       the nodes of each batch in order, the canary first (rolling: the waves of slots)
-   * @param rolling          after the first batch, slots refilled one by one instead of whole batches
+   * @param rolling          after the canary, slots refilled one by one instead of whole batches
+   * @param canaryPending    the first of {@code batchSizes} is the canary (false for a running rollout past it: every
+   *                         batch is then a wave of slots, rolling)
    * @param slots            rolling: the replacements in flight at once
+   * @param inFlight         a running rollout's replacements in flight, not counted (they are under way)
    */
-  public static PreviewEstimate of(List<Long> durationsSeconds, List<Integer> batchSizes, boolean rolling, int slots,
-      long soakSeconds, boolean approval, int held) {
+  public static PreviewEstimate of(List<Long> durationsSeconds, List<Integer> batchSizes, boolean rolling,
+      boolean canaryPending, int slots, long soakSeconds, boolean approval, int held, int inFlight) {
     if (durationsSeconds.isEmpty()) {
       return new PreviewEstimate(0, null, null, null, "no history: no replacement of these NodePools has closed yet");
     }
@@ -30,7 +33,7 @@ public final class RolloutEstimate {
     long total = 0;
     for (int i = 0; i < batchSizes.size(); i++) {
       int size = batchSizes.get(i);
-      if (rolling && i > 0) {
+      if (rolling && (i > 0 || !canaryPending)) {
         // Each slot starts its next replacement as its own one passes its gate: its nodes go through one after another.
         long perSlot = (size + Math.max(slots, 1) - 1) / Math.max(slots, 1);
         total += perSlot * (p50 + soakSeconds);
@@ -39,9 +42,10 @@ public final class RolloutEstimate {
       }
     }
     String basis = sorted.size() + " closed replacement(s) of these NodePools: p50 " + p50 + "s, p90 " + p90 + "s per node; "
-        + (rolling ? "the canary, then " + slots + " rolling slot(s) at p50 each" : "p50 for a batch of one node, p90 for a larger one")
+        + (rolling ? (canaryPending ? "the canary, then " : "") + slots + " rolling slot(s) at p50 each" : "p50 for a batch of one node, p90 for a larger one")
         + ", plus the soak of " + soakSeconds + "s after each" + (approval ? "; not counting the wait for the approval after the canary" : "")
-        + (held > 0 ? "; not counting " + held + " held node(s), which wait for what holds them" : "");
+        + (held > 0 ? "; not counting " + held + " held node(s), which wait for what holds them" : "")
+        + (inFlight > 0 ? "; not counting the " + inFlight + " replacement(s) in flight" : "");
     return new PreviewEstimate(sorted.size(), p50, p90, total, basis);
   }
 

@@ -17,9 +17,12 @@ import java.util.function.IntUnaryOperator;
  * are the rollout's, not a second copy of them.
  *
  * <p>A replaced node stays in the snapshot as the node of its NodePool it is replaced by (out of the scope, so never
- * planned again, and counted for the budgets' percentages as its replacement would be). A running rollout's replacements
- * in flight count as being replaced for the first batch only; after it they have left the snapshot, as they will have
- * left the fleet.
+ * planned again, and counted for the budgets' percentages as its replacement would be). A running rollout's
+ * replacements in flight are waited for as the rollout waits for them: in batch mode (and for the canary) the next
+ * batch is planned once the batch in flight has closed, so they have left the snapshot before the first plan; a rolling
+ * rollout past its canary refills its free slots at once ({@code max} minus the slots in flight, the in-flight ones
+ * counted against the budgets), and when no slot is free or the budgets are taken it waits for them to close and plans
+ * again.
  */
 public final class RolloutSimulation {
   private RolloutSimulation() {}
@@ -38,16 +41,22 @@ public final class RolloutSimulation {
    *                   resolving to the target images
    * @param inFlight   a running rollout's replacements in flight (empty before it starts)
    * @param canaryDone a running rollout past its canary: every batch is {@code batchOf(total)}
+   * @param rolling    {@code --rolling}: past the canary, the first plan refills the slots the replacements in flight
+   *                   leave free
    * @param canary     the canary's size
    * @param total      a running rollout's count of nodes to replace; 0 to take the planner's count at the first batch
    * @param batchOf    the nodes of one batch after the canary, of the total ({@code --batch-size})
    */
   public static Result simulate(DisruptionSnapshot snapshot, String workflowId, List<String> nodePools, List<String> inFlight,
-      boolean canaryDone, int canary, int total, IntUnaryOperator batchOf) {
+      boolean canaryDone, boolean rolling, int canary, int total, IntUnaryOperator batchOf) {
     DisruptionPlanner planner = new DisruptionPlanner();
     Set<String> pools = Set.copyOf(nodePools);
     List<String> inScope = snapshot.nodeClaims().stream().filter(c -> pools.contains(c.nodePool())).map(NodeClaimView::name).toList();
     Set<String> replaced = new HashSet<>();
+    boolean refill = rolling && canaryDone && !inFlight.isEmpty();
+    if (!refill && !inFlight.isEmpty()) {
+      snapshot = closed(snapshot, inFlight, replaced);
+    }
     List<List<DisruptionCommand>> batches = new ArrayList<>();
     List<CandidateDecision> held = List.of();
     boolean first = true;
@@ -58,26 +67,40 @@ public final class RolloutSimulation {
         break;
       }
       int max = first && !canaryDone ? canary : batchOf.applyAsInt(Math.max(total, 1));
-      RolloutBatch batch = planner.planRollout(snapshot, new RolloutScope(workflowId, nodePools, max, left,
-          first ? inFlight : List.of()), true);
-      if (first && total == 0) {
+      boolean refilling = first && refill;
+      if (refilling) {
+        max -= inFlight.size();
+      }
+      RolloutBatch batch = max <= 0 ? null : planner.planRollout(snapshot, new RolloutScope(workflowId, nodePools, max, left,
+          refilling ? inFlight : List.of()), true);
+      if (first && total == 0 && batch != null) {
         total = batch.remaining();
       }
-      held = batch.held();
-      if (batch.commands().isEmpty()) {
+      first = false;
+      if (refilling) {
+        // The slots in flight close before the rollout plans past this wave.
+        snapshot = closed(snapshot, inFlight, replaced);
+      }
+      if (batch == null || batch.commands().isEmpty()) {
+        if (refilling) {
+          continue; // no free slot or no budget beside the slots in flight: the rollout waits for them, then plans
+        }
+        held = batch == null ? List.of() : batch.held();
         break;
       }
+      held = batch.held();
       batches.add(batch.commands());
       batch.commands().forEach(c -> replaced.add(c.nodeClaim()));
-      if (first && !inFlight.isEmpty()) {
-        Set<String> gone = Set.copyOf(inFlight);
-        replaced.addAll(gone);
-        snapshot = new DisruptionSnapshot(snapshot.nowMillis(), snapshot.nodePools(),
-            snapshot.nodeClaims().stream().filter(c -> !gone.contains(c.name())).toList(), snapshot.resolvedImages(),
-            snapshot.frozen(), snapshot.consolidation(), snapshot.nodeRepair());
-      }
-      first = false;
     }
     return new Result(batches, held, total);
+  }
+
+  /** The snapshot once the replacements {@code inFlight} have closed: their old nodes gone from the fleet. */
+  private static DisruptionSnapshot closed(DisruptionSnapshot snapshot, List<String> inFlight, Set<String> replaced) {
+    Set<String> gone = Set.copyOf(inFlight);
+    replaced.addAll(gone);
+    return new DisruptionSnapshot(snapshot.nowMillis(), snapshot.nodePools(),
+        snapshot.nodeClaims().stream().filter(c -> !gone.contains(c.name())).toList(), snapshot.resolvedImages(),
+        snapshot.frozen(), snapshot.consolidation(), snapshot.nodeRepair());
   }
 }

@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * the canary and the batches, the held node, the images before and after, the estimate (no history yet), in text and
  * JSON, and nothing moved (no rollout, no replacement, every NodeClaim as it was). Then the same rollout started with
  * {@code --approve}: once its canary is done, {@code farrier upgrade preview <id>} answers what it has left, with the
- * canary's replacement as its history; aborted, the preview is refused.
+ * canary's replacement as its history, and a dry run of another rollout of the same NodePool is refused as that rollout
+ * would be (exit 3); aborted, the preview is refused.
  */
 public final class PreviewScenario {
   /** The release the fleet runs ({@code sandbox/upgrade-fleet.yaml}): a rollout to it has nothing to replace. */
@@ -31,16 +32,18 @@ public final class PreviewScenario {
    *
    * @param dryRun        {@code --dry-run -o json}
    * @param dryRunText    {@code --dry-run} as text
-   * @param before        the fleet's NodeClaims (name -> uid and image) before the dry runs
+   * @param before        the fleet's NodeClaims (name -> uid and image), its NodePool's and EC2NodeClass's generation and
+   *                      annotations, before the dry runs
    * @param after         the same after them
    * @param workflows     the upgrade and replacement workflows Temporal knows after the dry runs
    * @param nothingToDo   {@code --dry-run} to the image the fleet runs now
    * @param running       {@code farrier upgrade preview <id> -o json} on the rollout after its canary
    * @param refused       the same once the rollout was aborted
+   * @param conflicting   {@code --dry-run} of another rollout of the same NodePool while this one runs
    */
   public record Played(UpgradeScenario.CliRun dryRun, UpgradeScenario.CliRun dryRunText, Map<String, String> before,
       Map<String, String> after, List<String> workflows, UpgradeScenario.CliRun nothingToDo, UpgradeScenario.CliRun running,
-      UpgradeScenario.CliRun refused, String pinnedNode) {}
+      UpgradeScenario.CliRun refused, String pinnedNode, UpgradeScenario.CliRun conflicting) {}
 
   private final SandboxEnvironment env;
   private final UpgradeScenario fleet;
@@ -77,10 +80,12 @@ public final class PreviewScenario {
         () -> "AwaitingApproval".equals(rollout.progress().phase()), fleet::diagnostics);
     var running = cli(farrier, out, List.of("upgrade", "preview", id, "-o", "json"));
     out.print(indent(cli(farrier, out, List.of("upgrade", "preview", id)).stdout()));
+    var conflicting = cli(farrier, out, List.of("upgrade", "--nodepool", UpgradeScenario.NODE_POOL, "--ami", FLEET_RELEASE,
+        "--dry-run"));
     cli(farrier, out, List.of("upgrade", "abort", id, "--reason", "sandbox: preview seen"));
     var refused = cli(farrier, out, List.of("upgrade", "preview", id));
     out.println("== the preview of the aborted rollout: exit " + refused.exitCode());
-    return new Played(dryRun, dryRunText, before, after, workflows, nothing, running, refused, pinnedNode);
+    return new Played(dryRun, dryRunText, before, after, workflows, nothing, running, refused, pinnedNode, conflicting);
   }
 
   /** What the scenario expects of what it saw, as sentences; empty when all holds. */
@@ -123,6 +128,9 @@ public final class PreviewScenario {
     Map<String, Object> learnt = (Map<String, Object>) left.get("estimate");
     check(problems, ((Number) learnt.get("samples")).intValue() >= 1 && learnt.get("totalSeconds") != null,
         "the canary's replacement is history the estimate uses: " + learnt);
+    check(problems, p.conflicting().exitCode() == 3 && String.join("\n", p.conflicting().stderr()).contains("is being upgraded by"),
+        "a dry run of another rollout of the running one's NodePool is refused as its claim would be (3), not "
+            + p.conflicting().exitCode() + ": " + p.conflicting().stderr());
     check(problems, p.refused().exitCode() == 3 || p.refused().exitCode() == 4,
         "the preview of an aborted rollout is refused (3) or finds it ended (4), not " + p.refused().exitCode());
     return problems;
@@ -164,7 +172,11 @@ public final class PreviewScenario {
     return pod.getSpec().getNodeName();
   }
 
-  /** The fleet's NodeClaims: name -> uid, image and whether being deleted, what a rollout would change. */
+  /**
+   * What a rollout would change: the fleet's NodeClaims (name -> uid, image and whether being deleted), and its
+   * NodePool's and EC2NodeClass's generation (their spec: the class's image terms) and annotations (the NodePool's
+   * {@code farrier.dev/rollout} owner, the class's previous terms).
+   */
   public Map<String, String> claims() {
     Map<String, String> claims = new TreeMap<>();
     for (GenericKubernetesResource claim : env.kube().genericKubernetesResources("karpenter.sh/v1", "NodeClaim")
@@ -174,6 +186,13 @@ public final class PreviewScenario {
       claims.put(claim.getMetadata().getName(), claim.getMetadata().getUid() + " " + image + " deleting="
           + (claim.getMetadata().getDeletionTimestamp() != null));
     }
+    var pool = env.kube().genericKubernetesResources("karpenter.sh/v1", "NodePool").withName(UpgradeScenario.NODE_POOL).get();
+    var nodeClass = env.kube().genericKubernetesResources("karpenter.k8s.aws/v1", "EC2NodeClass")
+        .withName(UpgradeScenario.NODE_CLASS).get();
+    claims.put("NodePool/" + UpgradeScenario.NODE_POOL, pool.getMetadata().getGeneration() + " "
+        + new TreeMap<>(pool.getMetadata().getAnnotations() == null ? Map.of() : pool.getMetadata().getAnnotations()));
+    claims.put("EC2NodeClass/" + UpgradeScenario.NODE_CLASS, nodeClass.getMetadata().getGeneration() + " "
+        + new TreeMap<>(nodeClass.getMetadata().getAnnotations() == null ? Map.of() : nodeClass.getMetadata().getAnnotations()));
     return claims;
   }
 

@@ -28,6 +28,9 @@ final class PreviewOutput {
     if (p.notStarting() != null) {
       return s.append(p.notStarting()).toString();
     }
+    if (p.frozen() != null) {
+      s.append("frozen now: ").append(p.frozen()).append(": no batch starts until the freeze is lifted\n");
+    }
     int left = p.inFlight().size() + p.held().size() + p.batches().stream().mapToInt(b -> b.nodes().size()).sum();
     s.append(p.running() ? left + " of " + p.total() + " node(s) left: " : p.total() + " node(s) to replace: ");
     s.append(p.running() && p.batches().stream().noneMatch(PreviewBatch::canary) ? "" : "canary " + p.canary() + ", then ");

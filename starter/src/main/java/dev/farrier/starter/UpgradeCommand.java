@@ -5,10 +5,12 @@ import dev.farrier.workflows.TaskQueues;
 import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.model.GoDurations;
 import dev.farrier.model.RolloutPreview;
+import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import dev.farrier.workflows.upgrade.AmiTarget;
 import dev.farrier.workflows.upgrade.NodePoolUpgradeWorkflow;
 import dev.farrier.workflows.upgrade.RolloutPreviewWorkflow;
+import dev.farrier.workflows.upgrade.RolloutRemaining;
 import dev.farrier.workflows.upgrade.UpgradeInput;
 import dev.farrier.workflows.upgrade.UpgradeProgress;
 import dev.farrier.workflows.upgrade.UpgradeResult;
@@ -21,13 +23,17 @@ import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -106,6 +112,9 @@ final class UpgradeCommand extends FarrierCommand {
     String id = WorkflowIds.upgrade(input.nodePools(), input.nodeClass(), input.targetText());
     WorkflowClient client = client();
     if (dryRun) {
+      if (waitForResult) {
+        throw new CliException(ExitCodes.USAGE, "--dry-run starts no rollout, so there is nothing to --wait for");
+      }
       return preview(client, input, id);
     }
     boolean attached = running(client, id);
@@ -128,34 +137,63 @@ final class UpgradeCommand extends FarrierCommand {
   }
 
   /**
-   * {@code --dry-run}: the preview workflow {@code preview/<nodepools>/<target>} reads what the rollout would do (the
-   * CLI reaches Temporal only; the cluster and the cloud are the worker's). It starts nothing else; a second CI job
-   * asking the same attaches to the same preview.
+   * {@code --dry-run}: the preview workflow {@code preview/<nodepools>/<target>/<suffix>} reads what the rollout would
+   * do (the CLI reaches Temporal only; the cluster and the cloud are the worker's). It starts nothing else. When the
+   * rollout already runs, the real command would attach to it: the preview is then of what it has left, as
+   * {@code farrier upgrade preview <id>} shows it.
    */
   private int preview(WorkflowClient client, UpgradeInput input, String id) {
-    String previewId = WorkflowIds.preview(id);
+    if (running(client, id)) {
+      err().println("rollout " + id + " is running: `farrier upgrade` would attach to it; what it has left"
+          + " (farrier upgrade preview " + id + "):");
+      err().flush();
+      NodePoolUpgradeWorkflow rollout = client.newWorkflowStub(NodePoolUpgradeWorkflow.class, id);
+      return runPreview(client, left(id, WorkflowCalls.on(client, "rollout", id, rollout::remaining)), output, out());
+    }
+    return runPreview(client, input.previewRequest(id, null, null, null), output, out());
+  }
+
+  /**
+   * Runs the preview workflow on {@code request} and prints its answer. Each preview has an id of its own (a random
+   * suffix, never reused): two CI jobs asking with different flags never get each other's answer.
+   */
+  static int runPreview(WorkflowClient client, PreviewRolloutRequest request, Output output, PrintWriter out) {
+    String previewId = WorkflowIds.preview(request.target().workflowId()) + "/" + UUID.randomUUID().toString().substring(0, 8);
     WorkflowOptions options = WorkflowOptions.newBuilder()
         .setWorkflowId(previewId)
         .setTaskQueue(TaskQueues.DEFAULT)
-        .setWorkflowExecutionTimeout(PREVIEW_TIMEOUT)
-        .setWorkflowIdConflictPolicy(WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING)
-        .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+        .setWorkflowExecutionTimeout(PREVIEW_RUN_TIMEOUT)
+        .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
         .build();
     RolloutPreviewWorkflow workflow = client.newWorkflowStub(RolloutPreviewWorkflow.class, options);
-    WorkflowClient.start(workflow::preview, input.previewRequest(id, null, null, null));
+    WorkflowClient.start(workflow::preview, request);
     try {
       RolloutPreview preview = client.newUntypedWorkflowStub(previewId)
-          .getResult(PREVIEW_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS, RolloutPreview.class);
-      return PreviewOutput.print(preview, output, out());
+          .getResult(PREVIEW_TIMEOUT.toSeconds(), TimeUnit.SECONDS, RolloutPreview.class);
+      return PreviewOutput.print(preview, output, out);
     } catch (WorkflowFailedException e) {
       throw refusal(previewId, e);
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new CliException(ExitCodes.ERROR, previewId + ": no answer within " + PREVIEW_TIMEOUT.toSeconds()
           + "s: is a Farrier worker polling task queue " + TaskQueues.DEFAULT + "?");
     }
   }
 
-  /** How long a preview may take, at most: it reads the cluster, the cloud and Temporal once each. */
+  /** The preview's input from a running rollout's answer, or its refusal (exit 3, in the rollout's own words). */
+  static PreviewRolloutRequest left(String id, RolloutRemaining answer) {
+    if (answer.refused() != null) {
+      throw new CliException(ExitCodes.REFUSED, id + ": refused: " + answer.refused());
+    }
+    return answer.preview();
+  }
+
+  /**
+   * How long the preview workflow may run: longer than its activity's retries ({@code ActivityStubs.previewOptions},
+   * 2 minutes), so a failing read surfaces as the activity's failure, not as a workflow timeout.
+   */
+  static final Duration PREVIEW_RUN_TIMEOUT = Duration.ofSeconds(150);
+
+  /** How long the CLI waits for the preview: longer than the workflow may run, so its own end is what the user sees. */
   static final Duration PREVIEW_TIMEOUT = Duration.ofMinutes(3);
 
   /** The input, or exit code 2 saying what is wrong. */
@@ -336,9 +374,6 @@ final class UpgradeCommand extends FarrierCommand {
     @CommandLine.Parameters(paramLabel = "ID", description = "the rollout's workflow id, as `farrier upgrade` printed it (upgrade/<nodepools>/<target>)")
     String id;
 
-    @Option(names = "--by", defaultValue = "${env:USER:-farrier-cli}", description = "who asks, recorded with the reason (default ${DEFAULT-VALUE})")
-    String by;
-
     <T> T onRollout(java.util.function.Function<NodePoolUpgradeWorkflow, T> call) {
       WorkflowClient client = upgrade.client();
       NodePoolUpgradeWorkflow rollout = client.newWorkflowStub(NodePoolUpgradeWorkflow.class, id);
@@ -348,6 +383,9 @@ final class UpgradeCommand extends FarrierCommand {
 
   /** An Update on the rollout with the operator's reason; prints the rollout's answer (a refusal exits 3). */
   abstract static class Action extends OnRollout {
+    @Option(names = "--by", defaultValue = "${env:USER:-farrier-cli}", description = "who asks, recorded with the reason (default ${DEFAULT-VALUE})")
+    String by;
+
     abstract String reason();
 
     abstract String send(NodePoolUpgradeWorkflow rollout, OperatorRequest request);
@@ -401,8 +439,8 @@ final class UpgradeCommand extends FarrierCommand {
 
     @Override
     public Integer call() {
-      RolloutPreview preview = onRollout(NodePoolUpgradeWorkflow::preview);
-      return PreviewOutput.print(preview, output, spec.commandLine().getOut());
+      return runPreview(upgrade.client(), left(id, onRollout(NodePoolUpgradeWorkflow::remaining)), output,
+          spec.commandLine().getOut());
     }
   }
 

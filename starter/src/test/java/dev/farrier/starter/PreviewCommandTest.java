@@ -51,13 +51,17 @@ class PreviewCommandTest {
   }
 
   private static RolloutPreview threeNodes(PreviewRolloutRequest r) {
+    return threeNodes(r, null);
+  }
+
+  private static RolloutPreview threeNodes(PreviewRolloutRequest r, String frozen) {
     return new RolloutPreview(r.target().workflowId(), r.running() != null, List.of("default"), "default", r.targetText(),
-        List.of("ami-new"), false, 1, 2, List.of(),
+        List.of("ami-new"), r.rolling(), 1, 2, List.of(),
         List.of(new PreviewBatch(1, true, List.of(node("default-1", List.of()))),
             new PreviewBatch(2, false, List.of(node("default-2", List.of(new PreviewHold("PodDisruptionBudget", "default/web",
                 "allows no eviction now (1 healthy, 1 desired): holds the drain until its pods' owners act")))))),
         List.of(node("default-3", List.of(new PreviewHold("do-not-disrupt", "default/job-1", "holds the node until the pod ends")))),
-        3, new PreviewEstimate(4, 100L, 200L, 300L, "4 closed replacement(s)"), null);
+        3, new PreviewEstimate(4, 100L, 200L, 300L, "4 closed replacement(s)"), null, frozen);
   }
 
   @Test
@@ -75,6 +79,27 @@ class PreviewCommandTest {
     assertTrue(run.out().contains("estimate: 5m00s (4 closed replacement(s))"), run.out());
     assertEquals(0, test.journal.countStartingWith("claim"), "no rollout started: " + test.journal.all());
     assertEquals(List.of("previewRollout " + ID), test.journal.all());
+  }
+
+  @Test
+  void aChangeFreezeHoldingTheNodePoolsIsShown() {
+    test.preview.onPreview(r -> threeNodes(r, "NodePool default frozen by ops: release week"));
+    test.start();
+    var run = run(DRY_RUN);
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(run.out().contains("frozen now: NodePool default frozen by ops: release week: no batch starts until the"
+        + " freeze is lifted"), run.out());
+  }
+
+  @Test
+  void aDryRunWithWaitIsRefusedNotIgnoredAndPreviewTakesNoBy() {
+    test.start();
+    var waited = run(with(DRY_RUN, "--wait"));
+    assertEquals(ExitCodes.USAGE, waited.exitCode(), waited::toString);
+    assertTrue(waited.err().contains("nothing to --wait for"), waited.err());
+    assertEquals(List.of(), test.preview.requests, "no preview ran");
+    var by = run("upgrade", "--cluster", Fixtures.CLUSTER, "preview", ID, "--by", "alice");
+    assertEquals(ExitCodes.USAGE, by.exitCode(), by::toString);
   }
 
   @Test
@@ -118,13 +143,48 @@ class PreviewCommandTest {
     var rollout = test.existing(NodePoolUpgradeWorkflow.class, ID);
     Eventually.await("waiting for approval", rollout::progress, p -> p.phase().equals("AwaitingApproval"));
 
+    int rolloutEvents = test.client().fetchHistory(ID).getHistory().getEventsCount();
     var left = run("upgrade", "--cluster", Fixtures.CLUSTER, "preview", ID);
     assertEquals(0, left.exitCode(), left::toString);
     assertTrue(left.out().startsWith("what rollout " + ID + " has left"), left.out());
     assertEquals(1, test.preview.requests.getLast().running().batches());
+    assertEquals("AwaitingApproval", test.preview.requests.getLast().running().phase());
+    assertEquals(rolloutEvents, test.client().fetchHistory(ID).getHistory().getEventsCount(),
+        "the preview ran in its own workflow: nothing in the rollout's history");
 
-    assertEquals(0, run("upgrade", "--cluster", Fixtures.CLUSTER, "abort", ID, "--reason", "seen enough").exitCode());
+    // --dry-run of the same rollout would attach to it: it shows what the running one has left.
+    var dryRun = run(with(new String[] {"upgrade", "--cluster", Fixtures.CLUSTER, "--nodepool", "default", "--ami",
+        "al2023@v20251103", "--canary", "3", "--dry-run"}));
+    assertEquals(0, dryRun.exitCode(), dryRun::toString);
+    assertTrue(dryRun.err().contains("is running: `farrier upgrade` would attach to it"), dryRun.err());
+    assertEquals(1, test.preview.requests.getLast().canary(), "the running rollout's flags, not the dry run's");
+    assertEquals(1, test.preview.requests.getLast().running().batches());
+
+    var aborted = run("upgrade", "--cluster", Fixtures.CLUSTER, "abort", ID, "--reason", "seen enough");
+    assertEquals(0, aborted.exitCode(), aborted::toString);
     var refused = run("upgrade", "--cluster", Fixtures.CLUSTER, "preview", ID);
-    assertTrue(refused.exitCode() == ExitCodes.REFUSED || refused.exitCode() == ExitCodes.NOT_FOUND, refused::toString);
+    assertEquals(ExitCodes.REFUSED, refused.exitCode(), refused::toString);
+    assertTrue(refused.err().contains("nothing left to preview"), refused.err());
+  }
+
+  /** Two CI jobs asking at once with different flags each get the answer to their own flags. */
+  @Test
+  void concurrentDryRunsWithDifferentFlagsGetTheirOwnAnswers() throws Exception {
+    var bothAsked = new java.util.concurrent.CountDownLatch(2);
+    test.preview.onPreview(r -> {
+      bothAsked.countDown();
+      try {
+        bothAsked.await(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return threeNodes(r);
+    });
+    test.start();
+    var one = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(with(DRY_RUN, "-o", "json")));
+    var other = java.util.concurrent.CompletableFuture.supplyAsync(() -> run(with(DRY_RUN, "--rolling", "-o", "json")));
+    assertEquals(false, Json.MAPPER.readTree(one.get().out()).get("rolling").asBoolean(), one.get()::toString);
+    assertEquals(true, Json.MAPPER.readTree(other.get().out()).get("rolling").asBoolean(), other.get()::toString);
+    assertEquals(2, test.preview.requests.size(), "two previews, one per flag set");
   }
 }

@@ -1,6 +1,7 @@
 package dev.farrier.worker;
 
 import dev.farrier.activities.rollout.ReplacementHistory;
+import dev.farrier.model.DisruptionCommand;
 import dev.farrier.workflows.FarrierSearchAttributes;
 import dev.farrier.workflows.replacement.NodeReplacementWorkflow;
 import dev.farrier.workflows.replacement.ReplacementPhase;
@@ -14,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The recent replacements of some NodePools from Temporal's visibility: completed {@code disrupt/<nodeclaim>} workflows
- * of this cluster whose phase ended {@code Done} (they replaced their node; an aborted or invalidated one did not), the
- * newest {@link #SAMPLES}, start to close. One list call bounded by {@link TemporalWorkflowStatus#CALL_DEADLINE}, under
+ * of this cluster whose phase ended {@code Done} (they replaced their node; an aborted or invalidated one did not) and
+ * whose reason is {@code drifted}, as a rollout's replacements are (an empty or underutilized node's deletion, or an
+ * interruption's replacement, ends {@code Done} too, in another time), the newest {@link #SAMPLES}, start to close. One list call bounded by {@link TemporalWorkflowStatus#CALL_DEADLINE}, under
  * the preview's minute; a call that fails or times out answers no history.
  */
 final class TemporalReplacementHistory implements ReplacementHistory {
@@ -38,7 +40,8 @@ final class TemporalReplacementHistory implements ReplacementHistory {
     String query = "WorkflowType = '" + NodeReplacementWorkflow.class.getSimpleName() + "' AND "
         + FarrierSearchAttributes.CLUSTER.getName() + " = '" + cluster + "' AND " + FarrierSearchAttributes.NODE_POOL.getName()
         + " IN (" + nodePools.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ")) + ") AND ExecutionStatus = 'Completed'"
-        + " AND " + FarrierSearchAttributes.PHASE.getName() + " = '" + ReplacementPhase.DONE.label() + "'";
+        + " AND " + FarrierSearchAttributes.PHASE.getName() + " = '" + ReplacementPhase.DONE.label() + "'"
+        + " AND " + FarrierSearchAttributes.REASON.getName() + " = '" + DisruptionCommand.REASON_DRIFTED + "'";
     try {
       var answer = client.getWorkflowServiceStubs().blockingStub()
           .withDeadlineAfter(TemporalWorkflowStatus.CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)

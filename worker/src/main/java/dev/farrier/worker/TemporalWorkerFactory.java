@@ -125,7 +125,7 @@ public class TemporalWorkerFactory {
             tracker, meters, spotToSpotConsolidation, freezeOf),
         new RolloutPreviews(cluster, cluster, previewCloud, new DisruptionSnapshots(cluster, tracker,
             new PlanningInputs(cluster, previewCloud), Clock.systemUTC(), spotToSpotConsolidation),
-            new TemporalReplacementHistory(client, settings.clusterName())),
+            new TemporalReplacementHistory(client, settings.clusterName()), workflows::running, freezeOf),
         new NodeClaimActivitiesImpl(cluster, metered(cloud.provider(), "nodeclaim", settings, meters), meters),
         new NodeActivitiesImpl(cluster, meters),
         new RolloutActivitiesImpl(cluster, cluster, cluster, metered(cloud.provider(), "rollout", settings, meters), workflows::running, settings.reconciler(),

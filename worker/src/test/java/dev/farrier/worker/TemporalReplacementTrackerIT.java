@@ -1,5 +1,6 @@
 package dev.farrier.worker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -124,9 +125,18 @@ class TemporalReplacementTrackerIT {
   }
 
   private static NodeReplacementWorkflow replace(String cluster, String claim) {
+    return replace(SearchAttributes.newBuilder().set(FarrierSearchAttributes.CLUSTER, cluster).build(), cluster, claim);
+  }
+
+  /** A replacement of a node of {@code pool}, for {@code reason}, as the reconciler or a rollout starts one. */
+  private static NodeReplacementWorkflow replace(String cluster, String claim, String pool, String reason) {
+    return replace(SearchAttributes.newBuilder().set(FarrierSearchAttributes.CLUSTER, cluster)
+        .set(FarrierSearchAttributes.NODE_POOL, pool).set(FarrierSearchAttributes.REASON, reason).build(), cluster, claim);
+  }
+
+  private static NodeReplacementWorkflow replace(SearchAttributes attributes, String cluster, String claim) {
     var stub = client.newWorkflowStub(NodeReplacementWorkflow.class, WorkflowOptions.newBuilder()
-        .setWorkflowId(WorkflowIds.disruption(claim)).setTaskQueue(QUEUE)
-        .setTypedSearchAttributes(SearchAttributes.newBuilder().set(FarrierSearchAttributes.CLUSTER, cluster).build()).build());
+        .setWorkflowId(WorkflowIds.disruption(claim)).setTaskQueue(QUEUE).setTypedSearchAttributes(attributes).build());
     WorkflowClient.start(stub::replace, new ReplacementInput(cluster, null, null, 1, 1));
     return stub;
   }
@@ -180,6 +190,30 @@ class TemporalReplacementTrackerIT {
 
     finish(running, "running");
     finish(other, "elsewhere");
+  }
+
+  /**
+   * The preview's estimate learns from the replacements a rollout makes: drifted nodes' replacements of the NodePools
+   * that replaced their node. An empty node's deletion (it ends Done too, in another time), an aborted replacement and
+   * another NodePool's are left out.
+   */
+  @Test
+  void theReplacementHistoryIsOfTheNodePoolsDriftedReplacementsThatReplacedTheirNode() throws Exception {
+    var drifted = replace("history", "hist-drifted", "web", DisruptionCommand.REASON_DRIFTED);
+    var empty = replace("history", "hist-empty", "web", DisruptionCommand.REASON_EMPTY);
+    var aborted = replace("history", "hist-aborted", "web", DisruptionCommand.REASON_DRIFTED);
+    var otherPool = replace("history", "hist-other", "batch", DisruptionCommand.REASON_DRIFTED);
+    finish(drifted, "hist-drifted");
+    finish(empty, "hist-empty");
+    finish(otherPool, "hist-other");
+    aborted.finishAborted();
+    client.newUntypedWorkflowStub(WorkflowIds.disruption("hist-aborted")).getResult(ReplacementResult.class);
+    await("all four closed in the visibility list", () -> client.listExecutions(FarrierSearchAttributes.CLUSTER.getName()
+        + " = 'history' AND ExecutionStatus = 'Completed'").count() == 4);
+
+    var history = new TemporalReplacementHistory(client, "history");
+    assertEquals(1, history.durationsSeconds(java.util.List.of("web")).size(), "only the drifted replacement of web");
+    assertEquals(2, history.durationsSeconds(java.util.List.of("web", "batch")).size());
   }
 
   /**

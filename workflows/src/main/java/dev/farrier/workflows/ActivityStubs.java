@@ -121,10 +121,12 @@ public final class ActivityStubs {
 
   /**
    * A preview reads the cluster (the informer cache), the cloud's images and Temporal's visibility once each and waits
-   * for nothing, so it does not heartbeat: a minute bounds one attempt. It writes nothing, so it is retried freely.
+   * for nothing, so it does not heartbeat: a minute bounds one attempt. It writes nothing, so it is retried freely, for
+   * 2 minutes: shorter than the preview workflow's run (2.5 minutes) and the CLI's wait (3), so its failure is what the
+   * user sees.
    */
   public static Map<String, ActivityOptions> previewOptions() {
-    return Map.of("PreviewRollout", call(Duration.ofMinutes(1), Duration.ofMinutes(3)));
+    return Map.of("PreviewRollout", call(Duration.ofMinutes(1), Duration.ofMinutes(2)));
   }
 
   public static Map<String, ActivityOptions> rolloutOptions() {

@@ -51,8 +51,9 @@ public final class WorkflowIds {
   }
 
   /**
-   * {@code preview/<nodepools>/<target>}: the preview of the rollout {@code upgrade/<nodepools>/<target>} would be
-   * ({@code farrier upgrade --dry-run}); a short workflow that changes nothing.
+   * {@code preview/<nodepools>/<target>}: the previews of the rollout {@code upgrade/<nodepools>/<target>} start with it
+   * ({@code farrier upgrade --dry-run}, {@code farrier upgrade preview}); each adds a suffix of its own. A short
+   * workflow that changes nothing.
    */
   public static String preview(String upgradeId) {
     return "preview/" + upgradeId.substring(upgradeId.indexOf('/') + 1);

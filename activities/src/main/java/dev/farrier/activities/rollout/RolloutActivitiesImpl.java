@@ -119,10 +119,7 @@ public final class RolloutActivitiesImpl implements RolloutActivities {
     NodePool current = reader.getNodePool(pool).orElseThrow(() -> invalid("NodePool " + pool + " not found"));
     String owner = current.getMetadata().getAnnotations() == null ? null
         : current.getMetadata().getAnnotations().get(WellKnown.ROLLOUT_ANNOTATION);
-    if (owner != null && !owner.equals(workflowId) && workflowRunning.test(owner)) {
-      throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " is being upgraded by " + owner
-          + ": wait for it to end, or abort it (farrier upgrade abort " + owner + " --reason ...)", FailureTypes.ROLLOUT_CONFLICT);
-    }
+    RolloutTargets.refuseIfTakenByAnother(pool, owner, workflowId, workflowRunning);
     String holder = writer.compareAndSetNodePoolAnnotation(pool, WellKnown.ROLLOUT_ANNOTATION, owner, workflowId);
     if (!workflowId.equals(holder)) {
       throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " was just taken by " + holder,

@@ -18,6 +18,7 @@ import dev.farrier.planner.RolloutSimulation;
 import dev.farrier.workflows.activities.PreviewActivities;
 import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.upgrade.BatchSize;
+import dev.farrier.workflows.upgrade.UpgradePhase;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,6 +26,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * the batches played forward by the rollout's own planner ({@link RolloutSimulation}), what holds each node's drain
  * ({@link DrainHolds}), and the estimate ({@link RolloutEstimate}). Writes nothing. One attempt is
  * bounded: it waits for nothing, so it does not heartbeat, and its StartToClose (a minute) bounds each attempt; the
- * calls within it are a cache's lists, the cloud's image lookups and one visibility list of at most 3 s.
+ * calls within it are a cache's lists, the cloud's image lookups of the rollout's nodes, the replacement tracker's
+ * visibility list (the snapshot's, as the planner's rounds make it), the replacement history's list of at most 3 s and,
+ * when there is something to replace, the change freeze as the rollout's plan asks it.
  */
 public final class RolloutPreviews implements PreviewActivities {
   private static final Logger log = LoggerFactory.getLogger(RolloutPreviews.class);
@@ -46,9 +51,19 @@ public final class RolloutPreviews implements PreviewActivities {
   private final RolloutTargets targets;
   private final DisruptionSnapshots snapshots;
   private final ReplacementHistory history;
+  private final Predicate<String> workflowRunning;
+  private final Function<List<String>, String> freezeOf;
 
+  /**
+   * @param workflowRunning whether a workflow id runs now: a NodePool owned by another running rollout is refused as the
+   *                        rollout's claim refuses it
+   * @param freezeOf        the change freeze holding the cluster or one of these NodePools, described; null when none
+   *                        does (what the rollout's plan asks first)
+   */
   public RolloutPreviews(ClusterReader reader, NodeClaimStore claims, CloudProvider cloud, DisruptionSnapshots snapshots,
-      ReplacementHistory history) {
+      ReplacementHistory history, Predicate<String> workflowRunning, Function<List<String>, String> freezeOf) {
+    this.workflowRunning = workflowRunning;
+    this.freezeOf = freezeOf;
     this.reader = reader;
     this.claims = claims;
     this.targets = new RolloutTargets(reader, cloud);
@@ -64,13 +79,18 @@ public final class RolloutPreviews implements PreviewActivities {
     var all = claims.listNodeClaims();
     DisruptionSnapshot now = snapshots.of(all, all.stream().filter(Ownership::launchedByFarrier).toList(), Map.of(), false).snapshot();
     var running = request.running();
+    if (running == null) {
+      now.nodePools().stream().filter(p -> pools.contains(p.name()))
+          .forEach(p -> RolloutTargets.refuseIfTakenByAnother(p.name(), p.rollout(), id, workflowRunning));
+    }
     BatchSize size = BatchSize.parse(request.batchSize());
     RolloutSimulation.Result simulated = RolloutSimulation.simulate(asTheRolloutSeesIt(now, id, target), id, pools,
-        running == null ? List.of() : running.inFlight(), running != null && running.batches() > 0, request.canary(),
+        running == null ? List.of() : running.inFlight(), running != null && running.batches() > 0, request.rolling(), request.canary(),
         running == null ? 0 : running.total(), size::of);
 
     Map<String, NodeClaimView> views = now.nodeClaims().stream().collect(Collectors.toMap(NodeClaimView::name, v -> v, (a, b) -> a));
-    Set<String> imageIds = new TreeSet<>(views.values().stream().map(NodeClaimView::imageId).filter(Objects::nonNull).toList());
+    Set<String> imageIds = new TreeSet<>(views.values().stream().filter(v -> pools.contains(v.nodePool()))
+        .map(NodeClaimView::imageId).filter(Objects::nonNull).toList());
     Map<String, Image> known = targets.images(imageIds).stream().collect(Collectors.toMap(Image::id, i -> i, (a, b) -> a));
     DrainHolds holds = DrainHolds.of(reader.listBoundPods(), reader.listPodDisruptionBudgets());
     Nodes nodes = new Nodes(views, known, target.targetResolved(), holds);
@@ -88,14 +108,18 @@ public final class RolloutPreviews implements PreviewActivities {
 
     List<Long> durations = history.durationsSeconds(pools);
     int slots = size.of(Math.max(simulated.total(), 1));
-    var estimate = RolloutEstimate.of(durations, batches.stream().map(b -> b.nodes().size()).toList(), request.rolling(), slots,
-        request.soakSeconds(), request.approvalRequired() && canary, held.size());
-    String notStarting = simulated.total() == 0 && inFlight.isEmpty()
-        ? "nothing to replace: every node of " + pools + " already runs a target image " + target.targetImages() : null;
+    boolean approvalPending = request.approvalRequired()
+        && (canary || running != null && UpgradePhase.AWAITING_APPROVAL.label().equals(running.phase()));
+    var estimate = RolloutEstimate.of(durations, batches.stream().map(b -> b.nodes().size()).toList(), request.rolling(),
+        canary, slots, request.soakSeconds(), approvalPending, held.size(), inFlight.size());
+    String notStarting = batches.isEmpty() && held.isEmpty() && inFlight.isEmpty()
+        ? (running == null ? "nothing to replace" : "nothing left to replace") + ": every node of " + pools
+            + " already runs a target image " + target.targetImages() : null;
     log.info("rollout previewed rollout={} nodepools={} batches={} held={} total={}", id, pools, batches.size(), held.size(),
         simulated.total());
     return new RolloutPreview(id, running != null, pools, target.nodeClassName(), request.targetText(), target.targetImages(),
-        request.rolling(), request.canary(), slots, inFlight, batches, held, simulated.total(), estimate, notStarting);
+        request.rolling(), request.canary(), slots, inFlight, batches, held, simulated.total(), estimate, notStarting,
+        notStarting == null ? freezeOf.apply(pools) : null);
   }
 
   /**
@@ -126,12 +150,10 @@ public final class RolloutPreviews implements PreviewActivities {
           .max(Comparator.comparing(Image::creationDate, Comparator.nullsFirst(Comparator.naturalOrder()))
               .thenComparing(i -> i.name() == null ? "" : i.name()))
           .orElse(null);
-      List<String> drained = together == null ? java.util.Collections.singletonList(view.nodeName()) : together;
+      List<String> drained = together == null ? List.of(view.nodeName()) : together;
       return new PreviewNode(name, view.nodeName(), view.nodePool(), view.instanceType(), view.imageId(),
           before == null ? null : before.name(), after == null ? null : after.id(), after == null ? null : after.name(),
           holds.on(view.nodeName(), drained), why);
     }
   }
-
-
 }

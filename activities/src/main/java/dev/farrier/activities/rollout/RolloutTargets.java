@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * What a rollout would roll, found without changing anything: its NodePools (the named ones, all of their EC2NodeClass's,
@@ -167,6 +168,17 @@ final class RolloutTargets {
     var spec = pool.getSpec();
     return spec == null || spec.template() == null || spec.template().spec() == null || spec.template().spec().nodeClassRef() == null
         ? null : spec.template().spec().nodeClassRef().name();
+  }
+
+  /**
+   * Refuses ({@code RolloutConflict}) a NodePool that another rollout owns ({@code owner}, its
+   * {@code farrier.dev/rollout}) while that rollout still runs: the claim's refusal, and the preview's of the same.
+   */
+  static void refuseIfTakenByAnother(String pool, String owner, String workflowId, Predicate<String> workflowRunning) {
+    if (owner != null && !owner.equals(workflowId) && workflowRunning.test(owner)) {
+      throw ApplicationFailure.newNonRetryableFailure("NodePool " + pool + " is being upgraded by " + owner
+          + ": wait for it to end, or abort it (farrier upgrade abort " + owner + " --reason ...)", FailureTypes.ROLLOUT_CONFLICT);
+    }
   }
 
   static ApplicationFailure invalid(String message) {

@@ -19,8 +19,9 @@ public record PreviewRolloutRequest(ClaimRolloutRequest target, String targetTex
    * @param batches  batches (rolling: starts) done or started; past 0 the canary is done
    * @param total    the nodes it counted to replace at its canary
    * @param inFlight its replacements in flight now
+   * @param phase    its phase now ({@code AwaitingApproval}: the next batch waits for an approval)
    */
-  public record RunningRollout(int batches, int total, List<String> inFlight) {
+  public record RunningRollout(int batches, int total, List<String> inFlight, String phase) {
     public RunningRollout {
       inFlight = inFlight == null ? List.of() : List.copyOf(inFlight);
     }

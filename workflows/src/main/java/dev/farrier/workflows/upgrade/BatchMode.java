@@ -80,7 +80,7 @@ final class BatchMode {
       operator.awaitApproval();
     }
     if (Workflow.getInfo().isContinueAsNewSuggested()) {
-      Workflow.await(Workflow::isEveryHandlerFinished); // a Preview Update reading the cluster answers first
+      rollout.checkAbort(); // an Abort accepted in this workflow task stops this run; the next would start without it
       Workflow.continueAsNew(input.continuedWith(rollout.state));
     }
     return true;

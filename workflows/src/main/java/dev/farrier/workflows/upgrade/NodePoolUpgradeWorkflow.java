@@ -1,6 +1,5 @@
 package dev.farrier.workflows.upgrade;
 
-import dev.farrier.model.RolloutPreview;
 import dev.farrier.workflows.replacement.OperatorRequest;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.UpdateMethod;
@@ -23,7 +22,7 @@ import io.temporal.workflow.WorkflowMethod;
 public interface NodePoolUpgradeWorkflow {
   String APPROVE = "Approve";
   String ABORT = "Abort";
-  String PREVIEW = "Preview";
+  String REMAINING = "Remaining";
 
   @WorkflowMethod
   UpgradeResult upgrade(UpgradeInput input);
@@ -43,16 +42,14 @@ public interface NodePoolUpgradeWorkflow {
   void validateAbort(OperatorRequest request);
 
   /**
-   * What the rollout has left, as {@code farrier upgrade --dry-run} shows a rollout not started: the nodes still to
-   * replace in the batches (or rolling slots) its planner would give them now, the replacements in flight, what will hold
-   * the drains, the images, and the estimate. Reads the cluster and the cloud; changes nothing. Refused once the rollout
-   * is rolling back or has ended, and before it has taken its NodePools.
+   * What the rollout has left, as the input of the preview workflow {@code preview/...} that {@code farrier upgrade
+   * preview <id>} then runs: its NodePools and resolved target, its flags, and what it has done (batches, total, the
+   * replacements in flight, its phase). A query, answered from the rollout's state alone: it runs no activity, leaves
+   * nothing in the rollout's history and cannot hold the rollout up. Answers why not instead once the rollout is rolling
+   * back or stopping, and before it has taken its NodePools.
    */
-  @UpdateMethod(name = PREVIEW)
-  RolloutPreview preview();
-
-  @UpdateValidatorMethod(updateName = PREVIEW)
-  void validatePreview();
+  @QueryMethod(name = REMAINING)
+  RolloutRemaining remaining();
 
   @QueryMethod
   UpgradeProgress progress();

@@ -4,7 +4,6 @@ import static dev.farrier.workflows.upgrade.UpgradePhase.CLAIMING;
 import static dev.farrier.workflows.upgrade.UpgradePhase.SUCCEEDED;
 import static dev.farrier.workflows.upgrade.UpgradePhase.SWITCHING;
 
-import dev.farrier.model.RolloutPreview;
 import dev.farrier.workflows.Failures;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.activities.ClaimRolloutRequest;
@@ -118,13 +117,8 @@ public class NodePoolUpgradeWorkflowImpl implements NodePoolUpgradeWorkflow {
   }
 
   @Override
-  public void validatePreview() {
-    operator.validatePreview();
-  }
-
-  @Override
-  public RolloutPreview preview() {
-    return operator.preview();
+  public RolloutRemaining remaining() {
+    return operator.remaining();
   }
 
   @Override

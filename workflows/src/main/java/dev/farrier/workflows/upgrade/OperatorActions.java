@@ -3,8 +3,6 @@ package dev.farrier.workflows.upgrade;
 import static dev.farrier.workflows.Refusals.refuseIf;
 import static dev.farrier.workflows.upgrade.UpgradePhase.AWAITING_APPROVAL;
 
-import dev.farrier.model.RolloutPreview;
-import dev.farrier.workflows.ActivityStubs;
 import dev.farrier.workflows.StructuredLog;
 import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.workflows.activities.RolloutClaim;
@@ -15,7 +13,8 @@ import java.util.List;
 /**
  * What an operator does to a rollout ({@code farrier upgrade approve|abort|status}): each Update's validator refuses,
  * with a message, an action that makes no sense now (a refused Update leaves no trace in the history); the handlers
- * only record the request in {@link UpgradeState.ThisRun}, and the script acts on it at its next checkpoint.
+ * only record the request in {@link UpgradeState.ThisRun} (they never wait), and the script acts on it at its next
+ * checkpoint. The queries ({@code status}, and what is left for {@code farrier upgrade preview}) only read the state.
  */
 final class OperatorActions {
   private final Rollout rollout;
@@ -50,21 +49,23 @@ final class OperatorActions {
         + ": stopping and rolling back (" + request.describe() + ")";
   }
 
-  void validatePreview() {
+  /**
+   * What is left, for the preview workflow: read from the state alone (no activity, so a handler never waits and an
+   * Abort is never held up behind it), or why nothing is left to preview.
+   */
+  RolloutRemaining remaining() {
     UpgradePhase phase = rollout.state.phase();
-    refuseIf(phase.stopping(), "it is " + phase.label() + ": nothing left to preview");
-    refuseIf(rollout.claim() == null, "it has not taken its NodePools yet (phase " + phase.label() + "): preview with"
-        + " farrier upgrade --dry-run instead");
-    refuseIf(rollout.abortRequested(), "an abort is stopping it: nothing left to preview");
-  }
-
-  /** What is left, read by the preview activity; the rollout's state is only read. */
-  RolloutPreview preview() {
-    UpgradeInput in = rollout.input;
     RolloutClaim c = rollout.claim();
+    String refused = phase.stopping() ? "it is " + phase.label() + ": nothing left to preview"
+        : c == null ? "it has not taken its NodePools yet (phase " + phase.label() + "): preview with farrier upgrade --dry-run instead"
+        : rollout.abortRequested() ? "an abort is stopping it: nothing left to preview"
+        : null;
+    if (refused != null) {
+      return new RolloutRemaining(null, refused);
+    }
     UpgradeState state = rollout.state;
-    return ActivityStubs.preview().previewRollout(in.previewRequest(rollout.workflowId, c.nodePools(), c.targetTerms(),
-        new PreviewRolloutRequest.RunningRollout(state.batch(), state.total(), state.current())));
+    return new RolloutRemaining(rollout.input.previewRequest(rollout.workflowId, c.nodePools(), c.targetTerms(),
+        new PreviewRolloutRequest.RunningRollout(state.batch(), state.total(), state.current(), phase.label())), null);
   }
 
   UpgradeProgress progress() {

@@ -34,7 +34,6 @@ final class SlotHandOver {
 
   /** Continues as new with the slots in flight, each with what its gate watches and its replacement's end, if known. */
   void continueAsNew(Slots slots) {
-    Workflow.await(Workflow::isEveryHandlerFinished); // a Preview Update reading the cluster answers first
     Workflow.continueAsNew(rollout.input.continuedWith(rollout.state.withCarried(slots.carry())));
   }
 

@@ -481,8 +481,8 @@ class HistoryRecorder {
 
   /**
    * {@code farrier upgrade --dry-run} ({@code RolloutPreviewWorkflow}), and {@code farrier upgrade preview} on a rollout
-   * waiting for its approval after the canary: the Preview Update's activity in the rollout's history, then the rest of
-   * the rollout ({@code NodePoolUpgradeWorkflow-previewed}).
+   * waiting for its approval after the canary: the rollout answers what it has left as a query (nothing in its own
+   * history), and the preview workflow runs on that answer ({@code RolloutPreviewWorkflow-running}).
    */
   @Test
   void recordPreviews() throws IOException {
@@ -501,7 +501,7 @@ class HistoryRecorder {
       String id = WorkflowIds.upgrade(List.of("default"), null, target.text());
       UpgradeInput input = new UpgradeInput(Fixtures.CLUSTER, List.of("default"), null, target, null, "2", 1, 0, 300, true, 0,
           false, "ci-job-42", null);
-      String previewId = WorkflowIds.preview(id);
+      String previewId = WorkflowIds.preview(id) + "/recorded";
       test.newWorkflow(RolloutPreviewWorkflow.class, previewId).preview(input.previewRequest(id, null, null, null));
       write(test, previewId, "RolloutPreviewWorkflow");
 
@@ -509,11 +509,12 @@ class HistoryRecorder {
       WorkflowClient.start(rollout::upgrade, input);
       var running = test.existing(NodePoolUpgradeWorkflow.class, id);
       Eventually.await("waiting for approval", running::progress, p -> p.phase().equals("AwaitingApproval"));
-      running.preview();
+      String runningPreviewId = WorkflowIds.preview(id) + "/recorded-running";
+      test.newWorkflow(RolloutPreviewWorkflow.class, runningPreviewId).preview(running.remaining().preview());
+      write(test, runningPreviewId, "RolloutPreviewWorkflow-running");
       running.approve(new OperatorRequest("canary looks good", "alice"));
       UpgradeResult result = WorkflowStub.fromTyped(rollout).getResult(UpgradeResult.class);
       assertEquals(UpgradeResult.SUCCEEDED, result.outcome(), result.cause());
-      write(test, id, "NodePoolUpgradeWorkflow-previewed");
     }
   }
 

@@ -32,6 +32,6 @@ public class FakePreviewActivities implements PreviewActivities {
   public static RolloutPreview nothingToReplace(PreviewRolloutRequest r) {
     return new RolloutPreview(r.target().workflowId(), r.running() != null, r.target().nodePools(), "default", r.targetText(),
         List.of("ami-new"), r.rolling(), r.canary(), 1, List.of(), List.of(), List.of(), 0,
-        new PreviewEstimate(0, null, null, null, "no history"), "nothing to replace");
+        new PreviewEstimate(0, null, null, null, "no history"), "nothing to replace", null);
   }
 }

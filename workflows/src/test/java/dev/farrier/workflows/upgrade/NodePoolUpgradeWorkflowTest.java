@@ -10,7 +10,7 @@ import dev.farrier.workflows.WorkflowIds;
 import dev.farrier.model.DisruptionCommand;
 import dev.farrier.workflows.activities.HealthObservation;
 import dev.farrier.model.RolloutBatch;
-import dev.farrier.model.RolloutPreview;
+import dev.farrier.workflows.activities.PreviewRolloutRequest;
 import dev.farrier.model.RolloutScope;
 import dev.farrier.model.WorkloadRef;
 import dev.farrier.workflows.replacement.OperatorRequest;
@@ -604,42 +604,73 @@ class NodePoolUpgradeWorkflowTest {
   }
 
   /**
-   * {@code farrier upgrade preview <id>}: the Preview Update asks the preview activity for what is left, naming the
-   * rollout, its NodePools, its resolved target and what it has done (the canary, the total, in flight), and the
-   * rollout goes on untouched.
+   * {@code farrier upgrade preview <id>}: the rollout answers what it has left (its NodePools, its resolved target,
+   * what it has done: the canary, the total, in flight, its phase) from its state alone, as a query: no activity, and
+   * nothing in its history, however often a CI job asks (a preview once ran an activity in an Update here, its answer
+   * twice in the long-lived history, and an Abort accepted while it ran was lost at the next continue-as-new).
    */
   @Test
-  void thePreviewOfARunningRolloutAsksForWhatIsLeftAndChangesNothing() {
+  void aRunningRolloutAnswersWhatIsLeftFromItsStateLeavingNothingInItsHistory() {
     fleet(3);
     NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
     Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
     long stepsBefore = test.journal.all().size();
+    int eventsBefore = test.client().fetchHistory(ID).getHistory().getEventsCount();
 
-    RolloutPreview answer = workflow.preview();
+    RolloutRemaining answer = workflow.remaining();
+    workflow.remaining();
+    PreviewRolloutRequest left = answer.preview();
 
-    assertEquals(ID, answer.rollout());
-    var asked = test.preview.requests.getFirst();
-    assertEquals(ID, asked.target().workflowId());
-    assertEquals(List.of("default"), asked.target().nodePools());
-    assertEquals(1, asked.running().batches(), "past its canary");
-    assertEquals(3, asked.running().total());
-    assertEquals(List.of("previewRollout " + ID), test.journal.all().subList((int) stepsBefore, test.journal.all().size()),
-        "the preview is the only call the Update made");
-    assertEquals("AwaitingApproval", workflow.progress().phase());
+    assertEquals(ID, left.target().workflowId());
+    assertEquals(List.of("default"), left.target().nodePools());
+    assertEquals(1, left.running().batches(), "past its canary");
+    assertEquals(3, left.running().total());
+    assertEquals("AwaitingApproval", left.running().phase());
+    assertEquals(null, answer.refused());
+    assertEquals("2", left.batchSize());
+    assertTrue(left.approvalRequired());
+    assertEquals(stepsBefore, test.journal.all().size(), "no activity: " + test.journal.all());
+    assertEquals(List.of(), test.preview.requests);
+    assertEquals(eventsBefore, test.client().fetchHistory(ID).getHistory().getEventsCount(), "nothing in the history");
     workflow.approve(new OperatorRequest("canary looks good", "alice"));
     assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
   }
 
   @Test
-  void thePreviewIsRefusedOnceTheRolloutIsStopping() {
+  void whatIsLeftIsRefusedOnceTheRolloutIsStopping() {
     fleet(3);
     NodePoolUpgradeWorkflow workflow = start(input(1, "2", true, 0));
     Eventually.await("waiting for approval", workflow::progress, p -> p.phase().equals("AwaitingApproval"));
     workflow.abort(new OperatorRequest("canary latency doubled", "bob"));
 
-    var refused = assertThrows(WorkflowUpdateException.class, workflow::preview);
-    assertTrue(String.valueOf(refused.getCause().getMessage()).contains("nothing left to preview"), refused.getCause().getMessage());
-    assertEquals(List.of(), test.preview.requests, "a refused Update calls nothing");
+    RolloutRemaining refused = workflow.remaining();
+    assertEquals(null, refused.preview());
+    assertTrue(String.valueOf(refused.refused()).contains("nothing left to preview"), refused.toString());
+  }
+
+  /** Before the rollout has taken its NodePools there is nothing of its own to preview: the dry run is the answer. */
+  @Test
+  void whatIsLeftIsRefusedBeforeTheRolloutHasTakenItsNodePools() throws Exception {
+    fleet(3);
+    var claimAsked = new java.util.concurrent.CountDownLatch(1);
+    var claimMayAnswer = new java.util.concurrent.CountDownLatch(1);
+    test.rollout.onClaim(r -> {
+      claimAsked.countDown();
+      try {
+        claimMayAnswer.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return FakeRolloutActivities.claimed(r);
+    });
+    NodePoolUpgradeWorkflow workflow = start(input(1, "2", false, 0));
+    assertTrue(claimAsked.await(30, java.util.concurrent.TimeUnit.SECONDS));
+
+    RolloutRemaining refused = workflow.remaining();
+    assertEquals(null, refused.preview());
+    assertTrue(String.valueOf(refused.refused()).contains("has not taken its NodePools yet"), refused.toString());
+    claimMayAnswer.countDown();
+    assertEquals(UpgradeResult.SUCCEEDED, result().outcome());
   }
 
   @Test
