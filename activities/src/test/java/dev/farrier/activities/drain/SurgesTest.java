@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.activities.cloud.MutableClock;
 import dev.farrier.activities.crd.NodePool;
 import dev.farrier.activities.kube.WorkloadSurges;
 import dev.farrier.workflows.activities.SurgeOutcome;
@@ -24,6 +25,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -50,13 +52,13 @@ class SurgesTest {
   private KubernetesClientException readFailure;
   private RuntimeException nodeFailure;
   private Deployment deployment = deployment(null);
-  private Instant now = Instant.parse("2026-11-30T18:00:00Z");
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T18:00:00Z"));
 
   private final WorkloadSurges api = new WorkloadSurges() {
     @Override
     public Optional<Pod> readPod(String namespace, String name) {
       calls.add("readPod");
-      now = now.plusSeconds(15);
+      clock.advance(Duration.ofSeconds(15));
       return Optional.of(new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withUid(UID)
           .addNewOwnerReference().withKind("ReplicaSet").withName("web-7d").withController(true).endOwnerReference()
           .endMetadata().withNewSpec().endSpec().build());
@@ -238,23 +240,7 @@ class SurgesTest {
 
   @Test
   void aPassOutOfTimeStopsStartingSurgesAndAnswersForThePodsItGotTo() {
-    Clock moving = new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return now;
-      }
-    };
-    var pass = new Surges(api, moving, () -> calls.add("beat"));
+    var pass = new Surges(api, clock, () -> calls.add("beat"));
     List<SurgeRequest> three = List.of("default/web-1", "default/web-2", "default/web-3").stream()
         .map(pod -> new SurgeRequest("c", "node-a", "nc-a", "default", pod, null)).toList();
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.farrier.activities.cloud.MutableClock;
 import dev.farrier.activities.kube.ClusterEvent;
 import dev.farrier.activities.kube.ClusterReader;
 import dev.farrier.activities.kube.EventSink;
@@ -31,7 +32,6 @@ import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -170,28 +170,6 @@ class CapacitySplitterIT {
   }
 
   /** A clock the test moves. */
-  private static final class MovableClock extends Clock {
-    private Instant now = Instant.now();
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   /** The cluster's Events, counting the Events asked for about one pod. */
   private static final class CountingEvents implements EventSink {
@@ -353,7 +331,7 @@ class CapacitySplitterIT {
     // The spot pool offers on-demand too (its NodePool says on-demand): a minimum of 1 is met by rebalancing.
     List<Pod> before = podsOf("batch");
     var evictions = new AtomicInteger();
-    var clock = new MovableClock();
+    var clock = new MutableClock(Instant.now());
     var splitter = splitter(showingPods(() -> before), counting(evictions), cluster, clock);
     var one = batch.withMinimum("1");
     splitter.pass(List.of(one), () -> false);
@@ -367,7 +345,7 @@ class CapacitySplitterIT {
   void warningsAreSaidOnceWhateverTheCountsAndAPodNobodyClaimsOnlyOnceItHasWaited() {
     var typo = workload("typo", "thirty", 1, Map.of("intent", pool));
     gatedPod("loner", "nobody");
-    var clock = new MovableClock();
+    var clock = new MutableClock(Instant.now());
     var events = new CountingEvents("loner");
     var splitter = splitter(cluster, cluster, events, clock);
     splitter.pass(List.of(typo), () -> false);
