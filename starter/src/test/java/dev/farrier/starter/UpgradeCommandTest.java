@@ -228,7 +228,9 @@ class UpgradeCommandTest {
   void waitShowsWhatHoldsTheBatchsReplacementsSuchAsAPdb() {
     test.nodes.onDrainStep(r -> dev.farrier.workflows.testing.FakeNodeActivities.blockedByPdb(List.of("default/web-1"), "default/web-pdb"));
     test.start();
-    var run = run(with(START, "--wait", "--timeout", "3s"));
+    // The drain never ends, so the wait always runs to its bound: long enough for the canary's replacement to reach
+    // its drain on a loaded machine (3 s was not, in a .ci/run), short enough for a unit test.
+    var run = run(with(START, "--wait", "--timeout", "12s"));
     assertEquals(ExitCodes.TIMED_OUT, run.exitCode(), run::toString);
     assertTrue(run.err().contains("Canary, batch 1, 0/3 replaced; disrupt/default-1 Draining, blocked by PodDisruptionBudget default/web-pdb"),
         run.err());
