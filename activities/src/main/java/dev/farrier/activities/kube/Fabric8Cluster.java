@@ -52,7 +52,7 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
   private final PodEvictions evictions;
   private final EventSink events;
   private final RolloutWriter rollouts;
-  private final WorkloadSurges surges;
+  private final Fabric8WorkloadSurges surges;
 
   /** Lists from the API server on every call. */
   public Fabric8Cluster(KubernetesClient client) {
@@ -376,9 +376,13 @@ public final class Fabric8Cluster implements Cluster, AutoCloseable {
     return surges.readVolume(name);
   }
 
+  /**
+   * From the NodePool list (the informer cache in the worker), not a GET: a drain pass reads its NodePool's
+   * {@code farrier.dev/surge} every pass, and the cache already holds every NodePool.
+   */
   @Override
   public Optional<NodePool> readNodePool(String name) {
-    return surges.readNodePool(name);
+    return reader.listNodePools().stream().filter(pool -> name.equals(pool.getMetadata().getName())).findFirst();
   }
 
   @Override

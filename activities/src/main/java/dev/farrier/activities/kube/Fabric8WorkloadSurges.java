@@ -1,6 +1,5 @@
 package dev.farrier.activities.kube;
 
-import dev.farrier.activities.crd.NodePool;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -18,10 +17,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@link WorkloadSurges} on the drain's bounded client ({@link PodEvictions#bounded()}): every call answers within
+ * The live reads and the restart behind {@link WorkloadSurges} (Fabric8Cluster serves its NodePool read from its
+ * lists), on the drain's bounded client ({@link PodEvictions#bounded()}): every call answers within
  * {@link PodEvictions#CALL_TIMEOUT} and is never retried inside, so a surge heartbeats between calls.
  */
-final class Fabric8WorkloadSurges implements WorkloadSurges {
+final class Fabric8WorkloadSurges {
   private final KubernetesClient client;
   private final EventRecorder events;
 
@@ -30,43 +30,31 @@ final class Fabric8WorkloadSurges implements WorkloadSurges {
     this.events = new EventRecorder(bounded, CachedObjects.NONE, clock, instance);
   }
 
-  @Override
-  public Optional<Pod> readPod(String namespace, String name) {
+  Optional<Pod> readPod(String namespace, String name) {
     return Optional.ofNullable(client.pods().inNamespace(namespace).withName(name).get());
   }
 
-  @Override
-  public Optional<ReplicaSet> readReplicaSet(String namespace, String name) {
+  Optional<ReplicaSet> readReplicaSet(String namespace, String name) {
     return Optional.ofNullable(client.apps().replicaSets().inNamespace(namespace).withName(name).get());
   }
 
-  @Override
-  public Optional<Deployment> readDeployment(String namespace, String name) {
+  Optional<Deployment> readDeployment(String namespace, String name) {
     return Optional.ofNullable(client.apps().deployments().inNamespace(namespace).withName(name).get());
   }
 
-  @Override
-  public Optional<PersistentVolumeClaim> readClaim(String namespace, String name) {
+  Optional<PersistentVolumeClaim> readClaim(String namespace, String name) {
     return Optional.ofNullable(client.persistentVolumeClaims().inNamespace(namespace).withName(name).get());
   }
 
-  @Override
-  public Optional<PersistentVolume> readVolume(String name) {
+  Optional<PersistentVolume> readVolume(String name) {
     return Optional.ofNullable(client.persistentVolumes().withName(name).get());
   }
 
-  @Override
-  public Optional<NodePool> readNodePool(String name) {
-    return Optional.ofNullable(client.resources(NodePool.class).withName(name).get());
-  }
-
-  @Override
-  public Optional<Node> readNode(String name) {
+  Optional<Node> readNode(String name) {
     return Optional.ofNullable(client.nodes().withName(name).get());
   }
 
-  @Override
-  public boolean restartDeployment(Deployment read, Map<String, String> annotations, Map<String, String> templateAnnotations) {
+  boolean restartDeployment(Deployment read, Map<String, String> annotations, Map<String, String> templateAnnotations) {
     var body = Map.of(
         "metadata", Map.of("resourceVersion", read.getMetadata().getResourceVersion(), "annotations", annotations),
         "spec", Map.of("template", Map.of("metadata", Map.of("annotations", templateAnnotations))));
@@ -85,8 +73,7 @@ final class Fabric8WorkloadSurges implements WorkloadSurges {
     }
   }
 
-  @Override
-  public void recordEvent(HasMetadata involved, String type, String reason, String message, Runnable beat) {
+  void recordEvent(HasMetadata involved, String type, String reason, String message, Runnable beat) {
     events.recordObjectEvent(involved, type, reason, message, beat);
   }
 }
